@@ -1,0 +1,49 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "Latch",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "LatchCore", targets: ["LatchCore"]),
+        .library(name: "LatchServer", targets: ["LatchServer"]),
+        .executable(name: "latchd", targets: ["latchd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        .target(
+            name: "LatchCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Resources/common-passwords.txt")]
+        ),
+        .target(
+            name: "LatchServer",
+            dependencies: [
+                "LatchCore",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
+        .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
+        .testTarget(
+            name: "LatchServerTests",
+            dependencies: [
+                "LatchServer",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

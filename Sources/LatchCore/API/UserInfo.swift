@@ -1,0 +1,24 @@
+import Foundation
+
+/// A user as the API shows it to that user.
+public struct UserInfo: Codable, Sendable, Equatable {
+    public var id: String
+    public var email: String?
+    public var emailVerified: Bool
+    public var nickname: String?
+    public var createdAt: Date
+
+    public init(id: String, email: String?, emailVerified: Bool, nickname: String?, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.emailVerified = emailVerified
+        self.nickname = nickname
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, nickname
+        case emailVerified = "email_verified"
+        case createdAt = "created_at"
+    }
+}

@@ -1,0 +1,59 @@
+/// The stable error codes of the Latch HTTP API (`{"error": CODE, "message": …}`).
+///
+/// Codes are a contract: apps branch on them. Messages are for people and come in both languages.
+public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
+    /// Wrong email or password (also for unknown accounts, identically).
+    case wrongCredentials = "AUTH_001"
+    /// Locked after too many failures; the body carries `locked_until`.
+    case locked = "AUTH_002"
+    /// Wrong, expired or used-up code; the body may carry `attempts_remaining`.
+    case wrongCode = "AUTH_003"
+    /// Access or refresh token expired, revoked or invalid.
+    case sessionExpired = "AUTH_004"
+    /// A field is missing, has the wrong type or breaks a rule; the body names `field`.
+    case validationFailed = "VALIDATION_FAILED"
+    /// The request body is not valid JSON.
+    case malformedBody = "MALFORMED_BODY"
+    /// The request body is larger than the server accepts.
+    case payloadTooLarge = "PAYLOAD_TOO_LARGE"
+    /// Too many requests; the body carries `retry_after` (seconds).
+    case rateLimited = "RATE_LIMITED"
+    /// No such resource (or not yours).
+    case notFound = "NOT_FOUND"
+    /// The method is not allowed on this path.
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    /// The request conflicts with the current state (e.g. a single-use proof already used).
+    case conflict = "CONFLICT"
+    /// Something failed inside the server; nothing sensitive is said.
+    case internalError = "INTERNAL_ERROR"
+
+    /// The human message for this code in the given language.
+    public func message(in language: LatchLanguage) -> String {
+        switch (self, language) {
+        case (.wrongCredentials, .zhHans): "邮箱或密码错误"
+        case (.wrongCredentials, .en): "Wrong email or password."
+        case (.locked, .zhHans): "账号已被锁定"
+        case (.locked, .en): "The account is locked."
+        case (.wrongCode, .zhHans): "验证码错误"
+        case (.wrongCode, .en): "The verification code is wrong or has expired."
+        case (.sessionExpired, .zhHans): "登录已过期"
+        case (.sessionExpired, .en): "Your session has expired. Please sign in again."
+        case (.validationFailed, .zhHans): "请求参数无效"
+        case (.validationFailed, .en): "The request is invalid."
+        case (.malformedBody, .zhHans): "请求体不是有效的 JSON"
+        case (.malformedBody, .en): "The request body is not valid JSON."
+        case (.payloadTooLarge, .zhHans): "请求体过大"
+        case (.payloadTooLarge, .en): "The request body is too large."
+        case (.rateLimited, .zhHans): "请求过于频繁，请稍后再试"
+        case (.rateLimited, .en): "Too many requests. Please try again later."
+        case (.notFound, .zhHans): "资源不存在"
+        case (.notFound, .en): "Not found."
+        case (.methodNotAllowed, .zhHans): "不支持该请求方法"
+        case (.methodNotAllowed, .en): "This method is not allowed here."
+        case (.conflict, .zhHans): "请求与当前状态冲突"
+        case (.conflict, .en): "The request conflicts with the current state."
+        case (.internalError, .zhHans): "服务器内部错误，请稍后重试"
+        case (.internalError, .en): "Something went wrong on the server. Please retry."
+        }
+    }
+}

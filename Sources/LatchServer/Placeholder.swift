@@ -1,0 +1,1 @@
+import Vapor; import Fluent; import FluentSQLiteDriver; import FluentPostgresDriver; import JWTKit
