@@ -33,7 +33,8 @@ let package = Package(
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            resources: [.copy("OpenAPI/openapi.json")]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
         .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),

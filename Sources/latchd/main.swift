@@ -1,1 +1,27 @@
+import Foundation
 import LatchServer
+import Logging
+import Vapor
+
+// latchd: reads LATCH_* configuration, migrates, serves. Bad configuration prints one line
+// naming the variable and exits with status 2.
+let config: LatchConfig
+do {
+    config = try LatchConfig.fromEnvironment()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
+    exit(2)
+}
+
+var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
+try LoggingSystem.bootstrap(from: &environment)
+let app = try await Application.make(environment)
+do {
+    try await configure(app, config)
+    try await app.execute()
+    try await app.asyncShutdown()
+} catch {
+    app.logger.critical("latchd stopped: \(String(describing: error))")
+    try? await app.asyncShutdown()
+    exit(1)
+}

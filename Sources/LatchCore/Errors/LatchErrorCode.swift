@@ -22,6 +22,8 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     case notFound = "NOT_FOUND"
     /// The method is not allowed on this path.
     case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    /// The body is not JSON (`Content-Type` must be `application/json`).
+    case unsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
     /// The request conflicts with the current state (e.g. a single-use proof already used).
     case conflict = "CONFLICT"
     /// Something failed inside the server; nothing sensitive is said.
@@ -50,6 +52,8 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.notFound, .en): "Not found."
         case (.methodNotAllowed, .zhHans): "不支持该请求方法"
         case (.methodNotAllowed, .en): "This method is not allowed here."
+        case (.unsupportedMediaType, .zhHans): "请求体必须是 JSON（Content-Type: application/json）"
+        case (.unsupportedMediaType, .en): "The request body must be JSON (Content-Type: application/json)."
         case (.conflict, .zhHans): "请求与当前状态冲突"
         case (.conflict, .en): "The request conflicts with the current state."
         case (.internalError, .zhHans): "服务器内部错误，请稍后重试"

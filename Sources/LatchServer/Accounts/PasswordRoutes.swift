@@ -1,0 +1,85 @@
+import Fluent
+import LatchCore
+import Vapor
+
+/// Forgotten password (email code, then reset: every session ends) and password change
+/// (knowing the current one: the other sessions end).
+///
+/// A reset by email code also clears the sign-in lock: the lock protects against guessing, and the
+/// owner, who reads the mailbox, must never be locked out for good by someone else's guesses.
+struct PasswordRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let password = routes.grouped("v1", "password")
+        password.post("forgot", use: forgot)
+        password.post("reset", use: reset)
+        password.grouped(RequireSignedIn()).post("change", use: change)
+    }
+
+    func forgot(_ req: Request) async throws -> HTTPStatus {
+        let body = try req.decodeJSON(ForgotPasswordRequest.self)
+        let email = try Validate.email(body.email)
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        let user = try await User.query(on: req.db).filter(\.$email == email.value).first()
+        // A code row is written for unknown addresses too (its code is never sent), so the answer and
+        // its timing do not tell whether an account exists; a rate-limited resend is silent for the same reason.
+        let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
+        if let user, case .success(let code) = issued {
+            await latch.send(MailTemplates.passwordResetCode(code.code, language: req.language), to: email.value, code: code.code)
+            try await latch.events.record(.passwordResetRequested, user: user.id, ip: req.clientIP, now: now, on: req.db)
+        }
+        return .accepted
+    }
+
+    func reset(_ req: Request) async throws -> HTTPStatus {
+        let body = try req.decodeJSON(ResetPasswordRequest.self)
+        let latch = req.latch
+        let email = try Validate.email(body.email)
+        try Validate.sixDigitCode(body.code)
+        try Validate.newPassword(body.newPassword, policy: latch.passwordPolicy, field: "new_password")
+        let now = latch.clock.epochSeconds
+        switch try await latch.emailCodes.check(body.code, purpose: .passwordReset, email: email.value, now: now, on: req.db) {
+        case .wrong(let remaining):
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .matched:
+            guard let user = try await User.query(on: req.db).filter(\.$email == email.value).first() else {
+                throw LatchError.wrongCode(attemptsRemaining: 0)
+            }
+            user.passwordHash = try await latch.passwords.hash(body.newPassword)
+            try await user.save(on: req.db)
+            try await latch.revocation.revoke(.all, of: try user.requireID(), now: now, on: req.db)
+            try await latch.throttle.reset("email:\(email.value)", on: req.db)
+            try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
+            return .noContent
+        }
+    }
+
+    func change(_ req: Request) async throws -> HTTPStatus {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(ChangePasswordRequest.self)
+        let latch = req.latch
+        try Validate.presentedPassword(body.currentPassword, field: "current_password")
+        try Validate.newPassword(body.newPassword, policy: latch.passwordPolicy, field: "new_password")
+        guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
+        let now = latch.clock.epochSeconds
+        // Guessing the current password from a stolen session counts toward the same lock as sign-in.
+        let key = user.email.map { "email:\($0)" } ?? "user:\(me.userID.uuidString.lowercased())"
+        switch try await latch.throttle.charge(key, now: now, on: req.db) {
+        case .refused(let until):
+            throw LatchError.locked(until: until)
+        case .admitted(let failures, let lockStarts):
+            guard try await latch.passwords.verify(body.currentPassword, against: user.passwordHash) else {
+                try await latch.events.record(.signInFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+                if let until = lockStarts { throw LatchError.locked(until: until) }
+                throw LatchError.wrongCredentials(attemptsRemaining: latch.throttle.attemptsBeforeLock(failures: failures))
+            }
+            try await latch.throttle.reset(key, on: req.db)
+        }
+        user.passwordHash = try await latch.passwords.hash(body.newPassword)
+        try await user.save(on: req.db)
+        try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
+        try await latch.events.record(.passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        if let email = user.email { await latch.send(MailTemplates.passwordChanged(language: req.language), to: email) }
+        return .noContent
+    }
+}

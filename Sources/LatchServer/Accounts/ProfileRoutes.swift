@@ -1,0 +1,33 @@
+import Fluent
+import LatchCore
+import Vapor
+
+/// `GET`/`PATCH /v1/me`: the signed-in user.
+struct ProfileRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
+        me.get(use: show)
+        me.patch(use: update)
+    }
+
+    func show(_ req: Request) async throws -> UserInfo {
+        try await currentUser(req).info
+    }
+
+    func update(_ req: Request) async throws -> UserInfo {
+        let body = try req.decodeJSON(UpdateProfileRequest.self)
+        let nickname = try Validate.nickname(body.nickname)
+        let user = try await currentUser(req)
+        user.nickname = nickname
+        try await user.save(on: req.db)
+        try await req.latch.events.record(
+            .profileUpdated, user: user.id, session: try req.signedIn.sessionID, ip: req.clientIP,
+            now: req.latch.clock.epochSeconds, on: req.db)
+        return user.info
+    }
+
+    private func currentUser(_ req: Request) async throws -> User {
+        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else { throw LatchError.sessionExpired }
+        return user
+    }
+}

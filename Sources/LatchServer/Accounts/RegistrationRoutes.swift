@@ -1,0 +1,73 @@
+import Fluent
+import LatchCore
+import Vapor
+
+/// C2: `POST /v1/registrations` emails a code; `POST /v1/registrations/{id}/verify` creates the
+/// account and signs it in. An address that already has an account gets a warning mail instead of a
+/// code, and the answer is the same, so registration reveals nothing and changes nothing.
+struct RegistrationRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let registrations = routes.grouped("v1", "registrations")
+        registrations.post(use: register)
+        registrations.post(":id", "verify", use: verify)
+    }
+
+    func register(_ req: Request) async throws -> Response {
+        let body = try req.decodeJSON(RegistrationRequest.self)
+        let latch = req.latch
+        let email = try Validate.email(body.email)
+        try Validate.newPassword(body.password, policy: latch.passwordPolicy, field: "password")
+        guard body.termsAccepted else { throw LatchError.invalid("terms_accepted", ["must_accept"]) }
+        let nickname = try Validate.nickname(body.nickname)
+
+        let passwordHash = try await latch.passwords.hash(body.password)
+        let existing = try await User.query(on: req.db).filter(\.$email == email.value).first()
+        let now = latch.clock.epochSeconds
+        switch try await latch.emailCodes.issue(
+            .registration, email: email.value, passwordHash: passwordHash, nickname: nickname, now: now, on: req.db)
+        {
+        case .failure(let limited):
+            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
+        case .success(let issued):
+            if existing == nil {
+                await latch.send(MailTemplates.registrationCode(issued.code, language: req.language), to: email.value, code: issued.code)
+            } else {
+                await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+            }
+            let accepted = RegistrationAccepted(
+                registrationId: issued.id.uuidString.lowercased(), expiresIn: Int(EmailCodeStore.lifetime))
+            return try await accepted.encodeResponse(status: .accepted, for: req)
+        }
+    }
+
+    func verify(_ req: Request) async throws -> Response {
+        let body = try req.decodeJSON(VerifyCodeRequest.self)
+        try Validate.sixDigitCode(body.code)
+        let latch = req.latch
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw LatchError.wrongCode(attemptsRemaining: 0)
+        }
+        let now = latch.clock.now
+        switch try await latch.emailCodes.check(
+            body.code, purpose: .registration, id: id, now: now.timeIntervalSince1970, on: req.db)
+        {
+        case .wrong(let remaining):
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .matched(let pending):
+            let user = User(
+                email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,
+                createdAt: now.timeIntervalSince1970)
+            do {
+                try await user.create(on: req.db)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                // The address has an account (this registration was the warning-only kind).
+                throw LatchError.wrongCode(attemptsRemaining: 0)
+            }
+            let (session, tokens) = try await latch.rotation.start(
+                user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+            try await latch.events.record(
+                .registered, user: user.id, session: session.id, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
+            return try await tokens.encodeResponse(status: .created, for: req)
+        }
+    }
+}

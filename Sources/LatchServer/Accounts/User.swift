@@ -1,0 +1,52 @@
+import Fluent
+import Foundation
+import LatchCore
+
+/// An account. Times are seconds since 1970 so raw SQL compares them alike on SQLite and PostgreSQL.
+// Fluent models are classes whose fields are property wrappers Fluent mutates; they are confined
+// to one task at a time by the code that loads them, hence @unchecked Sendable.
+final class User: Model, @unchecked Sendable {
+    static let schema = "users"
+
+    @ID(key: .id) var id: UUID?
+    @OptionalField(key: "email") var email: String?
+    @Field(key: "email_verified") var emailVerified: Bool
+    @OptionalField(key: "password_hash") var passwordHash: String?
+    @OptionalField(key: "nickname") var nickname: String?
+    @Field(key: "created_at") var createdAt: Double
+
+    init() {}
+
+    init(id: UUID = UUID(), email: String?, emailVerified: Bool, passwordHash: String?, nickname: String?, createdAt: Double) {
+        self.id = id
+        self.email = email
+        self.emailVerified = emailVerified
+        self.passwordHash = passwordHash
+        self.nickname = nickname
+        self.createdAt = createdAt
+    }
+
+    var info: UserInfo {
+        UserInfo(
+            id: id?.uuidString.lowercased() ?? "", email: email, emailVerified: emailVerified, nickname: nickname,
+            createdAt: Date(timeIntervalSince1970: createdAt))
+    }
+}
+
+struct CreateUsers: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(User.schema)
+            .id()
+            .field("email", .string)
+            .field("email_verified", .bool, .required)
+            .field("password_hash", .string)
+            .field("nickname", .string)
+            .field("created_at", .double, .required)
+            .unique(on: "email")
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(User.schema).delete()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+extension LatchConfig {
+    /// Reads the configuration from `LATCH_*` variables (ARCHITECTURE.md, "configuration").
+    ///
+    /// In development without `LATCH_SECRET_KEY` the key is read from, or generated into, a `0600`
+    /// file `latch.key` beside the SQLite database. Production refuses to start without SMTP,
+    /// a secret key and an explicit issuer.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> LatchConfig {
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+
+        let modeName = value("LATCH_ENV") ?? "development"
+        guard let mode = Mode(rawValue: modeName) else {
+            throw ConfigurationError("LATCH_ENV", "must be development or production (got \(modeName))")
+        }
+        let database = try parseDatabase(value("LATCH_DATABASE_URL") ?? "sqlite://latch.sqlite")
+        let host = value("LATCH_HOST") ?? "127.0.0.1"
+        let port = try parseInteger("LATCH_PORT", value("LATCH_PORT"), default: 8080, range: 1...65535)
+        let cost = try parseInteger("LATCH_BCRYPT_COST", value("LATCH_BCRYPT_COST"), default: 12, range: 4...31)
+
+        let issuer = value("LATCH_ISSUER")
+        if let issuer, URL(string: issuer)?.scheme == nil {
+            throw ConfigurationError("LATCH_ISSUER", "must be a URL such as https://auth.example.com")
+        }
+        let smtpURL = value("LATCH_SMTP_URL")
+        if let smtpURL {
+            guard let url = URL(string: smtpURL), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError("LATCH_SMTP_URL", "must look like smtp://user:pass@host:port")
+            }
+        }
+        let mailFrom = value("LATCH_MAIL_FROM")
+
+        var secretKey: Data
+        if let encoded = value("LATCH_SECRET_KEY") {
+            guard let key = Data(base64Encoded: encoded), key.count == 32 else {
+                throw ConfigurationError("LATCH_SECRET_KEY", "must be 32 bytes in base64 (try: openssl rand -base64 32)")
+            }
+            secretKey = key
+        } else if mode == .production {
+            throw ConfigurationError("LATCH_SECRET_KEY", "is required in production (32 bytes in base64)")
+        } else {
+            secretKey = try DevelopmentKeyFile(path: developmentKeyPath(for: database)).loadOrCreate()
+        }
+
+        if mode == .production {
+            if issuer == nil { throw ConfigurationError("LATCH_ISSUER", "is required in production") }
+            if smtpURL == nil { throw ConfigurationError("LATCH_SMTP_URL", "is required in production") }
+            if mailFrom == nil { throw ConfigurationError("LATCH_MAIL_FROM", "is required in production") }
+        }
+
+        let logRequests: Bool?
+        switch value("LATCH_LOG_REQUESTS") {
+        case nil: logRequests = nil
+        case "1", "true", "yes": logRequests = true
+        case "0", "false", "no": logRequests = false
+        case let other?: throw ConfigurationError("LATCH_LOG_REQUESTS", "must be true or false (got \(other))")
+        }
+
+        return LatchConfig(
+            mode: mode, database: database, host: host, port: port,
+            issuer: issuer ?? "http://127.0.0.1:8080", secretKey: secretKey, bcryptCost: cost,
+            smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests
+        )
+    }
+
+    static func parseDatabase(_ raw: String) throws -> DatabaseLocation {
+        if raw.hasPrefix("sqlite://") {
+            let path = String(raw.dropFirst("sqlite://".count))
+            guard !path.isEmpty else {
+                throw ConfigurationError("LATCH_DATABASE_URL", "sqlite:// needs a file path, e.g. sqlite://latch.sqlite")
+            }
+            return .sqlite(path: path)
+        }
+        if raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") {
+            guard let url = URL(string: raw), url.host != nil, !(url.path.isEmpty || url.path == "/") else {
+                throw ConfigurationError("LATCH_DATABASE_URL", "must look like postgres://user:pass@host:port/database")
+            }
+            return .postgres(url: raw)
+        }
+        throw ConfigurationError("LATCH_DATABASE_URL", "must start with sqlite:// or postgres:// (got an unparsable URL)")
+    }
+
+    static func parseInteger(_ name: String, _ raw: String?, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw else { return fallback }
+        guard let number = Int(raw), range.contains(number) else {
+            throw ConfigurationError(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(raw))")
+        }
+        return number
+    }
+
+    static func developmentKeyPath(for database: DatabaseLocation) -> String {
+        guard case .sqlite(let path) = database else { return "latch.key" }
+        return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("latch.key").path
+    }
+}

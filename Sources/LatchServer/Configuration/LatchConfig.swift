@@ -1,0 +1,49 @@
+import Foundation
+
+/// Everything latchd needs to run, read once at start from the `LATCH_*` environment variables.
+public struct LatchConfig: Sendable {
+    /// Where the data lives.
+    public enum DatabaseLocation: Sendable, Equatable {
+        /// An SQLite file (WAL mode), created on first start.
+        case sqlite(path: String)
+        /// A PostgreSQL database; `searchPath` picks a schema (tests use one schema each).
+        case postgres(url: String, searchPath: [String]? = nil)
+    }
+
+    /// `development` enables the outbox and request logs; `production` demands real settings.
+    public enum Mode: String, Sendable { case development, production }
+
+    public var mode: Mode
+    public var database: DatabaseLocation
+    public var host: String
+    public var port: Int
+    public var issuer: String
+    /// 32 bytes that encrypt secrets at rest and key code hashes.
+    public var secretKey: Data
+    public var bcryptCost: Int
+    public var smtpURL: String?
+    public var mailFrom: String?
+    /// Per-request info logs (on by default in development only).
+    public var logRequests: Bool
+
+    public init(
+        mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),
+        host: String = "127.0.0.1", port: Int = 8080, issuer: String = "http://127.0.0.1:8080",
+        secretKey: Data, bcryptCost: Int = 12, smtpURL: String? = nil, mailFrom: String? = nil,
+        logRequests: Bool? = nil
+    ) {
+        self.mode = mode
+        self.database = database
+        self.host = host
+        self.port = port
+        self.issuer = issuer
+        self.secretKey = secretKey
+        self.bcryptCost = bcryptCost
+        self.smtpURL = smtpURL
+        self.mailFrom = mailFrom
+        self.logRequests = logRequests ?? (mode == .development)
+    }
+
+    /// Whether the development outbox (and `GET /dev/outbox`) is on.
+    public var usesDevelopmentOutbox: Bool { mode == .development && smtpURL == nil }
+}

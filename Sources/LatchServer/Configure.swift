@@ -1,0 +1,70 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import LatchCore
+import Vapor
+
+/// Sets up Latch on `app`: database and migrations, services, middleware and routes.
+/// latchd calls it after reading the environment; tests call it with their own config and clock.
+///
+///     let app = try await Application.make(.development)
+///     try await configure(app, LatchConfig.fromEnvironment())
+///     try await app.execute()
+public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClock = .system) async throws {
+    switch config.database {
+    case .sqlite(let path):
+        app.databases.use(.sqlite(.file(path)), as: .sqlite)
+    case .postgres(let url, let searchPath):
+        var postgres = try SQLPostgresConfiguration(url: url)
+        postgres.searchPath = searchPath
+        app.databases.use(.postgres(configuration: postgres), as: .psql)
+    }
+    if case .sqlite = config.database {
+        try await app.db.sql.raw("PRAGMA journal_mode=WAL").run()
+    }
+    for migration: any Migration in [
+        CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
+        CreateSigningKeys(), CreateSecurityEvents(),
+    ] {
+        app.migrations.add(migration)
+    }
+    try await app.autoMigrate()
+
+    app.http.server.configuration.hostname = config.host
+    app.http.server.configuration.port = config.port
+    app.routes.defaultMaxBodySize = "64kb"
+
+    let secrets = SecretBox(secretKey: config.secretKey)
+    let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)
+    let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
+    let sessionStatus = SessionStatusCache()
+    let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
+    let delivery: any MessageDelivery = outbox ?? UndeliveredMail(logger: app.logger)
+    app.latch = LatchServices(
+        config: config, clock: clock, secrets: secrets,
+        passwords: try PasswordHasher(cost: config.bcryptCost, pool: app.threadPool),
+        passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
+        emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
+        rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
+        sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
+        events: SecurityEventLog(), delivery: delivery, outbox: outbox)
+
+    app.middleware = Middlewares()
+    if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
+    app.middleware.use(LatchErrorMiddleware())
+
+    try app.register(collection: HealthRoutes())
+    try app.register(collection: JWKSRoutes())
+    try app.register(collection: OpenAPIRoutes())
+    try app.register(collection: RegistrationRoutes())
+    try app.register(collection: TokenRoutes())
+    try app.register(collection: ProfileRoutes())
+    try app.register(collection: SessionRoutes())
+    try app.register(collection: PasswordRoutes())
+    try app.register(collection: SecurityEventRoutes())
+    if let outbox {
+        try app.register(collection: OutboxRoutes(outbox: outbox))
+        app.logger.notice("development outbox enabled: mail is not sent but kept in memory at GET /dev/outbox")
+    }
+}

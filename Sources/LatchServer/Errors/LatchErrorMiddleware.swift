@@ -1,0 +1,74 @@
+import LatchCore
+import Vapor
+
+/// Turns every error into the API's error format (`{"error", "message", …}`), in the request's
+/// language. Decoding problems become 400s naming the field; nothing becomes a bare 500 page.
+struct LatchErrorMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            let latchError = Self.translate(error)
+            if latchError.status.code >= 500 {
+                request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return Self.response(for: latchError, language: request.language)
+        }
+    }
+
+    static func response(for error: LatchError, language: LatchLanguage) -> Response {
+        let body = APIErrorBody(
+            error: error.code.rawValue, message: error.message ?? error.code.message(in: language),
+            field: error.field, reasons: error.reasons, attemptsRemaining: error.attemptsRemaining,
+            lockedUntil: error.lockedUntil, retryAfter: error.retryAfter)
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        if let retryAfter = error.retryAfter { headers.replaceOrAdd(name: .retryAfter, value: "\(retryAfter)") }
+        let data = (try? LatchJSON.encoder.encode(body)) ?? Data(#"{"error":"INTERNAL_ERROR"}"#.utf8)
+        return Response(status: error.status, headers: headers, body: .init(data: data))
+    }
+
+    static func translate(_ error: any Error) -> LatchError {
+        switch error {
+        case let error as LatchError:
+            return error
+        case let error as DecodingError:
+            return translate(error)
+        case let error as any AbortError:
+            switch error.status {
+            case .payloadTooLarge: return LatchError(.payloadTooLarge, status: .payloadTooLarge)
+            case .notFound: return .notFound
+            case .methodNotAllowed: return LatchError(.methodNotAllowed, status: .methodNotAllowed)
+            case .unsupportedMediaType: return LatchError(.unsupportedMediaType, status: .unsupportedMediaType)
+            case .tooManyRequests: return .rateLimited(retryAfter: 60)
+            case .unauthorized: return .sessionExpired
+            case let status where status.code < 500: return LatchError(.malformedBody, status: .badRequest)
+            default: return LatchError(.internalError, status: .internalServerError)
+            }
+        default:
+            return LatchError(.internalError, status: .internalServerError)
+        }
+    }
+
+    static func translate(_ error: DecodingError) -> LatchError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return joined.isEmpty ? "body" : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath, key), reasons: ["missing"])
+        case .valueNotFound(_, let context):
+            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["missing"])
+        case .typeMismatch(_, let context):
+            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["wrong_type"])
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return LatchError(.malformedBody, status: .badRequest) }
+            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["invalid"])
+        @unknown default:
+            return LatchError(.malformedBody, status: .badRequest)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-import Vapor; import Fluent; import FluentSQLiteDriver; import FluentPostgresDriver; import JWTKit

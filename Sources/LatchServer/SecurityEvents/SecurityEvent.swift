@@ -1,0 +1,67 @@
+import Fluent
+import Foundation
+import LatchCore
+
+/// One entry of a user's security log. Failures for unknown accounts are logged with no user.
+// Fluent model (see User for why @unchecked Sendable).
+final class SecurityEvent: Model, @unchecked Sendable {
+    static let schema = "security_events"
+
+    /// What happened.
+    enum Kind: String, Sendable {
+        case registered
+        case signedIn = "signed_in"
+        case signInFailed = "sign_in_failed"
+        case locked
+        case refreshTokenReused = "refresh_token_reused"
+        case signedOut = "signed_out"
+        case sessionRevoked = "session_revoked"
+        case otherSessionsRevoked = "other_sessions_revoked"
+        case passwordResetRequested = "password_reset_requested"
+        case passwordReset = "password_reset"
+        case passwordChanged = "password_changed"
+        case profileUpdated = "profile_updated"
+    }
+
+    @ID(key: .id) var id: UUID?
+    @OptionalField(key: "user_id") var userID: UUID?
+    @Field(key: "type") var type: String
+    @OptionalField(key: "session_id") var sessionID: UUID?
+    @OptionalField(key: "ip") var ip: String?
+    @Field(key: "created_at") var createdAt: Double
+
+    init() {}
+
+    init(userID: UUID?, kind: Kind, sessionID: UUID?, ip: String?, createdAt: Double) {
+        self.id = UUID()
+        self.userID = userID
+        self.type = kind.rawValue
+        self.sessionID = sessionID
+        self.ip = ip
+        self.createdAt = createdAt
+    }
+
+    var info: SecurityEventInfo {
+        SecurityEventInfo(
+            id: id?.uuidString.lowercased() ?? "", type: type, sessionId: sessionID?.uuidString.lowercased(), ip: ip,
+            createdAt: Date(timeIntervalSince1970: createdAt))
+    }
+}
+
+struct CreateSecurityEvents: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(SecurityEvent.schema)
+            .id()
+            .field("user_id", .uuid)
+            .field("type", .string, .required)
+            .field("session_id", .uuid)
+            .field("ip", .string)
+            .field("created_at", .double, .required)
+            .create()
+        try await database.createIndex("security_events_user_id", on: SecurityEvent.schema, columns: "user_id", "created_at")
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(SecurityEvent.schema).delete()
+    }
+}

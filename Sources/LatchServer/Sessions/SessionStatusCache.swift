@@ -1,0 +1,58 @@
+import Fluent
+import Foundation
+import SQLKit
+import Synchronization
+
+/// Whether a session is still live, as latchd's own endpoints see it.
+///
+/// A revocation on this instance is seen at once; one made by another instance sharing the
+/// database within `recheckInterval` (5 s), when the row is read again. The same read keeps
+/// `last_active_at` fresh, written at most once a minute per session rather than on every request.
+final class SessionStatusCache: Sendable {
+    static let recheckInterval: Double = 5
+    static let activityInterval: Double = 60
+    private static let limit = 100_000
+
+    private struct Entry {
+        var live: Bool
+        var checkedAt: Double
+    }
+
+    private let entries = Mutex<[UUID: Entry]>([:])
+
+    init() {}
+
+    func isLive(_ sessionID: UUID, now: Double, on database: any Database) async throws -> Bool {
+        if let entry = entries.withLock({ $0[sessionID] }), now - entry.checkedAt < Self.recheckInterval {
+            return entry.live
+        }
+        let row = try await database.sql.raw("""
+            SELECT revoked_at, refresh_expires_at, last_active_at FROM sessions WHERE id = \(bind: sessionID)
+            """).first()
+        var live = false
+        if let row {
+            let revokedAt = try row.decode(column: "revoked_at", as: Double?.self)
+            let expiresAt = try row.decode(column: "refresh_expires_at", as: Double.self)
+            let lastActiveAt = try row.decode(column: "last_active_at", as: Double.self)
+            live = revokedAt == nil && expiresAt > now
+            if live, now - lastActiveAt >= Self.activityInterval {
+                try await database.sql.raw("""
+                    UPDATE sessions SET last_active_at = \(bind: now)
+                    WHERE id = \(bind: sessionID) AND last_active_at <= \(bind: now - Self.activityInterval)
+                    """).run()
+            }
+        }
+        entries.withLock { entries in
+            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+            entries[sessionID] = Entry(live: live, checkedAt: now)
+        }
+        return live
+    }
+
+    /// Records a revocation made by this instance, effective at once.
+    func markRevoked(_ sessionIDs: some Sequence<UUID>) {
+        entries.withLock { entries in
+            for id in sessionIDs { entries[id] = Entry(live: false, checkedAt: .infinity) }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import LatchCore
+import Vapor
+
+extension TokenResponse: Content {}
+extension UserInfo: Content {}
+extension SessionInfo: Content {}
+extension SecurityEventInfo: Content {}
+extension RegistrationAccepted: Content {}
+extension RegistrationRequest: Content {}
+extension VerifyCodeRequest: Content {}
+extension TokenRequest: Content {}
+extension UpdateProfileRequest: Content {}
+extension ForgotPasswordRequest: Content {}
+extension ResetPasswordRequest: Content {}
+extension ChangePasswordRequest: Content {}
+extension OutgoingMessage: Content {}
+extension JWKSDocument: Content {}
+
+extension Request {
+    /// Decodes a JSON body, insisting on a JSON content type so the errors are the API's own.
+    func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let body = body.data, body.readableBytes > 0 else {
+            throw LatchError(.malformedBody, status: .badRequest)
+        }
+        if let contentType = headers.contentType, contentType != .json {
+            throw LatchError(.unsupportedMediaType, status: .unsupportedMediaType)
+        }
+        return try LatchJSON.decoder.decode(T.self, from: body)
+    }
+}

@@ -1,0 +1,19 @@
+import Fluent
+import SQLKit
+
+extension Database {
+    /// The SQL view of this database; both drivers Latch supports are SQL databases.
+    var sql: any SQLDatabase {
+        guard let sql = self as? any SQLDatabase else {
+            preconditionFailure("Latch runs on SQLite or PostgreSQL, both of which are SQL databases")
+        }
+        return sql
+    }
+
+    /// Creates a plain index (portable `CREATE INDEX`, which Fluent's schema builder lacks).
+    func createIndex(_ name: String, on table: String, columns: String...) async throws {
+        var builder = sql.create(index: name).on(table)
+        for column in columns { builder = builder.column(column) }
+        try await builder.run()
+    }
+}

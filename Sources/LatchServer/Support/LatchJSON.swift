@@ -1,0 +1,18 @@
+import Foundation
+import Vapor
+
+/// The JSON coders of the API: ISO 8601 dates, keys as each type declares them (snake_case).
+enum LatchJSON {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LatchCore
+import Vapor
+
+/// Everything the routes use, configured once by `configure(_:_:)` and read as `app.latch`
+/// or `req.latch`.
+public struct LatchServices: Sendable {
+    public let config: LatchConfig
+    public let clock: LatchClock
+    let secrets: SecretBox
+    let passwords: PasswordHasher
+    let passwordPolicy: PasswordPolicy
+    let throttle: LoginThrottleStore
+    let emailCodes: EmailCodeStore
+    let accessTokens: AccessTokens
+    let rotation: RefreshTokenRotation
+    let sessionStatus: SessionStatusCache
+    let revocation: SessionRevocation
+    let events: SecurityEventLog
+    public let delivery: any MessageDelivery
+    /// The development outbox, when delivery goes there.
+    public let outbox: DevelopmentOutbox?
+
+    /// Sends `mail` to `address` (never fails the request).
+    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil) async {
+        await delivery.deliver(
+            OutgoingMessage(
+                to: address, channel: "email", subject: mail.subject, body: mail.body, code: code, createdAt: clock.now))
+    }
+
+    /// How many password checks ran (for tests of the lockout gate).
+    public var passwordChecksPerformed: Int { passwords.checksPerformed }
+}
+
+extension Application {
+    private struct LatchKey: StorageKey { typealias Value = LatchServices }
+
+    /// Latch's services; set by `configure(_:_:)`.
+    public var latch: LatchServices {
+        get {
+            guard let services = storage[LatchKey.self] else {
+                preconditionFailure("configure(_:_:) sets app.latch before any route runs")
+            }
+            return services
+        }
+        set { storage[LatchKey.self] = newValue }
+    }
+}
+
+extension Request {
+    /// Latch's services.
+    public var latch: LatchServices { application.latch }
+}

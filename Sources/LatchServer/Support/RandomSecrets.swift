@@ -1,0 +1,17 @@
+import Crypto
+import Foundation
+
+/// Secrets drawn from the system CSPRNG.
+enum RandomSecrets {
+    /// 256 random bits, base64url (43 characters).
+    static func token() -> String { bytes(32).base64URLEncoded }
+
+    /// `count` random bytes.
+    static func bytes(_ count: Int) -> Data { SymmetricKey(size: .init(bitCount: count * 8)).withUnsafeBytes { Data($0) } }
+
+    /// A uniformly drawn 6-digit code, leading zeros kept.
+    static func sixDigitCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    }
+}

@@ -1,0 +1,142 @@
+import Crypto
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Sessions and their rotating refresh tokens (C5, C6).
+///
+/// Each session has a random secret (stored encrypted) and a counter. Its refresh token number `n`
+/// is `base64url(HMAC-SHA256(secret, "latch-refresh-v1:n"))`: 256 bits, stored only as a SHA-256
+/// hash. Using the current token moves the counter on by one atomic conditional update. Because any
+/// token can be derived again, a duplicate of the previous token within the 10 s grace window (two
+/// refreshes racing, or a retry after a lost answer) gets the session's *current* token instead of
+/// an error, as in GoTrue. Any other use of an old token is a replay: the session is revoked.
+struct RefreshTokenRotation: Sendable {
+    static let lifetime: Double = 30 * 24 * 3600
+    static let graceWindow: Double = 10
+
+    let secrets: SecretBox
+    let accessTokens: AccessTokens
+
+    /// What a refresh found.
+    enum Outcome {
+        case rotated(TokenResponse)
+        /// An old token was replayed after the grace window; the session is now revoked.
+        case replayed(userID: UUID, sessionID: UUID)
+        /// Unknown, expired or revoked.
+        case invalid
+    }
+
+    /// Starts a session for `user` and returns its first tokens.
+    func start(
+        user: User, device: DeviceInfo?, ip: String?, now: Date, on database: any Database
+    ) async throws -> (Session, TokenResponse) {
+        let seconds = now.timeIntervalSince1970
+        let secret = RandomSecrets.bytes(32)
+        let session = Session()
+        session.id = UUID()
+        session.userID = try user.requireID()
+        session.sealedSecret = try secrets.seal(secret)
+        session.counter = 0
+        session.refreshExpiresAt = seconds + Self.lifetime
+        session.createdAt = seconds
+        session.signedInAt = seconds
+        session.lastActiveAt = seconds
+        session.deviceID = device?.id.flatMap(Self.clean)
+        session.deviceName = device?.name.flatMap(Self.clean)
+        session.deviceModel = device?.model.flatMap(Self.clean)
+        session.platform = device?.platform.flatMap(Self.clean)
+        session.ip = ip
+        try await session.create(on: database)
+        let token = Self.refreshToken(secret: secret, counter: 0)
+        try await record(token, session: session.requireID(), counter: 0, now: seconds, on: database)
+        return (session, try await response(user: user, session: session, refreshToken: token, now: now))
+    }
+
+    /// Exchanges a refresh token for new tokens.
+    func refresh(_ token: String, now: Date, on database: any Database) async throws -> Outcome {
+        let seconds = now.timeIntervalSince1970
+        guard let presented = try await RefreshTokenRecord.find(SecretBox.hash(token), on: database),
+            var session = try await Session.find(presented.sessionID, on: database)
+        else { return .invalid }
+        guard Self.isLive(session, at: seconds) else { return .invalid }
+        let secret = try secrets.open(session.sealedSecret)
+
+        if presented.counter == session.counter {
+            let next = session.counter + 1
+            let nextToken = Self.refreshToken(secret: secret, counter: next)
+            // Recorded before the counter moves, so whoever receives it can use it at once.
+            try await record(nextToken, session: presented.sessionID, counter: next, now: seconds, on: database)
+            let moved = try await database.sql.raw("""
+                UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: seconds),
+                  refresh_expires_at = \(bind: seconds + Self.lifetime), last_active_at = \(bind: seconds)
+                WHERE id = \(bind: presented.sessionID) AND counter = \(bind: session.counter) AND revoked_at IS NULL
+                RETURNING id
+                """).all()
+            if !moved.isEmpty {
+                session.counter = next
+                session.rotatedAt = seconds
+                session.refreshExpiresAt = seconds + Self.lifetime
+                return .rotated(try await response(session: session, refreshToken: nextToken, now: now, on: database))
+            }
+            // Another request rotated it first: apply the grace rule to the fresh row.
+            guard let reloaded = try await Session.find(presented.sessionID, on: database),
+                Self.isLive(reloaded, at: seconds)
+            else { return .invalid }
+            session = reloaded
+        }
+
+        if presented.counter == session.counter - 1, let rotatedAt = session.rotatedAt,
+            seconds - rotatedAt <= Self.graceWindow
+        {
+            let current = Self.refreshToken(secret: secret, counter: session.counter)
+            return .rotated(try await response(session: session, refreshToken: current, now: now, on: database))
+        }
+
+        try await database.sql.raw("""
+            UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: presented.sessionID) AND revoked_at IS NULL
+            """).run()
+        return .replayed(userID: session.userID, sessionID: presented.sessionID)
+    }
+
+    static func refreshToken(secret: Data, counter: Int) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("latch-refresh-v1:\(counter)".utf8), using: SymmetricKey(data: secret))
+        return Data(mac).base64URLEncoded
+    }
+
+    private static func isLive(_ session: Session, at seconds: Double) -> Bool {
+        session.revokedAt == nil && session.refreshExpiresAt > seconds
+    }
+
+    private func record(_ token: String, session: UUID, counter: Int, now: Double, on database: any Database) async throws {
+        try await database.sql.raw("""
+            INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
+            VALUES (\(bind: SecretBox.hash(token)), \(bind: session), \(bind: counter), \(bind: now))
+            ON CONFLICT (token_hash) DO NOTHING
+            """).run()
+    }
+
+    private func response(session: Session, refreshToken: String, now: Date, on database: any Database) async throws
+        -> TokenResponse
+    {
+        guard let user = try await User.find(session.userID, on: database) else { throw LatchError.sessionExpired }
+        return try await response(user: user, session: session, refreshToken: refreshToken, now: now)
+    }
+
+    private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {
+        let sessionID = try session.requireID()
+        let access = try await accessTokens.issue(userID: try user.requireID(), sessionID: sessionID, now: now)
+        return TokenResponse(
+            accessToken: access, expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
+            refreshExpiresIn: Int(session.refreshExpiresAt - now.timeIntervalSince1970),
+            sessionId: sessionID.uuidString.lowercased(), user: user.info)
+    }
+
+    /// Device strings as given, trimmed, at most 100 characters, or nil when empty.
+    private static func clean(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(100))
+    }
+}
