@@ -34,6 +34,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
     app.routes.defaultMaxBodySize = "64kb"
+    ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
+    ContentConfiguration.global.use(decoder: LatchJSON.decoder, for: .json)
 
     let secrets = SecretBox(secretKey: config.secretKey)
     let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)

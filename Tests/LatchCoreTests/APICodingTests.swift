@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LatchCore
+import LatchCore
 
 /// The wire format of the token API: snake_case keys, and optionals left out when nil.
 @Suite("API coding")

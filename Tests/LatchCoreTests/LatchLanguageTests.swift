@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LatchCore
+import LatchCore
 
 /// C11: error messages come in Simplified Chinese and English; the language follows Accept-Language.
 @Suite("C11 language from Accept-Language")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LatchCore
+import LatchCore
 
 /// C3: weak (digits only or letters only), medium (letters + digits), strong (upper + lower + digits),
 /// very strong (+ special).

@@ -10,6 +10,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public init?(_ raw: String) {
         let trimmed = String(raw.unicodeScalars.drop(while: { $0.properties.isWhitespace })
             .reversed().drop(while: { $0.properties.isWhitespace }).reversed().map(Character.init))
+        // ASCII only, checked before lower-casing: "\u{212A}" (Kelvin sign) must not become "k".
+        guard trimmed.allSatisfy(\.isASCII) else { return nil }
         let email = trimmed.lowercased()
         guard email.utf8.count <= 254 else { return nil }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)

@@ -55,12 +55,13 @@ struct CharacterClasses {
 
     init(_ password: String) {
         for character in password {
-            if character.isUppercase {
+            if character.isASCII, character.isWholeNumber {
+                // Only 0–9 are digits: "½", "²" or "五" are not what C3 asks for.
+                digit = true
+            } else if character.isUppercase {
                 upper = true
             } else if character.isLowercase {
                 lower = true
-            } else if character.isNumber {
-                digit = true
             } else if character.isLetter {
                 // Letters without case (e.g. CJK) count as lower-case letters: they are letters, not symbols.
                 lower = true

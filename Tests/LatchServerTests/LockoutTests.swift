@@ -1,0 +1,179 @@
+import Foundation
+import LatchCore
+import LatchServer
+import Testing
+
+/// C4 brute-force protection and C11's no-enumeration rule, through the real HTTP stack.
+@Suite("Lockout (C4, C11)")
+struct LockoutTests {
+    @Test("C4 five wrong passwords lock for 5 minutes, refusing even the right one without checking", arguments: TestDatabase.all)
+    func C4_fiveFailuresLockFiveMinutes(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            for attempt in 1...4 {
+                let wrong = try await server.signIn(password: "Wrong-Password-1")
+                #expect(wrong.status == 401 && wrong.errorCode == "AUTH_001")
+                #expect(wrong.json["attempts_remaining"] as? Int == 5 - attempt)
+            }
+
+            let fifth = try await server.signIn(password: "Wrong-Password-1")
+            let checksBefore = server.app.latch.passwordChecksPerformed
+            let whileLocked = try await server.signIn()
+
+            #expect(fifth.status == 423 && fifth.errorCode == "AUTH_002")
+            let lockedUntil = try #require(fifth.json["locked_until"] as? String)
+            let until = try #require(ISO8601DateFormatter().date(from: lockedUntil))
+            #expect(until.timeIntervalSince(server.clock.now) == 300)
+            #expect(whileLocked.status == 423 && whileLocked.errorCode == "AUTH_002")
+            #expect(server.app.latch.passwordChecksPerformed == checksBefore, "no password check while locked")
+
+            server.clock.advance(by: 300)
+            #expect(try await server.signIn().status == 200)
+        }
+    }
+
+    @Test("C4 ten consecutive failures lock for 1 hour, and every further five again", arguments: TestDatabase.all)
+    func C4_tenFailuresLockOneHour(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            for _ in 1...5 { _ = try await server.signIn(password: "Wrong-Password-1") }
+            server.clock.advance(by: 301)
+            for _ in 6...9 {
+                #expect(try await server.signIn(password: "Wrong-Password-1").errorCode == "AUTH_001")
+            }
+
+            let tenth = try await server.signIn(password: "Wrong-Password-1")
+
+            #expect(tenth.errorCode == "AUTH_002")
+            let until = try #require(ISO8601DateFormatter().date(from: tenth.json["locked_until"] as? String ?? ""))
+            #expect(until.timeIntervalSince(server.clock.now) == 3600)
+            server.clock.advance(by: 3599)
+            #expect(try await server.signIn().errorCode == "AUTH_002")
+            server.clock.advance(by: 1)
+            for _ in 11...14 { _ = try await server.signIn(password: "Wrong-Password-1") }
+            #expect(try await server.signIn(password: "Wrong-Password-1").errorCode == "AUTH_002", "15th locks again")
+        }
+    }
+
+    @Test("C4 a lock sends one security warning mail and records the event", arguments: TestDatabase.all)
+    func C4_lockSendsWarningMail(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let tokens = try await server.signUp()
+            for _ in 1...5 { _ = try await server.signIn(password: "Wrong-Password-1", language: "zh-CN") }
+            _ = try await server.signIn(password: "Wrong-Password-1")
+
+            let mails = await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []
+            let warnings = mails.filter { $0.subject.contains("锁定") }
+            #expect(warnings.count == 1)
+            let events = try await server.send(.GET, "/v1/security-events", bearer: tokens.accessToken).jsonArray
+            #expect(events.filter { $0["type"] as? String == "locked" }.count == 1)
+            #expect(events.filter { $0["type"] as? String == "sign_in_failed" }.count == 5)
+        }
+    }
+
+    @Test("C4 a success resets the count", arguments: TestDatabase.all)
+    func C4_successResetsCount(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            for _ in 1...4 { _ = try await server.signIn(password: "Wrong-Password-1") }
+            #expect(try await server.signIn().status == 200)
+
+            let wrong = try await server.signIn(password: "Wrong-Password-1")
+
+            #expect(wrong.errorCode == "AUTH_001" && wrong.json["attempts_remaining"] as? Int == 4)
+        }
+    }
+
+    @Test("C4 32 concurrent wrong passwords never cause more than 5 password checks", arguments: TestDatabase.all)
+    func C4_concurrentFailuresCheckAtMostFive(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            let before = server.app.latch.passwordChecksPerformed
+
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for _ in 0..<32 { group.addTask { try await server.signIn(password: "Wrong-Password-1").status } }
+                return try await group.reduce(into: [UInt]()) { $0.append($1) }
+            }
+
+            #expect(server.app.latch.passwordChecksPerformed - before <= 5)
+            #expect(statuses.filter { $0 == 401 }.count == 4)
+            #expect(statuses.filter { $0 == 423 }.count == 28)
+            #expect(!statuses.contains { $0 >= 500 })
+        }
+    }
+
+    @Test("C4 unknown emails lock exactly like real ones", arguments: TestDatabase.all)
+    func C4_unknownEmailLocksLikeKnown(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            for attempt in 1...4 {
+                let wrong = try await server.signIn("ghost@example.com", password: "Wrong-Password-1")
+                #expect(wrong.errorCode == "AUTH_001" && wrong.json["attempts_remaining"] as? Int == 5 - attempt)
+            }
+            let fifth = try await server.signIn("ghost@example.com", password: "Wrong-Password-1")
+            #expect(fifth.status == 423 && fifth.errorCode == "AUTH_002")
+            #expect((await server.app.latch.outbox?.messages(to: "ghost@example.com") ?? []).isEmpty)
+        }
+    }
+
+    @Test("C11 an unknown account gets exactly the answer a wrong password gets", arguments: TestDatabase.all)
+    func C11_noUserEnumeration(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            let checksBefore = server.app.latch.passwordChecksPerformed
+
+            let wrongPassword = try await server.signIn(password: "Wrong-Password-1", language: "zh-Hans")
+            let unknownAccount = try await server.signIn("nobody@example.com", password: "Wrong-Password-1", language: "zh-Hans")
+
+            #expect(wrongPassword.status == unknownAccount.status)
+            #expect(wrongPassword.data == unknownAccount.data)
+            #expect(wrongPassword.json["message"] as? String == "邮箱或密码错误")
+            #expect(server.app.latch.passwordChecksPerformed - checksBefore == 2, "the unknown account runs a dummy hash too")
+        }
+    }
+
+    @Test("C4 a reset by email code keeps working during a lock and clears it", arguments: TestDatabase.all)
+    func C4_resetByEmailBypassesLock(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+            for _ in 1...5 { _ = try await server.signIn(password: "Wrong-Password-1") }
+            #expect(try await server.signIn().errorCode == "AUTH_002")
+
+            #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": "alice@example.com"]).status == 202)
+            let code = try await server.latestCode(to: "alice@example.com")
+            let reset = try await server.send(
+                .POST, "/v1/password/reset",
+                json: ["email": "alice@example.com", "code": code, "new_password": "Brand-New-Pass-7"])
+
+            #expect(reset.status == 204)
+            #expect(try await server.signIn(password: "Brand-New-Pass-7").status == 200)
+        }
+    }
+
+    @Test("C4 the count is exact across two latchd instances sharing one database", arguments: TestDatabase.all)
+    func C4_countSharedAcrossInstances(database: TestDatabase) async throws {
+        let clock = TestClock()
+        let first = try await TestServer.start(database, clock: clock)
+        let second = try await TestServer.start(database, clock: clock, sharing: first.location)
+        do {
+            try await first.signUp()
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for index in 0..<16 {
+                    let server = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await server.signIn(password: "Wrong-Password-1").status }
+                }
+                return try await group.reduce(into: [UInt]()) { $0.append($1) }
+            }
+            let checks = first.app.latch.passwordChecksPerformed + second.app.latch.passwordChecksPerformed
+
+            #expect(statuses.filter { $0 == 401 }.count == 4)
+            #expect(statuses.filter { $0 == 423 }.count == 12)
+            #expect(checks <= 5)
+        } catch {
+            try? await first.stop()
+            try? await second.stop()
+            throw error
+        }
+        try await first.stop()
+        try await second.stop()
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LatchCore
+import LatchServer
+import Testing
+import Vapor
+
+/// A real latchd (the LatchServer library on a real HTTP server) on a loopback port, and an HTTP
+/// client to talk to it. Every test starts its own on a fresh database.
+final class TestServer: Sendable {
+    let app: Application
+    let baseURL: String
+    let clock: TestClock
+    let location: LatchConfig.DatabaseLocation
+    let secretKey: Data
+
+    /// Starts a server on a fresh database, or on `location` to share one with another server.
+    static func start(
+        _ database: TestDatabase, clock: TestClock = TestClock(), sharing location: LatchConfig.DatabaseLocation? = nil,
+        secretKey: Data = Data(repeating: 7, count: 32)
+    ) async throws -> TestServer {
+        let location = if let location { location } else { try await database.makeLocation() }
+        let app = try await Application.make(.testing)
+        do {
+            let config = LatchConfig(
+                database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test", secretKey: secretKey,
+                bcryptCost: 4, logRequests: false)
+            try await configure(app, config, clock: clock.latchClock)
+            app.http.server.configuration.port = 0
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            guard let port = app.http.server.shared.localAddress?.port else { throw TestServerError.noPort }
+            return TestServer(app: app, baseURL: "http://127.0.0.1:\(port)", clock: clock, location: location, secretKey: secretKey)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    private init(app: Application, baseURL: String, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
+        self.app = app
+        self.baseURL = baseURL
+        self.clock = clock
+        self.location = location
+        self.secretKey = secretKey
+    }
+
+    func stop() async throws {
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+
+    enum TestServerError: Error { case noPort, noCode }
+
+    // MARK: HTTP
+
+    /// Sends a request with a raw body.
+    func send(
+        _ method: HTTPMethod, _ path: String, body: String? = nil, bearer: String? = nil,
+        headers extra: [(String, String)] = [], contentType: String? = "application/json"
+    ) async throws -> TestResponse {
+        var headers = HTTPHeaders()
+        if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
+        if body != nil, let contentType { headers.add(name: .contentType, value: contentType) }
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
+            if let body { request.body = ByteBuffer(string: body) }
+        }
+        let data = response.body.map { Data(buffer: $0) } ?? Data()
+        return TestResponse(status: response.status.code, headers: response.headers, data: data)
+    }
+
+    /// Sends `json` (a dictionary or an Encodable) as the body.
+    func send(
+        _ method: HTTPMethod, _ path: String, json: Any, bearer: String? = nil, headers: [(String, String)] = []
+    ) async throws -> TestResponse {
+        let data =
+            if let encodable = json as? any Encodable { try JSONEncoder().encode(encodable) }
+            else { try JSONSerialization.data(withJSONObject: json) }
+        return try await send(method, path, body: String(decoding: data, as: UTF8.self), bearer: bearer, headers: headers)
+    }
+
+    // MARK: Journeys
+
+    /// The latest code mailed to `address` (from the development outbox).
+    func latestCode(to address: String) async throws -> String {
+        let messages = await app.latch.outbox?.messages(to: address) ?? []
+        guard let code = messages.last(where: { $0.code != nil })?.code else { throw TestServerError.noCode }
+        return code
+    }
+
+    /// Registers and verifies an account; returns its first tokens.
+    @discardableResult
+    func signUp(_ email: String = "alice@example.com", password: String = "Correct-Horse-9") async throws -> TokenResponse {
+        let registered = try await send(
+            .POST, "/v1/registrations", json: ["email": email, "password": password, "terms_accepted": true])
+        try #require(registered.status == 202, "registration: \(registered.text)")
+        let id = try #require(registered.json["registration_id"] as? String)
+        let verified = try await send(.POST, "/v1/registrations/\(id)/verify", json: ["code": try await latestCode(to: email)])
+        try #require(verified.status == 201, "verify: \(verified.text)")
+        return try verified.decode(TokenResponse.self)
+    }
+
+    /// Signs in with a password.
+    func signIn(
+        _ email: String = "alice@example.com", password: String = "Correct-Horse-9", device: [String: String]? = nil,
+        language: String? = nil
+    ) async throws -> TestResponse {
+        var body: [String: Any] = ["grant_type": "password", "email": email, "password": password]
+        if let device { body["device"] = device }
+        return try await send(.POST, "/v1/token", json: body, headers: language.map { [("Accept-Language", $0)] } ?? [])
+    }
+
+    /// Exchanges a refresh token.
+    func refresh(_ token: String) async throws -> TestResponse {
+        try await send(.POST, "/v1/token", json: ["grant_type": "refresh_token", "refresh_token": token])
+    }
+}
+
+/// What a test request got back.
+struct TestResponse: Sendable {
+    let status: UInt
+    let headers: HTTPHeaders
+    let data: Data
+
+    var text: String { String(decoding: data, as: UTF8.self) }
+
+    /// The body as a JSON object (empty when it is not one).
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:] }
+
+    /// The body as a JSON array of objects.
+    var jsonArray: [[String: Any]] { ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]) ?? [] }
+
+    var errorCode: String? { json["error"] as? String }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(T.self, from: data)
+    }
+}
+
+/// Runs `body` against a fresh server and always stops the server afterwards.
+func withServer(
+    _ database: TestDatabase, clock: TestClock = TestClock(), _ body: (TestServer) async throws -> Void
+) async throws {
+    let server = try await TestServer.start(database, clock: clock)
+    do {
+        try await body(server)
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+    try await server.stop()
+}

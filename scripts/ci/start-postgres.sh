@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Starts a throw-away PostgreSQL server (Debian's packages) on 127.0.0.1:${PGPORT:-54329} as the
+# `postgres` user (initdb refuses root), with database `latch_test`, and prints its URL.
+set -euo pipefail
+port="${PGPORT:-54329}"
+bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+data="$(mktemp -d /tmp/latch-pg.XXXXXX)"
+chown postgres:postgres "$data"
+run() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
+run "'$bindir/initdb' -D '$data' -U postgres --auth=trust -E UTF8 >/dev/null"
+run "'$bindir/pg_ctl' -D '$data' -l '$data/server.log' -w -o \"-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off\" start >/dev/null"
+run "'$bindir/createdb' -h 127.0.0.1 -p $port -U postgres latch_test"
+echo "postgres://postgres@127.0.0.1:$port/latch_test"
