@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Starts a throw-away PostgreSQL server (Debian's packages) on 127.0.0.1:${PGPORT:-54329} as the
+# Starts a throw-away PostgreSQL server (Debian's packages) on 127.0.0.1:${PGPORT:-a free port} as the
 # `postgres` user (initdb refuses root), with database `latch_test`, and prints its URL.
 set -euo pipefail
-port="${PGPORT:-54329}"
+port="${PGPORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 data="$(mktemp -d /tmp/latch-pg.XXXXXX)"
 chown postgres:postgres "$data"
