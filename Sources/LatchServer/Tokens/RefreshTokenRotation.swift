@@ -134,9 +134,12 @@ struct RefreshTokenRotation: Sendable {
             sessionId: sessionID.uuidString.lowercased(), user: user.info)
     }
 
-    /// Device strings as given, trimmed, at most 100 characters, or nil when empty.
+    /// Device strings as given without control characters (PostgreSQL refuses NUL), trimmed,
+    /// at most 100 characters, or nil when empty.
     private static func clean(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: raw.unicodeScalars.filter { $0.properties.generalCategory != .control })
+        let trimmed = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : String(trimmed.prefix(100))
     }
 }
