@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The benchmarks of docs/PERFORMANCE.md, against a release build of latchd in production mode
+# (no per-request logs), everything on loopback, every run bounded in time.
+#
+# usage: scripts/bench/run.sh [SECONDS_PER_RUN]
+#   LATCH_BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432   also run on PostgreSQL (databases are created)
+#   LATCH_BENCH_USERS=1000000                                  size of the large database (d)
+# needs: wrk (apt-get install wrk), python3 with bcrypt (pip install bcrypt), psql for PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${1:-10}"
+large="${LATCH_BENCH_USERS:-1000000}"
+bin="${LATCH_BENCH_BIN:-.build-release/release/latchd}"
+[ -x "$bin" ] || swift build -c release --scratch-path .build-release --product latchd
+work="$(mktemp -d /tmp/latch-bench.XXXXXX)"
+port=18080
+url="http://127.0.0.1:$port"
+pid=""
+
+start_latchd() {
+  LATCH_ENV=production LATCH_DATABASE_URL="$1" LATCH_PORT=$port LATCH_ISSUER="$url" \
+    LATCH_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
+    LATCH_SMTP_URL=smtp://127.0.0.1:2525 LATCH_MAIL_FROM=bench@latch.test \
+    "$bin" >>"$work/latchd.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do curl -sf "$url/health" >/dev/null && return 0; sleep 0.2; done
+  echo "latchd did not start; see $work/latchd.log" >&2; exit 1
+}
+stop_latchd() { kill "$pid"; wait "$pid" 2>/dev/null || true; }
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
+
+sign_in_all() {  # 8 sessions: access tokens and refresh tokens, one per line
+  : >"$work/access.txt"; : >"$work/refresh.txt"
+  for i in 0 1 2 3 4 5 6 7; do
+    curl -sf -X POST "$url/v1/token" -H 'Content-Type: application/json' \
+      -d "{\"grant_type\":\"password\",\"email\":\"bench$i@bench.test\",\"password\":\"Bench-Password-1\"}" >"$work/t.json"
+    python3 -c "import json; print(json.load(open('$work/t.json'))['access_token'])" >>"$work/access.txt"
+    python3 -c "import json; print(json.load(open('$work/t.json'))['refresh_token'])" >>"$work/refresh.txt"
+  done
+}
+rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
+
+# (a) /v1/me vs /health, (b) refresh throughput, on one database.
+measure() {  # label database-url seed-kind seed-target extra-users
+  local label="$1"
+  start_latchd "$2"
+  python3 scripts/bench/seed.py "$3" "$4" --extra "$5" >"$work/seed.txt"
+  sign_in_all
+  local access; access="$(head -n 1 "$work/access.txt")"
+  wrk -t2 -c32 -d"${seconds}s" "$url/health" >"$work/$label-health.txt"
+  wrk -t2 -c32 -d"${seconds}s" -H "Authorization: Bearer $access" "$url/v1/me" >"$work/$label-me.txt"
+  LATCH_BENCH_TOKENS="$work/refresh.txt" wrk -t8 -c8 -d"${seconds}s" -s scripts/bench/refresh.lua "$url/v1/token" \
+    >"$work/$label-refresh.txt"
+  stop_latchd
+  local health me refresh failures
+  health=$(rps "$work/$label-health.txt"); me=$(rps "$work/$label-me.txt"); refresh=$(rps "$work/$label-refresh.txt")
+  failures=$(awk '/refresh_failures/ {print $2}' "$work/$label-refresh.txt")
+  printf '| %s | %s | %s | %s | %.2f | %s | %s |\n' "$label" "$(cat "$work/seed.txt")" "$health" "$me" \
+    "$(echo "$me / $health" | bc -l)" "$refresh" "$failures"
+}
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -sr); ${seconds}s per run; work dir $work"
+echo
+echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s | refresh non-200 |"
+echo "|---|---|---|---|---|---|---|"
+measure sqlite-small "sqlite://$work/small.sqlite" sqlite "$work/small.sqlite" 0
+measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
+if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
+  for size in small large; do
+    psql -q "$LATCH_BENCH_POSTGRES/postgres" -c "DROP DATABASE IF EXISTS latch_bench_$size" -c "CREATE DATABASE latch_bench_$size"
+  done
+  measure postgres-small "$LATCH_BENCH_POSTGRES/latch_bench_small?sslmode=disable" postgres "$LATCH_BENCH_POSTGRES/latch_bench_small" 0
+  measure postgres-large "$LATCH_BENCH_POSTGRES/latch_bench_large?sslmode=disable" postgres "$LATCH_BENCH_POSTGRES/latch_bench_large" "$large"
+fi
+
+# (c) sign-in storm: 32 concurrent password sign-ins while /health is measured.
+echo
+bcrypt_ms=$(python3 -c "
+import bcrypt, time
+h = bcrypt.hashpw(b'x' * 44, bcrypt.gensalt(12)); n = 5; t = time.perf_counter()
+for _ in range(n): bcrypt.checkpw(b'x' * 44, h)
+print(round((time.perf_counter() - t) / n * 1000, 1))")
+start_latchd "sqlite://$work/storm.sqlite"
+python3 scripts/bench/seed.py sqlite "$work/storm.sqlite" --extra 0 >/dev/null
+wrk -t2 -c32 -d"${seconds}s" --timeout 30s -s scripts/bench/signin.lua "$url/v1/token" >"$work/storm-signin.txt" &
+storm=$!
+wrk -t1 -c4 -d"${seconds}s" --latency "$url/health" >"$work/storm-health.txt"
+wait "$storm"
+stop_latchd
+signin=$(rps "$work/storm-signin.txt")
+p99=$(awk '/ 99%/ {print $2}' "$work/storm-health.txt")
+target=$(echo "0.9 * $(nproc) * 1000 / $bcrypt_ms" | bc -l)
+echo "sign-in storm: one bcrypt check (cost 12, python bcrypt) ${bcrypt_ms} ms; target sign-ins/s >= 0.9 x $(nproc) / that = $(printf %.2f "$target")"
+echo "sign-ins/s $signin ($(awk '/signin_failures/ {print $2}' "$work/storm-signin.txt") non-200); /health during the storm: p99 $p99, $(rps "$work/storm-health.txt") req/s"
