@@ -3,6 +3,7 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import LatchCore
+import NIOPosix
 import Vapor
 
 /// Sets up Latch on `app`: database and migrations, services, middleware and routes.
@@ -21,7 +22,14 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         app.databases.use(.postgres(configuration: postgres), as: .psql)
     }
     if case .sqlite = config.database {
-        try await app.db.sql.raw("PRAGMA journal_mode=WAL").run()
+        // The SQLite driver keeps one connection per event loop; set each one up. WAL is stored in
+        // the file; synchronous=NORMAL is per connection and, with WAL, never corrupts the database
+        // (a power cut may lose the last commits, not the file).
+        for eventLoop in app.eventLoopGroup.makeIterator() {
+            guard let database = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
+            try await database.sql.raw("PRAGMA journal_mode=WAL").run()
+            try await database.sql.raw("PRAGMA synchronous=NORMAL").run()
+        }
     }
     for migration: any Migration in [
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
@@ -37,6 +45,11 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
     ContentConfiguration.global.use(decoder: LatchJSON.decoder, for: .json)
 
+    // bcrypt gets threads of its own: the database drivers use app.threadPool, and a sign-in storm
+    // must not queue every query behind password hashes.
+    let hashingPool = NIOThreadPool(numberOfThreads: System.coreCount)
+    hashingPool.start()
+    app.lifecycle.use(ThreadPoolShutdown(pool: hashingPool))
     let secrets = SecretBox(secretKey: config.secretKey)
     let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
@@ -45,11 +58,11 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let delivery: any MessageDelivery = outbox ?? UndeliveredMail(logger: app.logger)
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
-        passwords: try PasswordHasher(cost: config.bcryptCost, pool: app.threadPool),
+        passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
-        sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
+        sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), delivery: delivery, outbox: outbox)
 
     app.middleware = Middlewares()

@@ -185,4 +185,17 @@ struct LockoutLadderTests {
         for second in 1...4 { #expect(state.failed(at: later.addingTimeInterval(Double(second))) == nil) }
         #expect(state.failed(at: later.addingTimeInterval(5)) == later.addingTimeInterval(305))
     }
+
+    @Test func C4_nextLockStepFollowsTheLadder() {
+        let ladder = LockoutLadder.standard
+
+        let steps = (0...21).map { ladder.nextLockAt(afterConsecutiveFailures: $0) }
+
+        #expect(steps == [5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 15, 15, 15, 15, 15, 20, 20, 20, 20, 20, 25, 25])
+        for failures in 0...40 {
+            let next = ladder.nextLockAt(afterConsecutiveFailures: failures)
+            #expect(ladder.lockDuration(afterConsecutiveFailures: next) != nil)
+            #expect(((failures + 1)..<next).allSatisfy { ladder.lockDuration(afterConsecutiveFailures: $0) == nil })
+        }
+    }
 }

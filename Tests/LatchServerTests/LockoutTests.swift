@@ -102,6 +102,20 @@ struct LockoutTests {
         }
     }
 
+    @Test("C4 concurrent right passwords are never taken for an attack", arguments: TestDatabase.all)
+    func C4_concurrentCorrectSignInsAreNotLocked(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp()
+
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for _ in 0..<16 { group.addTask { try await server.signIn().status } }
+                return try await group.reduce(into: [UInt]()) { $0.append($1) }
+            }
+
+            #expect(statuses == Array(repeating: 200, count: 16))
+        }
+    }
+
     @Test("C4 unknown emails lock exactly like real ones", arguments: TestDatabase.all)
     func C4_unknownEmailLocksLikeKnown(database: TestDatabase) async throws {
         try await withServer(database) { server in

@@ -37,6 +37,15 @@ public struct LockoutLadder: Sendable, Equatable {
         if failures >= longLockAt, (failures - longLockAt) % longLockEvery == 0 { return longLockDuration }
         return nil
     }
+
+    /// The count of consecutive failures at which the next lock starts, after `failures`.
+    ///
+    ///     LockoutLadder.standard.nextLockAt(afterConsecutiveFailures: 7) // 10
+    public func nextLockAt(afterConsecutiveFailures failures: Int) -> Int {
+        if failures < firstLockAt { return firstLockAt }
+        if failures < longLockAt { return longLockAt }
+        return failures + longLockEvery - (failures - longLockAt) % longLockEvery
+    }
 }
 
 /// The lockout state of one identifier, driven by events with the time passed in.

@@ -64,17 +64,7 @@ struct PasswordRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         // Guessing the current password from a stolen session counts toward the same lock as sign-in.
         let key = user.email.map { "email:\($0)" } ?? "user:\(me.userID.uuidString.lowercased())"
-        switch try await latch.throttle.charge(key, now: now, on: req.db) {
-        case .refused(let until):
-            throw LatchError.locked(until: until)
-        case .admitted(let failures, let lockStarts):
-            guard try await latch.passwords.verify(body.currentPassword, against: user.passwordHash) else {
-                try await latch.events.record(.signInFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-                if let until = lockStarts { throw LatchError.locked(until: until) }
-                throw LatchError.wrongCredentials(attemptsRemaining: latch.throttle.attemptsBeforeLock(failures: failures))
-            }
-            try await latch.throttle.reset(key, on: req.db)
-        }
+        try await req.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
         user.passwordHash = try await latch.passwords.hash(body.newPassword)
         try await user.save(on: req.db)
         try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)

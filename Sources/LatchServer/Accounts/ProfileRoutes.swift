@@ -11,7 +11,10 @@ struct ProfileRoutes: RouteCollection {
     }
 
     func show(_ req: Request) async throws -> UserInfo {
-        try await currentUser(req).info
+        let me = try req.signedIn
+        guard let info = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: req.db)
+        else { throw LatchError.sessionExpired }
+        return info
     }
 
     func update(_ req: Request) async throws -> UserInfo {
@@ -20,6 +23,7 @@ struct ProfileRoutes: RouteCollection {
         let user = try await currentUser(req)
         user.nickname = nickname
         try await user.save(on: req.db)
+        req.latch.profiles.remember(user.info, of: try user.requireID(), now: req.latch.clock.epochSeconds)
         try await req.latch.events.record(
             .profileUpdated, user: user.id, session: try req.signedIn.sessionID, ip: req.clientIP,
             now: req.latch.clock.epochSeconds, on: req.db)

@@ -9,6 +9,10 @@ final class LoginThrottle: Model, @unchecked Sendable {
     @ID(custom: "key", generatedBy: .user) var id: String?
     @Field(key: "failures") var failures: Int
     @OptionalField(key: "locked_until") var lockedUntil: Double?
+    /// Password checks admitted and not yet finished.
+    @Field(key: "pending") var pending: Int
+    /// When `pending` last grew (older values are from a crashed process and ignored).
+    @Field(key: "pending_at") var pendingAt: Double
 
     init() {}
 }
@@ -19,6 +23,8 @@ struct CreateLoginThrottles: AsyncMigration {
             .field("key", .string, .identifier(auto: false))
             .field("failures", .int, .required)
             .field("locked_until", .double)
+            .field("pending", .int, .required)
+            .field("pending_at", .double, .required)
             .create()
     }
 

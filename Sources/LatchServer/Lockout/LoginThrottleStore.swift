@@ -6,51 +6,92 @@ import SQLKit
 /// The C4 lockout ladder kept in the database, changed only by single atomic statements so the
 /// count is exact under concurrency and across several latchd processes on one database.
 ///
-/// An attempt is charged *before* the password is checked: the statement that counts it also sets
-/// the lock when the count reaches a step of the ladder, and refuses to count while locked. So with
-/// 32 concurrent wrong passwords at most 5 are ever checked. A correct password then clears the count.
+/// Each row holds the confirmed consecutive `failures`, the lock, and `pending`: password checks
+/// admitted but not finished. A check is admitted only while `failures + pending` is below the
+/// next step of the ladder, so however many guesses arrive at once, no more passwords are checked
+/// than the ladder allows before its next lock (at most 5 at first). Only a finished check changes
+/// `failures`: a wrong password counts (and sets the lock on reaching a step), a right one resets.
+/// Attempts beyond the allowance wait for the checks in flight to decide (lock or not).
+/// `pending` older than `staleAfter` (a crashed process) is ignored.
 struct LoginThrottleStore: Sendable {
     let ladder: LockoutLadder
+    static let staleAfter: Double = 30
+    static let waitLimit: Duration = .seconds(10)
+    static let waitStep: Duration = .milliseconds(20)
 
-    /// The outcome of charging one attempt.
-    enum Charge: Equatable {
-        /// Check the password; `lockedUntil` is set when this attempt's failure starts a lock.
-        case admitted(failures: Int, lockedUntil: Date?)
+    /// Whether a password check may run.
+    enum Admission: Equatable {
+        case admitted
         /// Locked: refuse without checking and without counting.
         case refused(lockedUntil: Date)
+        /// The checks in flight did not decide within the wait limit.
+        case busy
     }
 
-    func charge(_ key: String, now: Double, on database: any Database) async throws -> Charge {
+    /// The result of a finished check.
+    enum Outcome: Equatable {
+        case succeeded
+        /// Wrong password; `lockedUntil` when this failure starts a lock.
+        case failed(failures: Int, lockedUntil: Date?)
+    }
+
+    func admit(_ key: String, clock: LatchClock, on database: any Database) async throws -> Admission {
         let sql = database.sql
         try await sql.raw("""
-            INSERT INTO login_throttles (key, failures, locked_until) VALUES (\(bind: key), 0, NULL)
-            ON CONFLICT (key) DO NOTHING
+            INSERT INTO login_throttles (key, failures, locked_until, pending, pending_at)
+            VALUES (\(bind: key), 0, NULL, 0, 0) ON CONFLICT (key) DO NOTHING
             """).run()
+        let deadline = ContinuousClock.now.advanced(by: Self.waitLimit)
+        while true {
+            let now = clock.epochSeconds
+            let livePending: SQLQueryString = "(CASE WHEN pending_at < \(bind: now - Self.staleAfter) THEN 0 ELSE pending END)"
+            let rows = try await sql.raw("""
+                UPDATE login_throttles SET pending = \(livePending) + 1, pending_at = \(bind: now)
+                WHERE key = \(bind: key) AND (locked_until IS NULL OR locked_until <= \(bind: now))
+                  AND failures + \(livePending) < \(nextStep)
+                RETURNING failures
+                """).all()
+            if !rows.isEmpty { return .admitted }
+            let row = try await sql.raw("SELECT locked_until FROM login_throttles WHERE key = \(bind: key)").first()
+            if let until = try row?.decode(column: "locked_until", as: Double?.self), until > now {
+                return .refused(lockedUntil: Date(timeIntervalSince1970: until))
+            }
+            // Full allowance in flight: wait for those checks to decide.
+            guard ContinuousClock.now < deadline else { return .busy }
+            try await Task.sleep(for: Self.waitStep)
+        }
+    }
+
+    /// Records the result of an admitted check.
+    @discardableResult
+    func finish(_ key: String, passwordMatched: Bool, now: Double, on database: any Database) async throws -> Outcome {
+        let release: SQLQueryString = "pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END"
+        if passwordMatched {
+            try await database.sql.raw("""
+                UPDATE login_throttles SET failures = 0, locked_until = NULL, \(release) WHERE key = \(bind: key)
+                """).run()
+            return .succeeded
+        }
         let short = ladder.firstLockDuration, long = ladder.longLockDuration
-        let rows = try await sql.raw("""
+        let rows = try await database.sql.raw("""
             UPDATE login_throttles SET
-              failures = failures + 1,
+              failures = failures + 1, \(release),
               locked_until = CASE
                 WHEN failures + 1 = \(bind: ladder.firstLockAt) THEN \(bind: now + short)
                 WHEN failures + 1 >= \(bind: ladder.longLockAt)
                   AND (failures + 1 - \(bind: ladder.longLockAt)) % \(bind: ladder.longLockEvery) = 0 THEN \(bind: now + long)
                 ELSE locked_until END
-            WHERE key = \(bind: key) AND (locked_until IS NULL OR locked_until <= \(bind: now))
+            WHERE key = \(bind: key)
             RETURNING failures, locked_until
             """).all()
-        if let row = rows.first {
-            let failures = try row.decode(column: "failures", as: Int.self)
-            let lockedUntil = try row.decode(column: "locked_until", as: Double?.self)
-            let startsLock = ladder.lockDuration(afterConsecutiveFailures: failures) != nil
-            return .admitted(
-                failures: failures, lockedUntil: startsLock ? lockedUntil.map(Date.init(timeIntervalSince1970:)) : nil)
-        }
-        let current = try await sql.raw("SELECT locked_until FROM login_throttles WHERE key = \(bind: key)").first()
-        let until = try current?.decode(column: "locked_until", as: Double?.self) ?? now
-        return .refused(lockedUntil: Date(timeIntervalSince1970: until))
+        guard let row = rows.first else { return .failed(failures: 1, lockedUntil: nil) }
+        let failures = try row.decode(column: "failures", as: Int.self)
+        let lockedUntil = try row.decode(column: "locked_until", as: Double?.self)
+        let startsLock = ladder.lockDuration(afterConsecutiveFailures: failures) != nil
+        return .failed(failures: failures, lockedUntil: startsLock ? lockedUntil.map(Date.init(timeIntervalSince1970:)) : nil)
     }
 
-    /// A correct password: the count starts again.
+    /// Clears the count and any lock (after a password reset by email code).
     func reset(_ key: String, on database: any Database) async throws {
         try await database.sql.raw(
             "UPDATE login_throttles SET failures = 0, locked_until = NULL WHERE key = \(bind: key)"
@@ -58,9 +99,14 @@ struct LoginThrottleStore: Sendable {
     }
 
     /// Failures left before the next lock, for the AUTH_001 answer.
-    func attemptsBeforeLock(failures: Int) -> Int {
-        var next = failures + 1
-        while ladder.lockDuration(afterConsecutiveFailures: next) == nil { next += 1 }
-        return next - failures
+    func attemptsBeforeLock(failures: Int) -> Int { ladder.nextLockAt(afterConsecutiveFailures: failures) - failures }
+
+    /// The ladder's next step after the row's `failures`, in SQL (the same rule as `LockoutLadder.nextLockAt`).
+    private var nextStep: SQLQueryString {
+        """
+        (CASE WHEN failures < \(bind: ladder.firstLockAt) THEN \(bind: ladder.firstLockAt)
+              WHEN failures < \(bind: ladder.longLockAt) THEN \(bind: ladder.longLockAt)
+              ELSE failures + \(bind: ladder.longLockEvery) - ((failures - \(bind: ladder.longLockAt)) % \(bind: ladder.longLockEvery)) END)
+        """
     }
 }

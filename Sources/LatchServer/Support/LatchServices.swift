@@ -16,6 +16,7 @@ public struct LatchServices: Sendable {
     let rotation: RefreshTokenRotation
     let sessionStatus: SessionStatusCache
     let revocation: SessionRevocation
+    let profiles: ProfileCache
     let events: SecurityEventLog
     public let delivery: any MessageDelivery
     /// The development outbox, when delivery goes there.

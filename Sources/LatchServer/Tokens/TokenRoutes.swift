@@ -29,30 +29,13 @@ struct TokenRoutes: RouteCollection {
         let latch = req.latch
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
-        let key = "email:\(email.value)"
 
-        switch try await latch.throttle.charge(key, now: seconds, on: req.db) {
-        case .refused(let until):
-            throw LatchError.locked(until: until)
-        case .admitted(let failures, let lockStarts):
-            let user = try await User.query(on: req.db).filter(\.$email == email.value).first()
-            if try await latch.passwords.verify(password, against: user?.passwordHash), let user {
-                try await latch.throttle.reset(key, on: req.db)
-                let (session, tokens) = try await latch.rotation.start(
-                    user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
-                try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
-                return tokens
-            }
-            try await latch.events.record(.signInFailed, user: user?.id, ip: req.clientIP, now: seconds, on: req.db)
-            if let until = lockStarts {
-                if let user {
-                    try await latch.events.record(.locked, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
-                    await latch.send(MailTemplates.lockWarning(until: until, language: req.language), to: email.value)
-                }
-                throw LatchError.locked(until: until)
-            }
-            throw LatchError.wrongCredentials(attemptsRemaining: latch.throttle.attemptsBeforeLock(failures: failures))
-        }
+        let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
+        let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
+        let (session, tokens) = try await latch.rotation.start(
+            user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
+        return tokens
     }
 
     private func refreshGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
