@@ -67,6 +67,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
 
     app.middleware = Middlewares()
     if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
+    app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
 
     try app.register(collection: HealthRoutes())

@@ -4,13 +4,25 @@ import Logging
 import Vapor
 
 // latchd: reads LATCH_* configuration, migrates, serves. Bad configuration prints one line
-// naming the variable and exits with status 2.
+// naming the variable and exits with status 2. `latchd bcrypt-time` prints how long one password
+// check takes at LATCH_BCRYPT_COST on this machine (to choose the cost; the benchmarks use it).
+
+func fail(_ error: ConfigurationError) -> Never {
+    FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
+    exit(2)
+}
+
 let config: LatchConfig
 do {
     config = try LatchConfig.fromEnvironment()
 } catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
-    exit(2)
+    fail(error)
+}
+
+if CommandLine.arguments.dropFirst().first == "bcrypt-time" {
+    let milliseconds = try BcryptTiming.millisecondsPerCheck(cost: config.bcryptCost)
+    print(String(format: "%.1f", milliseconds))
+    exit(0)
 }
 
 var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
@@ -20,6 +32,9 @@ do {
     try await configure(app, config)
     try await app.execute()
     try await app.asyncShutdown()
+} catch let error as ConfigurationError {
+    try? await app.asyncShutdown()
+    fail(error)
 } catch {
     app.logger.critical("latchd stopped: \(String(describing: error))")
     try? await app.asyncShutdown()

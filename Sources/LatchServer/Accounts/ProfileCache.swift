@@ -3,11 +3,18 @@ import Foundation
 import LatchCore
 import Synchronization
 
-/// The users `GET /v1/me` shows, kept for the same 5 s as session status: a change made on this
-/// instance is seen at once, one made on another instance within 5 s.
+/// The users `GET /v1/me` shows, kept (with their encoded JSON, so a hit costs no encoding) for the
+/// same 5 s as session status: a change made on this instance is seen at once, one made on another
+/// instance within 5 s.
 final class ProfileCache: Sendable {
+    /// A user's profile and its JSON body.
+    struct Profile: Sendable {
+        let info: UserInfo
+        let json: Data
+    }
+
     private struct Entry {
-        var info: UserInfo
+        var profile: Profile
         var loadedAt: Double
     }
 
@@ -17,20 +24,22 @@ final class ProfileCache: Sendable {
     init() {}
 
     /// The user's profile, from the cache when fresh; nil when the user no longer exists.
-    func profile(of userID: UUID, now: Double, on database: any Database) async throws -> UserInfo? {
+    func profile(of userID: UUID, now: Double, on database: any Database) async throws -> Profile? {
         if let entry = entries.withLock({ $0[userID] }), now - entry.loadedAt < SessionStatusCache.recheckInterval {
-            return entry.info
+            return entry.profile
         }
         guard let user = try await User.find(userID, on: database) else { return nil }
-        remember(user.info, of: userID, now: now)
-        return user.info
+        return try remember(user.info, of: userID, now: now)
     }
 
-    /// Stores a profile this instance just changed.
-    func remember(_ info: UserInfo, of userID: UUID, now: Double) {
+    /// Stores a profile this instance just loaded or changed.
+    @discardableResult
+    func remember(_ info: UserInfo, of userID: UUID, now: Double) throws -> Profile {
+        let profile = Profile(info: info, json: try LatchJSON.encoder.encode(info))
         entries.withLock { entries in
             if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-            entries[userID] = Entry(info: info, loadedAt: now)
+            entries[userID] = Entry(profile: profile, loadedAt: now)
         }
+        return profile
     }
 }

@@ -10,11 +10,13 @@ struct ProfileRoutes: RouteCollection {
         me.patch(use: update)
     }
 
-    func show(_ req: Request) async throws -> UserInfo {
+    func show(_ req: Request) async throws -> Response {
         let me = try req.signedIn
-        guard let info = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: req.db)
+        guard let profile = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: req.db)
         else { throw LatchError.sessionExpired }
-        return info
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        return Response(status: .ok, headers: headers, body: .init(data: profile.json))
     }
 
     func update(_ req: Request) async throws -> UserInfo {
@@ -23,7 +25,7 @@ struct ProfileRoutes: RouteCollection {
         let user = try await currentUser(req)
         user.nickname = nickname
         try await user.save(on: req.db)
-        req.latch.profiles.remember(user.info, of: try user.requireID(), now: req.latch.clock.epochSeconds)
+        try req.latch.profiles.remember(user.info, of: try user.requireID(), now: req.latch.clock.epochSeconds)
         try await req.latch.events.record(
             .profileUpdated, user: user.id, session: try req.signedIn.sessionID, ip: req.clientIP,
             now: req.latch.clock.epochSeconds, on: req.db)

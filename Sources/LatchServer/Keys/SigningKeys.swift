@@ -29,7 +29,12 @@ struct SigningKeys: Sendable {
         let collection = JWTKeyCollection()
         var keys: [JWKSDocument.Key] = []
         for record in records {
-            let key = try P256.Signing.PrivateKey(rawRepresentation: secrets.open(record.sealedPrivateKey))
+            guard let raw = try? secrets.open(record.sealedPrivateKey) else {
+                throw ConfigurationError(
+                    "LATCH_SECRET_KEY",
+                    "cannot decrypt the signing keys stored in the database: it is not the key they were stored with")
+            }
+            let key = try P256.Signing.PrivateKey(rawRepresentation: raw)
             let kid = record.id ?? ""
             await collection.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
             keys.append(JWKSDocument.Key(kid: kid, publicKey: key.publicKey))

@@ -1,5 +1,6 @@
 import Crypto
 import Fluent
+import FluentSQL
 import Foundation
 import LatchCore
 import SQLKit
@@ -54,50 +55,79 @@ struct RefreshTokenRotation: Sendable {
         return (session, try await response(user: user, session: session, refreshToken: token, now: now))
     }
 
-    /// Exchanges a refresh token for new tokens.
+    /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
+    /// a rotation, one transaction.
     func refresh(_ token: String, now: Date, on database: any Database) async throws -> Outcome {
         let seconds = now.timeIntervalSince1970
-        guard let presented = try await RefreshTokenRecord.find(SecretBox.hash(token), on: database),
-            var session = try await Session.find(presented.sessionID, on: database)
-        else { return .invalid }
+        guard let found = try await Presented.find(SecretBox.hash(token), on: database) else { return .invalid }
+        var session = found.session
         guard Self.isLive(session, at: seconds) else { return .invalid }
+        let sessionID = try session.requireID()
         let secret = try secrets.open(session.sealedSecret)
 
-        if presented.counter == session.counter {
+        if found.counter == session.counter {
             let next = session.counter + 1
             let nextToken = Self.refreshToken(secret: secret, counter: next)
-            // Recorded before the counter moves, so whoever receives it can use it at once.
-            try await record(nextToken, session: presented.sessionID, counter: next, now: seconds, on: database)
-            let moved = try await database.sql.raw("""
-                UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: seconds),
-                  refresh_expires_at = \(bind: seconds + Self.lifetime), last_active_at = \(bind: seconds)
-                WHERE id = \(bind: presented.sessionID) AND counter = \(bind: session.counter) AND revoked_at IS NULL
-                RETURNING id
-                """).all()
+            let previous = session.counter
+            let moved = try await database.transaction { transaction in
+                // Recorded before the counter moves, so whoever receives it can use it at once.
+                try await record(nextToken, session: sessionID, counter: next, now: seconds, on: transaction)
+                return try await transaction.sql.raw("""
+                    UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: seconds),
+                      refresh_expires_at = \(bind: seconds + Self.lifetime), last_active_at = \(bind: seconds)
+                    WHERE id = \(bind: sessionID) AND counter = \(bind: previous) AND revoked_at IS NULL
+                    RETURNING id
+                    """).all()
+            }
             if !moved.isEmpty {
                 session.counter = next
                 session.rotatedAt = seconds
                 session.refreshExpiresAt = seconds + Self.lifetime
-                return .rotated(try await response(session: session, refreshToken: nextToken, now: now, on: database))
+                return .rotated(try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
             }
             // Another request rotated it first: apply the grace rule to the fresh row.
-            guard let reloaded = try await Session.find(presented.sessionID, on: database),
-                Self.isLive(reloaded, at: seconds)
-            else { return .invalid }
+            guard let reloaded = try await Session.find(sessionID, on: database), Self.isLive(reloaded, at: seconds) else {
+                return .invalid
+            }
             session = reloaded
         }
 
-        if presented.counter == session.counter - 1, let rotatedAt = session.rotatedAt,
-            seconds - rotatedAt <= Self.graceWindow
-        {
+        if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt, seconds - rotatedAt <= Self.graceWindow {
             let current = Self.refreshToken(secret: secret, counter: session.counter)
-            return .rotated(try await response(session: session, refreshToken: current, now: now, on: database))
+            return .rotated(try await response(user: found.user, session: session, refreshToken: current, now: now))
         }
 
         try await database.sql.raw("""
-            UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: presented.sessionID) AND revoked_at IS NULL
+            UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: sessionID) AND revoked_at IS NULL
             """).run()
-        return .replayed(userID: session.userID, sessionID: presented.sessionID)
+        return .replayed(userID: session.userID, sessionID: sessionID)
+    }
+
+    /// A presented refresh token's place in its session's rotation, with the session and its user.
+    private struct Presented {
+        let counter: Int
+        let session: Session
+        let user: User
+
+        static func find(_ hash: String, on database: any Database) async throws -> Presented? {
+            let row = try await database.sql.raw("""
+                SELECT r.counter AS presented_counter, s.*,
+                  u.email AS user_email, u.email_verified AS user_email_verified, u.nickname AS user_nickname,
+                  u.created_at AS user_created_at
+                FROM refresh_tokens r
+                JOIN sessions s ON s.id = r.session_id
+                JOIN users u ON u.id = s.user_id
+                WHERE r.token_hash = \(bind: hash)
+                """).first()
+            guard let row else { return nil }
+            let session = try row.decode(fluentModel: Session.self)
+            let user = User(
+                id: session.userID, email: try row.decode(column: "user_email", as: String?.self),
+                emailVerified: try row.decode(column: "user_email_verified", as: Bool.self), passwordHash: nil,
+                nickname: try row.decode(column: "user_nickname", as: String?.self),
+                createdAt: try row.decode(column: "user_created_at", as: Double.self))
+            return Presented(counter: try row.decode(column: "presented_counter", as: Int.self), session: session, user: user)
+        }
     }
 
     static func refreshToken(secret: Data, counter: Int) -> String {
@@ -116,13 +146,6 @@ struct RefreshTokenRotation: Sendable {
             VALUES (\(bind: SecretBox.hash(token)), \(bind: session), \(bind: counter), \(bind: now))
             ON CONFLICT (token_hash) DO NOTHING
             """).run()
-    }
-
-    private func response(session: Session, refreshToken: String, now: Date, on database: any Database) async throws
-        -> TokenResponse
-    {
-        guard let user = try await User.find(session.userID, on: database) else { throw LatchError.sessionExpired }
-        return try await response(user: user, session: session, refreshToken: refreshToken, now: now)
     }
 
     private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {

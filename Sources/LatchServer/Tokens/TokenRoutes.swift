@@ -3,7 +3,7 @@ import LatchCore
 import Vapor
 
 /// `POST /v1/token`: the `password` and `refresh_token` grants (C4, C5, C6). Other grants of the
-/// contract arrive with their features and answer 400 until then.
+/// contract arrive with their features and answer 422 `unsupported_grant_type` until then.
 struct TokenRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post("v1", "token", use: token)

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Fuzzes a latchd binary against its own OpenAPI document with Schemathesis.
+#
+#   scripts/ci/schemathesis.sh .build/debug/latchd
+#
+# Starts latchd (development mode, SQLite, bcrypt cost 4) on a free loopback port in a fresh temporary
+# directory, runs `schemathesis run http://127.0.0.1:PORT/openapi.json --checks all`, and stops latchd.
+# Exit status: 0 when no request got a server error (5xx) and latchd survived the run; 1 when one did
+# (the failing requests are listed); 2 on usage or setup problems. The other checks' findings (for
+# example 404 instead of 405 for an undocumented method) are printed but do not fail the run.
+#
+# Environment: SCHEMATHESIS_MAX_EXAMPLES (default 30) test cases per operation; SCHEMATHESIS_SEED
+# for a reproducible run; SCHEMATHESIS_REPORT_DIR to keep the NDJSON report and latchd's log
+# (otherwise they are deleted with the temporary directory). Needs `schemathesis` (pip install
+# schemathesis; written against 4.x) and python3.
+set -euo pipefail
+
+usage() { echo "usage: $0 PATH_TO_LATCHD" >&2; exit 2; }
+[ $# -eq 1 ] || usage
+[ -x "$1" ] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+command -v schemathesis >/dev/null || { echo "$0: schemathesis not found (pip install schemathesis)" >&2; exit 2; }
+
+latchd="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/latch-schemathesis.XXXXXX")"
+latchd_pid=""
+
+cleanup() {
+    if [ -n "$latchd_pid" ] && kill -0 "$latchd_pid" 2>/dev/null; then
+        kill "$latchd_pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$latchd_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$latchd_pid" 2>/dev/null || true
+        wait "$latchd_pid" 2>/dev/null || true
+    fi
+    if [ -n "${SCHEMATHESIS_REPORT_DIR:-}" ]; then
+        mkdir -p "$SCHEMATHESIS_REPORT_DIR"
+        cp -R "$workdir/report/." "$SCHEMATHESIS_REPORT_DIR/" 2>/dev/null || true
+        cp "$workdir/latchd.log" "$SCHEMATHESIS_REPORT_DIR/" 2>/dev/null || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+base="http://127.0.0.1:$port"
+
+# A clean development environment: SQLite in the temporary directory, mail kept in the dev outbox.
+(
+    cd "$workdir"
+    exec env -u LATCH_DATABASE_URL -u LATCH_SMTP_URL -u LATCH_MAIL_FROM -u LATCH_SECRET_KEY \
+        LATCH_ENV=development LATCH_HOST=127.0.0.1 LATCH_PORT="$port" LATCH_ISSUER="$base" LATCH_BCRYPT_COST=4 \
+        "$latchd" >"$workdir/latchd.log" 2>&1
+) &
+latchd_pid=$!
+
+for _ in $(seq 1 300); do
+    if ! kill -0 "$latchd_pid" 2>/dev/null; then
+        echo "$0: latchd exited during start:" >&2
+        cat "$workdir/latchd.log" >&2
+        exit 2
+    fi
+    if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$base/health" 2>/dev/null; then
+        break
+    fi
+    sleep 0.1
+done
+python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$base/health" 2>/dev/null \
+    || { echo "$0: latchd did not answer on $base/health" >&2; cat "$workdir/latchd.log" >&2; exit 2; }
+
+# --continue-on-failure: expected answers that the checks count as findings (a fuzzed 6-digit code is
+# wrong: 400 AUTH_003) must not end an operation's test cases early.
+args=(run "$base/openapi.json" --checks all --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-30}" --continue-on-failure
+    --report ndjson --report-dir "$workdir/report")
+[ -n "${SCHEMATHESIS_SEED:-}" ] && args+=(--seed "$SCHEMATHESIS_SEED")
+
+echo "schemathesis ${args[*]}"
+set +e
+schemathesis --no-color "${args[@]}" 2>&1
+schemathesis_status=$?
+set -e
+
+alive=1
+kill -0 "$latchd_pid" 2>/dev/null || alive=0
+
+# Decide from the report: any 5xx answer, failed not_a_server_error check or lost connection is a server error.
+set +e
+python3 - "$workdir/report" "$alive" "$schemathesis_status" <<'PY'
+import base64, glob, json, sys
+
+report_dir, alive, status = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3])
+files = glob.glob(f"{report_dir}/*.ndjson")
+if not files:
+    print(f"schemathesis wrote no report (exit status {status}): it did not run", file=sys.stderr)
+    sys.exit(2)
+
+server_errors, network_errors, finished = [], [], False
+for line in open(files[0], encoding="utf-8"):
+    event = json.loads(line)
+    if "EngineFinished" in event:
+        finished = True
+    if "NonFatalError" in event or "FatalError" in event:
+        network_errors.append(json.dumps(event)[:500])
+    scenario = event.get("ScenarioFinished")
+    if not scenario:
+        continue
+    recorder = scenario.get("recorder", {})
+    failed_checks = {
+        case_id
+        for case_id, checks in recorder.get("checks", {}).items()
+        if any(c.get("name") == "not_a_server_error" and c.get("status") == "failure" for c in checks)
+    }
+    for case_id, interaction in recorder.get("interactions", {}).items():
+        response = interaction.get("response")
+        request = interaction.get("request", {})
+        if (response and response.get("status_code", 0) >= 500) or case_id in failed_checks:
+            body = request.get("body")
+            body = base64.b64decode(body["$base64"]).decode("utf-8", "replace") if isinstance(body, dict) and "$base64" in body else body
+            answer = response.get("content") if response else None
+            answer = base64.b64decode(answer["$base64"]).decode("utf-8", "replace") if isinstance(answer, dict) and "$base64" in answer else answer
+            server_errors.append(
+                f"{request.get('method')} {request.get('uri')} -> {response.get('status_code') if response else 'no answer'}\n"
+                f"    request body: {str(body)[:300]}\n    answer: {str(answer)[:300]}")
+
+if not finished:
+    print("schemathesis did not finish its run", file=sys.stderr)
+    sys.exit(2)
+if server_errors or network_errors or not alive:
+    print("\nSERVER ERRORS:")
+    for error in server_errors:
+        print("  " + error)
+    for error in network_errors:
+        print("  schemathesis error (connection lost, or a document it could not use): " + error)
+    if not alive:
+        print("  latchd died during the run")
+    sys.exit(1)
+print(f"\nNo server errors (schemathesis exit status {status}; other check findings above do not fail this script).")
+PY
+verdict=$?
+set -e
+if [ "$verdict" -ne 0 ] && [ -s "$workdir/latchd.log" ]; then
+    echo "--- latchd log (errors) ---"
+    grep -iE "error|critical|fatal" "$workdir/latchd.log" | tail -n 50 || true
+fi
+exit "$verdict"
