@@ -1,6 +1,6 @@
 -- wrk script: each thread owns one connection and follows its own refresh-token chain, so every
 -- request is a real rotation (never a grace-window duplicate). Tokens: one per line in
--- $LATCH_BENCH_TOKENS, line N for thread N.
+-- $LATCH_BENCH_TOKENS, line OFFSET + N for thread N ($LATCH_BENCH_TOKEN_OFFSET, default 0).
 local threads = {}
 local count = 0
 
@@ -13,7 +13,7 @@ end
 function init(args)
   failures = 0
   local file = assert(io.open(os.getenv("LATCH_BENCH_TOKENS")))
-  local line_number = 0
+  local line_number = -tonumber(os.getenv("LATCH_BENCH_TOKEN_OFFSET") or "0")
   for line in file:lines() do
     line_number = line_number + 1
     if line_number == id then token = line end

@@ -24,11 +24,12 @@ final class ProfileCache: Sendable {
     init() {}
 
     /// The user's profile, from the cache when fresh; nil when the user no longer exists.
-    func profile(of userID: UUID, now: Double, on database: any Database) async throws -> Profile? {
+    /// `database` is only asked for on a cache miss.
+    func profile(of userID: UUID, now: Double, on database: () -> any Database) async throws -> Profile? {
         if let entry = entries.withLock({ $0[userID] }), now - entry.loadedAt < SessionStatusCache.recheckInterval {
             return entry.profile
         }
-        guard let user = try await User.find(userID, on: database) else { return nil }
+        guard let user = try await User.find(userID, on: database()) else { return nil }
         return try remember(user.info, of: userID, now: now)
     }
 

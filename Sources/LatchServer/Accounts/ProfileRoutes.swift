@@ -12,7 +12,7 @@ struct ProfileRoutes: RouteCollection {
 
     func show(_ req: Request) async throws -> Response {
         let me = try req.signedIn
-        guard let profile = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: req.db)
+        guard let profile = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
         else { throw LatchError.sessionExpired }
         var headers = HTTPHeaders()
         headers.contentType = .json

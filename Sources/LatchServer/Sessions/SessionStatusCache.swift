@@ -22,10 +22,12 @@ final class SessionStatusCache: Sendable {
 
     init() {}
 
-    func isLive(_ sessionID: UUID, now: Double, on database: any Database) async throws -> Bool {
+    /// Whether the session is live; `database` is only asked for on a cache miss (a hit stays cheap).
+    func isLive(_ sessionID: UUID, now: Double, on database: () -> any Database) async throws -> Bool {
         if let entry = entries.withLock({ $0[sessionID] }), now - entry.checkedAt < Self.recheckInterval {
             return entry.live
         }
+        let database = database()
         let row = try await database.sql.raw("""
             SELECT revoked_at, refresh_expires_at, last_active_at FROM sessions WHERE id = \(bind: sessionID)
             """).first()

@@ -18,7 +18,7 @@ public struct RequireSignedIn: AsyncMiddleware {
         guard let token = request.headers.bearerAuthorization?.token,
             let claims = await latch.accessTokens.verify(token, now: now),
             let userID = UUID(uuidString: claims.sub), let sessionID = UUID(uuidString: claims.sid),
-            try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: request.db)
+            try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { request.db })
         else { throw LatchError.sessionExpired }
         request.storage[SignedInKey.self] = SignedInSession(userID: userID, sessionID: sessionID)
         return try await next.respond(to: request)

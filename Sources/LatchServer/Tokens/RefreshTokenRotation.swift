@@ -69,16 +69,22 @@ struct RefreshTokenRotation: Sendable {
             let next = session.counter + 1
             let nextToken = Self.refreshToken(secret: secret, counter: next)
             let previous = session.counter
-            let moved = try await database.transaction { transaction in
-                // Recorded before the counter moves, so whoever receives it can use it at once.
-                try await record(nextToken, session: sessionID, counter: next, now: seconds, on: transaction)
-                return try await transaction.sql.raw("""
+            let rotate: @Sendable (any Database) async throws -> [any SQLRow] = { database in
+                // Recorded before the counter moves, so whoever receives it can use it at once; the
+                // insert is idempotent, so the two statements are correct without a transaction too.
+                try await record(nextToken, session: sessionID, counter: next, now: seconds, on: database)
+                return try await database.sql.raw("""
                     UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: seconds),
                       refresh_expires_at = \(bind: seconds + Self.lifetime), last_active_at = \(bind: seconds)
                     WHERE id = \(bind: sessionID) AND counter = \(bind: previous) AND revoked_at IS NULL
                     RETURNING id
                     """).all()
             }
+            // One commit instead of two where a commit costs an fsync (PostgreSQL). SQLite's WAL commits
+            // are cheap and its writers wait by spinning, so there the statements run alone and no
+            // write lock is held between them.
+            let moved =
+                database.sql.dialect.name == "sqlite" ? try await rotate(database) : try await database.transaction(rotate)
             if !moved.isEmpty {
                 session.counter = next
                 session.rotatedAt = seconds
