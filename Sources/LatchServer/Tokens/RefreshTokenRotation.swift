@@ -56,7 +56,7 @@ struct RefreshTokenRotation: Sendable {
     }
 
     /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
-    /// a rotation, one transaction.
+    /// a rotation, one write (see `rotate`).
     func refresh(_ token: String, now: Date, on database: any Database) async throws -> Outcome {
         let seconds = now.timeIntervalSince1970
         guard let found = try await Presented.find(SecretBox.hash(token), on: database) else { return .invalid }
@@ -68,24 +68,9 @@ struct RefreshTokenRotation: Sendable {
         if found.counter == session.counter {
             let next = session.counter + 1
             let nextToken = Self.refreshToken(secret: secret, counter: next)
-            let previous = session.counter
-            let rotate: @Sendable (any Database) async throws -> [any SQLRow] = { database in
-                // Recorded before the counter moves, so whoever receives it can use it at once; the
-                // insert is idempotent, so the two statements are correct without a transaction too.
-                try await record(nextToken, session: sessionID, counter: next, now: seconds, on: database)
-                return try await database.sql.raw("""
-                    UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: seconds),
-                      refresh_expires_at = \(bind: seconds + Self.lifetime), last_active_at = \(bind: seconds)
-                    WHERE id = \(bind: sessionID) AND counter = \(bind: previous) AND revoked_at IS NULL
-                    RETURNING id
-                    """).all()
-            }
-            // One commit instead of two where a commit costs an fsync (PostgreSQL). SQLite's WAL commits
-            // are cheap and its writers wait by spinning, so there the statements run alone and no
-            // write lock is held between them.
-            let moved =
-                database.sql.dialect.name == "sqlite" ? try await rotate(database) : try await database.transaction(rotate)
-            if !moved.isEmpty {
+            let moved = try await rotate(
+                session: sessionID, from: session.counter, recording: nextToken, now: seconds, on: database)
+            if moved {
                 session.counter = next
                 session.rotatedAt = seconds
                 session.refreshExpiresAt = seconds + Self.lifetime
@@ -134,6 +119,39 @@ struct RefreshTokenRotation: Sendable {
                 createdAt: try row.decode(column: "user_created_at", as: Double.self))
             return Presented(counter: try row.decode(column: "presented_counter", as: Int.self), session: session, user: user)
         }
+    }
+
+    /// Records the next token and moves the session's counter on, if it is still at `counter`;
+    /// returns whether it moved. The token is recorded first, so whoever receives it can use it at
+    /// once (the insert is idempotent: a racing duplicate records the same hash).
+    private func rotate(
+        session sessionID: UUID, from counter: Int, recording nextToken: String, now: Double, on database: any Database
+    ) async throws -> Bool {
+        let hash = SecretBox.hash(nextToken)
+        let next = counter + 1
+        let expires = now + Self.lifetime
+        let update: SQLQueryString = """
+            UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: now),
+              refresh_expires_at = \(bind: expires), last_active_at = \(bind: now)
+            WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
+            RETURNING id
+            """
+        if database.sql.dialect.name == "sqlite" {
+            // SQLite cannot write in a WITH clause; its WAL commits are cheap and its writers wait by
+            // spinning, so two short statements beat one transaction holding the write lock between them.
+            try await record(nextToken, session: sessionID, counter: next, now: now, on: database)
+            return try await !database.sql.raw(update).all().isEmpty
+        }
+        // PostgreSQL: one statement, so one round trip and one commit (an fsync).
+        let rows = try await database.sql.raw("""
+            WITH recorded AS (
+              INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
+              VALUES (\(bind: hash), \(bind: sessionID), \(bind: next), \(bind: now))
+              ON CONFLICT (token_hash) DO NOTHING
+            )
+            \(update)
+            """).all()
+        return !rows.isEmpty
     }
 
     static func refreshToken(secret: Data, counter: Int) -> String {
