@@ -33,7 +33,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     }
     for migration: any Migration in [
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
-        CreateSigningKeys(), CreateSecurityEvents(),
+        CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
+        CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
+        CreateNewDeviceTables(),
     ] {
         app.migrations.add(migration)
     }
@@ -60,10 +62,12 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
+        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
-        events: SecurityEventLog(), delivery: delivery, outbox: outbox)
+        events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
+        verificationTokens: VerificationTokens(), delivery: delivery, outbox: outbox)
 
     app.middleware = Middlewares()
     if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
@@ -79,6 +83,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: SessionRoutes())
     try app.register(collection: PasswordRoutes())
     try app.register(collection: SecurityEventRoutes())
+    try app.register(collection: SecondFactorRoutes())
+    try app.register(collection: DeviceCredentialRoutes())
+    try app.register(collection: VerificationRoutes())
+    try app.register(collection: SecuritySettingsRoutes())
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
         app.logger.notice("development outbox enabled: mail is not sent but kept in memory at GET /dev/outbox")

@@ -14,10 +14,15 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
     public var lockedUntil: Date?
     /// Seconds to wait before retrying.
     public var retryAfter: Int?
+    /// For VERIFICATION_REQUIRED at sign-in: the login challenge to answer with grant `login_challenge`.
+    public var challengeId: String?
+    /// For VERIFICATION_REQUIRED at sign-in: `email` (a code was mailed) or `totp`.
+    public var method: String?
 
     public init(
         error: String, message: String, field: String? = nil, reasons: [String]? = nil,
-        attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil
+        attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil, challengeId: String? = nil,
+        method: String? = nil
     ) {
         self.error = error
         self.message = message
@@ -26,10 +31,13 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
         self.attemptsRemaining = attemptsRemaining
         self.lockedUntil = lockedUntil
         self.retryAfter = retryAfter
+        self.challengeId = challengeId
+        self.method = method
     }
 
     enum CodingKeys: String, CodingKey {
-        case error, message, field, reasons
+        case error, message, field, reasons, method
+        case challengeId = "challenge_id"
         case attemptsRemaining = "attempts_remaining"
         case lockedUntil = "locked_until"
         case retryAfter = "retry_after"

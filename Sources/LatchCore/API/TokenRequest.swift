@@ -15,16 +15,25 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public var email: String?
     public var password: String?
     public var refreshToken: String?
+    /// `device_signature` and `login_challenge`: the challenge answered.
+    public var challengeId: String?
+    /// `device_signature`: base64url DER ECDSA signature of the `latch-v1` login message.
+    public var signature: String?
+    /// `login_challenge`: the mailed code (or a TOTP code).
+    public var code: String?
     public var device: DeviceInfo?
 
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
-        device: DeviceInfo? = nil
+        challengeId: String? = nil, signature: String? = nil, code: String? = nil, device: DeviceInfo? = nil
     ) {
         self.grantType = grantType
         self.email = email
         self.password = password
         self.refreshToken = refreshToken
+        self.challengeId = challengeId
+        self.signature = signature
+        self.code = code
         self.device = device
     }
 
@@ -38,7 +47,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case grantType = "grant_type"
-        case email, password, device
+        case email, password, device, signature, code
         case refreshToken = "refresh_token"
+        case challengeId = "challenge_id"
     }
 }

@@ -26,6 +26,14 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     case unsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
     /// The request conflicts with the current state (e.g. a single-use proof already used).
     case conflict = "CONFLICT"
+    /// The action needs a recent sign-in or a verification token (or, for an unusual sign-in, a code).
+    case verificationRequired = "VERIFICATION_REQUIRED"
+    /// A verification token is unknown, expired, or for another user, action or parameters.
+    case verificationInvalid = "VERIFICATION_INVALID"
+    /// The user has no way to verify a sensitive action yet: set a fund password first.
+    case noVerificationMethod = "NO_VERIFICATION_METHOD"
+    /// A per-user limit is reached (e.g. 10 bound devices).
+    case limitReached = "LIMIT_REACHED"
     /// Something failed inside the server; nothing sensitive is said.
     case internalError = "INTERNAL_ERROR"
 
@@ -56,6 +64,14 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.unsupportedMediaType, .en): "The request body must be JSON (Content-Type: application/json)."
         case (.conflict, .zhHans): "请求与当前状态冲突"
         case (.conflict, .en): "The request conflicts with the current state."
+        case (.verificationRequired, .zhHans): "此操作需要先验证身份"
+        case (.verificationRequired, .en): "Please verify it is you before doing this."
+        case (.verificationInvalid, .zhHans): "验证已失效，请重新验证"
+        case (.verificationInvalid, .en): "This verification is not valid for this action. Please verify again."
+        case (.noVerificationMethod, .zhHans): "请先设置资金密码"
+        case (.noVerificationMethod, .en): "Set a fund password first to confirm sensitive actions."
+        case (.limitReached, .zhHans): "已达到数量上限"
+        case (.limitReached, .en): "The limit has been reached."
         case (.internalError, .zhHans): "服务器内部错误，请稍后重试"
         case (.internalError, .en): "Something went wrong on the server. Please retry."
         }

@@ -28,8 +28,11 @@ public struct LockoutLadder: Sendable, Equatable {
         self.longLockDuration = longLockDuration
     }
 
-    /// The ladder of C4.
+    /// The ladder of C4 (password sign-in).
     public static let standard = LockoutLadder()
+
+    /// The ladder of a step-up method (D2: 5 consecutive fund-password failures lock it for an hour).
+    public static let stepUpMethod = LockoutLadder(firstLockDuration: 3600)
 
     /// How long to lock once the count of consecutive failures reaches `failures`; `nil` for no lock.
     public func lockDuration(afterConsecutiveFailures failures: Int) -> TimeInterval? {

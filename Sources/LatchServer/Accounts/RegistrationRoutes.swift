@@ -63,6 +63,7 @@ struct RegistrationRoutes: RouteCollection {
                 // The address has an account (this registration was the warning-only kind).
                 throw LatchError.wrongCode(attemptsRemaining: 0)
             }
+            try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
             let (session, tokens) = try await latch.rotation.start(
                 user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
             try await latch.events.record(

@@ -14,6 +14,8 @@ final class User: Model, @unchecked Sendable {
     @OptionalField(key: "password_hash") var passwordHash: String?
     @OptionalField(key: "nickname") var nickname: String?
     @Field(key: "created_at") var createdAt: Double
+    /// C8: sign-ins from new devices need a code (on by default).
+    @Field(key: "verify_unusual_sign_ins") var verifyUnusualSignIns: Bool
 
     init() {}
 
@@ -24,6 +26,7 @@ final class User: Model, @unchecked Sendable {
         self.passwordHash = passwordHash
         self.nickname = nickname
         self.createdAt = createdAt
+        self.verifyUnusualSignIns = true
     }
 
     var info: UserInfo {

@@ -12,12 +12,15 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var attemptsRemaining: Int?
     public var lockedUntil: Date?
     public var retryAfter: Int?
+    public var challengeId: String?
+    public var method: String?
     /// An explanation replacing the code's standard message (already in the caller's language).
     public var message: String?
 
     public init(
         _ code: LatchErrorCode, status: HTTPResponseStatus, field: String? = nil, reasons: [String]? = nil,
-        attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil, message: String? = nil
+        attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil, challengeId: String? = nil,
+        method: String? = nil, message: String? = nil
     ) {
         self.code = code
         self.status = status
@@ -26,6 +29,8 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         self.attemptsRemaining = attemptsRemaining
         self.lockedUntil = lockedUntil
         self.retryAfter = retryAfter
+        self.challengeId = challengeId
+        self.method = method
         self.message = message
     }
 
@@ -43,6 +48,16 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     }
     /// AUTH_004: the session is over.
     static let sessionExpired = LatchError(.sessionExpired, status: .unauthorized)
+    /// AUTH_002 for one step-up method (fund password or TOTP), not for the account.
+    static func methodLocked(until: Date, language: LatchLanguage) -> LatchError {
+        LatchError(
+            .locked, status: .locked, lockedUntil: until,
+            message: language == .zhHans ? "该验证方式已被锁定，请稍后再试或使用其他方式验证" : "This verification method is locked. Try again later or use another method.")
+    }
+    /// 400 naming a missing field.
+    static func missing(_ field: String) -> LatchError {
+        LatchError(.validationFailed, status: .badRequest, field: field, reasons: ["missing"])
+    }
     /// 404.
     static let notFound = LatchError(.notFound, status: .notFound)
     /// 400/422 naming the field.

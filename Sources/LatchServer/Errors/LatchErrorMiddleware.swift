@@ -20,7 +20,7 @@ struct LatchErrorMiddleware: AsyncMiddleware {
         let body = APIErrorBody(
             error: error.code.rawValue, message: error.message ?? error.code.message(in: language),
             field: error.field, reasons: error.reasons, attemptsRemaining: error.attemptsRemaining,
-            lockedUntil: error.lockedUntil, retryAfter: error.retryAfter)
+            lockedUntil: error.lockedUntil, retryAfter: error.retryAfter, challengeId: error.challengeId, method: error.method)
         var headers = HTTPHeaders()
         headers.contentType = .json
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")

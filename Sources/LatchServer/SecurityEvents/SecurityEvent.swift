@@ -21,6 +21,19 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case passwordReset = "password_reset"
         case passwordChanged = "password_changed"
         case profileUpdated = "profile_updated"
+        case totpEnrolled = "totp_enrolled"
+        case totpActivated = "totp_activated"
+        case totpDisabled = "totp_disabled"
+        case recoveryCodeUsed = "recovery_code_used"
+        case fundPasswordSet = "fund_password_set"
+        case fundPasswordChanged = "fund_password_changed"
+        case stepUpFailed = "verification_failed"
+        case stepUpPassed = "verification_passed"
+        case verificationRedeemed = "verification_redeemed"
+        case deviceBound = "device_bound"
+        case deviceUnbound = "device_unbound"
+        case newDeviceSignedIn = "new_device_signed_in"
+        case securitySettingsChanged = "security_settings_changed"
     }
 
     @ID(key: .id) var id: UUID?

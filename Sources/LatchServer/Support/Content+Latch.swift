@@ -28,3 +28,13 @@ extension Request {
         return try LatchJSON.decoder.decode(T.self, from: body)
     }
 }
+
+extension TOTPEnrollment: Content {}
+extension SecuritySettings: Content {}
+extension TOTPActivated: Content {}
+extension DeviceCredentialCreated: Content {}
+extension DeviceCredentialInfo: Content {}
+extension SignatureChallengeInfo: Content {}
+extension VerificationStarted: Content {}
+extension VerificationPassed: Content {}
+extension RedeemedVerification: Content {}

@@ -11,6 +11,8 @@ public struct LatchServices: Sendable {
     let passwords: PasswordHasher
     let passwordPolicy: PasswordPolicy
     let throttle: LoginThrottleStore
+    /// The lock of step-up methods (fund password, TOTP): 5 failures → 1 hour.
+    let methodThrottle: LoginThrottleStore
     let emailCodes: EmailCodeStore
     let accessTokens: AccessTokens
     let rotation: RefreshTokenRotation
@@ -18,6 +20,9 @@ public struct LatchServices: Sendable {
     let revocation: SessionRevocation
     let profiles: ProfileCache
     let events: SecurityEventLog
+    let totp: TOTPService
+    let challenges: ChallengeStore
+    let verificationTokens: VerificationTokens
     public let delivery: any MessageDelivery
     /// The development outbox, when delivery goes there.
     public let outbox: DevelopmentOutbox?

@@ -31,4 +31,29 @@ enum Validate {
         }
         return trimmed
     }
+
+    /// A device string (name, model, platform, id) as given, without control characters (PostgreSQL
+    /// refuses NUL), trimmed, at most 100 characters; nil when empty.
+    static func deviceName(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: raw.unicodeScalars.filter { $0.properties.generalCategory != .control })
+        let trimmed = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(100))
+    }
+
+    /// An action name: 1–64 of a–z, 0–9, `_`, `.`, `-`.
+    static func action(_ action: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+        guard (1...64).contains(action.count), action.allSatisfy({ allowed.contains($0) }) else {
+            throw LatchError.invalid("action", ["invalid"])
+        }
+    }
+
+    /// Action parameters: at most 32, keys 1–64 and values up to 1,024 characters.
+    static func parameters(_ parameters: [String: String]) throws {
+        guard parameters.count <= 32,
+            parameters.allSatisfy({ (1...64).contains($0.key.count) && $0.value.count <= 1024 })
+        else { throw LatchError.invalid("parameters", ["invalid"]) }
+    }
 }

@@ -44,10 +44,10 @@ struct RefreshTokenRotation: Sendable {
         session.createdAt = seconds
         session.signedInAt = seconds
         session.lastActiveAt = seconds
-        session.deviceID = device?.id.flatMap(Self.clean)
-        session.deviceName = device?.name.flatMap(Self.clean)
-        session.deviceModel = device?.model.flatMap(Self.clean)
-        session.platform = device?.platform.flatMap(Self.clean)
+        session.deviceID = Validate.deviceName(device?.id)
+        session.deviceName = Validate.deviceName(device?.name)
+        session.deviceModel = Validate.deviceName(device?.model)
+        session.platform = Validate.deviceName(device?.platform)
         session.ip = ip
         try await session.create(on: database)
         let token = Self.refreshToken(secret: secret, counter: 0)
@@ -179,14 +179,5 @@ struct RefreshTokenRotation: Sendable {
             accessToken: access, expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
             refreshExpiresIn: Int(session.refreshExpiresAt - now.timeIntervalSince1970),
             sessionId: sessionID.uuidString.lowercased(), user: user.info)
-    }
-
-    /// Device strings as given without control characters (PostgreSQL refuses NUL), trimmed,
-    /// at most 100 characters, or nil when empty.
-    private static func clean(_ raw: String) -> String? {
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: raw.unicodeScalars.filter { $0.properties.generalCategory != .control })
-        let trimmed = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : String(trimmed.prefix(100))
     }
 }

@@ -2,7 +2,7 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// `POST /v1/token`: the `password` and `refresh_token` grants (C4, C5, C6). Other grants of the
+/// `POST /v1/token`: the `password`, `refresh_token` and `device_signature` grants (C4, C5, C6, B6). Other grants of the
 /// contract arrive with their features and answer 422 `unsupported_grant_type` until then.
 struct TokenRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
@@ -16,7 +16,11 @@ struct TokenRoutes: RouteCollection {
             return try await passwordGrant(body, req)
         case .refreshToken:
             return try await refreshGrant(body, req)
-        case .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge:
+        case .deviceSignature:
+            return try await deviceSignatureGrant(body, req)
+        case .loginChallenge:
+            return try await loginChallengeGrant(body, req)
+        case .apple, .wechat, .smsCode:
             throw LatchError.invalid("grant_type", ["unsupported_grant_type"])
         }
     }
@@ -32,9 +36,95 @@ struct TokenRoutes: RouteCollection {
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
+        try await req.screenNewDevice(user, device: body.device)
         let (session, tokens) = try await latch.rotation.start(
             user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
         try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
+        return tokens
+    }
+
+    /// B6: a bound device proves possession of its key by signing a fresh login challenge.
+    private func deviceSignatureGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
+        guard let challengeID = body.challengeId else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "challenge_id", reasons: ["missing"])
+        }
+        guard let signature = body.signature else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "signature", reasons: ["missing"])
+        }
+        let latch = req.latch
+        let now = latch.clock.now
+        let seconds = now.timeIntervalSince1970
+        guard let id = UUID(uuidString: challengeID),
+            let challenge = try await latch.challenges.consume(id, now: seconds, on: req.db),
+            let credentialID = challenge.credentialID,
+            let credential = try await DeviceCredential.find(credentialID, on: req.db),
+            let user = try await User.find(credential.userID, on: req.db)
+        else { throw LatchError.wrongCredentials() }
+        let message = try SignedMessage.login(challengeID: id.uuidString.lowercased(), challenge: challenge.challenge)
+        guard DeviceSignature.verify(publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
+        else {
+            try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
+            throw LatchError.wrongCredentials()
+        }
+        credential.lastUsedAt = seconds
+        try await credential.save(on: req.db)
+        // A bound device key is the strongest proof of a known device.
+        try await req.rememberDevice(Validate.deviceName(body.device?.id), of: credential.userID)
+        let (session, tokens) = try await latch.rotation.start(user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
+        return tokens
+    }
+
+    /// C8: finishes an unusual sign-in with the mailed code (or a TOTP code), 5 tries, once.
+    private func loginChallengeGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
+        guard let challengeID = body.challengeId else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "challenge_id", reasons: ["missing"])
+        }
+        guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
+        guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
+        let latch = req.latch
+        let now = latch.clock.now
+        let seconds = now.timeIntervalSince1970
+        guard let id = UUID(uuidString: challengeID) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        let rows = try await req.db.sql.raw("""
+            UPDATE login_challenges SET attempts = attempts + 1
+            WHERE id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: seconds)
+              AND attempts < \(bind: LoginChallenge.maximumAttempts)
+            RETURNING attempts
+            """).all()
+        guard let row = rows.first, let challenge = try await LoginChallenge.find(id, on: req.db),
+            let user = try await User.find(challenge.userID, on: req.db)
+        else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        let remaining = LoginChallenge.maximumAttempts - (try row.decode(column: "attempts", as: Int.self))
+        let matched: Bool
+        if challenge.method == "totp" {
+            // TOTP guesses count toward the TOTP lock however many challenges a password opens.
+            let result = try await req.guardedCheck(
+                throttle: latch.methodThrottle, key: "totp:\(challenge.userID.uuidString.lowercased())", owner: user,
+                failureEvent: .signInFailed, lockMail: MailTemplates.totpLocked(until:language:)
+            ) { try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil }
+            switch result {
+            case .matched: matched = true
+            case .failed: throw LatchError.wrongCode(attemptsRemaining: remaining)
+            case .locked(let until): throw LatchError.methodLocked(until: until, language: req.language)
+            }
+        } else {
+            let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
+            matched = challenge.codeHash.map { SecretBox.constantTimeEquals($0, expected) } ?? false
+        }
+        guard matched else {
+            try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        }
+        let used = try await req.db.sql.raw("""
+            UPDATE login_challenges SET used_at = \(bind: seconds) WHERE id = \(bind: id) AND used_at IS NULL RETURNING id
+            """).all()
+        guard !used.isEmpty else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        let device = DeviceInfo(id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel, platform: challenge.platform)
+        try await req.rememberDevice(challenge.deviceID, of: challenge.userID)
+        let (session, tokens) = try await latch.rotation.start(user: user, device: device, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
+        try await req.noticeNewDevice(user, device: device, session: session.id)
         return tokens
     }
 

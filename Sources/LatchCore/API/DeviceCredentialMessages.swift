@@ -1,0 +1,78 @@
+import Foundation
+
+/// `POST /v1/device-credentials`: bind a device key.
+public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
+    /// base64url of the 65-byte X9.63 uncompressed P-256 point.
+    public var publicKey: String
+    public var deviceName: String?
+    /// `face_id`, `touch_id` or `optic_id`.
+    public var biometry: String?
+    /// Needed when the session signed in more than 10 minutes ago (action `bind_device`).
+    public var verificationToken: String?
+
+    public init(publicKey: String, deviceName: String? = nil, biometry: String? = nil, verificationToken: String? = nil) {
+        self.publicKey = publicKey
+        self.deviceName = deviceName
+        self.biometry = biometry
+        self.verificationToken = verificationToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case publicKey = "public_key"
+        case deviceName = "device_name"
+        case biometry
+        case verificationToken = "verification_token"
+    }
+}
+
+/// The 201 answer to binding.
+public struct DeviceCredentialCreated: Codable, Sendable, Equatable {
+    public var credentialId: String
+
+    public init(credentialId: String) { self.credentialId = credentialId }
+
+    enum CodingKeys: String, CodingKey { case credentialId = "credential_id" }
+}
+
+/// A bound device key as `GET /v1/device-credentials` lists it.
+public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
+    public var id: String
+    public var deviceName: String?
+    public var biometry: String?
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+
+    public init(id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?) {
+        self.id = id
+        self.deviceName = deviceName
+        self.biometry = biometry
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, biometry
+        case deviceName = "device_name"
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+    }
+}
+
+/// A challenge for a device key to sign (`latch-v1` message), 120 s, single use.
+public struct SignatureChallengeInfo: Codable, Sendable, Equatable {
+    public var challengeId: String
+    public var challenge: String
+    public var expiresIn: Int
+
+    public init(challengeId: String, challenge: String, expiresIn: Int) {
+        self.challengeId = challengeId
+        self.challenge = challenge
+        self.expiresIn = expiresIn
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case challengeId = "challenge_id"
+        case challenge
+        case expiresIn = "expires_in"
+    }
+}

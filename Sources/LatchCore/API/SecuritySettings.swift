@@ -1,0 +1,18 @@
+/// `GET /v1/me/security-settings`.
+public struct SecuritySettings: Codable, Sendable, Equatable {
+    /// Whether a sign-in from a new device must be confirmed with a code (C8; on by default).
+    public var verifyUnusualSignIns: Bool
+
+    public init(verifyUnusualSignIns: Bool) { self.verifyUnusualSignIns = verifyUnusualSignIns }
+
+    enum CodingKeys: String, CodingKey { case verifyUnusualSignIns = "verify_unusual_sign_ins" }
+}
+
+/// `PATCH /v1/me/security-settings`: the settings to change.
+public struct SecuritySettingsUpdate: Codable, Sendable, Equatable {
+    public var verifyUnusualSignIns: Bool?
+
+    public init(verifyUnusualSignIns: Bool?) { self.verifyUnusualSignIns = verifyUnusualSignIns }
+
+    enum CodingKeys: String, CodingKey { case verifyUnusualSignIns = "verify_unusual_sign_ins" }
+}

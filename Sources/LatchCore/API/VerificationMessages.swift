@@ -1,0 +1,139 @@
+import Foundation
+
+/// `POST /v1/verifications`: ask "is this really the owner?" before `action`.
+public struct VerificationRequest: Codable, Sendable, Equatable {
+    /// e.g. `withdrawal`.
+    public var action: String
+    /// The action's parameters (a flat object of strings), bound to the proof by their RFC 8785 digest.
+    public var parameters: [String: String]
+
+    public init(action: String, parameters: [String: String] = [:]) {
+        self.action = action
+        self.parameters = parameters
+    }
+}
+
+/// One way the user can answer a verification.
+public struct VerificationMethodOffer: Codable, Sendable, Equatable {
+    /// `biometric`, `totp` or `fund_password`.
+    public var type: String
+    /// For `biometric`: the bound device keys, the challenge to sign and its id.
+    public var credentialIds: [String]?
+    public var challengeId: String?
+    public var challenge: String?
+
+    public init(type: String, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil) {
+        self.type = type
+        self.credentialIds = credentialIds
+        self.challengeId = challengeId
+        self.challenge = challenge
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, challenge
+        case credentialIds = "credential_ids"
+        case challengeId = "challenge_id"
+    }
+}
+
+/// The 201 answer to `POST /v1/verifications`.
+public struct VerificationStarted: Codable, Sendable, Equatable {
+    public var verificationId: String
+    public var methods: [VerificationMethodOffer]
+    /// biometric > totp > fund_password, among those offered.
+    public var preferred: String
+    public var expiresIn: Int
+
+    public init(verificationId: String, methods: [VerificationMethodOffer], preferred: String, expiresIn: Int) {
+        self.verificationId = verificationId
+        self.methods = methods
+        self.preferred = preferred
+        self.expiresIn = expiresIn
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case methods, preferred
+        case verificationId = "verification_id"
+        case expiresIn = "expires_in"
+    }
+}
+
+/// `POST /v1/verifications/{id}/attempts`: one answer by one method.
+public struct VerificationAttempt: Codable, Sendable, Equatable {
+    /// `biometric`, `totp` or `fund_password`.
+    public var method: String
+    public var credentialId: String?
+    public var signature: String?
+    /// A TOTP code or a recovery code.
+    public var code: String?
+    public var fundPassword: String?
+
+    public init(method: String, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil) {
+        self.method = method
+        self.credentialId = credentialId
+        self.signature = signature
+        self.code = code
+        self.fundPassword = fundPassword
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case method, signature, code
+        case credentialId = "credential_id"
+        case fundPassword = "fund_password"
+    }
+}
+
+/// A passed verification: a single-use proof for exactly that action and those parameters.
+public struct VerificationPassed: Codable, Sendable, Equatable {
+    public var verificationToken: String
+    public var expiresIn: Int
+
+    public init(verificationToken: String, expiresIn: Int) {
+        self.verificationToken = verificationToken
+        self.expiresIn = expiresIn
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case verificationToken = "verification_token"
+        case expiresIn = "expires_in"
+    }
+}
+
+/// `POST /v1/verifications/redeem`.
+public struct RedeemVerificationRequest: Codable, Sendable, Equatable {
+    public var verificationToken: String
+    public var action: String
+    public var parameters: [String: String]
+
+    public init(verificationToken: String, action: String, parameters: [String: String] = [:]) {
+        self.verificationToken = verificationToken
+        self.action = action
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case action, parameters
+        case verificationToken = "verification_token"
+    }
+}
+
+/// What a redeemed proof says (exactly once).
+public struct RedeemedVerification: Codable, Sendable, Equatable {
+    public var userId: String
+    public var action: String
+    public var method: String
+    public var verifiedAt: Date
+
+    public init(userId: String, action: String, method: String, verifiedAt: Date) {
+        self.userId = userId
+        self.action = action
+        self.method = method
+        self.verifiedAt = verifiedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case action, method
+        case userId = "user_id"
+        case verifiedAt = "verified_at"
+    }
+}

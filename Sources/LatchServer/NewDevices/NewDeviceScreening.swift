@@ -1,0 +1,90 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+import Vapor
+
+/// C8: a sign-in from a device id the account has never used (other than its first) is unusual.
+/// The owner is told by mail; with "verify unusual sign-ins" on (the default) the sign-in stops at
+/// 403 VERIFICATION_REQUIRED with a login challenge, finished by grant `login_challenge` with a
+/// mailed code (or a TOTP code when 2FA is on). A sign-in without `device.id` counts as unknown.
+extension Request {
+    /// Lets a sign-in of `user` from `device` through, or throws VERIFICATION_REQUIRED.
+    func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
+        let userID = try user.requireID()
+        let deviceID = Validate.deviceName(device?.id)
+        let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
+        if let deviceID, known.contains(deviceID) { return }
+        if known.isEmpty {
+            // The account's first device is not unusual.
+            try await rememberDevice(deviceID, of: userID)
+            return
+        }
+        guard user.verifyUnusualSignIns else {
+            try await rememberDevice(deviceID, of: userID)
+            try await noticeNewDevice(user, device: device)
+            return
+        }
+        let challenge = try await startLoginChallenge(for: user, device: device)
+        throw LatchError(
+            .verificationRequired, status: .forbidden, challengeId: try challenge.requireID().uuidString.lowercased(),
+            method: challenge.method)
+    }
+
+    static let challengeResendInterval: Double = 60
+
+    /// Records `deviceID` as known for the user (no-op without an id or when known).
+    func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
+        guard let deviceID else { return }
+        try await db.sql.raw("""
+            INSERT INTO known_devices (id, user_id, device_id, first_seen_at)
+            VALUES (\(bind: UUID()), \(bind: userID), \(bind: deviceID), \(bind: latch.clock.epochSeconds))
+            ON CONFLICT (user_id, device_id) DO NOTHING
+            """).run()
+    }
+
+    /// Mails "a new device signed in" and records the event.
+    func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
+        try await latch.events.record(.newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
+        guard let email = user.email else { return }
+        let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
+        await latch.send(MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
+    }
+
+    private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
+        let userID = try user.requireID()
+        let now = latch.clock.epochSeconds
+        // At most one new challenge (and code mail) a minute: a newer sign-in reuses the pending one.
+        if let recent = try await LoginChallenge.query(on: db)
+            .filter(\.$userID == userID).filter(\.$usedAt == nil)
+            .filter(\.$expiresAt > now + LoginChallenge.lifetime - Self.challengeResendInterval)
+            .filter(\.$attempts < LoginChallenge.maximumAttempts)
+            .first()
+        {
+            return recent
+        }
+        let useTOTP = try await latch.totp.isActive(user: userID, on: db)
+        let challenge = LoginChallenge()
+        let id = UUID()
+        challenge.id = id
+        challenge.userID = userID
+        challenge.method = useTOTP ? "totp" : "email"
+        challenge.expiresAt = now + LoginChallenge.lifetime
+        challenge.attempts = 0
+        challenge.deviceID = Validate.deviceName(device?.id)
+        challenge.deviceName = Validate.deviceName(device?.name)
+        challenge.deviceModel = Validate.deviceName(device?.model)
+        challenge.platform = Validate.deviceName(device?.platform)
+        var code: String?
+        if !useTOTP {
+            let fresh = RandomSecrets.sixDigitCode()
+            challenge.codeHash = latch.secrets.keyedHash(fresh, context: "login-challenge:\(id.uuidString.lowercased())")
+            code = fresh
+        }
+        try await challenge.create(on: db)
+        if let code, let email = user.email {
+            await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
+        }
+        return challenge
+    }
+}

@@ -1,0 +1,112 @@
+import Fluent
+import LatchCore
+import Vapor
+
+/// TOTP 2FA (D1) and the fund password (D2).
+struct SecondFactorRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let v1 = routes.grouped("v1").grouped(RequireSignedIn())
+        v1.post("mfa", "totp", use: enrollTOTP)
+        v1.post("mfa", "totp", "activate", use: activateTOTP)
+        v1.delete("mfa", "totp", use: disableTOTP)
+        v1.put("fund-password", use: setFundPassword)
+    }
+
+    func enrollTOTP(_ req: Request) async throws -> TOTPEnrollment {
+        let me = try req.signedIn
+        let latch = req.latch
+        // Adding a second factor is itself sensitive: a stolen access token must not add its own.
+        let proof = req.body.data.map { $0.readableBytes > 0 } == true ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict, status: .conflict) }
+        try await req.requireRecentSignIn(orProof: proof, action: "enable_totp")
+        guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
+        let now = latch.clock.epochSeconds
+        do {
+            let enrollment = try await latch.totp.enroll(
+                user: me.userID, account: user.email ?? me.userID.uuidString.lowercased(), now: now, on: req.db)
+            try await latch.events.record(.totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+            return enrollment
+        } catch TOTPService.Failure.alreadyActive {
+            throw LatchError(.conflict, status: .conflict)
+        }
+    }
+
+    func activateTOTP(_ req: Request) async throws -> TOTPActivated {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(TOTPActivationRequest.self)
+        try Validate.sixDigitCode(body.code)
+        let latch = req.latch
+        let now = latch.clock.now
+        do {
+            let codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: req.db)
+            try await latch.events.record(
+                .totpActivated, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
+            return TOTPActivated(recoveryCodes: codes)
+        } catch TOTPService.Failure.notEnrolled {
+            throw LatchError.notFound
+        } catch TOTPService.Failure.wrongCode {
+            throw LatchError(.wrongCode, status: .badRequest)
+        }
+    }
+
+    func disableTOTP(_ req: Request) async throws -> HTTPStatus {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(VerificationTokenBody.self)
+        let latch = req.latch
+        guard try await latch.totp.isActive(user: me.userID, on: req.db) else { throw LatchError.notFound }
+        _ = try await req.redeemVerification(body.verificationToken, action: "disable_totp", parameters: [:])
+        try await latch.totp.disable(user: me.userID, on: req.db)
+        try await latch.events.record(
+            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+        return .noContent
+    }
+
+    func setFundPassword(_ req: Request) async throws -> HTTPStatus {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(FundPasswordRequest.self)
+        let latch = req.latch
+        let violations = FundPasswordPolicy.violations(of: body.fundPassword)
+        guard violations.isEmpty else { throw LatchError.invalid("fund_password", violations.map(\.rawValue)) }
+        guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
+        if let loginHash = user.passwordHash, try await latch.passwords.verify(body.fundPassword, against: loginHash) {
+            throw LatchError.invalid("fund_password", [FundPasswordPolicy.Violation.sameAsLoginPassword.rawValue])
+        }
+        let existing = try await FundPassword.find(me.userID, on: req.db)
+        if let existing {
+            if let current = body.currentFundPassword {
+                let result = try await req.guardedCheck(
+                    throttle: latch.methodThrottle, key: "fund:\(me.userID.uuidString.lowercased())", owner: user,
+                    session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.fundPasswordLocked(until:language:)
+                ) { try await latch.passwords.verify(current, against: existing.passwordHash) }
+                switch result {
+                case .matched: break
+                case .failed(let remaining): throw LatchError.wrongCode(attemptsRemaining: remaining)
+                case .locked(let until): throw LatchError.methodLocked(until: until, language: req.language)
+                }
+            } else {
+                guard let proof = body.verificationToken else {
+                    throw LatchError(.verificationRequired, status: .forbidden, field: "current_fund_password")
+                }
+                _ = try await req.redeemVerification(proof, action: "change_fund_password", parameters: [:])
+            }
+        } else {
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "set_fund_password")
+        }
+        let record = existing ?? FundPassword()
+        record.id = me.userID
+        record.passwordHash = try await latch.passwords.hash(body.fundPassword)
+        record.updatedAt = latch.clock.epochSeconds
+        try await record.save(on: req.db)
+        try await latch.events.record(
+            existing == nil ? .fundPasswordSet : .fundPasswordChanged, user: me.userID, session: me.sessionID,
+            ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+        return .noContent
+    }
+}
+
+/// A body that may carry a verification token.
+private struct OptionalProof: Decodable {
+    var verificationToken: String?
+
+    enum CodingKeys: String, CodingKey { case verificationToken = "verification_token" }
+}

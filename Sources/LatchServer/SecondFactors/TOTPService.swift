@@ -1,0 +1,93 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Authenticator-app 2FA (D1): enrol, activate with a first code, check codes once each (a code of
+/// an already used time step is refused), recovery codes as single-use substitutes, disable.
+struct TOTPService: Sendable {
+    static let issuer = "Latch"
+    let secrets: SecretBox
+
+    enum Failure: Error { case alreadyActive, notEnrolled, wrongCode }
+
+    /// A new pending secret for `user` (replacing a pending one); refuses when 2FA is active.
+    func enroll(user: UUID, account: String, now: Double, on database: any Database) async throws -> TOTPEnrollment {
+        if let existing = try await TOTPCredential.find(user, on: database) {
+            guard !existing.active else { throw Failure.alreadyActive }
+            try await existing.delete(on: database)
+        }
+        let secret = TOTPSecret.generate()
+        let credential = TOTPCredential()
+        credential.id = user
+        credential.sealedSecret = try secrets.seal(Data(secret))
+        credential.active = false
+        credential.lastUsedStep = -1
+        credential.createdAt = now
+        try await credential.create(on: database)
+        let encoded = Base32.encode(secret)
+        return TOTPEnrollment(
+            secret: encoded, otpauthURI: OTPAuthURI(secret: secret, issuer: Self.issuer, account: account).string)
+    }
+
+    /// Activates the pending secret with a first code; returns ten recovery codes (shown once).
+    func activate(user: UUID, code: String, now: Date, on database: any Database) async throws -> [String] {
+        guard let credential = try await TOTPCredential.find(user, on: database), !credential.active else {
+            throw Failure.notEnrolled
+        }
+        let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
+        guard let step = totp.match(code, at: now) else { throw Failure.wrongCode }
+        credential.active = true
+        credential.lastUsedStep = Int(step)
+        try await credential.save(on: database)
+        try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
+        let codes = RecoveryCode.generate(count: 10)
+        for code in codes {
+            let record = RecoveryCodeRecord()
+            record.id = recoveryHash(code, user: user)
+            record.userID = user
+            try await record.create(on: database)
+        }
+        return codes
+    }
+
+    func isActive(user: UUID, on database: any Database) async throws -> Bool {
+        try await TOTPCredential.find(user, on: database)?.active == true
+    }
+
+    /// Checks a 6-digit code (each time step once) or a recovery code (each once).
+    /// Returns nil for a wrong code, else whether a recovery code was used.
+    func check(_ code: String, user: UUID, now: Date, on database: any Database) async throws -> UsedCode? {
+        guard let credential = try await TOTPCredential.find(user, on: database), credential.active else { return nil }
+        let trimmed = code.filter { !$0.isWhitespace }
+        if trimmed.count == 6, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
+            guard let step = totp.match(trimmed, at: now) else { return nil }
+            // Accept each step once: only a step newer than the last used one moves the marker.
+            let rows = try await database.sql.raw("""
+                UPDATE totp_credentials SET last_used_step = \(bind: Int(step))
+                WHERE user_id = \(bind: user) AND active = \(bind: true) AND last_used_step < \(bind: Int(step))
+                RETURNING user_id
+                """).all()
+            return rows.isEmpty ? nil : .totp
+        }
+        let rows = try await database.sql.raw("""
+            UPDATE recovery_codes SET used_at = \(bind: now.timeIntervalSince1970)
+            WHERE code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user) AND used_at IS NULL
+            RETURNING code_hash
+            """).all()
+        return rows.isEmpty ? nil : .recoveryCode
+    }
+
+    /// Which kind of code matched.
+    enum UsedCode { case totp, recoveryCode }
+
+    func disable(user: UUID, on database: any Database) async throws {
+        try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
+        try await TOTPCredential.query(on: database).filter(\.$id == user).delete()
+    }
+
+    private func recoveryHash(_ code: String, user: UUID) -> String {
+        secrets.keyedHash(RecoveryCode.normalize(code), context: "recovery-code:\(user.uuidString.lowercased())")
+    }
+}

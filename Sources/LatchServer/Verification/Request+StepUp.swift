@@ -1,0 +1,40 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+extension Request {
+    /// Redeems a verification token for the signed-in user, this `action` and these `parameters`,
+    /// exactly once. Apps that mount LatchServer call it in their own sensitive routes:
+    ///
+    ///     app.grouped(RequireSignedIn()).post("withdrawals") { req in
+    ///         let body = try req.content.decode(Withdrawal.self)
+    ///         _ = try await req.redeemVerification(body.verificationToken, action: "withdrawal", parameters: body.parameters)
+    ///         return try await performWithdrawal(body)  // reached only with a fresh, matching proof
+    ///     }
+    public func redeemVerification(_ token: String, action: String, parameters: [String: String]) async throws
+        -> RedeemedVerification
+    {
+        let me = try signedIn
+        let now = latch.clock.epochSeconds
+        let redeemed = try await latch.verificationTokens.redeem(
+            token, user: me.userID, action: action, digest: CanonicalParameters.digest(parameters), now: now, on: db)
+        try await latch.events.record(.verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: db)
+        return redeemed
+    }
+
+    /// Lets a change to a second factor through when the session signed in within the last
+    /// 10 minutes, or when `proof` is a verification token for `action`; else VERIFICATION_REQUIRED.
+    func requireRecentSignIn(orProof proof: String?, action: String) async throws {
+        if let proof {
+            _ = try await redeemVerification(proof, action: action, parameters: [:])
+            return
+        }
+        let me = try signedIn
+        guard let session = try await Session.find(me.sessionID, on: db),
+            latch.clock.epochSeconds - session.signedInAt <= Self.recentSignIn
+        else { throw LatchError(.verificationRequired, status: .forbidden, field: "verification_token") }
+    }
+
+    static let recentSignIn: Double = 600
+}

@@ -1,0 +1,77 @@
+import Fluent
+import Foundation
+
+/// A step-up verification in progress (A5, D3): one user, one action with the digest of its
+/// parameters, up to 5 attempts, completed at most once.
+// Fluent model (see User for why @unchecked Sendable).
+final class VerificationRecord: Model, @unchecked Sendable {
+    static let schema = "verifications"
+    static let lifetime: Double = 300
+    static let maximumAttempts = 5
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "user_id") var userID: UUID
+    @Field(key: "action") var action: String
+    @Field(key: "digest") var digest: String
+    @Field(key: "attempts") var attempts: Int
+    @Field(key: "expires_at") var expiresAt: Double
+    @OptionalField(key: "completed_at") var completedAt: Double?
+
+    init() {}
+}
+
+struct CreateVerifications: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(VerificationRecord.schema)
+            .id()
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("action", .string, .required)
+            .field("digest", .string, .required)
+            .field("attempts", .int, .required)
+            .field("expires_at", .double, .required)
+            .field("completed_at", .double)
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(VerificationRecord.schema).delete()
+    }
+}
+
+/// The proof a verification produced: single use, 5 minutes, bound to user, action and digest.
+/// Stored as the SHA-256 of the token.
+// Fluent model (see User for why @unchecked Sendable).
+final class VerificationToken: Model, @unchecked Sendable {
+    static let schema = "verification_tokens"
+    static let lifetime: Double = 300
+
+    @ID(custom: "token_hash", generatedBy: .user) var id: String?
+    @Field(key: "user_id") var userID: UUID
+    @Field(key: "action") var action: String
+    @Field(key: "digest") var digest: String
+    @Field(key: "method") var method: String
+    @Field(key: "verified_at") var verifiedAt: Double
+    @Field(key: "expires_at") var expiresAt: Double
+    @OptionalField(key: "redeemed_at") var redeemedAt: Double?
+
+    init() {}
+}
+
+struct CreateVerificationTokens: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(VerificationToken.schema)
+            .field("token_hash", .string, .identifier(auto: false))
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("action", .string, .required)
+            .field("digest", .string, .required)
+            .field("method", .string, .required)
+            .field("verified_at", .double, .required)
+            .field("expires_at", .double, .required)
+            .field("redeemed_at", .double)
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(VerificationToken.schema).delete()
+    }
+}

@@ -1,0 +1,179 @@
+import Fluent
+import LatchCore
+import SQLKit
+import Vapor
+
+/// Step-up verification (A5, A11, D3): offer the methods the user really has, take attempts by any
+/// ONE of them (a device-key signature for biometrics, a TOTP or recovery code, or the fund
+/// password), and answer success with a single-use proof bound to the action and its parameters.
+struct VerificationRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let verifications = routes.grouped("v1", "verifications").grouped(RequireSignedIn())
+        verifications.post(use: start)
+        verifications.post(":id", "attempts", use: attempt)
+        verifications.post("redeem", use: redeem)
+    }
+
+    func start(_ req: Request) async throws -> Response {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(VerificationRequest.self)
+        try Validate.action(body.action)
+        try Validate.parameters(body.parameters)
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        let verificationID = UUID()
+
+        var offers: [VerificationMethodOffer] = []
+        let credentials = try await DeviceCredential.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
+        if !credentials.isEmpty {
+            let challenge = try await latch.challenges.create(verification: verificationID, now: now, on: req.db)
+            offers.append(
+                VerificationMethodOffer(
+                    type: "biometric", credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
+                    challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
+        }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: "totp")) }
+        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: "fund_password")) }
+        guard let preferred = offers.first?.type else {
+            throw LatchError(.noVerificationMethod, status: .conflict)
+        }
+
+        let record = VerificationRecord()
+        record.id = verificationID
+        record.userID = me.userID
+        record.action = body.action
+        record.digest = CanonicalParameters.digest(body.parameters)
+        record.attempts = 0
+        record.expiresAt = now + VerificationRecord.lifetime
+        try await record.create(on: req.db)
+        let started = VerificationStarted(
+            verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
+            expiresIn: Int(VerificationRecord.lifetime))
+        return try await started.encodeResponse(status: .created, for: req)
+    }
+
+    func attempt(_ req: Request) async throws -> VerificationPassed {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(VerificationAttempt.self)
+        switch body.method {
+        case "biometric":
+            guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
+            guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else { throw LatchError.missing("signature") }
+        case "totp":
+            guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
+            guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
+        case "fund_password":
+            guard let candidate = body.fundPassword, !candidate.isEmpty else { throw LatchError.missing("fund_password") }
+            guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
+        default:
+            throw LatchError.invalid("method", ["unknown"])
+        }
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
+        let latch = req.latch
+        let now = latch.clock.now
+        let seconds = now.timeIntervalSince1970
+
+        // One of the 5 attempts is used before anything is checked (atomic, across instances).
+        let rows = try await req.db.sql.raw("""
+            UPDATE verifications SET attempts = attempts + 1
+            WHERE id = \(bind: id) AND user_id = \(bind: me.userID) AND completed_at IS NULL
+              AND expires_at > \(bind: seconds) AND attempts < \(bind: VerificationRecord.maximumAttempts)
+            RETURNING attempts, action, digest
+            """).all()
+        guard let row = rows.first else {
+            guard let record = try await VerificationRecord.find(id, on: req.db), record.userID == me.userID else {
+                throw LatchError.notFound
+            }
+            if record.completedAt != nil { throw LatchError(.conflict, status: .conflict) }
+            throw LatchError.wrongCode(attemptsRemaining: 0)
+        }
+        let attempts = try row.decode(column: "attempts", as: Int.self)
+        let action = try row.decode(column: "action", as: String.self)
+        let digest = try row.decode(column: "digest", as: String.self)
+        let remaining = VerificationRecord.maximumAttempts - attempts
+        guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
+
+        let result: GuardedCheck
+        switch body.method {
+        case "biometric":
+            result = try await checkSignature(body, verification: id, action: action, digest: digest, req)
+        case "totp":
+            let code = body.code ?? ""
+            var used: TOTPService.UsedCode?
+            result = try await req.guardedCheck(
+                throttle: latch.methodThrottle, key: "totp:\(me.userID.uuidString.lowercased())", owner: user,
+                session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.totpLocked(until:language:)
+            ) {
+                used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
+                return used != nil
+            }
+            if used == .recoveryCode {
+                try await latch.events.record(.recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+            }
+        default:
+            let candidate = body.fundPassword ?? ""
+            guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
+            result = try await req.guardedCheck(
+                throttle: latch.methodThrottle, key: "fund:\(me.userID.uuidString.lowercased())", owner: user,
+                session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.fundPasswordLocked(until:language:)
+            ) { try await latch.passwords.verify(candidate, against: fund.passwordHash) }
+        }
+
+        switch result {
+        case .matched:
+            break
+        case .failed:
+            if body.method == "biometric" {
+                try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+            }
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .locked(let until):
+            throw LatchError.methodLocked(until: until, language: req.language)
+        }
+
+        // Completed once: a second success (a race) gets 409 and no second proof.
+        let completed = try await req.db.sql.raw("""
+            UPDATE verifications SET completed_at = \(bind: seconds)
+            WHERE id = \(bind: id) AND completed_at IS NULL RETURNING id
+            """).all()
+        guard !completed.isEmpty else { throw LatchError(.conflict, status: .conflict) }
+        let token = try await latch.verificationTokens.issue(
+            user: me.userID, action: action, digest: digest, method: body.method, now: seconds, on: req.db)
+        try await latch.events.record(.stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+        return VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))
+    }
+
+    /// A biometric success is a signature by a bound device key over this verification's challenge
+    /// and the action's digest; the server never trusts a bare "biometrics passed" (A11).
+    private func checkSignature(
+        _ body: VerificationAttempt, verification: UUID, action: String, digest: String, _ req: Request
+    ) async throws -> GuardedCheck {
+        let me = try req.signedIn
+        guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else { throw LatchError.missing("credential_id") }
+        guard let signature = body.signature, !signature.isEmpty else { throw LatchError.missing("signature") }
+        guard let credential = try await DeviceCredential.find(credentialID, on: req.db), credential.userID == me.userID else {
+            throw LatchError.invalid("credential_id", ["unknown"])
+        }
+        let now = req.latch.clock.epochSeconds
+        guard let challenge = try await req.latch.challenges.consume(verification: verification, now: now, on: req.db) else {
+            return .failed(attemptsBeforeLock: 0)  // no live challenge: start a new verification to sign again
+        }
+        let message = try SignedMessage(
+            purpose: .verify(action: action, parametersDigest: digest),
+            challengeID: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge)
+        guard DeviceSignature.verify(publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
+        else {
+            return .failed(attemptsBeforeLock: 0)
+        }
+        credential.lastUsedAt = now
+        try await credential.save(on: req.db)
+        return .matched
+    }
+
+    func redeem(_ req: Request) async throws -> RedeemedVerification {
+        let body = try req.decodeJSON(RedeemVerificationRequest.self)
+        try Validate.action(body.action)
+        try Validate.parameters(body.parameters)
+        return try await req.redeemVerification(body.verificationToken, action: body.action, parameters: body.parameters)
+    }
+}

@@ -1,0 +1,49 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Issues and redeems verification tokens (D3): 256 random bits, stored as SHA-256, single use,
+/// 5 minutes, bound to user, action and the parameters' digest.
+struct VerificationTokens: Sendable {
+    func issue(user: UUID, action: String, digest: String, method: String, now: Double, on database: any Database) async throws
+        -> String
+    {
+        let token = RandomSecrets.token()
+        let record = VerificationToken()
+        record.id = SecretBox.hash(token)
+        record.userID = user
+        record.action = action
+        record.digest = digest
+        record.method = method
+        record.verifiedAt = now
+        record.expiresAt = now + VerificationToken.lifetime
+        try await record.create(on: database)
+        return token
+    }
+
+    /// Uses the token for exactly this user, action and digest, once. A token presented for anything
+    /// else is refused and stays unused; a used one answers 409.
+    func redeem(_ token: String, user: UUID, action: String, digest: String, now: Double, on database: any Database) async throws
+        -> RedeemedVerification
+    {
+        let hash = SecretBox.hash(token)
+        let rows = try await database.sql.raw("""
+            UPDATE verification_tokens SET redeemed_at = \(bind: now)
+            WHERE token_hash = \(bind: hash) AND redeemed_at IS NULL AND expires_at > \(bind: now)
+              AND user_id = \(bind: user) AND action = \(bind: action) AND digest = \(bind: digest)
+            RETURNING method, verified_at
+            """).all()
+        if let row = rows.first {
+            return RedeemedVerification(
+                userId: user.uuidString.lowercased(), action: action, method: try row.decode(column: "method", as: String.self),
+                verifiedAt: Date(timeIntervalSince1970: try row.decode(column: "verified_at", as: Double.self)))
+        }
+        if let existing = try await VerificationToken.find(hash, on: database), existing.userID == user,
+            existing.action == action, existing.digest == digest, existing.redeemedAt != nil
+        {
+            throw LatchError(.conflict, status: .conflict)
+        }
+        throw LatchError(.verificationInvalid, status: .forbidden)
+    }
+}

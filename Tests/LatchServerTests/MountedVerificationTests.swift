@@ -1,0 +1,113 @@
+import Foundation
+import LatchCore
+import LatchServer
+import Testing
+import Vapor
+
+/// D3 for apps that mount LatchServer in their own Vapor app: their sensitive route calls
+/// `Request.redeemVerification` and runs only with a fresh proof for exactly its parameters.
+@Suite("Step-up in a mounting app (D3)")
+struct MountedVerificationTests {
+    /// The app's own withdrawal body.
+    struct Withdrawal: Content {
+        var verificationToken: String
+        var amount: String
+        var address: String
+
+        enum CodingKeys: String, CodingKey {
+            case amount, address
+            case verificationToken = "verification_token"
+        }
+    }
+
+    /// An app of its own that mounts LatchServer and adds a withdrawal route guarded by a proof,
+    /// served on a loopback port.
+    final class MountedApp: Sendable {
+        let app: Application
+        let baseURL: String
+        let clock: TestClock
+
+        init(_ database: TestDatabase) async throws {
+            clock = TestClock()
+            app = try await Application.make(.testing)
+            do {
+                let config = LatchConfig(
+                    mode: .development, database: try await database.makeLocation(), host: "127.0.0.1", port: 0,
+                    issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
+                try await configure(app, config, clock: clock.latchClock)
+                app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in
+                    let withdrawal = try req.content.decode(Withdrawal.self)
+                    let proof = try await req.redeemVerification(
+                        withdrawal.verificationToken, action: "withdrawal",
+                        parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
+                    return Response(status: .created, body: .init(string: proof.method))
+                }
+                try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+                guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
+                baseURL = "http://127.0.0.1:\(port)"
+            } catch {
+                try? await app.asyncShutdown()
+                throw error
+            }
+        }
+
+        func stop() async throws {
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+        }
+
+        func send(_ method: HTTPMethod, _ path: String, json: [String: Any], bearer: String? = nil) async throws -> TestResponse {
+            var headers = HTTPHeaders()
+            if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
+            headers.add(name: .contentType, value: "application/json")
+            let body = try JSONSerialization.data(withJSONObject: json)
+            let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
+                request.body = ByteBuffer(data: body)
+            }
+            return TestResponse(status: response.status.code, headers: response.headers, data: response.body.map { Data(buffer: $0) } ?? Data())
+        }
+    }
+
+    static func withMountedApp(_ database: TestDatabase, _ body: (MountedApp) async throws -> Void) async throws {
+        let mounted = try await MountedApp(database)
+        do {
+            try await body(mounted)
+        } catch {
+            try? await mounted.stop()
+            throw error
+        }
+        try await mounted.stop()
+    }
+
+    @Test("D3 an app's own route calls redeemVerification: a matching proof once, other parameters refused", arguments: TestDatabase.all)
+    func D3_mountingAppRedeemsInItsRoute(database: TestDatabase) async throws {
+        try await Self.withMountedApp(database) { mounted in
+            let registered = try await mounted.send(
+                .POST, "/v1/registrations", json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+            let id = try #require(registered.json["registration_id"] as? String)
+            let code = try #require(await mounted.app.latch.outbox?.messages(to: "alice@example.com").last?.code)
+            let tokens = try await mounted.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code]).decode(TokenResponse.self)
+            let bearer = tokens.accessToken
+            #expect(try await mounted.send(.PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword], bearer: bearer).status == 204)
+            let started = try await mounted.send(
+                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal], bearer: bearer)
+            let verificationID = try started.decode(VerificationStarted.self).verificationId
+            let passed = try await mounted.send(
+                .POST, "/v1/verifications/\(verificationID)/attempts",
+                json: ["method": "fund_password", "fund_password": StepUp.fundPassword], bearer: bearer)
+            let proof = try passed.decode(VerificationPassed.self).verificationToken
+            let withdrawal = ["verification_token": proof, "amount": "100.00", "address": "TX1"]
+
+            let tampered = try await mounted.send(
+                .POST, "/withdrawals", json: ["verification_token": proof, "amount": "999.00", "address": "TX1"], bearer: bearer)
+            let anonymous = try await mounted.send(.POST, "/withdrawals", json: withdrawal)
+            let accepted = try await mounted.send(.POST, "/withdrawals", json: withdrawal, bearer: bearer)
+            let replayed = try await mounted.send(.POST, "/withdrawals", json: withdrawal, bearer: bearer)
+
+            #expect(tampered.status == 403 && tampered.errorCode == "VERIFICATION_INVALID", "\(tampered.text)")
+            #expect(anonymous.status == 401 && anonymous.errorCode == "AUTH_004", "\(anonymous.text)")
+            #expect(accepted.status == 201 && accepted.text == "fund_password", "\(accepted.text)")
+            #expect(replayed.status == 409 && replayed.errorCode == "CONFLICT", "\(replayed.text)")
+        }
+    }
+}
