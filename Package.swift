@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "LatchCore", targets: ["LatchCore"]),
         .library(name: "LatchServer", targets: ["LatchServer"]),
+        .library(name: "LatchClient", targets: ["LatchClient"]),
         .executable(name: "latchd", targets: ["latchd"]),
     ],
     dependencies: [
@@ -36,8 +37,17 @@ let package = Package(
             ],
             resources: [.copy("OpenAPI/openapi.json")]
         ),
+        .target(
+            name: "LatchClient",
+            dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
         .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
+        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor")]
+        ),
         .testTarget(
             name: "LatchServerTests",
             dependencies: [

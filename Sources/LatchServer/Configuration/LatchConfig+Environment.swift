@@ -61,10 +61,17 @@ extension LatchConfig {
         case let other?: throw ConfigurationError("LATCH_LOG_REQUESTS", "must be true or false (got \(other))")
         }
 
+        let serviceKeys = (value("LATCH_SERVICE_KEYS") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        if let short = serviceKeys.first(where: { $0.count < 32 }) {
+            throw ConfigurationError("LATCH_SERVICE_KEYS", "each key needs at least 32 characters (one has \(short.count))")
+        }
+
         return LatchConfig(
             mode: mode, database: database, host: host, port: port,
             issuer: issuer ?? "http://127.0.0.1:8080", secretKey: secretKey, bcryptCost: cost,
-            smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests
+            smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests, serviceKeys: serviceKeys
         )
     }
 

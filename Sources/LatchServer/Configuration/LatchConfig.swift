@@ -25,12 +25,14 @@ public struct LatchConfig: Sendable {
     public var mailFrom: String?
     /// Per-request info logs (on by default in development only).
     public var logRequests: Bool
+    /// Keys that let a backend service redeem verification tokens without the user's access token.
+    public var serviceKeys: [String]
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),
         host: String = "127.0.0.1", port: Int = 8080, issuer: String = "http://127.0.0.1:8080",
         secretKey: Data, bcryptCost: Int = 12, smtpURL: String? = nil, mailFrom: String? = nil,
-        logRequests: Bool? = nil
+        logRequests: Bool? = nil, serviceKeys: [String] = []
     ) {
         self.mode = mode
         self.database = database
@@ -42,6 +44,7 @@ public struct LatchConfig: Sendable {
         self.smtpURL = smtpURL
         self.mailFrom = mailFrom
         self.logRequests = logRequests ?? (mode == .development)
+        self.serviceKeys = serviceKeys
     }
 
     /// Whether the development outbox (and `GET /dev/outbox`) is on.

@@ -13,14 +13,7 @@ public struct RequireSignedIn: AsyncMiddleware {
     public init() {}
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let latch = request.latch
-        let now = latch.clock.now
-        guard let token = request.headers.bearerAuthorization?.token,
-            let claims = await latch.accessTokens.verify(token, now: now),
-            let userID = UUID(uuidString: claims.sub), let sessionID = UUID(uuidString: claims.sid),
-            try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { request.db })
-        else { throw LatchError.sessionExpired }
-        request.storage[SignedInKey.self] = SignedInSession(userID: userID, sessionID: sessionID)
+        try await request.authenticateSession()
         return try await next.respond(to: request)
     }
 }
@@ -30,6 +23,19 @@ private enum SignedInKey: StorageKey {
 }
 
 extension Request {
+    /// Checks the bearer access token (valid, live session) and makes `signedIn` available;
+    /// throws AUTH_004 otherwise. `RequireSignedIn` runs it for whole route groups.
+    public func authenticateSession() async throws {
+        let latch = self.latch
+        let now = latch.clock.now
+        guard let token = headers.bearerAuthorization?.token,
+            let claims = await latch.accessTokens.verify(token, now: now),
+            let userID = UUID(uuidString: claims.sub), let sessionID = UUID(uuidString: claims.sid),
+            try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { self.db })
+        else { throw LatchError.sessionExpired }
+        storage[SignedInKey.self] = SignedInSession(userID: userID, sessionID: sessionID)
+    }
+
     /// The signed-in session; only behind `RequireSignedIn`.
     public var signedIn: SignedInSession {
         get throws {

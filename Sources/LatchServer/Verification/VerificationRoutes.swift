@@ -8,9 +8,10 @@ import Vapor
 /// password), and answer success with a single-use proof bound to the action and its parameters.
 struct VerificationRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let verifications = routes.grouped("v1", "verifications").grouped(RequireSignedIn())
-        verifications.post(use: start)
-        verifications.post(":id", "attempts", use: attempt)
+        let verifications = routes.grouped("v1", "verifications")
+        let signedIn = verifications.grouped(RequireSignedIn())
+        signedIn.post(use: start)
+        signedIn.post(":id", "attempts", use: attempt)
         verifications.post("redeem", use: redeem)
     }
 
@@ -170,10 +171,24 @@ struct VerificationRoutes: RouteCollection {
         return .matched
     }
 
+    /// Redeems with the user's access token, or with a service key (`LATCH_SERVICE_KEYS`) for the
+    /// backend that executes the action: then the answer's `user_id` says whose proof it was.
     func redeem(_ req: Request) async throws -> RedeemedVerification {
+        let presented = req.headers.bearerAuthorization?.token ?? ""
+        let asService = req.latch.config.serviceKeys.contains { SecretBox.constantTimeEquals($0, presented) }
+        if !asService { try await req.authenticateSession() }
         let body = try req.decodeJSON(RedeemVerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
-        return try await req.redeemVerification(body.verificationToken, action: body.action, parameters: body.parameters)
+        guard asService else {
+            return try await req.redeemVerification(body.verificationToken, action: body.action, parameters: body.parameters)
+        }
+        let now = req.latch.clock.epochSeconds
+        let redeemed = try await req.latch.verificationTokens.redeem(
+            body.verificationToken, user: nil, action: body.action, digest: CanonicalParameters.digest(body.parameters),
+            now: now, on: req.db)
+        try await req.latch.events.record(
+            .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: req.clientIP, now: now, on: req.db)
+        return redeemed
     }
 }

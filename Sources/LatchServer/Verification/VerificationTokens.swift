@@ -22,24 +22,27 @@ struct VerificationTokens: Sendable {
         return token
     }
 
-    /// Uses the token for exactly this user, action and digest, once. A token presented for anything
-    /// else is refused and stays unused; a used one answers 409.
-    func redeem(_ token: String, user: UUID, action: String, digest: String, now: Double, on database: any Database) async throws
+    /// Uses the token for exactly this action and digest (and this user, when one is given: a
+    /// service redeeming with a service key gives none and learns the user from the answer), once.
+    /// A token presented for anything else is refused and stays unused; a used one answers 409.
+    func redeem(_ token: String, user: UUID?, action: String, digest: String, now: Double, on database: any Database) async throws
         -> RedeemedVerification
     {
         let hash = SecretBox.hash(token)
+        let userFilter: SQLQueryString = if let user { "AND user_id = \(bind: user)" } else { "" }
         let rows = try await database.sql.raw("""
             UPDATE verification_tokens SET redeemed_at = \(bind: now)
             WHERE token_hash = \(bind: hash) AND redeemed_at IS NULL AND expires_at > \(bind: now)
-              AND user_id = \(bind: user) AND action = \(bind: action) AND digest = \(bind: digest)
-            RETURNING method, verified_at
+              AND action = \(bind: action) AND digest = \(bind: digest) \(userFilter)
+            RETURNING user_id, method, verified_at
             """).all()
         if let row = rows.first {
             return RedeemedVerification(
-                userId: user.uuidString.lowercased(), action: action, method: try row.decode(column: "method", as: String.self),
+                userId: try row.decode(column: "user_id", as: UUID.self).uuidString.lowercased(), action: action,
+                method: try row.decode(column: "method", as: String.self),
                 verifiedAt: Date(timeIntervalSince1970: try row.decode(column: "verified_at", as: Double.self)))
         }
-        if let existing = try await VerificationToken.find(hash, on: database), existing.userID == user,
+        if let existing = try await VerificationToken.find(hash, on: database), user == nil || existing.userID == user,
             existing.action == action, existing.digest == digest, existing.redeemedAt != nil
         {
             throw LatchError(.conflict, status: .conflict)
