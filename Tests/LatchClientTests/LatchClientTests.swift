@@ -1,0 +1,1 @@
+// LatchClient unit tests.
