@@ -1,0 +1,35 @@
+import Foundation
+
+/// Biometric evaluation (B1–B4): `LocalAuthenticationAuthenticator` on Apple platforms,
+/// `SimulatedAuthenticator` in tests and the CLI.
+///
+/// Each call to `evaluate` shows one prompt (implementations use a fresh `LAContext` each time: a reused,
+/// already evaluated context returns success without prompting). Results arrive on whatever executor the
+/// caller awaits from; await from the main actor to update UI (B7).
+///
+///     let authenticator: any BiometricAuthenticator = LocalAuthenticationAuthenticator()
+///     guard case .available(let kind) = await authenticator.availability() else { return offerPassword() }
+///     switch await authenticator.evaluate(reason: "Sign in to Latch", fallbackTitle: "Use Password") {
+///     case .success:
+///         let state = await authenticator.domainState()   // keep it to detect enrollment changes (B4)
+///     case .failure(let failure):
+///         switch failure.handling {
+///         case .cancelLike, .retryWhenActive: break
+///         case .settingsLike: showSettingsHint(kind)
+///         case .lockout: offerPassword()
+///         case .authenticationFailed, .unexpected: showMessage(failure)
+///         case .userFallback: offerPassword()
+///         }
+///     }
+public protocol BiometricAuthenticator: Sendable {
+    /// Whether biometrics can be used now, and which sensor (B1).
+    func availability() async -> BiometricAvailability
+
+    /// Shows the biometric prompt with `reason` and the fallback button `fallbackTitle`
+    /// (`nil`: the system's; `""`: none — see `BiometricFallbackButton`).
+    func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult
+
+    /// An opaque value that changes whenever the enrolled faces or fingers change (B4), or `nil` when it
+    /// cannot be read now (no sensor, not enrolled, locked out). Compare with `EnrollmentCheck`.
+    func domainState() async -> Data?
+}

@@ -1,0 +1,52 @@
+import LatchCore
+
+/// Labels of the biometric sign-in and enabling screens, in zh-Hans and English.
+public enum BiometricStrings {
+    /// The button and prompt title: "Face ID登录" / "Sign in with Face ID".
+    public static func signIn(with kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "\(kind.chineseName)登录"
+        case .en: "Sign in with \(kind.displayName)"
+        }
+    }
+
+    /// The always-offered password sign-in (C12): "使用密码登录" / "Sign in with password".
+    public static func signInWithPassword(in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "使用密码登录"
+        case .en: "Sign in with password"
+        }
+    }
+
+    /// The settings toggle: "开启Face ID登录" / "Turn on Face ID sign-in".
+    public static func enable(_ kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "开启\(kind.chineseName)登录"
+        case .en: "Turn on \(kind.displayName) sign-in"
+        }
+    }
+
+    /// The button to the system Settings: "去设置" / "Open Settings".
+    public static func openSettings(in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "去设置"
+        case .en: "Open Settings"
+        }
+    }
+
+    /// The reason shown in the prompt when signing in (Touch ID shows it; Face ID after a failure).
+    public static func signInReason(with kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "使用\(kind.chineseName)登录您的账号"
+        case .en: "Use \(kind.displayName) to sign in to your account"
+        }
+    }
+
+    /// The reason shown in the prompt when turning biometric sign-in on.
+    public static func enableReason(with kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "验证\(kind.chineseName)以开启\(kind.chineseName)登录"
+        case .en: "Verify \(kind.displayName) to turn on \(kind.displayName) sign-in"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Whether the enrolled faces or fingers changed since biometric login was enabled (B4).
+///
+/// When biometric login is enabled, the domain state (`BiometricAuthenticator.domainState()`) is kept;
+/// each later use compares it with the current one:
+///
+///     switch EnrollmentCheck.evaluate(stored: storedState, current: await authenticator.domainState()) {
+///     case .notEnabled: hideBiometricLogin()
+///     case .usable: evaluate()
+///     case .changed: disableBiometricLogin(); askToEnableAgain()   // the session is left alone
+///     }
+public enum EnrollmentCheck: Sendable, Hashable {
+    /// Nothing was kept: biometric login is not enabled on this device.
+    case notEnabled
+    /// No change found: biometric login stays enabled.
+    case usable
+    /// Someone added or removed a face or finger. Disable biometric login (delete the device key and the
+    /// kept state) and ask the user to enable it again after signing in another way. This never signs
+    /// anyone out: the session and its tokens stay where they are.
+    case changed
+
+    /// Compares the kept domain state with the current one.
+    ///
+    /// A current state of `nil` means it cannot be read now — biometry is locked out, unavailable, or has
+    /// no enrollments — which is not evidence of a change: the result is `.usable`, and the availability
+    /// check (B1) decides whether biometrics can be used at this moment. Once enrollment is readable
+    /// again, any change shows as a different state.
+    public static func evaluate(stored: Data?, current: Data?) -> EnrollmentCheck {
+        guard let stored else { return .notEnabled }
+        guard let current else { return .usable }
+        return stored == current ? .usable : .changed
+    }
+}

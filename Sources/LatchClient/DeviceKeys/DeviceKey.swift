@@ -1,0 +1,12 @@
+/// A newly created device key, as the server is told about it.
+public struct DeviceKey: Sendable, Hashable {
+    /// base64url (no padding) of the 65-byte X9.63 uncompressed point — the API's `public_key`.
+    public let publicKey: String
+    /// Where the private key lives: the vault item or the Keychain application tag.
+    public let reference: String
+
+    public init(publicKey: String, reference: String) {
+        self.publicKey = publicKey
+        self.reference = reference
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(LocalAuthentication) && (os(iOS) || os(macOS) || os(visionOS))
+import Foundation
+import LocalAuthentication
+
+/// `BiometricAuthenticator` on LocalAuthentication (Apple platforms). It only translates: every decision
+/// is made by tested core code — `BiometricAvailability(canEvaluate:errorCode:kind:)` (B1),
+/// `BiometricErrorCode` (B2), `BiometricFallbackButton` (B3).
+///
+/// Each prompt gets a fresh `LAContext`: an already evaluated context would answer again without
+/// prompting. A context that matched is kept briefly in `handoff`, so that the Secure Enclave key can
+/// sign right after without a second prompt (`SecureEnclaveDeviceKeyStore`).
+///
+/// The app's Info.plist needs `NSFaceIDUsageDescription`.
+///
+///     let authenticator = LocalAuthenticationAuthenticator()
+///     let keys = DeviceKeyStores.platformDefault(vault: vault, authenticator: authenticator)
+public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
+    /// Hands the context of the latest match to the Secure Enclave key store.
+    public let handoff: LocalAuthenticationHandoff
+
+    public init(handoff: LocalAuthenticationHandoff = LocalAuthenticationHandoff()) {
+        self.handoff = handoff
+    }
+
+    public func availability() async -> BiometricAvailability {
+        let context = LAContext()
+        var error: NSError?
+        let canEvaluate = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+        // `biometryType` is set by canEvaluatePolicy, also when it fails (e.g. permission off).
+        return BiometricAvailability(canEvaluate: canEvaluate, errorCode: error?.code, kind: Self.kind(of: context.biometryType))
+    }
+
+    public func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult {
+        let context = LAContext()
+        context.localizedFallbackTitle = BiometricFallbackButton(title: fallbackTitle).localizedFallbackTitle
+        do {
+            _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason)
+            handoff.keep(context)
+            return .success
+        } catch {
+            let error = error as NSError
+            let code = error.domain == LAErrorDomain ? BiometricErrorCode(code: error.code) : .other(error.code)
+            return .failure(BiometricFailure(code: code))
+        }
+    }
+
+    public func domainState() async -> Data? {
+        let context = LAContext()
+        var error: NSError?
+        // The state is only readable after canEvaluatePolicy succeeded on the same context.
+        guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else { return nil }
+        if #available(iOS 18.0, macOS 15.0, visionOS 2.0, *) {
+            return context.domainState.biometry.stateHash
+        } else {
+            return context.evaluatedPolicyDomainState
+        }
+    }
+
+    static func kind(of type: LABiometryType) -> BiometryKind? {
+        switch type {
+        case .faceID: .faceID
+        case .touchID: .touchID
+        case .opticID: .opticID
+        case .none: nil
+        @unknown default: nil
+        }
+    }
+}
+#endif

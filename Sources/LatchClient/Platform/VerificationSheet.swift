@@ -1,0 +1,197 @@
+#if canImport(SwiftUI)
+import SwiftUI
+
+/// The verification page (CW-023) in SwiftUI. It decides nothing: everything it shows — texts,
+/// buttons, accessibility labels and hints, the announcement, colours, the 44 pt minimum — comes
+/// from the `VerificationScreen` that `VerificationFlow` built and the tests check on Linux.
+///
+///     .sheet(isPresented: $verifying) {
+///         VerificationSheet(screen: model.screen) { driver.send($0) }
+///     }
+///
+/// Each new screen's announcement is posted politely (queued after current speech, A9); leaving
+/// the app reports `.appDidEnterBackground` (A8).
+public struct VerificationSheet: View {
+    private let screen: VerificationScreen
+    private let send: (VerificationInput) -> Void
+
+    @State private var entry = ""
+    @FocusState private var fieldFocused: Bool
+    @Environment(\.colorScheme) private var colorScheme
+    @Environment(\.scenePhase) private var scenePhase
+
+    /// A page showing `screen`; `send` receives what the user does.
+    public init(screen: VerificationScreen, send: @escaping (VerificationInput) -> Void) {
+        self.screen = screen
+        self.send = send
+    }
+
+    public var body: some View {
+        ZStack {
+            Rectangle()
+                .fill(.ultraThinMaterial)
+                .overlay(Color.black.opacity(VerificationAppearance.backdropOpacity))
+                .ignoresSafeArea()
+                .accessibilityHidden(true)
+            card
+        }
+        .onAppear {
+            announce(screen.announcement)
+            fieldFocused = screen.input != nil
+        }
+        .onChange(of: screen) { old, new in
+            if new.kind != old.kind || (old.isBusy && !new.isBusy) { entry = "" }
+            fieldFocused = new.input?.isEnabled == true
+            announce(new.announcement)
+        }
+        .onChange(of: scenePhase) { _, phase in
+            // .inactive also happens while the system Face ID prompt is up; only leaving the app counts.
+            if phase == .background { send(.appDidEnterBackground) }
+        }
+    }
+
+    private var palette: VerificationPalette {
+        colorScheme == .dark ? VerificationAppearance.dark : VerificationAppearance.light
+    }
+
+    private var card: some View {
+        VStack(spacing: 16) {
+            Image(systemName: screen.icon.symbol.systemImageName)
+                .font(.system(size: 44))
+                .foregroundStyle(Color(verification: palette.title))
+                .accessibilityLabel(screen.icon.accessibilityLabel)
+            Text(screen.title)
+                .font(.headline)
+                .foregroundStyle(Color(verification: palette.title))
+                .accessibilityAddTraits(.isHeader)
+            Text(screen.message)
+                .font(.body)
+                .multilineTextAlignment(.center)
+                .foregroundStyle(Color(verification: screen.tone == .warning ? palette.warning : palette.body))
+            if let detail = screen.detail {
+                Text(detail)
+                    .font(.subheadline)
+                    .multilineTextAlignment(.center)
+                    .foregroundStyle(Color(verification: screen.tone == .warning ? palette.warning : palette.body))
+            }
+            if screen.isBusy {
+                ProgressView()
+                    .accessibilityLabel(screen.message)
+            }
+            if let input = screen.input {
+                field(input)
+            }
+            ForEach(screen.buttons) { button in
+                control(button)
+            }
+        }
+        .padding(24)
+        .frame(maxWidth: 380)
+        .background(
+            RoundedRectangle(cornerRadius: VerificationAppearance.cardCornerRadius)
+                .fill(Color(verification: palette.card))
+        )
+        .padding(24)
+        .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isModal)
+    }
+
+    private func field(_ input: VerificationInputField) -> some View {
+        Group {
+            if input.isSecure {
+                SecureField(input.placeholder, text: $entry)
+            } else {
+                TextField(input.placeholder, text: $entry)
+            }
+        }
+        #if os(iOS)
+        .keyboardType(.numberPad)
+        .textContentType(input.isSecure ? .password : .oneTimeCode)
+        #endif
+        .multilineTextAlignment(.center)
+        .foregroundStyle(Color(verification: palette.fieldText))
+        .frame(minWidth: input.minimumSize.width, maxWidth: .infinity, minHeight: input.minimumSize.height)
+        .background(
+            RoundedRectangle(cornerRadius: 10).fill(Color(verification: palette.fieldBackground))
+        )
+        .disabled(!input.isEnabled)
+        .focused($fieldFocused)
+        .onSubmit { submit(input) }
+        .accessibilityLabel(input.label)
+        .accessibilityHint(input.accessibilityHint)
+    }
+
+    private func control(_ button: VerificationButton) -> some View {
+        let filled = button.role == .primary
+        let foreground: VerificationColor =
+            !button.isEnabled ? palette.disabled : (filled ? palette.primaryLabel : palette.link)
+        return Button {
+            tap(button)
+        } label: {
+            Text(button.title)
+                .font(filled ? .body.weight(.semibold) : .body)
+                .foregroundStyle(Color(verification: foreground))
+                .frame(minWidth: button.minimumSize.width, maxWidth: .infinity, minHeight: button.minimumSize.height)
+                .background(
+                    RoundedRectangle(cornerRadius: 10)
+                        .fill(filled && button.isEnabled ? Color(verification: palette.primaryFill) : Color.clear)
+                )
+                .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .disabled(!button.isEnabled)
+        .modifier(Shortcut(shortcut: button.keyboardShortcut))
+        .accessibilityLabel(button.accessibilityLabel)
+        .accessibilityHint(button.accessibilityHint)
+    }
+
+    private func tap(_ button: VerificationButton) {
+        switch button.id {
+        case .submit:
+            if let input = screen.input { submit(input) }
+        case .retry, .continue, .usePassword, .otherMethod, .useBiometrics, .openSettings, .cancel:
+            send(.tapped(button.id))
+        }
+    }
+
+    private func submit(_ input: VerificationInputField) {
+        switch input.kind {
+        case .oneTimeCode:
+            send(.submittedCode(VerificationSecret(entry)))
+        case .fundPassword:
+            send(.submittedFundPassword(VerificationSecret(entry)))
+        }
+    }
+
+    private func announce(_ announcement: VerificationAnnouncement) {
+        var text = AttributedString(announcement.text)
+        switch announcement.politeness {
+        case .polite:
+            text.accessibilitySpeechAnnouncementPriority = .low
+        }
+        AccessibilityNotification.Announcement(text).post()
+    }
+}
+
+/// Return / Escape (and ⌘.) for the page's default and cancel buttons.
+private struct Shortcut: ViewModifier {
+    let shortcut: VerificationButton.KeyboardShortcut?
+
+    @ViewBuilder
+    func body(content: Content) -> some View {
+        switch shortcut {
+        case .defaultAction: content.keyboardShortcut(.defaultAction)
+        case .cancelAction: content.keyboardShortcut(.cancelAction)
+        case nil: content
+        }
+    }
+}
+
+extension Color {
+    fileprivate init(verification color: VerificationColor) {
+        self.init(
+            .sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255,
+            opacity: 1)
+    }
+}
+#endif

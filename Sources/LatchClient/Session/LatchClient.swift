@@ -1,0 +1,107 @@
+import Foundation
+import LatchCore
+
+/// The session side of the Latch SDK: sign-up, sign-in, the session's tokens (kept in a vault,
+/// refreshed in time), authorized requests, the signed-in devices, and sign-out.
+///
+///     let client = LatchClient(serverURL: URL(string: "https://auth.example.com")!, vault: KeychainVault())
+///     Task { for await state in client.state { render(state) } }   // .signedOut, .signedIn(user), .expired
+///     _ = await client.restoreSession()                              // at launch
+///     try await client.signIn(email: "a@example.com", password: "Secret123")
+///     let response = try await client.send(HTTPRequest(method: "GET", url: ordersURL))  // bearer added
+///     await client.signOut()
+///
+/// Tokens are refreshed when less than 5 minutes remain before a request, when a request is refused
+/// with 401 (then the request is replayed once), and at launch. Concurrent requests share one refresh.
+public final class LatchClient: Sendable {
+    /// The typed HTTP API this client talks through.
+    public let api: LatchAPI
+    /// Where the session (key `session`) and the installation id (key `installation-id`) are kept.
+    public let vault: any TokenVault
+
+    let broadcast: SessionStateBroadcast
+    let coordinator: RefreshCoordinator
+    let identity: InstallationIdentity
+
+    /// A client of the latchd at `serverURL`.
+    ///
+    /// - Parameters:
+    ///   - vault: `KeychainVault()` on Apple platforms, `FileVault()` elsewhere, `InMemoryVault()` in tests.
+    ///   - transport: how HTTP is sent (`URLSessionTransport`, optionally with certificate pinning on Apple).
+    ///   - acceptLanguage: the language of the server's messages (`zh-Hans` or `en`); English when nil.
+    ///   - refreshPolicy: when to refresh (default: less than 5 minutes left).
+    ///   - clock: the current time; injected so that tests decide it.
+    public init(
+        serverURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(),
+        acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let api = LatchAPI(serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage)
+        let broadcast = SessionStateBroadcast(.signedOut)
+        self.api = api
+        self.vault = vault
+        self.broadcast = broadcast
+        self.identity = InstallationIdentity(vault: vault)
+        self.coordinator = RefreshCoordinator(
+            vault: vault, policy: refreshPolicy, clock: clock, broadcast: broadcast,
+            refresh: { refreshToken in try await api.refreshGrant(refreshToken: refreshToken) })
+    }
+
+    // MARK: - State
+
+    /// The session state, starting with the current one; each change is announced once.
+    public var state: AsyncStream<SessionState> { broadcast.stream() }
+
+    /// The session state now. `.signedOut` until ``restoreSession()`` or a sign-in says otherwise.
+    public var currentState: SessionState { broadcast.current }
+
+    /// Brings back the stored session at launch (C6): signed in when the vault holds a session (refreshed
+    /// first when less than 5 minutes remain; a network failure keeps it signed in), signed out when it
+    /// holds none or the server says it is over, `.expired` when its refresh token has run out.
+    /// A vault that cannot be read now (a locked device) answers `.vaultUnavailable` and changes nothing.
+    @discardableResult
+    public func restoreSession() async -> SessionRestoration {
+        await coordinator.restore()
+    }
+
+    /// Refreshes the session's tokens now, whatever their age (joining a refresh already running).
+    @discardableResult
+    public func refreshSession() async throws -> UserInfo {
+        try await coordinator.refresh()
+    }
+
+    // MARK: - Authorized requests
+
+    /// `request` with `Authorization: Bearer …` of the session, refreshed first when less than 5 minutes
+    /// remain. For requests an app sends by its own means; ``send(_:)`` also handles a 401.
+    public func authorizedRequest(_ request: HTTPRequest) async throws -> HTTPRequest {
+        request.authorized(with: try await coordinator.accessToken())
+    }
+
+    /// Sends `request` with the session's bearer token. When the answer is 401 because the token was
+    /// refused (AUTH_004, or a 401 that is not in Latch's error format), the session is refreshed and
+    /// the request replayed once; a second 401 is returned as it is.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let token = try await coordinator.accessToken()
+        let response = try await api.send(request.authorized(with: token))
+        guard Self.refusesToken(response) else { return response }
+        let replacement = try await coordinator.accessToken(replacing: token)
+        return try await api.send(request.authorized(with: replacement))
+    }
+
+    /// Sends an API call, with the session's token when it needs one (see ``send(_:)``).
+    public func perform<Response>(_ call: APICall<Response>) async throws -> Response {
+        guard call.requiresAuthorization else { return try await api.perform(call) }
+        let response = try await send(api.request(for: call))
+        return try api.result(of: call, from: response)
+    }
+
+    /// Whether a 401 says the access token was refused (rather than, say, a wrong current password).
+    static func refusesToken(_ response: HTTPResponse) -> Bool {
+        guard response.status == 401 else { return false }
+        switch LatchAPI.error(from: response) {
+        case .unexpected: return true
+        case let error: return error.isSessionExpired
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What the system biometric prompt shows (B3): its reason line and button titles.
+public struct VerificationBiometricPrompt: Sendable, Equatable {
+    /// The sensor to evaluate.
+    public var sensor: VerificationSensor
+    /// `LAContext.evaluatePolicy`'s `localizedReason`: the caller's operation description, or the
+    /// page text ("使用面容ID进行验证").
+    public var localizedReason: String
+    /// `LAContext.localizedFallbackTitle`: "使用密码验证" (or "使用其他方式验证" without a fund
+    /// password); empty hides the button when there is nothing to fall back to.
+    public var fallbackTitle: String
+    /// `LAContext.localizedCancelTitle`: "取消".
+    public var cancelTitle: String
+
+    public init(sensor: VerificationSensor, localizedReason: String, fallbackTitle: String, cancelTitle: String) {
+        self.sensor = sensor
+        self.localizedReason = localizedReason
+        self.fallbackTitle = fallbackTitle
+        self.cancelTitle = cancelTitle
+    }
+}

@@ -1,0 +1,45 @@
+/// What this device can do for a verification, read once before the flow starts.
+///
+/// The integration layer fills it from the authenticator's availability check and the device-key
+/// store:
+///
+///     let device = VerificationDeviceState(
+///         biometricCredentialID: deviceKeys.boundCredentialID,   // nil: biometrics not enabled here
+///         biometry: .available(.faceID, permission: .notDetermined))
+public struct VerificationDeviceState: Sendable, Equatable {
+    /// Whether biometric evaluation can run, and if not, why.
+    public enum Biometry: Sendable, Equatable {
+        /// The sensor is ready. `permission` is the app's Face ID permission (`NSFaceIDUsageDescription`,
+        /// which the seed calls the camera permission); Touch ID needs none, so it is ignored for `.touchID`.
+        case available(VerificationSensor, permission: VerificationPermission)
+        /// The device has no biometric sensor.
+        case notSupported
+        /// The sensor exists but no face or finger is enrolled.
+        case notEnrolled(VerificationSensor)
+        /// The sensor exists but cannot be used now (turned off, no passcode set, restricted).
+        case notAvailable(VerificationSensor)
+        /// Too many failed attempts system-wide: the device passcode must unlock biometrics first.
+        case lockedOut(VerificationSensor)
+    }
+
+    /// The server id of this device's biometric key, when the user enabled biometric verification
+    /// on this device; `nil` when they did not (then the flow starts with 2FA or the fund password).
+    public var biometricCredentialID: String?
+    /// The sensor's state.
+    public var biometry: Biometry
+
+    public init(biometricCredentialID: String?, biometry: Biometry) {
+        self.biometricCredentialID = biometricCredentialID
+        self.biometry = biometry
+    }
+}
+
+/// The app's permission to use Face ID (A6). The seed calls it the camera permission.
+public enum VerificationPermission: String, Sendable, Equatable, CaseIterable {
+    /// Never asked: the first use shows the explanation "需要使用相机进行面容识别验证" first.
+    case notDetermined
+    /// Allowed: evaluation starts straight away.
+    case granted
+    /// Refused: "无法使用Face ID，请在设置中开启相机权限" with a "使用密码验证" option.
+    case denied
+}

@@ -1,0 +1,231 @@
+import LatchCore
+
+/// Runs a `VerificationFlow` against the world: for every callback it does
+/// `let action = flow.event(…)` and then runs that action, nothing else. Only the driver touches
+/// the server, the sensor, the device key and the page, through its `Environment`.
+///
+///     let driver = VerificationDriver(
+///         flow: VerificationFlow(context: context, device: device, language: .zhHans),
+///         environment: environment)
+///     // The page reports taps: driver.send(.tapped(.cancel))
+///     switch await driver.run() {
+///     case .succeeded(let proof): try await withdraw(proof.context, verificationToken: proof.token)
+///     case .cancelled, .failed: break  // the action is not executed (A4)
+///     }
+///
+/// Cancelling the task that awaits `run()` counts as "取消".
+public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
+    /// One callback into the flow.
+    private enum Event: Sendable {
+        case input(VerificationInput)
+        case serverStarted(VerificationStarted)
+        case serverStartFailed(VerificationServerFailure)
+        case permissionAnswered(granted: Bool)
+        case biometricFinished(BiometricOutcome, evaluation: Int)
+        case signingFailed
+        case attemptSucceeded(VerificationPassed)
+        case attemptFailed(VerificationServerFailure)
+        case timedOut(verificationID: String)
+    }
+
+    private let environment: Environment
+    private let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private var flow: VerificationFlow
+    private var hasRun = false
+    /// Work started for the flow (requests, prompts, timers); cancelled when it finishes.
+    private var work: [Task<Void, Never>] = []
+    /// The number of the running (or last) biometric prompt: results of earlier ones are dropped.
+    private var evaluation = 0
+    private var evaluationRunning = false
+
+    public init(flow: VerificationFlow, environment: Environment) {
+        self.flow = flow
+        self.environment = environment
+        (self.events, self.continuation) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// Reports what the user did on the page. Safe from any thread; ignored after the flow ends.
+    public nonisolated func send(_ input: VerificationInput) {
+        continuation.yield(.input(input))
+    }
+
+    /// Runs the flow until it finishes and returns how. Call it once.
+    public func run() async -> VerificationResult {
+        precondition(!hasRun, "a VerificationDriver runs one flow, once")
+        hasRun = true
+        return await withTaskCancellationHandler {
+            await loop()
+        } onCancel: { [continuation] in
+            continuation.yield(.input(.tapped(.cancel)))
+        }
+    }
+
+    private func loop() async -> VerificationResult {
+        if let result = await perform(flow.start()) { return result }
+        for await event in events {
+            let action = apply(event)
+            if let result = await perform(action) { return result }
+        }
+        // The stream ends early only when the task awaiting run() is cancelled: that is "取消",
+        // with the same clean-up (prompt stopped, work cancelled, page closed).
+        if let result = await perform(flow.userTappedCancel()) { return result }
+        return .cancelled
+    }
+
+    /// The flow's answer to `event`.
+    private func apply(_ event: Event) -> VerificationFlow.Action {
+        switch event {
+        case .input(let input):
+            switch input {
+            case .tapped(let button):
+                switch button {
+                case .retry: return flow.userTappedRetry()
+                case .continue: return flow.userTappedContinue()
+                case .usePassword: return flow.userTappedUsePassword()
+                case .otherMethod: return flow.userTappedOtherMethod()
+                case .useBiometrics: return flow.userTappedUseBiometrics()
+                case .openSettings: return flow.userTappedOpenSettings()
+                case .cancel: return flow.userTappedCancel()
+                case .submit:
+                    // The field's text arrives as .submittedCode / .submittedFundPassword.
+                    return .none
+                }
+            case .submittedCode(let code):
+                return flow.userSubmittedCode(code.value)
+            case .submittedFundPassword(let password):
+                return flow.userSubmittedFundPassword(password.value)
+            case .appDidEnterBackground:
+                return flow.appDidEnterBackground()
+            }
+        case .serverStarted(let started):
+            startTimer(for: started)
+            return flow.serverStarted(started)
+        case .serverStartFailed(let failure):
+            return flow.serverStartFailed(failure)
+        case .permissionAnswered(let granted):
+            return flow.permissionPromptAnswered(granted: granted)
+        case .biometricFinished(let outcome, let number):
+            // A prompt the driver cancelled already told the flow where it went.
+            guard number == evaluation, evaluationRunning else { return .none }
+            evaluationRunning = false
+            return flow.biometricFinished(outcome)
+        case .signingFailed:
+            return flow.signingFailed()
+        case .attemptSucceeded(let passed):
+            return flow.serverAttemptSucceeded(passed)
+        case .attemptFailed(let failure):
+            return flow.serverAttemptFailed(failure)
+        case .timedOut(let verificationID):
+            return flow.timedOut(verificationID: verificationID)
+        }
+    }
+
+    /// Runs `action`; returns the result when it finishes the flow.
+    private func perform(_ action: VerificationFlow.Action) async -> VerificationResult? {
+        let environment = environment
+        let continuation = continuation
+        switch action {
+        case .startServerVerification(let request, let screen):
+            await environment.present(screen)
+            spawn {
+                do {
+                    continuation.yield(.serverStarted(try await environment.startVerification(request)))
+                } catch {
+                    continuation.yield(.serverStartFailed(Self.failure(from: error)))
+                }
+            }
+        case .show(let screen):
+            await environment.present(screen)
+        case .requestBiometricPermission:
+            spawn {
+                continuation.yield(.permissionAnswered(granted: await environment.requestBiometricPermission()))
+            }
+        case .evaluateBiometrics(let prompt, let screen):
+            await environment.present(screen)
+            evaluation += 1
+            evaluationRunning = true
+            let number = evaluation
+            spawn {
+                continuation.yield(.biometricFinished(await environment.evaluateBiometrics(prompt), evaluation: number))
+            }
+        case .cancelBiometricEvaluation(let screen):
+            await stopEvaluation()
+            await environment.present(screen)
+        case .submitBiometricSignature(let request, let screen):
+            await environment.present(screen)
+            spawn {
+                let signature: String
+                do {
+                    signature = try await environment.sign(try request.message(), credentialID: request.credentialID)
+                } catch {
+                    continuation.yield(.signingFailed)
+                    return
+                }
+                await Self.submit(request.attempt(signature: signature), request.verificationID, environment, continuation)
+            }
+        case .submitCode(let verificationID, let code, let screen):
+            await environment.present(screen)
+            let attempt = VerificationAttempt(method: VerificationMethod.totp.rawValue, code: code.value)
+            spawn { await Self.submit(attempt, verificationID, environment, continuation) }
+        case .submitFundPassword(let verificationID, let password, let screen):
+            await environment.present(screen)
+            let attempt = VerificationAttempt(method: VerificationMethod.fundPassword.rawValue, fundPassword: password.value)
+            spawn { await Self.submit(attempt, verificationID, environment, continuation) }
+        case .openSettings:
+            await environment.openSettings()
+        case .finish(let result, let announcement):
+            await stopEvaluation()
+            for task in work { task.cancel() }
+            work.removeAll()
+            continuation.finish()
+            await environment.dismiss(announcing: announcement)
+            return result
+        case .none:
+            break
+        }
+        return nil
+    }
+
+    private func startTimer(for started: VerificationStarted) {
+        let environment = environment
+        let continuation = continuation
+        let seconds = VerificationFlow.timeout(for: started)
+        let verificationID = started.verificationId
+        spawn {
+            do {
+                try await environment.sleep(seconds: seconds)
+            } catch {
+                return  // cancelled: the flow finished
+            }
+            continuation.yield(.timedOut(verificationID: verificationID))
+        }
+    }
+
+    private func stopEvaluation() async {
+        guard evaluationRunning else { return }
+        evaluationRunning = false
+        evaluation += 1
+        await environment.cancelBiometricEvaluation()
+    }
+
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) {
+        work.removeAll { $0.isCancelled }
+        work.append(Task(operation: operation))
+    }
+
+    private static func submit(
+        _ attempt: VerificationAttempt, _ verificationID: String, _ environment: Environment,
+        _ continuation: AsyncStream<Event>.Continuation
+    ) async {
+        do {
+            continuation.yield(.attemptSucceeded(try await environment.submitAttempt(attempt, verificationID: verificationID)))
+        } catch {
+            continuation.yield(.attemptFailed(failure(from: error)))
+        }
+    }
+
+    private static func failure(from error: any Error) -> VerificationServerFailure {
+        (error as? VerificationServerFailure) ?? .network
+    }
+}

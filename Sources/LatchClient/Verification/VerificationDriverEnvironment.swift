@@ -1,0 +1,56 @@
+import LatchCore
+
+/// Everything `VerificationDriver` needs from the outside world: the server, the biometric sensor,
+/// the device key, the page, and time. Apps get one from the SDK; tests pass a fake.
+///
+///     struct AppVerificationEnvironment: VerificationDriverEnvironment {
+///         let api: APIClient, authenticator: some BiometricAuthenticator, keys: some DeviceKeyStore
+///         @MainActor let model: VerificationSheetModel
+///
+///         func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted {
+///             try await api.post("/v1/verifications", request)          // throw VerificationServerFailure on errors
+///         }
+///         func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome {
+///             await authenticator.evaluate(prompt)                         // a fresh LAContext, LAError mapped
+///         }
+///         func present(_ screen: VerificationScreen) async { await model.show(screen) }
+///         // …
+///     }
+public protocol VerificationDriverEnvironment: Sendable {
+    /// `POST /v1/verifications`. Throw `VerificationServerFailure` for error answers; any other
+    /// error counts as a network failure.
+    func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted
+
+    /// `POST /v1/verifications/{id}/attempts`. Throw `VerificationServerFailure` for error answers
+    /// (AUTH_003 with `attempts_remaining`, AUTH_002 with `locked_until` …); any other error counts
+    /// as a network failure.
+    func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed
+
+    /// Asks for the Face ID permission after the explanation (A6) and says whether it was granted.
+    /// On iOS the permission alert is part of the first evaluation: an adapter may answer `true`
+    /// here and let `evaluateBiometrics` report `.permissionDenied`.
+    func requestBiometricPermission() async -> Bool
+
+    /// Runs the system biometric prompt with a fresh context and maps its result (B2).
+    func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome
+
+    /// Cancels the running prompt (`LAContext.invalidate()`); its result is dropped by the driver.
+    func cancelBiometricEvaluation() async
+
+    /// Signs `message` with the device key `credentialID`, using the context that just passed
+    /// `evaluateBiometrics` so the user is not asked twice. Returns base64url DER (the contract's
+    /// signature format). Throws when the key is gone or refuses.
+    func sign(_ message: SignedMessage, credentialID: String) async throws -> String
+
+    /// Shows `screen` (and announces `screen.announcement`).
+    func present(_ screen: VerificationScreen) async
+
+    /// Closes the page and announces `announcement`.
+    func dismiss(announcing announcement: VerificationAnnouncement) async
+
+    /// Opens the app's page in the system Settings.
+    func openSettings() async
+
+    /// Waits `seconds` (a test clock may return at once); throws when cancelled.
+    func sleep(seconds: Int) async throws
+}

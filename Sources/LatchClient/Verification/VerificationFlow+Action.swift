@@ -1,0 +1,34 @@
+import LatchCore
+
+extension VerificationFlow {
+    /// What the driver must do after an event. Every action that changes the page carries the new
+    /// screen; the driver shows it, then does the rest.
+    public enum Action: Sendable, Equatable {
+        /// Show `screen` and open a verification on the server (`POST /v1/verifications`); report
+        /// `serverStarted(_:)` or `serverStartFailed(_:)`.
+        case startServerVerification(VerificationRequest, screen: VerificationScreen)
+        /// Show `screen`; nothing runs until the user acts.
+        case show(VerificationScreen)
+        /// Ask the system for the Face ID permission; report `permissionPromptAnswered(granted:)`.
+        case requestBiometricPermission
+        /// Show `screen` and run the system biometric prompt; report `biometricFinished(_:)`.
+        case evaluateBiometrics(VerificationBiometricPrompt, screen: VerificationScreen)
+        /// Cancel the running biometric prompt (its late result is to be dropped) and show `screen`.
+        case cancelBiometricEvaluation(thenShow: VerificationScreen)
+        /// Show `screen`, sign the request's message with the device key and send it as a
+        /// `biometric` attempt; report `serverAttemptSucceeded(_:)` / `serverAttemptFailed(_:)`, or
+        /// `signingFailed()` when the key cannot sign.
+        case submitBiometricSignature(VerificationSignatureRequest, screen: VerificationScreen)
+        /// Show `screen` and send a `totp` attempt with `code`.
+        case submitCode(verificationID: String, code: VerificationSecret, screen: VerificationScreen)
+        /// Show `screen` and send a `fund_password` attempt with `password`.
+        case submitFundPassword(verificationID: String, password: VerificationSecret, screen: VerificationScreen)
+        /// Open the app's page in the system Settings (to turn the Face ID permission on).
+        case openSettings
+        /// Close the page, announce `announcement` and hand `result` to the caller. Anything still
+        /// running (a prompt, a request, the timer) is to be cancelled and its result dropped.
+        case finish(VerificationResult, announcement: VerificationAnnouncement)
+        /// Nothing to do.
+        case none
+    }
+}

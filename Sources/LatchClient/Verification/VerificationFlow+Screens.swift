@@ -1,0 +1,249 @@
+import Foundation
+
+/// Builds the screen for each page of the flow: the texts, the buttons a page offers, their
+/// accessibility descriptions and the announcement. Pure; called only by `VerificationFlow`.
+struct VerificationScreens {
+    typealias Session = VerificationFlow.Session
+    typealias Notice = VerificationFlow.Notice
+
+    let strings: VerificationStrings
+    let timeZone: TimeZone
+
+    // MARK: Pages
+
+    func preparing() -> VerificationScreen {
+        screen(
+            .preparing, icon: .progress, title: strings.verificationTitle, message: strings.preparing,
+            buttons: [cancel()], isBusy: true)
+    }
+
+    func startFailed(_ problem: VerificationFlow.StartProblem) -> VerificationScreen {
+        let message: String
+        switch problem {
+        case .network: message = strings.networkFailure
+        case .server: message = strings.startFailure
+        }
+        return screen(
+            .startFailed, icon: .warning, title: strings.verificationTitle, message: message, tone: .warning,
+            buttons: [button(.retry, strings.retry, hint: strings.restartHint, role: .primary), cancel()])
+    }
+
+    func permissionExplanation(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+        screen(
+            .permissionExplanation, icon: icon(for: sensor), title: strings.title(for: sensor),
+            message: strings.permissionExplanation,
+            buttons: [button(.continue, strings.continue, hint: strings.continueHint(sensor), role: .primary)]
+                + switches(session, sensor: sensor) + [cancel()])
+    }
+
+    func permissionDenied(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+        var buttons = switches(session, sensor: sensor)
+        if let first = buttons.indices.first {
+            buttons[first].role = .primary
+            buttons[first].keyboardShortcut = .defaultAction
+        }
+        buttons.append(button(.openSettings, strings.openSettings, hint: strings.openSettingsHint, role: .secondary))
+        buttons.append(cancel())
+        return screen(
+            .permissionDenied, icon: .warning, title: strings.title(for: sensor), message: strings.permissionDenied,
+            tone: .warning, buttons: buttons)
+    }
+
+    func biometric(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+        screen(
+            .biometric, icon: icon(for: sensor), title: strings.title(for: sensor),
+            message: strings.biometricMessage(for: sensor), buttons: switches(session, sensor: sensor) + [cancel()])
+    }
+
+    func biometricRetry(
+        _ session: Session, sensor: VerificationSensor, reason: VerificationFlow.RetryReason, failures: Int
+    ) -> VerificationScreen {
+        let message: String
+        let tone: VerificationScreen.Tone
+        switch reason {
+        case .failed:
+            message = strings.attemptFailed(failures)
+            tone = .warning
+        case .interrupted:
+            message = strings.interrupted(sensor)
+            tone = .regular
+        case .network:
+            message = strings.networkFailure
+            tone = .warning
+        case .serverError:
+            message = strings.serverFailure
+            tone = .warning
+        }
+        let remaining = VerificationFlow.maximumBiometricFailures - failures
+        let detail: String? =
+            failures == 0
+            ? nil
+            : remaining == 1
+                ? strings.lastBiometricAttempt(then: session.passwordTarget?.method)
+                : strings.attemptsRemaining(remaining)
+        return screen(
+            .biometricRetry, icon: icon(for: sensor), title: strings.title(for: sensor), message: message,
+            detail: detail, tone: tone,
+            buttons: [button(.retry, strings.retry, hint: strings.retryHint(sensor), role: .primary)]
+                + switches(session, sensor: sensor) + [cancel()])
+    }
+
+    func biometricChecking(sensor: VerificationSensor) -> VerificationScreen {
+        screen(
+            .biometricChecking, icon: icon(for: sensor), title: strings.title(for: sensor), message: strings.verifying,
+            buttons: [cancel()], isBusy: true)
+    }
+
+    func secret(
+        _ session: Session, _ method: VerificationFlow.SecretMethod, notice: Notice?, busy: Bool
+    ) -> VerificationScreen {
+        let (noticeMessage, noticeDetail) = notice.map { lines(for: $0, on: method) } ?? (nil, nil)
+        let prompt: String
+        let field: VerificationInputField
+        let kind: VerificationScreen.Kind
+        let title: String
+        let symbol: VerificationIcon.Symbol
+        switch method {
+        case .totp:
+            kind = .oneTimeCode
+            title = strings.oneTimeCodeTitle
+            symbol = .oneTimeCode
+            prompt = strings.oneTimeCodePrompt
+            field = VerificationInputField(
+                kind: .oneTimeCode(length: VerificationFlow.codeLength), label: strings.oneTimeCodeLabel,
+                placeholder: strings.oneTimeCodePlaceholder, accessibilityHint: strings.oneTimeCodeHint, isSecure: false,
+                isEnabled: !busy)
+        case .fundPassword:
+            kind = .fundPassword
+            title = strings.fundPasswordTitle
+            symbol = .fundPassword
+            prompt = strings.fundPasswordPrompt
+            field = VerificationInputField(
+                kind: .fundPassword(length: VerificationFlow.codeLength), label: strings.fundPasswordLabel,
+                placeholder: strings.fundPasswordPlaceholder, accessibilityHint: strings.fundPasswordHint,
+                isSecure: true, isEnabled: !busy)
+        }
+        var buttons = [
+            button(.submit, strings.submit, hint: strings.submitHint(method.method), role: .primary, enabled: !busy)
+        ]
+        if let other = session.otherSecret(than: method) {
+            buttons.append(
+                button(
+                    .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
+                    enabled: !busy))
+        }
+        if let route = session.biometric {
+            buttons.append(
+                button(
+                    .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
+                    role: .secondary, enabled: !busy))
+        }
+        buttons.append(cancel())
+        let message = busy ? strings.verifying : (noticeMessage ?? prompt)
+        let detail = busy ? nil : noticeDetail
+        return screen(
+            kind, icon: busy ? .progress : symbol, title: title, message: message, detail: detail,
+            tone: notice == nil || busy ? .regular : .warning, input: field, buttons: buttons, isBusy: busy)
+    }
+
+    func expired(_ reason: VerificationFlow.ExpiryReason) -> VerificationScreen {
+        let message: String
+        switch reason {
+        case .timedOut: message = strings.timedOut
+        case .attemptsUsedUp: message = strings.attemptsUsedUp
+        case .invalidated: message = strings.verificationInvalid
+        }
+        return screen(
+            .expired, icon: .warning, title: strings.verificationTitle, message: message, tone: .warning,
+            buttons: [button(.retry, strings.restart, hint: strings.restartHint, role: .primary), cancel()])
+    }
+
+    func noMethodAvailable(notice: Notice?) -> VerificationScreen {
+        let message: String
+        let detail: String?
+        if let notice {
+            message = lines(for: notice, on: nil).message
+            detail = strings.noOtherMethodAvailable
+        } else {
+            message = strings.noMethodAvailable
+            detail = nil
+        }
+        return screen(
+            .noMethodAvailable, icon: .warning, title: strings.verificationTitle, message: message, detail: detail,
+            tone: .warning, buttons: [cancel()])
+    }
+
+    // MARK: Parts
+
+    /// "使用密码验证" (when a fund password exists) and "使用其他方式验证" (A5: always, when any
+    /// other method exists) on biometric pages.
+    private func switches(_ session: Session, sensor: VerificationSensor) -> [VerificationButton] {
+        var buttons: [VerificationButton] = []
+        if session.offersFundPassword {
+            buttons.append(
+                button(.usePassword, strings.usePassword, hint: strings.usePasswordHint(sensor), role: .secondary))
+        }
+        if let other = session.otherTargetFromBiometrics {
+            buttons.append(
+                button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary))
+        }
+        return buttons
+    }
+
+    /// The lines of `notice` on the page of `method` (`nil`: the empty page, going nowhere).
+    private func lines(for notice: Notice, on method: VerificationFlow.SecretMethod?) -> (message: String, detail: String?) {
+        switch notice {
+        case .tooManyBiometricFailures(let sensor):
+            return (strings.tooManyFailures(sensor, then: method?.method), nil)
+        case .biometricsUnavailable(let reason, let sensor):
+            return (strings.biometricsUnavailable(reason, sensor: sensor, then: method?.method), nil)
+        case .wrongAnswer(let remaining):
+            let message = method == .fundPassword ? strings.wrongFundPassword : strings.wrongCode
+            return (message, remaining.map(strings.attemptsRemaining))
+        case .methodLocked(let until):
+            return (strings.methodLocked, strings.lockedUntil(strings.clockTime(until, in: timeZone)))
+        case .network:
+            return (strings.networkFailure, nil)
+        case .serverError:
+            return (strings.serverFailure, nil)
+        case .invalidFormat:
+            return (method == .fundPassword ? strings.invalidFundPasswordFormat : strings.invalidCodeFormat, nil)
+        }
+    }
+
+    private func icon(for sensor: VerificationSensor) -> VerificationIcon.Symbol {
+        switch sensor {
+        case .faceID: .faceID
+        case .touchID: .touchID
+        }
+    }
+
+    private func cancel() -> VerificationButton {
+        button(.cancel, strings.cancel, hint: strings.cancelHint, role: .cancel)
+    }
+
+    private func button(
+        _ id: VerificationButton.ID, _ title: String, hint: String, role: VerificationButton.Role, enabled: Bool = true
+    ) -> VerificationButton {
+        let shortcut: VerificationButton.KeyboardShortcut?
+        switch role {
+        case .primary: shortcut = .defaultAction
+        case .cancel: shortcut = .cancelAction
+        case .secondary: shortcut = nil
+        }
+        return VerificationButton(
+            id: id, title: title, accessibilityLabel: title, accessibilityHint: hint, role: role, isEnabled: enabled,
+            keyboardShortcut: shortcut)
+    }
+
+    private func screen(
+        _ kind: VerificationScreen.Kind, icon symbol: VerificationIcon.Symbol, title: String, message: String,
+        detail: String? = nil, tone: VerificationScreen.Tone = .regular, input: VerificationInputField? = nil,
+        buttons: [VerificationButton], isBusy: Bool = false
+    ) -> VerificationScreen {
+        VerificationScreen(
+            kind: kind, icon: VerificationIcon(symbol: symbol, accessibilityLabel: strings.iconLabel(symbol)),
+            title: title, message: message, detail: detail, tone: tone, input: input, buttons: buttons, isBusy: isBusy,
+            announcement: VerificationAnnouncement(strings.announcement(message, detail)))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LatchCore
+
+extension VerificationFlow {
+    /// How biometrics stand for the whole flow; kept when a new verification is opened.
+    enum BiometricStanding: Equatable {
+        /// Still usable: `failures` failed attempts so far (0…2) and the last known Face ID permission.
+        case open(failures: Int, permission: VerificationPermission)
+        /// Set aside for this flow: three failures, lockout, denial, unavailable, rejected signature.
+        case closed
+    }
+
+    /// What biometrics need in one verification: the sensor, this device's key and the challenge.
+    struct BiometricRoute: Equatable {
+        var sensor: VerificationSensor
+        var credentialID: String
+        var challengeID: String
+        var challenge: String
+    }
+
+    /// The method a code page asks for.
+    enum SecretMethod: Equatable {
+        case totp
+        case fundPassword
+
+        var method: VerificationMethod {
+            switch self {
+            case .totp: .totp
+            case .fundPassword: .fundPassword
+            }
+        }
+    }
+
+    /// One open verification on the server and what can answer it.
+    struct Session: Equatable {
+        var verificationID: String
+        var offersTOTP: Bool
+        var offersFundPassword: Bool
+        /// Set while biometrics can answer this verification (enabled here, offered, sensor ready,
+        /// standing open).
+        var biometric: BiometricRoute?
+        var standing: BiometricStanding
+
+        init(started: VerificationStarted, standing: BiometricStanding) {
+            let types = Set(started.methods.map(\.type))
+            self.verificationID = started.verificationId
+            self.offersTOTP = types.contains(VerificationMethod.totp.rawValue)
+            self.offersFundPassword = types.contains(VerificationMethod.fundPassword.rawValue)
+            self.biometric = nil
+            self.standing = standing
+        }
+
+        /// Where "password verification" goes (A3, A6, A7): the fund password, else 2FA.
+        var passwordTarget: SecretMethod? {
+            offersFundPassword ? .fundPassword : (offersTOTP ? .totp : nil)
+        }
+
+        /// Where "使用其他方式验证" goes from a biometric page (A5): 2FA when bound, else the fund password.
+        /// It is also the first page when biometrics are not enabled (the server's order).
+        var otherTargetFromBiometrics: SecretMethod? {
+            offersTOTP ? .totp : (offersFundPassword ? .fundPassword : nil)
+        }
+
+        /// Where "使用其他方式验证" goes from a code page: the other code method.
+        func otherSecret(than method: SecretMethod) -> SecretMethod? {
+            switch method {
+            case .totp: offersFundPassword ? .fundPassword : nil
+            case .fundPassword: offersTOTP ? .totp : nil
+            }
+        }
+
+        /// Biometrics are set aside for the rest of the flow.
+        mutating func closeBiometrics() {
+            biometric = nil
+            standing = .closed
+        }
+    }
+
+    /// Why the biometric page offers "再试一次".
+    enum RetryReason: Equatable {
+        /// A failed match (counted).
+        case failed
+        /// The system or an app switch interrupted the prompt (not counted, A8).
+        case interrupted
+        /// The signature could not reach the server.
+        case network
+        /// The server answered with an error unrelated to the answer.
+        case serverError
+    }
+
+    /// Why a verification can no longer be answered.
+    enum ExpiryReason: Equatable {
+        case timedOut
+        case attemptsUsedUp
+        case invalidated
+    }
+
+    /// A line shown on a code page or the empty page, above the normal prompt.
+    enum Notice: Equatable {
+        /// A3: the automatic switch after the third failure.
+        case tooManyBiometricFailures(VerificationSensor)
+        /// A7: biometrics could not be used.
+        case biometricsUnavailable(BiometricsUnavailableReason, VerificationSensor?)
+        /// AUTH_003.
+        case wrongAnswer(attemptsRemaining: Int?)
+        /// AUTH_002.
+        case methodLocked(until: Date)
+        case network
+        case serverError
+        /// What was typed cannot be a code or fund password.
+        case invalidFormat
+    }
+
+    /// Why opening the verification failed (for the message).
+    enum StartProblem: Equatable {
+        case network
+        case server
+    }
+}

@@ -1,0 +1,238 @@
+/// Everything the verification page shows, decided by `VerificationFlow` and only rendered by the
+/// view (`VerificationSheet` on Apple platforms, the CLI elsewhere).
+///
+/// Buttons are listed in focus order (VoiceOver and keyboard); each carries its own accessibility
+/// label and hint, and `announcement` is what assistive technology says, politely, when this
+/// screen replaces the previous one (A9).
+public struct VerificationScreen: Sendable, Equatable {
+    /// Which page this is.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// Opening the verification on the server.
+        case preparing
+        /// The verification could not be opened; "再试一次" tries again.
+        case startFailed
+        /// First Face ID use: why the permission is needed (A6).
+        case permissionExplanation
+        /// The Face ID permission is off (A6).
+        case permissionDenied
+        /// The system biometric prompt is up (A1).
+        case biometric
+        /// After a failed or interrupted biometric attempt: "再试一次" (A3, A8).
+        case biometricRetry
+        /// Biometrics passed; the device's signature is being checked by the server.
+        case biometricChecking
+        /// 2FA code entry.
+        case oneTimeCode
+        /// Fund password entry.
+        case fundPassword
+        /// The verification timed out or was used up; "重新验证" opens a new one (A8).
+        case expired
+        /// No method is left to try; only "取消".
+        case noMethodAvailable
+    }
+
+    /// How the message reads: plainly, or as a warning (failures, locks, unavailable biometrics).
+    public enum Tone: String, Sendable, Equatable, CaseIterable {
+        case regular
+        case warning
+    }
+
+    public var kind: Kind
+    /// The picture above the title, with its accessibility label.
+    public var icon: VerificationIcon
+    /// "Face ID" / "Touch ID" on biometric pages (A10); the method's name on the others.
+    public var title: String
+    /// The main line, e.g. "第1/3次尝试失败" or "使用面容ID进行验证".
+    public var message: String
+    /// A second line, e.g. "剩余2次尝试机会".
+    public var detail: String?
+    public var tone: Tone
+    /// The text field, on the code and fund-password pages.
+    public var input: VerificationInputField?
+    /// The buttons in focus order.
+    public var buttons: [VerificationButton]
+    /// A request is running: show progress.
+    public var isBusy: Bool
+    /// What to announce when this screen appears (A9: state changes and remaining attempts).
+    public var announcement: VerificationAnnouncement
+
+    public init(
+        kind: Kind, icon: VerificationIcon, title: String, message: String, detail: String? = nil,
+        tone: Tone = .regular, input: VerificationInputField? = nil, buttons: [VerificationButton],
+        isBusy: Bool = false, announcement: VerificationAnnouncement
+    ) {
+        self.kind = kind
+        self.icon = icon
+        self.title = title
+        self.message = message
+        self.detail = detail
+        self.tone = tone
+        self.input = input
+        self.buttons = buttons
+        self.isBusy = isBusy
+        self.announcement = announcement
+    }
+
+    /// The button with `id`, if this screen shows it.
+    public func button(_ id: VerificationButton.ID) -> VerificationButton? {
+        buttons.first { $0.id == id }
+    }
+}
+
+/// The picture at the top of the page.
+public struct VerificationIcon: Sendable, Equatable {
+    public enum Symbol: String, Sendable, Equatable, CaseIterable {
+        case faceID, touchID, oneTimeCode, fundPassword, progress, warning
+
+        /// The SF Symbol that draws it.
+        public var systemImageName: String {
+            switch self {
+            case .faceID: "faceid"
+            case .touchID: "touchid"
+            case .oneTimeCode: "number.square"
+            case .fundPassword: "lock.shield"
+            case .progress: "hourglass"
+            case .warning: "exclamationmark.triangle"
+            }
+        }
+    }
+
+    public var symbol: Symbol
+    /// What VoiceOver says for the picture.
+    public var accessibilityLabel: String
+
+    public init(symbol: Symbol, accessibilityLabel: String) {
+        self.symbol = symbol
+        self.accessibilityLabel = accessibilityLabel
+    }
+}
+
+/// One control on the page. Its `id` says which flow event a tap sends.
+public struct VerificationButton: Sendable, Equatable, Identifiable {
+    /// What the button does.
+    public enum ID: String, Sendable, Equatable, CaseIterable {
+        /// "再试一次" after a biometric failure, or "再试一次" / "重新验证" to open a new verification.
+        case retry
+        /// "继续" on the permission explanation.
+        case `continue`
+        /// "使用密码验证": the fund password.
+        case usePassword
+        /// "使用其他方式验证": 2FA when bound, else the fund password (A5).
+        case otherMethod
+        /// "使用Face ID验证" / "使用Touch ID验证" from a code page.
+        case useBiometrics
+        /// "前往设置" when the Face ID permission is off.
+        case openSettings
+        /// "确认": sends the typed code or fund password.
+        case submit
+        /// "取消": closes the page; the action is not executed (A4).
+        case cancel
+    }
+
+    /// How the button looks.
+    public enum Role: String, Sendable, Equatable, CaseIterable {
+        /// Filled: the page's main action (at most one per page).
+        case primary
+        /// A text button.
+        case secondary
+        /// The cancel button.
+        case cancel
+    }
+
+    /// The key that triggers it on a hardware keyboard (iPad, Mac).
+    public enum KeyboardShortcut: String, Sendable, Equatable, CaseIterable {
+        /// Return.
+        case defaultAction
+        /// Escape (⌘.).
+        case cancelAction
+    }
+
+    public var id: ID
+    public var title: String
+    /// What VoiceOver reads as the control's name (it starts with the visible title).
+    public var accessibilityLabel: String
+    /// What VoiceOver reads after a pause: what happens on activation.
+    public var accessibilityHint: String
+    public var role: Role
+    public var isEnabled: Bool
+    public var keyboardShortcut: KeyboardShortcut?
+    /// The smallest frame the view may give it: 44 × 44 pt (A9).
+    public var minimumSize: VerificationSize
+
+    public init(
+        id: ID, title: String, accessibilityLabel: String, accessibilityHint: String, role: Role,
+        isEnabled: Bool = true, keyboardShortcut: KeyboardShortcut? = nil,
+        minimumSize: VerificationSize = VerificationAppearance.minimumTouchTarget
+    ) {
+        self.id = id
+        self.title = title
+        self.accessibilityLabel = accessibilityLabel
+        self.accessibilityHint = accessibilityHint
+        self.role = role
+        self.isEnabled = isEnabled
+        self.keyboardShortcut = keyboardShortcut
+        self.minimumSize = minimumSize
+    }
+}
+
+/// The text field of the code and fund-password pages.
+public struct VerificationInputField: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A 2FA code (`length` digits; a recovery code is accepted too): one-time-code content type.
+        case oneTimeCode(length: Int)
+        /// The fund password (`length` digits): a secure field.
+        case fundPassword(length: Int)
+    }
+
+    public var kind: Kind
+    /// The visible label and VoiceOver name, e.g. "6位验证码".
+    public var label: String
+    public var placeholder: String
+    public var accessibilityHint: String
+    /// Hide what is typed.
+    public var isSecure: Bool
+    public var isEnabled: Bool
+    /// The smallest frame: 44 pt high (A9).
+    public var minimumSize: VerificationSize
+
+    public init(
+        kind: Kind, label: String, placeholder: String, accessibilityHint: String, isSecure: Bool,
+        isEnabled: Bool = true, minimumSize: VerificationSize = VerificationAppearance.minimumTouchTarget
+    ) {
+        self.kind = kind
+        self.label = label
+        self.placeholder = placeholder
+        self.accessibilityHint = accessibilityHint
+        self.isSecure = isSecure
+        self.isEnabled = isEnabled
+        self.minimumSize = minimumSize
+    }
+}
+
+/// A message for assistive technology when a screen appears (A9).
+public struct VerificationAnnouncement: Sendable, Equatable {
+    /// How the announcement joins what is being spoken.
+    public enum Politeness: String, Sendable, Equatable, CaseIterable {
+        /// Queued after current speech (`aria-live="polite"`; iOS 17 priority `.low`).
+        case polite
+    }
+
+    public var text: String
+    public var politeness: Politeness
+
+    public init(_ text: String, politeness: Politeness = .polite) {
+        self.text = text
+        self.politeness = politeness
+    }
+}
+
+/// A size in points.
+public struct VerificationSize: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import LatchCore
+
+/// A failed verification call (`POST /v1/verifications` or `…/attempts`), as the flow needs it.
+///
+/// Environments throw it; anything else they throw counts as `.network`. Build it from an error
+/// answer with `init(status:body:)`:
+///
+///     throw VerificationServerFailure(status: response.status, body: try decoder.decode(APIErrorBody.self, from: data))
+public enum VerificationServerFailure: Error, Sendable, Equatable {
+    /// AUTH_003: the answer was wrong. `attemptsRemaining` is what the server allows on this
+    /// verification (`0`: it is used up and a new one must be opened).
+    case wrongAnswer(attemptsRemaining: Int?)
+    /// AUTH_002: this method is locked until the given time.
+    case locked(until: Date)
+    /// The verification is gone (unknown, already completed, expired): open a new one.
+    case verificationGone
+    /// NO_VERIFICATION_METHOD: the user has no method at all.
+    case noVerificationMethod
+    /// AUTH_004: the session is over.
+    case sessionExpired
+    /// No answer arrived (offline, timeout, TLS failure).
+    case network
+    /// Any other answer (rate limited, server error …), with the server's code.
+    case other(code: String)
+
+    /// The failure an error answer describes.
+    public init(status: Int, body: APIErrorBody) {
+        switch LatchErrorCode(rawValue: body.error) {
+        case .wrongCode:
+            self = .wrongAnswer(attemptsRemaining: body.attemptsRemaining)
+        case .locked:
+            self = body.lockedUntil.map { .locked(until: $0) } ?? .other(code: body.error)
+        case .sessionExpired:
+            self = .sessionExpired
+        case .noVerificationMethod:
+            self = .noVerificationMethod
+        case .notFound, .conflict, .verificationInvalid:
+            self = .verificationGone
+        case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
+            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError:
+            self = .other(code: body.error)
+        case nil:
+            self = status == 404 ? .verificationGone : .other(code: body.error)
+        }
+    }
+}

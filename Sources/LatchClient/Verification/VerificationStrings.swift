@@ -1,0 +1,350 @@
+import Foundation
+import LatchCore
+
+/// Every text of the verification page, in Simplified Chinese (the seed's wording, exactly) and
+/// English (A10), chosen by `LatchLanguage`.
+///
+///     let strings = VerificationStrings(.zhHans)
+///     strings.attemptFailed(1)  // "第1/3次尝试失败"
+public struct VerificationStrings: Sendable, Equatable {
+    /// The language of every text.
+    public let language: LatchLanguage
+
+    public init(_ language: LatchLanguage) {
+        self.language = language
+    }
+
+    // MARK: Titles
+
+    /// The biometric page title (A10): "Face ID" or "Touch ID", the same in both languages.
+    public func title(for sensor: VerificationSensor) -> String {
+        switch sensor {
+        case .faceID: "Face ID"
+        case .touchID: "Touch ID"
+        }
+    }
+
+    /// The title while no method is chosen yet.
+    public var verificationTitle: String {
+        pick("身份验证", "Verify It’s You")
+    }
+
+    /// The 2FA page title.
+    public var oneTimeCodeTitle: String {
+        pick("2FA验证", "Two-Factor Authentication")
+    }
+
+    /// The fund-password page title.
+    public var fundPasswordTitle: String {
+        pick("资金密码验证", "Fund Password")
+    }
+
+    // MARK: Biometric messages (seed FR-023-03, FR-023-06)
+
+    /// The biometric page's line (seed §2.2: "使用面容ID进行验证").
+    public func biometricMessage(for sensor: VerificationSensor) -> String {
+        switch (sensor, language) {
+        case (.faceID, .zhHans): "使用面容ID进行验证"
+        case (.touchID, .zhHans): "使用触控ID进行验证"
+        case (.faceID, .en): "Use Face ID to verify."
+        case (.touchID, .en): "Use Touch ID to verify."
+        }
+    }
+
+    /// After failure `number` of 3 (A3): "第1/3次尝试失败".
+    public func attemptFailed(_ number: Int) -> String {
+        pick(
+            "第\(number)/\(VerificationFlow.maximumBiometricFailures)次尝试失败",
+            "Attempt \(number) of \(VerificationFlow.maximumBiometricFailures) failed.")
+    }
+
+    /// Attempts left (A3): "剩余2次尝试机会".
+    public func attemptsRemaining(_ count: Int) -> String {
+        pick("剩余\(count)次尝试机会", count == 1 ? "1 attempt left." : "\(count) attempts left.")
+    }
+
+    /// The last biometric attempt (A3): "剩余1次尝试机会，之后将使用密码验证". `then` is where the
+    /// flow goes after it (`nil`: nowhere).
+    public func lastBiometricAttempt(then target: VerificationMethod?) -> String {
+        switch target {
+        case .fundPassword: pick("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password.")
+        case .totp, .biometric: pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
+        case nil: attemptsRemaining(1)
+        }
+    }
+
+    /// After the third failure (A3): "Face ID验证失败次数过多，请使用密码验证".
+    public func tooManyFailures(_ sensor: VerificationSensor, then target: VerificationMethod?) -> String {
+        let name = title(for: sensor)
+        return pick("\(name)验证失败次数过多", "Too many failed \(name) attempts.") + fallbackAdvice(target)
+    }
+
+    /// An interrupted prompt (A8); not a failure.
+    public func interrupted(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("\(name)验证已中断，请再试一次", "\(name) was interrupted. Please try again.")
+    }
+
+    /// Before the first Face ID use (A6): "需要使用相机进行面容识别验证".
+    public var permissionExplanation: String {
+        pick("需要使用相机进行面容识别验证", "Face ID verification needs access to the camera.")
+    }
+
+    /// The Face ID permission is off (A6): "无法使用Face ID，请在设置中开启相机权限".
+    public var permissionDenied: String {
+        pick("无法使用Face ID，请在设置中开启相机权限", "Face ID is unavailable. Please allow camera access in Settings.")
+    }
+
+    /// Why biometrics cannot be used (A7), with where to go instead.
+    public func biometricsUnavailable(
+        _ reason: BiometricsUnavailableReason, sensor: VerificationSensor?, then target: VerificationMethod?
+    ) -> String {
+        let name = sensor.map(title(for:)) ?? pick("生物识别", "Biometrics")
+        let problem: String
+        switch reason {
+        case .lockedOut: problem = pick("\(name)已被锁定", "\(name) is locked.")
+        case .notEnrolled: problem = pick("未设置\(name)", "\(name) is not set up.")
+        case .notAvailable: problem = pick("\(name)不可用", "\(name) is unavailable.")
+        case .notSupported: problem = pick("此设备不支持生物识别", "This device does not support biometrics.")
+        case .rejected: problem = pick("\(name)验证未通过", "\(name) verification was not accepted.")
+        }
+        return problem + fallbackAdvice(target)
+    }
+
+    /// While the server checks the answer.
+    public var verifying: String {
+        pick("正在验证…", "Verifying…")
+    }
+
+    /// While the verification is opened.
+    public var preparing: String {
+        pick("正在准备验证…", "Preparing verification…")
+    }
+
+    // MARK: Code and fund-password pages
+
+    public var oneTimeCodePrompt: String {
+        pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.")
+    }
+
+    public var fundPasswordPrompt: String {
+        pick("请输入6位资金密码", "Enter your 6-digit fund password.")
+    }
+
+    /// AUTH_003 for a code: the API's own text ("验证码错误").
+    public var wrongCode: String {
+        LatchErrorCode.wrongCode.message(in: language)
+    }
+
+    public var wrongFundPassword: String {
+        pick("资金密码错误", "The fund password is wrong.")
+    }
+
+    /// AUTH_002 for one method.
+    public var methodLocked: String {
+        pick("该验证方式已被锁定", "This verification method is locked.")
+    }
+
+    /// When a locked method opens again; `time` is "HH:mm".
+    public func lockedUntil(_ time: String) -> String {
+        pick("请于\(time)后重试，或使用其他方式验证", "Try again after \(time), or use another method.")
+    }
+
+    public var invalidCodeFormat: String {
+        pick("请输入6位验证码或恢复码", "Enter the 6-digit code or a recovery code.")
+    }
+
+    public var invalidFundPasswordFormat: String {
+        pick("资金密码为6位数字", "The fund password is 6 digits.")
+    }
+
+    public var networkFailure: String {
+        pick("网络连接失败，请重试", "The network connection failed. Please try again.")
+    }
+
+    public var serverFailure: String {
+        pick("验证失败，请稍后重试", "Verification failed. Please try again later.")
+    }
+
+    public var startFailure: String {
+        pick("无法开始验证，请重试", "Verification could not start. Please try again.")
+    }
+
+    // MARK: Expired and empty pages
+
+    public var timedOut: String {
+        pick("验证已超时，请重新验证", "Verification timed out. Please start again.")
+    }
+
+    public var attemptsUsedUp: String {
+        pick("尝试次数过多，请重新验证", "Too many attempts. Please start again.")
+    }
+
+    /// The API's VERIFICATION_INVALID text.
+    public var verificationInvalid: String {
+        LatchErrorCode.verificationInvalid.message(in: language)
+    }
+
+    public var noMethodAvailable: String {
+        pick("暂无可用的验证方式", "No verification method is available.")
+    }
+
+    public var noOtherMethodAvailable: String {
+        pick("暂无其他可用的验证方式", "No other verification method is available.")
+    }
+
+    // MARK: Endings (announced as the page closes)
+
+    public var succeeded: String {
+        pick("验证成功", "Verified.")
+    }
+
+    public var cancelled: String {
+        pick("已取消验证", "Verification cancelled.")
+    }
+
+    public func failed(_ failure: VerificationFailure) -> String {
+        switch failure {
+        case .sessionExpired: LatchErrorCode.sessionExpired.message(in: language)
+        case .noVerificationMethod: LatchErrorCode.noVerificationMethod.message(in: language)
+        }
+    }
+
+    // MARK: Buttons
+
+    public var retry: String { pick("再试一次", "Try Again") }
+    public var restart: String { pick("重新验证", "Start Again") }
+    public var `continue`: String { pick("继续", "Continue") }
+    public var otherMethod: String { pick("使用其他方式验证", "Use Another Method") }
+    public var usePassword: String { pick("使用密码验证", "Use Password") }
+    public var openSettings: String { pick("前往设置", "Open Settings") }
+    public var submit: String { pick("确认", "Confirm") }
+    public var cancel: String { pick("取消", "Cancel") }
+
+    public func useBiometrics(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("使用\(name)验证", "Use \(name)")
+    }
+
+    // MARK: Accessibility hints (what a control does)
+
+    public func retryHint(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("再次进行\(name)验证", "Tries \(name) again.")
+    }
+
+    public var restartHint: String {
+        pick("为本次操作重新发起验证", "Starts a new verification for this action.")
+    }
+
+    public func continueHint(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("开始\(name)验证，系统可能会请求权限", "Starts \(name). The system may ask for permission.")
+    }
+
+    /// Where "使用其他方式验证" leads.
+    public func otherMethodHint(_ target: VerificationMethod) -> String {
+        switch target {
+        case .totp: pick("改用身份验证器中的2FA验证码完成验证", "Verifies with a code from your authenticator app instead.")
+        case .fundPassword: pick("改用资金密码完成验证", "Verifies with your fund password instead.")
+        case .biometric: pick("改用生物识别完成验证", "Verifies with biometrics instead.")
+        }
+    }
+
+    /// The explicit description of "使用密码验证" (A9, seed §9).
+    public func usePasswordHint(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick(
+            "不使用\(name)，改为输入6位资金密码完成验证",
+            "Skips \(name) and verifies with your 6-digit fund password instead.")
+    }
+
+    public func useBiometricsHint(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("改用\(name)完成验证", "Verifies with \(name) instead.")
+    }
+
+    public var openSettingsHint: String {
+        pick("打开系统设置，开启相机权限以使用Face ID", "Opens Settings to allow camera access for Face ID.")
+    }
+
+    public func submitHint(_ method: VerificationMethod) -> String {
+        switch method {
+        case .fundPassword: pick("提交资金密码", "Submits the fund password.")
+        case .totp, .biometric: pick("提交验证码", "Submits the code.")
+        }
+    }
+
+    public var cancelHint: String {
+        pick("关闭验证，操作不会执行", "Closes verification. The action will not be carried out.")
+    }
+
+    // MARK: Fields and icons
+
+    public var oneTimeCodeLabel: String { pick("6位验证码", "6-digit code") }
+    public var oneTimeCodePlaceholder: String { pick("请输入验证码", "Enter code") }
+    public var oneTimeCodeHint: String {
+        pick("输入身份验证器中的验证码，也可输入恢复码", "The code from your authenticator app, or a recovery code.")
+    }
+    public var fundPasswordLabel: String { pick("资金密码", "Fund password") }
+    public var fundPasswordPlaceholder: String { pick("请输入资金密码", "Enter fund password") }
+    public var fundPasswordHint: String { pick("输入6位数字资金密码", "Your 6-digit fund password.") }
+
+    public func iconLabel(_ symbol: VerificationIcon.Symbol) -> String {
+        switch symbol {
+        case .faceID: pick("Face ID图标", "Face ID icon")
+        case .touchID: pick("Touch ID图标", "Touch ID icon")
+        case .oneTimeCode: pick("验证码图标", "Code icon")
+        case .fundPassword: pick("资金密码图标", "Fund password icon")
+        case .progress: pick("正在处理", "In progress")
+        case .warning: pick("提示", "Notice")
+        }
+    }
+
+    // MARK: Composition
+
+    /// One announcement from a message and its detail line.
+    public func announcement(_ message: String, _ detail: String?) -> String {
+        guard let detail else { return message }
+        return message + pick("，", " ") + detail
+    }
+
+    /// "HH:mm" of `date` in `timeZone` (the same digits in both languages).
+    public func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let hour = parts.hour ?? 0
+        let minute = parts.minute ?? 0
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    private func fallbackAdvice(_ target: VerificationMethod?) -> String {
+        switch target {
+        case .fundPassword: pick("，请使用密码验证", " Please verify with your password.")
+        case .totp, .biometric: pick("，请使用其他方式验证", " Please verify another way.")
+        case nil: ""
+        }
+    }
+
+    private func pick(_ zhHans: String, _ en: String) -> String {
+        switch language {
+        case .zhHans: zhHans
+        case .en: en
+        }
+    }
+}
+
+/// Why biometrics were set aside for a verification (A7).
+public enum BiometricsUnavailableReason: String, Sendable, Equatable, CaseIterable {
+    /// Locked after too many failures system-wide.
+    case lockedOut
+    /// No face or finger enrolled.
+    case notEnrolled
+    /// Turned off, no passcode, or otherwise unusable now.
+    case notAvailable
+    /// The device has no biometric sensor.
+    case notSupported
+    /// The server did not accept the device's signature (or the key could not sign).
+    case rejected
+}
