@@ -1,5 +1,8 @@
 #if canImport(SwiftUI)
 import SwiftUI
+#if canImport(Accessibility)
+import Accessibility  // AccessibilityNotification.Announcement (iOS 17, macOS 14)
+#endif
 
 /// The verification page (CW-023) in SwiftUI. It decides nothing: everything it shows — texts,
 /// buttons, accessibility labels and hints, the announcement, colours, the 44 pt minimum — comes
@@ -13,6 +16,7 @@ import SwiftUI
 /// the app reports `.appDidEnterBackground` (A8).
 public struct VerificationSheet: View {
     private let screen: VerificationScreen
+    private let appIcon: Image?
     private let send: (VerificationInput) -> Void
 
     @State private var entry = ""
@@ -20,9 +24,11 @@ public struct VerificationSheet: View {
     @Environment(\.colorScheme) private var colorScheme
     @Environment(\.scenePhase) private var scenePhase
 
-    /// A page showing `screen`; `send` receives what the user does.
-    public init(screen: VerificationScreen, send: @escaping (VerificationInput) -> Void) {
+    /// A page showing `screen` under the app's icon (seed §2.2; decorative, hidden from VoiceOver
+    /// since the title names the page); `send` receives what the user does.
+    public init(screen: VerificationScreen, appIcon: Image? = nil, send: @escaping (VerificationInput) -> Void) {
         self.screen = screen
+        self.appIcon = appIcon
         self.send = send
     }
 
@@ -56,6 +62,14 @@ public struct VerificationSheet: View {
 
     private var card: some View {
         VStack(spacing: 16) {
+            if let appIcon {
+                appIcon
+                    .resizable()
+                    .scaledToFit()
+                    .frame(width: 48, height: 48)
+                    .clipShape(RoundedRectangle(cornerRadius: 11))
+                    .accessibilityHidden(true)
+            }
             Image(systemName: screen.icon.symbol.systemImageName)
                 .font(.system(size: 44))
                 .foregroundStyle(Color(verification: palette.title))

@@ -41,11 +41,13 @@ public struct VerificationPalette: Sendable, Equatable {
     public var link: VerificationColor
     /// The primary button's fill and its title.
     public var primaryFill: VerificationColor
+    /// The primary button's title.
     public var primaryLabel: VerificationColor
     /// Titles of disabled buttons (held to 4.5:1 too, though WCAG exempts them).
     public var disabled: VerificationColor
     /// The text field's background and text.
     public var fieldBackground: VerificationColor
+    /// The text field's text.
     public var fieldText: VerificationColor
 
     public init(
@@ -81,8 +83,11 @@ public struct VerificationPalette: Sendable, Equatable {
 
 /// An opaque sRGB colour.
 public struct VerificationColor: Sendable, Equatable, CustomStringConvertible {
+    /// sRGB red, 0…255.
     public var red: UInt8
+    /// sRGB green, 0…255.
     public var green: UInt8
+    /// sRGB blue, 0…255.
     public var blue: UInt8
 
     public init(red: UInt8, green: UInt8, blue: UInt8) {
@@ -96,6 +101,7 @@ public struct VerificationColor: Sendable, Equatable, CustomStringConvertible {
         self.init(red: UInt8((hex >> 16) & 0xFF), green: UInt8((hex >> 8) & 0xFF), blue: UInt8(hex & 0xFF))
     }
 
+    /// `#RRGGBB`.
     public var description: String {
         "#" + [red, green, blue].map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined()
     }

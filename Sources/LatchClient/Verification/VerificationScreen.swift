@@ -37,6 +37,7 @@ public struct VerificationScreen: Sendable, Equatable {
         case warning
     }
 
+    /// Which page this is.
     public var kind: Kind
     /// The picture above the title, with its accessibility label.
     public var icon: VerificationIcon
@@ -46,6 +47,7 @@ public struct VerificationScreen: Sendable, Equatable {
     public var message: String
     /// A second line, e.g. "剩余2次尝试机会".
     public var detail: String?
+    /// How the message and detail read.
     public var tone: Tone
     /// The text field, on the code and fund-password pages.
     public var input: VerificationInputField?
@@ -81,6 +83,7 @@ public struct VerificationScreen: Sendable, Equatable {
 
 /// The picture at the top of the page.
 public struct VerificationIcon: Sendable, Equatable {
+    /// What the picture shows.
     public enum Symbol: String, Sendable, Equatable, CaseIterable {
         case faceID, touchID, oneTimeCode, fundPassword, progress, warning
 
@@ -97,6 +100,7 @@ public struct VerificationIcon: Sendable, Equatable {
         }
     }
 
+    /// What the picture shows.
     public var symbol: Symbol
     /// What VoiceOver says for the picture.
     public var accessibilityLabel: String
@@ -147,14 +151,19 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
         case cancelAction
     }
 
+    /// What the button does (which flow event a tap sends).
     public var id: ID
+    /// The visible title, e.g. "再试一次".
     public var title: String
     /// What VoiceOver reads as the control's name (it starts with the visible title).
     public var accessibilityLabel: String
     /// What VoiceOver reads after a pause: what happens on activation.
     public var accessibilityHint: String
+    /// How it looks.
     public var role: Role
+    /// Whether it can be used now (a request may be running).
     public var isEnabled: Bool
+    /// Its hardware-keyboard key, if any.
     public var keyboardShortcut: KeyboardShortcut?
     /// The smallest frame the view may give it: 44 × 44 pt (A9).
     public var minimumSize: VerificationSize
@@ -177,6 +186,7 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
 
 /// The text field of the code and fund-password pages.
 public struct VerificationInputField: Sendable, Equatable {
+    /// What the field takes.
     public enum Kind: Sendable, Equatable {
         /// A 2FA code (`length` digits; a recovery code is accepted too): one-time-code content type.
         case oneTimeCode(length: Int)
@@ -184,13 +194,17 @@ public struct VerificationInputField: Sendable, Equatable {
         case fundPassword(length: Int)
     }
 
+    /// What the field takes.
     public var kind: Kind
     /// The visible label and VoiceOver name, e.g. "6位验证码".
     public var label: String
+    /// Shown while the field is empty.
     public var placeholder: String
+    /// What VoiceOver says after the label.
     public var accessibilityHint: String
     /// Hide what is typed.
     public var isSecure: Bool
+    /// Whether typing is possible now (not while a request runs).
     public var isEnabled: Bool
     /// The smallest frame: 44 pt high (A9).
     public var minimumSize: VerificationSize
@@ -217,7 +231,9 @@ public struct VerificationAnnouncement: Sendable, Equatable {
         case polite
     }
 
+    /// What is said.
     public var text: String
+    /// How it joins ongoing speech.
     public var politeness: Politeness
 
     public init(_ text: String, politeness: Politeness = .polite) {
@@ -228,7 +244,9 @@ public struct VerificationAnnouncement: Sendable, Equatable {
 
 /// A size in points.
 public struct VerificationSize: Sendable, Equatable {
+    /// Width in points.
     public var width: Double
+    /// Height in points.
     public var height: Double
 
     public init(width: Double, height: Double) {

@@ -10,7 +10,10 @@ public struct VerificationSecret: Sendable, Equatable, CustomStringConvertible, 
         self.value = value
     }
 
+    /// Always `<redacted>`.
     public var description: String { "<redacted>" }
+    /// Always `<redacted>`.
     public var debugDescription: String { description }
+    /// No children: dumping shows nothing.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -8,8 +8,9 @@ public struct VerificationSignatureRequest: Sendable, Equatable {
     public var verificationID: String
     /// This device's key (its server credential id).
     public var credentialID: String
-    /// The server's challenge id and value, exactly as offered.
+    /// The server's challenge id, exactly as offered.
     public var challengeID: String
+    /// The challenge value.
     public var challenge: String
     /// The action being verified.
     public var context: VerificationContext

@@ -123,10 +123,12 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Code and fund-password pages
 
+    /// The 2FA page's line: "请输入身份验证器中的6位验证码".
     public var oneTimeCodePrompt: String {
         pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.")
     }
 
+    /// The fund-password page's line: "请输入6位资金密码".
     public var fundPasswordPrompt: String {
         pick("请输入6位资金密码", "Enter your 6-digit fund password.")
     }
@@ -136,6 +138,7 @@ public struct VerificationStrings: Sendable, Equatable {
         LatchErrorCode.wrongCode.message(in: language)
     }
 
+    /// AUTH_003 for the fund password: "资金密码错误".
     public var wrongFundPassword: String {
         pick("资金密码错误", "The fund password is wrong.")
     }
@@ -150,32 +153,39 @@ public struct VerificationStrings: Sendable, Equatable {
         pick("请于\(time)后重试，或使用其他方式验证", "Try again after \(time), or use another method.")
     }
 
+    /// What was typed cannot be a code: "请输入6位验证码或恢复码".
     public var invalidCodeFormat: String {
         pick("请输入6位验证码或恢复码", "Enter the 6-digit code or a recovery code.")
     }
 
+    /// What was typed cannot be a fund password: "资金密码为6位数字".
     public var invalidFundPasswordFormat: String {
         pick("资金密码为6位数字", "The fund password is 6 digits.")
     }
 
+    /// No answer from the server (C11: suggests a retry): "网络连接失败，请重试".
     public var networkFailure: String {
         pick("网络连接失败，请重试", "The network connection failed. Please try again.")
     }
 
+    /// An unexpected server answer: "验证失败，请稍后重试".
     public var serverFailure: String {
         pick("验证失败，请稍后重试", "Verification failed. Please try again later.")
     }
 
+    /// The verification could not be opened: "无法开始验证，请重试".
     public var startFailure: String {
         pick("无法开始验证，请重试", "Verification could not start. Please try again.")
     }
 
     // MARK: Expired and empty pages
 
+    /// A8 time-out: "验证已超时，请重新验证".
     public var timedOut: String {
         pick("验证已超时，请重新验证", "Verification timed out. Please start again.")
     }
 
+    /// The server allows no more attempts on this verification: "尝试次数过多，请重新验证".
     public var attemptsUsedUp: String {
         pick("尝试次数过多，请重新验证", "Too many attempts. Please start again.")
     }
@@ -185,24 +195,29 @@ public struct VerificationStrings: Sendable, Equatable {
         LatchErrorCode.verificationInvalid.message(in: language)
     }
 
+    /// Nothing can verify the user: "暂无可用的验证方式".
     public var noMethodAvailable: String {
         pick("暂无可用的验证方式", "No verification method is available.")
     }
 
+    /// Biometrics are out and nothing else is offered: "暂无其他可用的验证方式".
     public var noOtherMethodAvailable: String {
         pick("暂无其他可用的验证方式", "No other verification method is available.")
     }
 
     // MARK: Endings (announced as the page closes)
 
+    /// Announced as the page closes after success (A2): "验证成功".
     public var succeeded: String {
         pick("验证成功", "Verified.")
     }
 
+    /// Announced as the page closes after cancel (A4): "已取消验证".
     public var cancelled: String {
         pick("已取消验证", "Verification cancelled.")
     }
 
+    /// Announced as the page closes on a failure: the API's own text.
     public func failed(_ failure: VerificationFailure) -> String {
         switch failure {
         case .sessionExpired: LatchErrorCode.sessionExpired.message(in: language)
@@ -212,15 +227,24 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Buttons
 
+    /// "再试一次" (A3).
     public var retry: String { pick("再试一次", "Try Again") }
+    /// "重新验证": opens a new verification (A8).
     public var restart: String { pick("重新验证", "Start Again") }
+    /// "继续" on the permission explanation (A6).
     public var `continue`: String { pick("继续", "Continue") }
+    /// "使用其他方式验证" (A5).
     public var otherMethod: String { pick("使用其他方式验证", "Use Another Method") }
+    /// "使用密码验证" (A6, seed §8).
     public var usePassword: String { pick("使用密码验证", "Use Password") }
+    /// "前往设置" on the denial page (A6).
     public var openSettings: String { pick("前往设置", "Open Settings") }
+    /// "确认" on the code pages.
     public var submit: String { pick("确认", "Confirm") }
+    /// "取消" (A4).
     public var cancel: String { pick("取消", "Cancel") }
 
+    /// "使用Face ID验证" / "使用Touch ID验证" on the code pages.
     public func useBiometrics(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("使用\(name)验证", "Use \(name)")
@@ -228,15 +252,18 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Accessibility hints (what a control does)
 
+    /// What "再试一次" does.
     public func retryHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("再次进行\(name)验证", "Tries \(name) again.")
     }
 
+    /// What "重新验证" / "再试一次" after a failed start does.
     public var restartHint: String {
         pick("为本次操作重新发起验证", "Starts a new verification for this action.")
     }
 
+    /// What "继续" does.
     public func continueHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("开始\(name)验证，系统可能会请求权限", "Starts \(name). The system may ask for permission.")
@@ -259,15 +286,18 @@ public struct VerificationStrings: Sendable, Equatable {
             "Skips \(name) and verifies with your 6-digit fund password instead.")
     }
 
+    /// What "使用Face ID验证" does.
     public func useBiometricsHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("改用\(name)完成验证", "Verifies with \(name) instead.")
     }
 
+    /// What "前往设置" does.
     public var openSettingsHint: String {
         pick("打开系统设置，开启相机权限以使用Face ID", "Opens Settings to allow camera access for Face ID.")
     }
 
+    /// What "确认" does.
     public func submitHint(_ method: VerificationMethod) -> String {
         switch method {
         case .fundPassword: pick("提交资金密码", "Submits the fund password.")
@@ -275,21 +305,29 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
+    /// What "取消" does: the action is not carried out (A4).
     public var cancelHint: String {
         pick("关闭验证，操作不会执行", "Closes verification. The action will not be carried out.")
     }
 
     // MARK: Fields and icons
 
+    /// The 2FA field's label.
     public var oneTimeCodeLabel: String { pick("6位验证码", "6-digit code") }
+    /// The 2FA field's placeholder.
     public var oneTimeCodePlaceholder: String { pick("请输入验证码", "Enter code") }
+    /// The 2FA field's accessibility hint.
     public var oneTimeCodeHint: String {
         pick("输入身份验证器中的验证码，也可输入恢复码", "The code from your authenticator app, or a recovery code.")
     }
+    /// The fund-password field's label.
     public var fundPasswordLabel: String { pick("资金密码", "Fund password") }
+    /// The fund-password field's placeholder.
     public var fundPasswordPlaceholder: String { pick("请输入资金密码", "Enter fund password") }
+    /// The fund-password field's accessibility hint.
     public var fundPasswordHint: String { pick("输入6位数字资金密码", "Your 6-digit fund password.") }
 
+    /// What VoiceOver says for the page's picture.
     public func iconLabel(_ symbol: VerificationIcon.Symbol) -> String {
         switch symbol {
         case .faceID: pick("Face ID图标", "Face ID icon")

@@ -1,0 +1,307 @@
+import Foundation
+import LatchCore
+import Testing
+
+@testable import LatchClient
+
+/// A server for these tests that keeps device credentials and checks signatures the way latchd does
+/// (`DeviceSignature.verify` over the login message).
+actor FakeCredentialServer: DeviceCredentialAPI {
+    struct Bind: Equatable {
+        let publicKey: String
+        let deviceName: String?
+        let biometry: BiometryKind
+        let verificationToken: String?
+    }
+
+    private(set) var credentials: [String: String] = [:]
+    private(set) var binds: [Bind] = []
+    private(set) var unbinds: [String] = []
+    private(set) var challengeRequests = 0
+    private var challenges: [String: (credentialID: String, challenge: String)] = [:]
+    private var counter = 0
+    var bindError: (any Error)?
+    var unbindError: (any Error)?
+    var challengeError: (any Error)?
+    var gate: CredentialServerGate?
+
+    static let tokens = BiometricSignInTests.tokens
+
+    func set(bindError: (any Error)? = nil, unbindError: (any Error)? = nil, challengeError: (any Error)? = nil, gate: CredentialServerGate? = nil) {
+        self.bindError = bindError
+        self.unbindError = unbindError
+        self.challengeError = challengeError
+        self.gate = gate
+    }
+
+    /// Removes a credential as another device (or the web) would.
+    func removeElsewhere(_ credentialID: String) { credentials[credentialID] = nil }
+
+    func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) throws -> String {
+        binds.append(Bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
+        if let bindError { throw bindError }
+        guard DeviceSignature.publicKey(fromBase64URL: publicKey) != nil else { throw DeviceCredentialError.server(code: .validationFailed, message: nil) }
+        counter += 1
+        let id = "cred-\(counter)"
+        credentials[id] = publicKey
+        return id
+    }
+
+    func challenge(credentialID: String) async throws -> SignatureChallengeInfo {
+        challengeRequests += 1
+        if let gate { await gate.pass() }
+        if let challengeError { throw challengeError }
+        guard credentials[credentialID] != nil else { throw DeviceCredentialError.credentialNotFound }
+        counter += 1
+        let info = SignatureChallengeInfo(challengeId: "chl-\(counter)", challenge: "challenge-\(counter)", expiresIn: 120)
+        challenges[info.challengeId] = (credentialID, info.challenge)
+        return info
+    }
+
+    func signIn(challengeID: String, signature: String) throws -> TokenResponse {
+        guard let issued = challenges.removeValue(forKey: challengeID), let publicKey = credentials[issued.credentialID],
+            let message = try? SignedMessage.login(challengeID: challengeID, challenge: issued.challenge),
+            DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
+        else { throw DeviceCredentialError.signatureRejected }
+        return Self.tokens
+    }
+
+    func unbind(credentialID: String) throws {
+        if let unbindError { throw unbindError }
+        guard credentials.removeValue(forKey: credentialID) != nil else { throw DeviceCredentialError.credentialNotFound }
+        unbinds.append(credentialID)
+    }
+}
+
+/// Holds callers until released, and tells a test when the first one arrived (no polling).
+actor CredentialServerGate {
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [CheckedContinuation<Void, Never>] = []
+    private var open = false
+    private(set) var arrivals = 0
+
+    func pass() async {
+        arrivals += 1
+        for watcher in watchers { watcher.resume() }
+        watchers = []
+        if open { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Returns once someone has arrived at the gate.
+    func firstArrival() async {
+        if arrivals > 0 { return }
+        await withCheckedContinuation { watchers.append($0) }
+    }
+
+    func release() {
+        open = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
+}
+
+/// Everything biometric login needs, on Linux: a simulated sensor, a software key, a vault, a server.
+struct BiometricTestBed {
+    let vault: TestVault
+    let sensor: SimulatedAuthenticator
+    let keys: SoftwareDeviceKeyStore
+    let store: BiometricEnrollmentStore
+    let server: FakeCredentialServer
+    let enrollment: BiometricEnrollment
+
+    static let session = Data("the session's tokens".utf8)
+
+    init(kind: BiometryKind = .faceID) {
+        vault = TestVault(items: ["session": Self.session])
+        sensor = SimulatedAuthenticator(kind: kind)
+        keys = SoftwareDeviceKeyStore(vault: vault)
+        store = BiometricEnrollmentStore(vault: vault)
+        server = FakeCredentialServer()
+        enrollment = BiometricEnrollment(authenticator: sensor, keys: keys, store: store, api: server)
+    }
+
+    /// Enables biometric login as a signed-in user would.
+    func enabled() async throws -> BiometricBinding {
+        await sensor.enqueue(.match)
+        guard case .enabled(let binding) = try await enrollment.enable(reason: "Turn on", deviceName: "Test phone") else {
+            throw DeviceKeyError.noKey
+        }
+        return binding
+    }
+
+    @MainActor func driver(language: LatchLanguage = .en) -> BiometricSignInDriver {
+        BiometricSignInDriver(authenticator: sensor, keys: keys, enrollment: store, api: server, language: language)
+    }
+}
+
+/// B6, C12, B4, B7: the driver runs the machine against the sensor, the key and the server. It is
+/// `@MainActor`, so its updates arrive on the main actor (B7).
+@Suite("B6 biometric sign-in driver")
+@MainActor
+struct BiometricSignInDriverTests {
+    typealias Screen = BiometricSignIn.SignInScreen
+
+    @Test func B6_signsInWithTheDeviceKeyAfterSignOut() async throws {
+        // Set-up: enabled while signed in; then signed out.
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.sensor.enqueue(.match)
+
+        // Act
+        let update = await bed.driver().start(hasStoredSession: false)
+
+        // Check: the server accepted the device's signature of its challenge.
+        #expect(update == .finished(.signedIn(FakeCredentialServer.tokens)))
+        #expect(await bed.server.challengeRequests == 1)
+        #expect(await bed.sensor.prompts.last == .init(reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password"))
+    }
+
+    @Test func C12_storedSessionIsUnlockedWithoutTheServer() async throws {
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.sensor.enqueue(.match)
+
+        let update = await bed.driver().start(hasStoredSession: true)
+
+        #expect(update == .finished(.useStoredSession))
+        #expect(await bed.server.challengeRequests == 0)
+    }
+
+    @Test func B6_unboundDeviceShowsNoBiometricOptionAndNoPrompt() async {
+        let bed = BiometricTestBed()
+
+        let update = await bed.driver().start(hasStoredSession: false)
+
+        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: nil)))
+        #expect(await bed.sensor.prompts.isEmpty)
+    }
+
+    @Test func C12_failureShowsSignInThenRetrySucceeds() async throws {
+        // Set-up
+        let bed = BiometricTestBed(kind: .touchID)
+        _ = try await bed.enabled()
+        await bed.sensor.enqueue(.noMatch, .match)
+        let driver = bed.driver(language: .zhHans)
+
+        // Act and check: not recognized — message, password, and the option to retry.
+        #expect(await driver.start(hasStoredSession: false) == .showSignIn(Screen(biometricOption: .touchID, notice: .notRecognized(.touchID))))
+        #expect(BiometricNotice.notRecognized(.touchID).text(in: .zhHans) == "指纹验证失败")
+        // Retry.
+        #expect(await driver.biometricSignInTapped() == .finished(.signedIn(FakeCredentialServer.tokens)))
+    }
+
+    @Test func B4_reenrolledFaceTurnsBiometricLoginOffAndKeepsTheSession() async throws {
+        // Set-up: enabled; then someone enrolls another face.
+        let bed = BiometricTestBed()
+        let binding = try await bed.enabled()
+        await bed.sensor.reenroll()
+
+        // Act
+        let update = await bed.driver().start(hasStoredSession: true)
+
+        // Check: no prompt; biometric login off on this device; the session untouched.
+        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
+        #expect(await bed.sensor.prompts.count == 1)  // only the one that enabled it
+        #expect(await bed.store.binding() == nil)
+        #expect(try await !bed.keys.hasKey())
+        #expect(await bed.vault.items["session"] == BiometricTestBed.session)
+        // The credential is removed on the server once someone is signed in again.
+        #expect(await bed.store.staleCredentialIDs() == [binding.credentialID])
+    }
+
+    @Test func B6_credentialRemovedElsewhereTurnsBiometricLoginOff() async throws {
+        let bed = BiometricTestBed()
+        let binding = try await bed.enabled()
+        await bed.server.removeElsewhere(binding.credentialID)
+        await bed.sensor.enqueue(.match)
+
+        let update = await bed.driver().start(hasStoredSession: false)
+
+        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: .bindingRemoved(.faceID))))
+        #expect(await bed.store.binding() == nil)
+        #expect(try await !bed.keys.hasKey())
+        #expect(await bed.vault.items["session"] == BiometricTestBed.session)
+    }
+
+    @Test func B6_offlineKeepsTheBindingForARetry() async throws {
+        let bed = BiometricTestBed()
+        let binding = try await bed.enabled()
+        await bed.server.set(challengeError: DeviceCredentialError.network)
+        await bed.sensor.enqueue(.match, .match)
+        let driver = bed.driver()
+
+        #expect(await driver.start(hasStoredSession: false) == .showSignIn(Screen(biometricOption: .faceID, notice: .networkError)))
+        #expect(await bed.store.binding() == binding)
+
+        await bed.server.set()
+        #expect(await driver.biometricSignInTapped() == .finished(.signedIn(FakeCredentialServer.tokens)))
+    }
+
+    @Test func B6_otherErrorsCountAsServerFailures() async throws {
+        struct Odd: Error {}
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.server.set(challengeError: Odd())
+        await bed.sensor.enqueue(.match)
+
+        let update = await bed.driver().start(hasStoredSession: false)
+
+        #expect(update == .showSignIn(Screen(biometricOption: .faceID, notice: .failed(.faceID))))
+    }
+
+    @Test func B2_lockedOutAtLaunchOffersPasswordOnly() async throws {
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.sensor.setUnavailable(.lockedOut)
+
+        let update = await bed.driver().start(hasStoredSession: false)
+
+        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID))))
+        #expect(await bed.store.binding() != nil)
+    }
+
+    @Test func B2_notInteractiveWaitsForTheAppToBecomeActive() async throws {
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.sensor.enqueue(.notInteractive, .match)
+        let driver = bed.driver()
+
+        #expect(await driver.start(hasStoredSession: false) == .pending)
+        #expect(await driver.appBecameActive() == .finished(.signedIn(FakeCredentialServer.tokens)))
+        #expect(await driver.appBecameActive() == .pending)
+    }
+
+    @Test func C12_passwordChosenMidwayDiscardsTheLateAnswer() async throws {
+        // Set-up: the challenge request will hang until released.
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        let gate = CredentialServerGate()
+        await bed.server.set(gate: gate)
+        await bed.sensor.enqueue(.match)
+        let driver = bed.driver()
+
+        // Act: start; while the request hangs, the user chooses the password.
+        let run = Task { await driver.start(hasStoredSession: false) }
+        await gate.firstArrival()
+        let screen = driver.passwordChosen()
+        await gate.release()
+        let late = await run.value
+
+        // Check: the sign-in screen at once; the late answer changed nothing.
+        #expect(screen == .showSignIn(Screen(biometricOption: .faceID, notice: nil)))
+        #expect(late == .pending)
+        #expect(driver.passwordChosen() == .pending)
+        // Face ID again works from the start.
+        await bed.sensor.enqueue(.match)
+        #expect(await driver.biometricSignInTapped() == .finished(.signedIn(FakeCredentialServer.tokens)))
+    }
+
+    @Test func B7_driverIsMainActorIsolated() async {
+        // Compiles only because the test is on the main actor: the driver's updates are delivered there.
+        let driver = BiometricTestBed().driver()
+        let update = await driver.start(hasStoredSession: false)
+        MainActor.assertIsolated()
+        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: nil)))
+    }
+}

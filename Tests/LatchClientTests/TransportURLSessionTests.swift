@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import LatchClient
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// C10 transport: `URLSessionTransport` over real sockets (FoundationNetworking here), against a
+/// one-request-at-a-time HTTP/1.1 server on the loopback interface.
+@Suite("URLSession transport (C10)")
+struct TransportURLSessionTests {
+    @Test func C10_sendsMethodHeadersAndBodyAndReadsTheAnswer() async throws {
+        // Set-up: a server that echoes what it got.
+        let server = try LoopbackHTTPServer { head, body in
+            let firstLine = head.split(separator: "\r\n").first.map(String.init) ?? ""
+            let authorization = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("authorization:") }
+            let echo = "\(firstLine)|\(authorization.map(String.init) ?? "-")|\(String(decoding: body, as: UTF8.self))"
+            return (201, ["Content-Type": "text/plain", "X-Echo": "yes"], Data(echo.utf8))
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+
+        // Act
+        let response = try await transport.send(
+            HTTPRequest(
+                method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)/v1/token")!,
+                headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)))
+
+        // Check
+        #expect(response.status == 201)
+        #expect(response.header("x-echo") == "yes")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"POST /v1/token HTTP/1.1|Authorization: Bearer abc|{"a":1}"#)
+    }
+
+    @Test func C11_latchErrorsArriveOverRealHTTP() async throws {
+        let server = try LoopbackHTTPServer { _, _ in
+            (423, ["Content-Type": "application/json"], Data(#"{"error":"AUTH_002","message":"账号已被锁定","locked_until":"2026-01-02T03:09:05Z"}"#.utf8))
+        }
+        defer { server.stop() }
+        let api = LatchAPI(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
+
+        let error = await #expect(throws: LatchClientError.self) {
+            try await api.passwordGrant(email: "a@example.com", password: "Secret123")
+        }
+
+        #expect(error?.code == .locked)
+        #expect(error?.serverError?.lockedUntil == Date(timeIntervalSince1970: 1_767_323_345))
+    }
+
+    @Test func C11_refusedConnectionIsANetworkError() async throws {
+        // A port that was just free: nothing listens there now.
+        let server = try LoopbackHTTPServer { _, _ in (200, [:], Data()) }
+        let port = server.port
+        server.stop()
+        let api = LatchAPI(serverURL: URL(string: "http://127.0.0.1:\(port)")!, transport: URLSessionTransport())
+
+        let error = await #expect(throws: LatchClientError.self) { try await api.me(accessToken: "t") }
+
+        guard case .network = error else {
+            Issue.record("expected a network error, got \(String(describing: error))")
+            return
+        }
+    }
+}
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests: one connection at a time, one request per
+/// connection (`Connection: close`), answered by `respond(head, body)`.
+final class LoopbackHTTPServer: Sendable {
+    typealias Responder = @Sendable (_ head: String, _ body: Data) -> (status: Int, headers: [String: String], body: Data)
+
+    let port: UInt16
+    private let listener: Int32
+
+    init(respond: @escaping Responder) throws {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var actual = sockaddr_in()
+        var length = size
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = UInt16(bigEndian: actual.sin_port)
+        listener = descriptor
+        // The thread ends when `stop()` shuts the listening socket down and `accept` fails.
+        let thread = Thread {
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { return }
+                Self.serve(connection, respond)
+                close(connection)
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        _ = shutdown(listener, Int32(SHUT_RDWR))
+        _ = close(listener)
+    }
+
+    private static func serve(_ connection: Int32, _ respond: Responder) {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var head: String?
+        var expected = 0
+        while true {
+            if let head, received.count >= expected {
+                let answer = respond(head, received.prefix(expected))
+                var text = "HTTP/1.1 \(answer.status) X\r\nContent-Length: \(answer.body.count)\r\nConnection: close\r\n"
+                for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
+                let bytes = Data((text + "\r\n").utf8) + answer.body
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+                return
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            received.append(contentsOf: buffer[0..<count])
+            if head == nil, let end = received.firstRange(of: Data("\r\n\r\n".utf8)) {
+                let text = String(decoding: received[..<end.lowerBound], as: UTF8.self)
+                head = text
+                received = Data(received[end.upperBound...])
+                for line in text.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+                    expected = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+// VerificationDriver against a scripted environment: the driver only runs what the flow decides,
+// and the journeys of issue 4 (biometrics, three failures to the fund password, other method,
+// cancel, interruption, time-out) hold end to end through it.
+import Foundation
+import LatchClient
+import LatchCore
+import Testing
+
+@Suite("Verification driver", .timeLimit(.minutes(1)))
+struct VerificationDriverTests {
+    typealias F = VerificationFixtures
+
+    @Test("A1 A2 A11 biometrics first; the signed challenge passes and the context comes back")
+    func A2_biometricJourney() async throws {
+        let environment = FakeVerificationEnvironment(starts: [.success(F.started())], outcomes: [.outcome(.success)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+
+        let result = await driver.run()
+
+        // Passed, with the original context.
+        #expect(result == .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
+
+        // The server got the action, then one biometric attempt signed over the bound message.
+        #expect(await environment.startRequests == [F.withdrawal.request])
+        let message = try SignedMessage.verification(
+            action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1")
+        #expect(await environment.attempts.map(\.attempt) == [
+            VerificationAttempt(method: "biometric", credentialId: F.credentialID, signature: "sig:" + message.text)
+        ])
+
+        // The pages shown, and the closing announcement.
+        #expect(await environment.screens.map(\.kind) == [.preparing, .biometric, .biometricChecking])
+        #expect(await environment.dismissals == [VerificationAnnouncement("验证成功")])
+    }
+
+    @Test("A3 three failures fall to the fund password, which passes")
+    func A3_threeFailuresToFundPassword() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [.outcome(.failed), .outcome(.failed), .outcome(.failed)],
+            attempts: [.success(F.passed)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // Failure 1: 再试一次.
+        #expect(try await environment.next(.biometricRetry).message == "第1/3次尝试失败")
+        driver.send(.tapped(.retry))
+
+        // Failure 2: 再试一次.
+        #expect(try await environment.next(.biometricRetry).detail == "剩余1次尝试机会，之后将使用密码验证")
+        driver.send(.tapped(.retry))
+
+        // Failure 3: the fund-password page by itself.
+        #expect(try await environment.next(.fundPassword).message == "Face ID验证失败次数过多，请使用密码验证")
+        driver.send(.submittedFundPassword(VerificationSecret("135790")))
+
+        // Passed by the fund password.
+        #expect(await run.value.proofMethod == .fundPassword)
+        #expect(await environment.attempts.map(\.attempt) == [VerificationAttempt(method: "fund_password", fundPassword: "135790")])
+    }
+
+    @Test("A5 使用其他方式验证 reaches 2FA, a wrong code shows what is left, the right one passes")
+    func A5_otherMethodTo2FA() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [.outcome(.failed)],
+            attempts: [.failure(.wrongAnswer(attemptsRemaining: 4)), .success(F.passed)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // After a failure, the other method.
+        _ = try await environment.next(.biometricRetry)
+        driver.send(.tapped(.otherMethod))
+
+        // A wrong code.
+        _ = try await environment.next(.oneTimeCode)
+        driver.send(.submittedCode(VerificationSecret("111111")))
+        #expect(try await environment.next(.oneTimeCode, where: { !$0.isBusy && $0.detail != nil }).detail == "剩余4次尝试机会")
+
+        // The right one.
+        driver.send(.submittedCode(VerificationSecret("222222")))
+        #expect(await run.value.proofMethod == .totp)
+    }
+
+    @Test("A4 取消 while the prompt is up stops it; no attempt, no token")
+    func A4_cancelDuringPrompt() async throws {
+        let environment = FakeVerificationEnvironment(starts: [.success(F.started())], outcomes: [.untilCancelled])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // The prompt is up; the user cancels.
+        _ = try await environment.next(.biometric)
+        driver.send(.tapped(.cancel))
+
+        // Cancelled, the prompt stopped, nothing sent.
+        #expect(await run.value == .cancelled)
+        #expect(await environment.cancelledEvaluations == 1)
+        #expect(await environment.attempts.isEmpty)
+        #expect(await environment.dismissals == [VerificationAnnouncement("已取消验证")])
+    }
+
+    @Test("A4 cancelling the caller's task is 取消")
+    func A4_taskCancellationCancels() async throws {
+        let environment = FakeVerificationEnvironment(starts: [.success(F.started())], outcomes: [.untilCancelled])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+        _ = try await environment.next(.biometric)
+
+        run.cancel()
+
+        #expect(await run.value == .cancelled)
+    }
+
+    @Test("A8 leaving the app stops the prompt and counts nothing")
+    func A8_backgroundDuringPrompt() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [.untilCancelled, .outcome(.failed)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // The prompt is up; the app goes to the background.
+        _ = try await environment.next(.biometric)
+        driver.send(.appDidEnterBackground)
+        #expect(try await environment.next(.biometricRetry).message == "Face ID验证已中断，请再试一次")
+
+        // Back: 再试一次, and the next failure is the first.
+        driver.send(.tapped(.retry))
+        #expect(try await environment.next(.biometricRetry).message == "第1/3次尝试失败")
+
+        driver.send(.tapped(.cancel))
+        #expect(await run.value == .cancelled)
+        #expect(await environment.cancelledEvaluations == 1)
+    }
+
+    @Test("A8 the timer expires the verification; 重新验证 opens a new one for the same action")
+    func A8_timeoutAndRestart() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started(id: "v-1")), .success(F.started(id: "v-2"))],
+            outcomes: [.untilCancelled, .outcome(.success)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // The prompt is up when time runs out (after 115 s: the challenge's 120 s less the margin).
+        _ = try await environment.next(.biometric)
+        try await environment.fireTimers()
+        #expect(try await environment.next(.expired).message == "验证已超时，请重新验证")
+        #expect(await environment.timerSeconds.first == 115)
+
+        // 重新验证.
+        driver.send(.tapped(.retry))
+
+        // The new verification passes by Face ID.
+        #expect(await run.value.proofMethod == .biometric)
+        #expect(await environment.startRequests == [F.withdrawal.request, F.withdrawal.request])
+        #expect(await environment.attempts.map(\.verificationID) == ["v-2"])
+    }
+
+    @Test("A6 denied permission: 使用密码验证 and the fund password")
+    func A6_permissionDenied() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [], permission: false, attempts: [.success(F.passed)])
+        let driver = VerificationDriver(
+            flow: F.flow(F.device(.available(.faceID, permission: .notDetermined))), environment: environment)
+        let run = Task { await driver.run() }
+
+        // The explanation, then the system prompt.
+        #expect(try await environment.next(.permissionExplanation).message == "需要使用相机进行面容识别验证")
+        driver.send(.tapped(.continue))
+
+        // Refused.
+        #expect(try await environment.next(.permissionDenied).message == "无法使用Face ID，请在设置中开启相机权限")
+        driver.send(.tapped(.openSettings))
+        driver.send(.tapped(.usePassword))
+
+        // The fund password passes.
+        _ = try await environment.next(.fundPassword)
+        driver.send(.submittedFundPassword(VerificationSecret("135790")))
+        #expect(await run.value.proofMethod == .fundPassword)
+        #expect(await environment.settingsOpened == 1)
+        #expect(await environment.evaluationPrompts.isEmpty)
+    }
+
+    @Test("A7 a key that cannot sign: the password page")
+    func A7_signingFailure() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [.outcome(.success)], signingFails: true)
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        #expect(try await environment.next(.fundPassword).message == "Face ID不可用，请使用密码验证")
+
+        driver.send(.tapped(.cancel))
+        #expect(await run.value == .cancelled)
+    }
+
+    @Test("C11 an error that is not a server answer counts as the network")
+    func C11_unknownErrorsAreNetwork() async throws {
+        let environment = FakeVerificationEnvironment(starts: [.thrown], outcomes: [])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        #expect(try await environment.next(.startFailed).message == "网络连接失败，请重试")
+
+        driver.send(.tapped(.cancel))
+        #expect(await run.value == .cancelled)
+    }
+
+    @Test("AUTH_004 an expired session ends the flow as failed")
+    func AUTH_004_sessionExpired() async throws {
+        let environment = FakeVerificationEnvironment(starts: [.failure(.sessionExpired)], outcomes: [])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+
+        #expect(await driver.run() == .failed(.sessionExpired))
+        #expect(await environment.dismissals == [VerificationAnnouncement("登录已过期")])
+    }
+}
+
+extension VerificationResult {
+    fileprivate var proofMethod: VerificationMethod? {
+        if case .succeeded(let proof) = self { return proof.method }
+        return nil
+    }
+}
+
+/// A scripted world for the driver: canned server answers and prompt outcomes, recorded calls, and
+/// timers that fire when the test says so.
+actor FakeVerificationEnvironment: VerificationDriverEnvironment {
+    enum Start: Sendable {
+        case success(VerificationStarted)
+        case failure(VerificationServerFailure)
+        /// Throws an error that is not a server answer.
+        case thrown
+    }
+
+    enum Prompt: Sendable {
+        case outcome(BiometricOutcome)
+        /// Stays up until the driver cancels it, then reports `.appCancel`.
+        case untilCancelled
+    }
+
+    struct NotAnAnswer: Error {}
+
+    private var starts: [Start]
+    private var outcomes: [Prompt]
+    private var attemptAnswers: [Result<VerificationPassed, VerificationServerFailure>]
+    private let permission: Bool
+    private let signingFails: Bool
+
+    private(set) var startRequests: [VerificationRequest] = []
+    private(set) var attempts: [(attempt: VerificationAttempt, verificationID: String)] = []
+    private(set) var evaluationPrompts: [VerificationBiometricPrompt] = []
+    private(set) var cancelledEvaluations = 0
+    private(set) var screens: [VerificationScreen] = []
+    private(set) var dismissals: [VerificationAnnouncement] = []
+    private(set) var settingsOpened = 0
+    private(set) var timerSeconds: [Int] = []
+    private var timerRound = 0
+    private var runningTimers = 0
+    /// A cancel arrived that no prompt has taken yet (it may come before the prompt starts).
+    private var pendingCancel = false
+    private var cursor = 0
+
+    init(
+        starts: [Start], outcomes: [Prompt], permission: Bool = true,
+        attempts: [Result<VerificationPassed, VerificationServerFailure>] = [.success(VerificationFixtures.passed)],
+        signingFails: Bool = false
+    ) {
+        self.starts = starts
+        self.outcomes = outcomes
+        self.permission = permission
+        self.attemptAnswers = attempts
+        self.signingFails = signingFails
+    }
+
+    // MARK: Test controls
+
+    /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
+    func next(
+        _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
+    ) async throws -> VerificationScreen {
+        while true {
+            if let index = screens.indices.dropFirst(cursor).first(where: { screens[$0].kind == kind && predicate(screens[$0]) }) {
+                cursor = index + 1
+                return screens[index]
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Fires the timers that are running, once at least one is (the driver starts its timer from a
+    /// task of its own, so it may not be running yet when the test gets here).
+    func fireTimers() async throws {
+        while runningTimers == 0 {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        timerRound += 1
+    }
+
+    // MARK: VerificationDriverEnvironment
+
+    func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted {
+        startRequests.append(request)
+        switch starts.removeFirst() {
+        case .success(let started): return started
+        case .failure(let failure): throw failure
+        case .thrown: throw NotAnAnswer()
+        }
+    }
+
+    func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed {
+        attempts.append((attempt, verificationID))
+        return try attemptAnswers.removeFirst().get()
+    }
+
+    func requestBiometricPermission() async -> Bool {
+        permission
+    }
+
+    func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome {
+        evaluationPrompts.append(prompt)
+        switch outcomes.removeFirst() {
+        case .outcome(let outcome):
+            return outcome
+        case .untilCancelled:
+            while !pendingCancel, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            pendingCancel = false
+            return .appCancel
+        }
+    }
+
+    func cancelBiometricEvaluation() async {
+        cancelledEvaluations += 1
+        pendingCancel = true
+    }
+
+    func sign(_ message: SignedMessage, credentialID: String) async throws -> String {
+        if signingFails { throw NotAnAnswer() }
+        return "sig:" + message.text
+    }
+
+    func present(_ screen: VerificationScreen) async {
+        screens.append(screen)
+    }
+
+    func dismiss(announcing announcement: VerificationAnnouncement) async {
+        dismissals.append(announcement)
+    }
+
+    func openSettings() async {
+        settingsOpened += 1
+    }
+
+    func sleep(seconds: Int) async throws {
+        timerSeconds.append(seconds)
+        let round = timerRound
+        runningTimers += 1
+        defer { runningTimers -= 1 }
+        while timerRound == round {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}

@@ -1,0 +1,156 @@
+// Shared set-up for the verification tests (Verification*, Accessibility*, Strings* files).
+import Foundation
+import LatchClient
+import LatchCore
+
+enum VerificationFixtures {
+    /// The sensitive action every narrative protects.
+    static let withdrawal = VerificationContext(
+        action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT", "address": "TXabc"])
+
+    /// This device's bound key.
+    static let credentialID = "5c0ffee0-0000-4000-8000-000000000001"
+
+    /// The server's answer to `POST /v1/verifications`, offering what the user has.
+    static func started(
+        id: String = "v-1", biometric: Bool = true, totp: Bool = true, fundPassword: Bool = true,
+        credentialIDs: [String] = [credentialID], expiresIn: Int = 300
+    ) -> VerificationStarted {
+        var methods: [VerificationMethodOffer] = []
+        if biometric {
+            methods.append(
+                VerificationMethodOffer(
+                    type: "biometric", credentialIds: credentialIDs, challengeId: "ch-\(id)", challenge: "challenge-\(id)"))
+        }
+        if totp { methods.append(VerificationMethodOffer(type: "totp")) }
+        if fundPassword { methods.append(VerificationMethodOffer(type: "fund_password")) }
+        return VerificationStarted(
+            verificationId: id, methods: methods, preferred: methods.first?.type ?? "", expiresIn: expiresIn)
+    }
+
+    /// A device with biometrics enabled (bound key) in the given sensor state.
+    static func device(
+        _ biometry: VerificationDeviceState.Biometry = .available(.faceID, permission: .granted), enabled: Bool = true
+    ) -> VerificationDeviceState {
+        VerificationDeviceState(biometricCredentialID: enabled ? credentialID : nil, biometry: biometry)
+    }
+
+    static func flow(
+        _ device: VerificationDeviceState = device(), language: LatchLanguage = .zhHans,
+        context: VerificationContext = withdrawal
+    ) -> VerificationFlow {
+        VerificationFlow(
+            context: context, device: device, language: language, timeZone: TimeZone(identifier: "Asia/Shanghai")!)
+    }
+
+    /// A flow whose biometric prompt is up (A1), with `sensor` ready and permission granted.
+    static func evaluating(
+        _ sensor: VerificationSensor = .faceID, language: LatchLanguage = .zhHans, totp: Bool = true,
+        fundPassword: Bool = true
+    ) -> VerificationFlow {
+        var flow = flow(device(.available(sensor, permission: .granted)), language: language)
+        _ = flow.start()
+        _ = flow.serverStarted(started(totp: totp, fundPassword: fundPassword))
+        return flow
+    }
+
+    static let passed = VerificationPassed(verificationToken: "vt-123", expiresIn: 300)
+}
+
+extension VerificationFlow.Action {
+    /// The screen this action shows, if any.
+    var screen: VerificationScreen? {
+        switch self {
+        case .startServerVerification(_, let screen), .show(let screen), .evaluateBiometrics(_, let screen),
+            .cancelBiometricEvaluation(let screen), .submitBiometricSignature(_, let screen),
+            .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen):
+            return screen
+        case .requestBiometricPermission, .openSettings, .finish, .none:
+            return nil
+        }
+    }
+
+    /// The flow's result, when this action finishes it.
+    var result: VerificationResult? {
+        if case .finish(let result, _) = self { return result }
+        return nil
+    }
+
+    /// Whether this action runs the biometric prompt.
+    var evaluatesBiometrics: Bool {
+        if case .evaluateBiometrics = self { return true }
+        return false
+    }
+
+    /// Whether this action cancels a running biometric prompt.
+    var cancelsBiometrics: Bool {
+        if case .cancelBiometricEvaluation = self { return true }
+        return false
+    }
+
+    /// The prompt this action runs, if any.
+    var prompt: VerificationBiometricPrompt? {
+        if case .evaluateBiometrics(let prompt, _) = self { return prompt }
+        return nil
+    }
+}
+
+extension VerificationScreen {
+    /// Titles of the buttons, in focus order.
+    var buttonTitles: [String] { buttons.map(\.title) }
+    var buttonIDs: [VerificationButton.ID] { buttons.map(\.id) }
+}
+
+extension VerificationFixtures {
+    /// Every kind of page the flow can show, reached by short narratives, for `sensor` in `language`.
+    static func everyScreen(_ sensor: VerificationSensor = .faceID, language: LatchLanguage = .zhHans)
+        -> [(name: String, screen: VerificationScreen)]
+    {
+        var screens: [(String, VerificationScreen)] = []
+        func keep(_ name: String, _ action: VerificationFlow.Action) {
+            if let screen = action.screen { screens.append((name, screen)) }
+        }
+
+        var flow = flow(device(.available(sensor, permission: .granted)), language: language)
+        keep("preparing", flow.start())
+        keep("biometric", flow.serverStarted(started()))
+        keep("failure 1", flow.biometricFinished(.failed))
+        _ = flow.userTappedRetry()
+        keep("failure 2", flow.biometricFinished(.failed))
+        _ = flow.userTappedRetry()
+        keep("interrupted", flow.biometricFinished(.systemCancel))
+        _ = flow.userTappedRetry()
+        keep("checking", flow.biometricFinished(.success))
+        keep("network after biometrics", flow.serverAttemptFailed(.network))
+        _ = flow.userTappedRetry()
+        keep("failure 3", flow.biometricFinished(.failed))
+        keep("fund password sent", flow.userSubmittedFundPassword("135790"))
+        keep("wrong fund password", flow.serverAttemptFailed(.wrongAnswer(attemptsRemaining: 2)))
+        keep("malformed fund password", flow.userSubmittedFundPassword("1"))
+        keep("2FA", flow.userTappedOtherMethod())
+        keep("malformed code", flow.userSubmittedCode("x"))
+        keep("code sent", flow.userSubmittedCode("123456"))
+        keep("locked", flow.serverAttemptFailed(.locked(until: Date(timeIntervalSince1970: 1_765_173_900))))
+        keep("expired", flow.timedOut(verificationID: "v-1"))
+
+        var explaining = self.flow(device(.available(.faceID, permission: .notDetermined)), language: language)
+        _ = explaining.start()
+        keep("explanation", explaining.serverStarted(started()))
+        _ = explaining.userTappedContinue()
+        keep("denied", explaining.permissionPromptAnswered(granted: false))
+
+        var degraded = self.flow(device(.lockedOut(sensor)), language: language)
+        _ = degraded.start()
+        keep("locked out", degraded.serverStarted(started()))
+
+        var failedStart = self.flow(language: language)
+        _ = failedStart.start()
+        keep("start failed", failedStart.serverStartFailed(.other(code: "INTERNAL_ERROR")))
+
+        var nothing = self.flow(device(enabled: false), language: language)
+        _ = nothing.start()
+        keep("no method", nothing.serverStarted(started(biometric: false, totp: false, fundPassword: false)))
+
+        return screens
+    }
+}
