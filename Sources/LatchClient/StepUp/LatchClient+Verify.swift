@@ -1,0 +1,52 @@
+import Foundation
+import LatchCore
+
+extension LatchClient {
+    /// Runs the verification page for a sensitive action (A1–A10) and returns how it ended: Face ID or
+    /// Touch ID first when enabled on this device, three tries, then the fund password or 2FA, with
+    /// cancel, permission, lock and timeout handling — every decision made by `VerificationFlow`.
+    ///
+    ///     let context = VerificationContext(action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT"])
+    ///     switch await client.verify(context, authenticator: LocalAuthenticationAuthenticator(),
+    ///                                keys: keys, presenter: sheetModel, language: .zhHans) {
+    ///     case .succeeded(let proof): try await backend.withdraw(proof.context.parameters, verificationToken: proof.token)
+    ///     case .cancelled, .failed: break   // A4: the action is not executed
+    ///     }
+    ///
+    /// Cancelling the calling task counts as the user's "取消".
+    public func verify(
+        _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
+        presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current
+    ) async -> VerificationResult {
+        let device = await verificationDeviceState(authenticator: authenticator)
+        let sensor: VerificationSensor =
+            switch device.biometry {
+            case .available(let sensor, _), .notEnrolled(let sensor), .notAvailable(let sensor), .lockedOut(let sensor): sensor
+            case .notSupported: .faceID
+            }
+        let relay = VerificationInputRelay()
+        let environment = LatchVerificationEnvironment(
+            client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor, responder: relay)
+        let driver = VerificationDriver(
+            flow: VerificationFlow(context: context, device: device, language: language, timeZone: timeZone),
+            environment: environment)
+        relay.connect { driver.send($0) }
+        return await driver.run()
+    }
+
+    /// What this device offers a verification: its biometric credential when biometric login is
+    /// enabled here and the enrolled faces or fingers did not change since (B4), and the sensor's state.
+    public func verificationDeviceState(authenticator: any BiometricAuthenticator) async -> VerificationDeviceState {
+        let store = BiometricEnrollmentStore(vault: vault)
+        let binding = await store.binding()
+        let availability = await authenticator.availability()
+        let unchanged: Bool =
+            switch await store.check(current: await authenticator.domainState()) {
+            case .usable: true
+            case .notEnabled, .changed: false
+            }
+        return VerificationDeviceState(
+            biometricCredentialID: unchanged ? binding?.credentialID : nil, availability: availability,
+            boundSensor: binding?.biometry, faceIDPermissionGranted: await FaceIDPermissionRecord(vault: vault).isGranted)
+    }
+}

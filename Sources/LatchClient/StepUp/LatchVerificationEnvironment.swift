@@ -1,0 +1,120 @@
+import Foundation
+import LatchCore
+
+/// The SDK's `VerificationDriverEnvironment`: the server through a signed-in `LatchClient`, the
+/// biometric sensor, the device key, and a `VerificationPresenter` for the page.
+/// `LatchClient.verify(_:authenticator:keys:presenter:language:)` builds one; use it directly only to
+/// drive a `VerificationDriver` yourself.
+public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: VerificationDriverEnvironment {
+    public let client: LatchClient
+    public let authenticator: any BiometricAuthenticator
+    public let keys: any DeviceKeyStore
+    public let presenter: Presenter
+    /// The sensor the page uses; Face ID's `-6` means the permission is off.
+    public let sensor: VerificationSensor
+    let responder: VerificationInputRelay
+
+    init(
+        client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
+        presenter: Presenter, sensor: VerificationSensor, responder: VerificationInputRelay
+    ) {
+        self.client = client
+        self.authenticator = authenticator
+        self.keys = keys
+        self.presenter = presenter
+        self.sensor = sensor
+        self.responder = responder
+    }
+
+    public func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted {
+        do {
+            return try await client.startVerification(request)
+        } catch {
+            throw Self.failure(from: error)
+        }
+    }
+
+    public func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed {
+        do {
+            return try await client.submitAttempt(attempt, verificationID: verificationID)
+        } catch {
+            throw Self.failure(from: error)
+        }
+    }
+
+    /// On iOS the permission alert is part of the first Face ID prompt: this answers yes and lets the
+    /// prompt report a refusal as `.permissionDenied`.
+    public func requestBiometricPermission() async -> Bool {
+        true
+    }
+
+    public func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome {
+        let result = await authenticator.evaluate(reason: prompt.localizedReason, fallbackTitle: prompt.fallbackTitle)
+        let outcome = BiometricOutcome(result, sensor: sensor)
+        if outcome == .success, sensor == .faceID {
+            await FaceIDPermissionRecord(vault: client.vault).remember()
+        }
+        return outcome
+    }
+
+    /// The prompt's result is dropped by the driver; `BiometricAuthenticator` prompts end by themselves.
+    public func cancelBiometricEvaluation() async {}
+
+    public func sign(_ message: SignedMessage, credentialID: String) async throws -> String {
+        try await keys.sign(message)
+    }
+
+    public func present(_ screen: VerificationScreen) async {
+        await presenter.present(screen, respond: VerificationResponder(responder.send))
+    }
+
+    public func dismiss(announcing announcement: VerificationAnnouncement) async {
+        await presenter.dismiss(announcing: announcement)
+    }
+
+    public func openSettings() async {
+        await presenter.openSettings()
+    }
+
+    public func sleep(seconds: Int) async throws {
+        try await Task.sleep(for: .seconds(seconds))
+    }
+
+    /// A client error as the flow reads it: the server's answers by code, the end of the session as
+    /// AUTH_004, everything without an answer as the network.
+    static func failure(from error: any Error) -> VerificationServerFailure {
+        switch error as? LatchClientError {
+        case .server(let server)?:
+            return VerificationServerFailure(
+                status: server.status,
+                body: APIErrorBody(
+                    error: server.rawCode, message: server.message, attemptsRemaining: server.attemptsRemaining,
+                    lockedUntil: server.lockedUntil, retryAfter: server.retryAfter))
+        case .notSignedIn?:
+            return .sessionExpired
+        case .unexpected(let status)?:
+            return .other(code: "HTTP_\(status)")
+        case .vaultUnavailable?:
+            return .other(code: "VAULT_UNAVAILABLE")
+        case .signInVerificationRequired?:
+            return .other(code: LatchErrorCode.verificationRequired.rawValue)
+        case .network?, nil:
+            return .network
+        }
+    }
+}
+
+/// Passes the page's inputs to the driver, which exists only after its environment.
+final class VerificationInputRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var target: (@Sendable (VerificationInput) -> Void)?
+
+    func connect(_ target: @escaping @Sendable (VerificationInput) -> Void) {
+        lock.withLock { self.target = target }
+    }
+
+    @Sendable func send(_ input: VerificationInput) {
+        let target = lock.withLock { self.target }
+        target?(input)
+    }
+}
