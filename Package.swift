@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchClient", targets: ["LatchClient"]),
         .executable(name: "latchd", targets: ["latchd"]),
+        .executable(name: "latch", targets: ["latch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -42,8 +44,15 @@ let package = Package(
             dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
+        .executableTarget(
+            name: "latch",
+            dependencies: ["LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient"]),
+        // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
+        // `swift test` build them beside the test bundle.
+        .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor")]

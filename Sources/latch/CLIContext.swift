@@ -1,0 +1,86 @@
+import Foundation
+import LatchClient
+import LatchCore
+
+/// What every command works with, made from the global options: the client of the server (its
+/// vault in the home directory, its messages in the chosen language), the device key, the terminal.
+struct CLIContext: Sendable {
+    let serverURL: URL
+    let language: LatchLanguage
+    let home: URL
+    let vault: FileVault
+    let client: LatchClient
+    let keys: SoftwareDeviceKeyStore
+    let terminal: Terminal
+    let text: CLIText
+
+    init(_ options: GlobalOptions) {
+        // validate() refused anything that is not an http(s) URL.
+        serverURL = options.serverURL ?? URL(string: "http://127.0.0.1:8080")!
+        language = options.language
+        home = options.homeDirectory
+        vault = FileVault(directory: home)
+        client = LatchClient(serverURL: serverURL, vault: vault, acceptLanguage: language.rawValue)
+        keys = SoftwareDeviceKeyStore(vault: vault)
+        terminal = .standard
+        text = CLIText(language: language, server: serverURL.absoluteString)
+    }
+
+    /// The signed-in user of the stored session; a failure when there is none.
+    @discardableResult
+    func requireSession() async throws -> UserInfo {
+        switch await client.restoreSession() {
+        case .signedIn(let user): return user
+        case .signedOut: throw CLIFailure.failed(text.notSignedIn)
+        case .expired: throw CLIFailure.failed(LatchErrorCode.sessionExpired.message(in: language))
+        case .vaultUnavailable: throw CLIFailure.failed(text.vaultUnavailable(home.path))
+        }
+    }
+
+    /// Runs `work` (network calls) with a spinner labelled `label`; any error becomes one line.
+    func call<T>(_ label: String, _ work: () async throws -> T) async throws -> T {
+        do {
+            return try await Progress(terminal: terminal).run(label, work)
+        } catch {
+            throw failure(for: error)
+        }
+    }
+
+    /// The one line, in the chosen language, that says what went wrong.
+    func failure(for error: any Error) -> CLIFailure {
+        switch error {
+        case let failure as CLIFailure:
+            return failure
+        case let error as LatchClientError:
+            return .failed(describe(error))
+        case is VaultError:
+            return .failed(text.vaultUnavailable(home.path))
+        default:
+            return .failed(text.unexpectedError(String(describing: error)))
+        }
+    }
+
+    func describe(_ error: LatchClientError) -> String {
+        switch error {
+        case .server(let server):
+            var line = server.message
+            if server.code == .locked, let until = server.lockedUntil {
+                line += text.lockedUntil(until)
+            }
+            if let field = server.field {
+                line += " (\(field)\(server.reasons.map { ": " + $0.joined(separator: ", ") } ?? ""))"
+            }
+            return line
+        case .network:
+            return text.serverUnreachable
+        case .notSignedIn:
+            return text.notSignedIn
+        case .unexpected(let status):
+            return text.unexpectedAnswer(status)
+        case .vaultUnavailable:
+            return text.vaultUnavailable(home.path)
+        case .signInVerificationRequired:
+            return LatchErrorCode.verificationRequired.message(in: language)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import LatchClient
+import LatchCore
+
+/// The CLI's own sentences in zh-Hans and English. The verification page's texts, the server's
+/// messages and the biometric notices come from the SDK and the server, already in the language.
+struct CLIText: Sendable {
+    let language: LatchLanguage
+    /// The server's URL, named when it cannot be reached.
+    let server: String
+
+    private func pick(_ chinese: String, _ english: String) -> String {
+        language == .zhHans ? chinese : english
+    }
+
+    // MARK: Errors
+
+    var serverUnreachable: String {
+        pick("无法连接到服务器 \(server)，请确认 latchd 正在运行后重试", "Cannot reach the server at \(server). Is latchd running? Please try again.")
+    }
+    var notSignedIn: String { pick("尚未登录，请先运行 latch login EMAIL", "Not signed in. Run `latch login EMAIL` first.") }
+    func vaultUnavailable(_ path: String) -> String {
+        pick("无法读写 \(path) 中的登录信息", "Cannot read or write the saved session in \(path).")
+    }
+    func unexpectedAnswer(_ status: Int) -> String {
+        pick("服务器返回了无法识别的响应（HTTP \(status)）", "The server sent an answer latch cannot read (HTTP \(status)).")
+    }
+    func unexpectedError(_ description: String) -> String { pick("出错了：\(description)", "Something went wrong: \(description)") }
+    func lockedUntil(_ date: Date) -> String { pick("，解锁时间 \(Self.time(date))", " Unlocks at \(Self.time(date)).") }
+    var noAnswerLeft: String {
+        pick(
+            "没有可用的回答（请使用 --simulate、--code 或 --fund-password-stdin，或在终端中运行）",
+            "No answer left for this screen (use --simulate, --code or --fund-password-stdin, or run it in a terminal).")
+    }
+
+    // MARK: Progress
+
+    var connecting: String { pick("正在连接服务器…", "Contacting the server…") }
+
+    // MARK: Simulated sensor
+
+    func simulatedSensor(_ kind: BiometryKind) -> String { pick("［模拟 \(kind.displayName)］", "[simulated \(kind.displayName)]") }
+    var sensorQuestion: String { pick("[m]匹配  [n]不匹配  [c]取消  [o]其他方式 > ", "[m]atch  [n]o match  [c]ancel  [o]ther method > ") }
+    func answerName(_ answer: SimulatedAnswer) -> String {
+        switch answer {
+        case .match: pick("匹配", "match")
+        case .fail: pick("不匹配", "no match")
+        case .cancel: pick("取消", "cancel")
+        case .denyPermission: pick("拒绝权限", "permission refused")
+        case .unavailable: pick("不可用", "unavailable")
+        case .lockout: pick("已锁定", "locked out")
+        case .otherMethod: pick("使用其他方式验证", "another method")
+        case .password: pick("使用密码验证", "password")
+        }
+    }
+    var settingsHint: String {
+        pick(
+            "（模拟设备）在设置中开启权限：latch biometrics sensor --grant-permission",
+            "(simulated device) To allow it in Settings: latch biometrics sensor --grant-permission")
+    }
+    func secretKeys(_ screen: VerificationScreen) -> String {
+        var keys = [pick("c 取消", "c cancel")]
+        if screen.button(.otherMethod) != nil { keys.insert(pick("o 其他方式", "o other method"), at: 0) }
+        if screen.button(.useBiometrics) != nil { keys.insert(pick("b 生物识别", "b biometrics"), at: 0) }
+        return pick("（", " (") + keys.joined(separator: pick("，", ", ")) + pick("）", ")")
+    }
+
+    // MARK: Accounts
+
+    var passwordPrompt: String { pick("密码：", "Password: ") }
+    var passwordAgain: String { pick("再次输入密码：", "Password again: ") }
+    var passwordsDiffer: String { pick("两次输入的密码不一致", "The passwords do not match.") }
+    var passwordMissing: String { pick("未读到密码", "No password was given.") }
+    func strength(_ strength: PasswordStrength) -> String {
+        let bar = String(repeating: "█", count: strength.rawValue) + String(repeating: "░", count: 4 - strength.rawValue)
+        return pick("密码强度：", "Password strength: ") + bar + " " + strength.label(in: language)
+    }
+    func violation(_ violation: PasswordPolicy.Violation) -> String {
+        switch violation {
+        case .tooShort: pick("至少8个字符", "at least 8 characters")
+        case .tooLong: pick("最多128个字符", "at most 128 characters")
+        case .missingUppercase: pick("需要包含大写字母", "an upper-case letter")
+        case .missingLowercase: pick("需要包含小写字母", "a lower-case letter")
+        case .missingDigit: pick("需要包含数字", "a digit")
+        case .common: pick("不能是常用密码", "not a commonly used password")
+        }
+    }
+    func weakPassword(_ violations: [PasswordPolicy.Violation]) -> String {
+        pick("密码不符合要求：", "The password needs ") + violations.map(violation).joined(separator: pick("；", ", "))
+    }
+    var termsQuestion: String { pick("是否同意《用户协议》和《隐私政策》？[y/N] ", "Do you accept the Terms of Service and the Privacy Policy? [y/N] ") }
+    var termsDeclined: String { pick("未同意《用户协议》和《隐私政策》，已取消注册", "The terms were not accepted; sign-up cancelled.") }
+    func invalidEmail(_ email: String) -> String { pick("邮箱格式不正确：\(email)", "Not an email address: \(email)") }
+    var registering: String { pick("正在注册…", "Signing up…") }
+    func codeSent(_ email: String) -> String { pick("验证码已发送至 \(email)", "A 6-digit code was sent to \(email).") }
+    var emailCodePrompt: String { pick("邮件中的6位验证码：", "6-digit code from the email: ") }
+    var codeMissing: String { pick("未输入验证码", "No code was entered.") }
+    func codeFromOutbox(_ email: String) -> String { pick("（从开发发件箱读取 \(email) 的验证码）", "(reading the code for \(email) from the development outbox)") }
+    var noOutbox: String {
+        pick("服务器没有开发发件箱（仅 LATCH_ENV=development 时提供）", "The server has no development outbox (only with LATCH_ENV=development).")
+    }
+    func noCodeInOutbox(_ email: String) -> String { pick("开发发件箱中没有发给 \(email) 的新验证码", "No new code for \(email) in the development outbox.") }
+    func signedUp(_ user: UserInfo) -> String { pick("注册成功，已登录：\(name(user))", "Signed up and signed in as \(name(user)).") }
+    func signedIn(_ user: UserInfo) -> String { pick("已登录：\(name(user))", "Signed in as \(name(user)).") }
+    func signedIn(_ user: UserInfo, with kind: BiometryKind) -> String {
+        pick("已通过\(kind.displayName)登录：\(name(user))", "Signed in with \(kind.displayName) as \(name(user)).")
+    }
+    var signingIn: String { pick("正在登录…", "Signing in…") }
+    func unusualSignIn(_ method: SignInChallenge.Method) -> String {
+        switch method {
+        case .totp: pick("检测到新设备登录，请输入身份验证器中的验证码", "A sign-in from a new device: enter the code from your authenticator app.")
+        case .email, .other: pick("检测到新设备登录，验证码已发送到你的邮箱", "A sign-in from a new device: a code was sent to your email.")
+        }
+    }
+    var codePrompt: String { pick("6位验证码：", "6-digit code: ") }
+    var signedOut: String { pick("已退出登录", "Signed out.") }
+    var wasNotSignedIn: String { pick("当前未登录", "Not signed in.") }
+    func name(_ user: UserInfo) -> String { user.email ?? user.nickname ?? user.id }
+    var biometricLoginNeedsNoEmail: String { pick("--biometric 不需要 EMAIL", "--biometric takes no EMAIL") }
+    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --biometric", "Give an EMAIL, or use --biometric") }
+    var biometricLoginNotEnabled: String {
+        pick("此设备未开启生物识别登录，请使用密码登录：latch login EMAIL", "Biometric sign-in is not enabled on this device. Sign in with your password: latch login EMAIL")
+    }
+
+    // MARK: Who am I
+
+    var emailLabel: String { pick("邮箱", "Email") }
+    var nicknameLabel: String { pick("昵称", "Nickname") }
+    var userIDLabel: String { pick("用户ID", "User ID") }
+    var verifiedLabel: String { pick("邮箱已验证", "Email verified") }
+    var createdLabel: String { pick("注册时间", "Signed up") }
+    var yes: String { pick("是", "yes") }
+    /// "label：value" / "label: value", the label in bold when colour is on.
+    func field(_ label: String, _ value: String, on terminal: Terminal) -> String {
+        terminal.paint(label + pick("：", ":"), .bold) + pick("", " ") + value
+    }
+    var no: String { pick("否", "no") }
+
+    // MARK: Sessions
+
+    var sessionHeaders: [String] {
+        [pick("当前", "CURRENT"), "ID", pick("设备", "DEVICE"), pick("平台", "PLATFORM"), pick("最近活动", "LAST ACTIVE")]
+    }
+    var thisDevice: String { pick("本机", "this device") }
+    func sessionRevoked(_ id: String) -> String { pick("已退出设备 \(id)", "Signed out session \(id).") }
+    var otherSessionsRevoked: String { pick("已退出所有其他设备", "Signed out every other device.") }
+    var revokeNeedsTarget: String { pick("请提供会话 ID，或使用 --others", "Give a session ID, or use --others") }
+    var revokeTakesOneTarget: String { pick("会话 ID 与 --others 只能二选一", "Give a session ID or --others, not both") }
+
+    // MARK: Biometrics
+
+    func biometricsEnabled(_ kind: BiometryKind) -> String { pick("已开启\(kind.displayName)登录与验证", "\(kind.displayName) sign-in and verification are on.") }
+    var biometricsDisabled: String { pick("已关闭生物识别登录", "Biometric sign-in is off.") }
+    var biometricsDisabledLocally: String {
+        pick("已在本机关闭生物识别登录（服务器暂时无法连接，稍后会自动解除绑定）", "Biometric sign-in is off on this device (the server will be told when it can be reached).")
+    }
+    var biometricsWereOff: String { pick("此设备未开启生物识别登录", "Biometric sign-in was not on for this device.") }
+    func statusEnabled(_ binding: BiometricBinding) -> String {
+        pick("生物识别登录：已开启（\(binding.biometry.displayName)，凭据 \(binding.credentialID)）", "Biometric sign-in: on (\(binding.biometry.displayName), credential \(binding.credentialID))")
+    }
+    var statusDisabled: String { pick("生物识别登录：未开启", "Biometric sign-in: off") }
+    func sensorLine(_ state: SimulatedSensorState) -> String {
+        let condition: String =
+            switch state.unavailable {
+            case nil: pick("可用", "available")
+            case .lockedOut?: pick("已锁定", "locked out")
+            case .notAvailable?: pick("不可用（权限已关闭）", "unavailable (permission off)")
+            case .notEnrolled?: pick("未录入", "not enrolled")
+            case .passcodeNotSet?: pick("未设置系统密码", "no device passcode")
+            case .notSupported?: pick("不支持", "not supported")
+            }
+        return pick("模拟传感器：\(state.kind.displayName)，\(condition)", "Simulated sensor: \(state.kind.displayName), \(condition)")
+    }
+    var enablePassed: String { pick("验证通过，正在绑定设备…", "Verified; binding this device…") }
+
+    // MARK: Second factors
+
+    var totpSecretLabel: String { pick("密钥", "Secret") }
+    var totpURILabel: String { pick("otpauth 链接", "otpauth URI") }
+    var totpScan: String {
+        pick("请在身份验证器中添加此账户（扫描二维码或输入密钥），然后输入它显示的6位验证码。", "Add the account to your authenticator app (scan the QR code or type the secret), then enter the 6-digit code it shows.")
+    }
+    var recoveryCodesHeading: String {
+        pick("恢复码（仅显示这一次，请妥善保存；每个只能使用一次）：", "Recovery codes (shown only this once; keep them safe, each works once):")
+    }
+    var totpEnabled: String { pick("已开启两步验证", "Two-factor authentication is on.") }
+    var totpDisabled: String { pick("已关闭两步验证", "Two-factor authentication is off.") }
+    var fundPasswordPrompt: String { pick("新的6位资金密码：", "New 6-digit fund password: ") }
+    var fundPasswordAgain: String { pick("再次输入资金密码：", "Fund password again: ") }
+    var fundPasswordsDiffer: String { pick("两次输入的资金密码不一致", "The fund passwords do not match.") }
+    func fundPasswordViolation(_ violation: FundPasswordPolicy.Violation) -> String {
+        switch violation {
+        case .notSixDigits: pick("资金密码为6位数字", "The fund password is 6 digits.")
+        case .allSame: pick("资金密码不能是相同的数字", "The fund password cannot be one digit repeated.")
+        case .straightRun: pick("资金密码不能是连续的数字", "The fund password cannot be a straight run like 123456.")
+        case .sameAsLoginPassword: pick("资金密码不能与登录密码相同", "The fund password must differ from the login password.")
+        }
+    }
+    var fundPasswordSet: String { pick("资金密码已设置", "The fund password is set.") }
+
+    // MARK: Verify
+
+    func invalidParameter(_ argument: String) -> String { pick("参数应为 key=value：\(argument)", "A parameter must be key=value: \(argument)") }
+    func confirmation(_ redeemed: RedeemedVerification, parameters: [String: String]) -> String {
+        let details = parameters.keys.sorted().map { "\($0)=\(parameters[$0] ?? "")" }.joined(separator: " ")
+        let method = methodName(redeemed.method)
+        let subject = details.isEmpty ? redeemed.action : "\(redeemed.action) \(details)"
+        return pick("已确认并执行：\(subject)（验证方式：\(method)）", "Confirmed and executed: \(subject) (verified by \(method))")
+    }
+    func methodName(_ method: String) -> String {
+        switch method {
+        case "biometric": pick("生物识别", "biometrics")
+        case "totp": pick("两步验证码", "2FA code")
+        case "fund_password": pick("资金密码", "fund password")
+        case "recovery_code": pick("恢复码", "recovery code")
+        default: method
+        }
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

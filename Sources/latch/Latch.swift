@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+
+/// `latch`: a command-line client of latchd built on LatchClient, with a simulated Face ID / Touch ID
+/// sensor, so that every journey of the product runs on a machine without one.
+///
+/// Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled by the user.
+@main
+struct Latch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "latch",
+        abstract: "A command-line client of latchd, with a simulated Face ID / Touch ID sensor.",
+        discussion: """
+            Global options (--server, --lang, --home) go after the subcommand, e.g. `latch whoami --lang en`.
+            Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user.
+            """,
+        subcommands: [
+            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
+            BiometricsCommand.self, TwoFactorCommand.self, FundPasswordCommand.self, VerifyCommand.self,
+        ]
+    )
+
+    /// Parses, runs, and turns every outcome into one of the four exit codes (ArgumentParser's own
+    /// usage status, 64, becomes 2).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(with: error)
+        }
+    }
+
+    private static func exit(with error: any Error) -> Never {
+        if let failure = error as? CLIFailure {
+            if !failure.message.isEmpty { Terminal.standard.error(failure.message) }
+            Foundation.exit(failure.status.rawValue)
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            Terminal.standard.line(fullMessage(for: error))
+            Foundation.exit(0)
+        }
+        if code == .validationFailure {
+            Terminal.standard.error(fullMessage(for: error))
+            Foundation.exit(CLIFailure.Status.usage.rawValue)
+        }
+        if error is ExitCode {
+            Foundation.exit(code.rawValue)
+        }
+        Terminal.standard.error("latch: \(fullMessage(for: error))")
+        Foundation.exit(CLIFailure.Status.failed.rawValue)
+    }
+}

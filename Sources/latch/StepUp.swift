@@ -1,0 +1,42 @@
+import Foundation
+import LatchClient
+import LatchCore
+
+/// Runs the SDK's verification page for one action in the terminal (A1–A10): the simulated sensor
+/// of this home, answers from `--simulate`, secrets from `--code` / `--fund-password-stdin` or prompts.
+struct StepUp {
+    let context: CLIContext
+    let answers: [SimulatedAnswer]
+    let code: String?
+    let fundPassword: String?
+
+    /// The proof of a passed verification of `action`; a cancel throws exit status 3, anything else 1.
+    func verify(_ action: String, parameters: [String: String]) async throws -> VerificationProof {
+        let text = context.text
+        let page = VerificationPage()
+        let state = await SimulatedSensorState.load(from: context.vault)
+        let sensorAnswers = SensorAnswers(script: answers, terminal: context.terminal, text: text, page: page)
+        let kind = state.kind
+        let sensor = await state.authenticator { prompt in await sensorAnswers.outcome(for: prompt, kind: kind) }
+        let presenter = TerminalVerificationPresenter(
+            terminal: context.terminal, text: text, page: page, answers: sensorAnswers,
+            secrets: VerificationSecrets(code: code, fundPassword: fundPassword))
+
+        let result = await context.client.verify(
+            VerificationContext(action: action, parameters: parameters), authenticator: sensor, keys: context.keys,
+            presenter: presenter, language: context.language)
+        try? await SimulatedSensorState.reading(sensor).save(to: context.vault)
+
+        switch result {
+        case .succeeded(let proof):
+            return proof
+        case .cancelled:
+            if let reason = page.giveUpReason { throw CLIFailure.failed(reason) }
+            throw CLIFailure.cancelled()
+        case .failed(.sessionExpired):
+            throw CLIFailure.failed(LatchErrorCode.sessionExpired.message(in: context.language))
+        case .failed(.noVerificationMethod):
+            throw CLIFailure.failed(LatchErrorCode.noVerificationMethod.message(in: context.language))
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import LatchClient
+import LatchCore
+
+/// The verification page in a terminal: prints each screen the SDK's flow decides (title, message,
+/// detail, buttons) and answers it — from `--simulate`, `--code` and `--fund-password-stdin` first,
+/// else by asking the person. It decides nothing about the flow itself.
+struct TerminalVerificationPresenter: VerificationPresenter {
+    let terminal: Terminal
+    let text: CLIText
+    let page: VerificationPage
+    let answers: SensorAnswers
+    let secrets: VerificationSecrets
+
+    init(terminal: Terminal, text: CLIText, page: VerificationPage, answers: SensorAnswers, secrets: VerificationSecrets) {
+        self.terminal = terminal
+        self.text = text
+        self.page = page
+        self.answers = answers
+        self.secrets = secrets
+    }
+
+    func present(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        // The same screen again (nothing changed on it) is neither drawn nor answered twice.
+        guard page.show(screen, respond: respond) else { return }
+        render(screen)
+        guard !screen.isBusy else { return }
+        await answer(screen, respond: respond)
+    }
+
+    func dismiss(announcing announcement: VerificationAnnouncement) async {
+        terminal.line(terminal.paint(announcement.text, .bold))
+    }
+
+    func openSettings() async {
+        terminal.line(text.settingsHint)
+    }
+
+    // MARK: - Drawing
+
+    private func render(_ screen: VerificationScreen) {
+        if screen.isBusy {
+            terminal.line(terminal.paint("… \(screen.message)", .dim))
+            return
+        }
+        terminal.line(terminal.paint("【\(screen.title)】", .bold))
+        let tone: Terminal.Style? = screen.tone == .warning ? .yellow : nil
+        terminal.line(tone.map { terminal.paint(screen.message, $0) } ?? screen.message)
+        if let detail = screen.detail {
+            terminal.line(tone.map { terminal.paint(detail, $0) } ?? detail)
+        }
+        let buttons = screen.buttons.filter(\.isEnabled).map { "[\($0.title)]" }
+        if !buttons.isEmpty {
+            terminal.line(terminal.paint(buttons.joined(separator: " "), .dim))
+        }
+    }
+
+    // MARK: - Answering
+
+    private func answer(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        switch screen.kind {
+        case .preparing, .biometric, .biometricChecking:
+            // The server or the simulated sensor answers these.
+            break
+        case .permissionExplanation:
+            if await answers.hasScript || !terminal.inputIsTerminal {
+                respond(.tapped(.continue))
+            } else {
+                await choose(screen, respond: respond)
+            }
+        case .biometricRetry, .permissionDenied:
+            await chooseAfterBiometrics(screen, respond: respond)
+        case .oneTimeCode:
+            if let code = await secrets.takeCode() {
+                respond(.submittedCode(VerificationSecret(code)))
+            } else if await secrets.hasFundPassword, screen.button(.otherMethod) != nil {
+                respond(.tapped(.otherMethod))
+            } else {
+                await askSecret(screen, respond: respond, isCode: true)
+            }
+        case .fundPassword:
+            if let password = await secrets.takeFundPassword() {
+                respond(.submittedFundPassword(VerificationSecret(password)))
+            } else if await secrets.hasCode, screen.button(.otherMethod) != nil {
+                respond(.tapped(.otherMethod))
+            } else {
+                await askSecret(screen, respond: respond, isCode: false)
+            }
+        case .startFailed, .expired:
+            await choose(screen, respond: respond)
+        case .noMethodAvailable:
+            page.giveUp(screen.message, respond: respond)
+        }
+    }
+
+    /// After a failed or refused biometric prompt: the next scripted answer picks the page's button
+    /// ("other-method", "password", "cancel"), a sensor answer means "再试一次".
+    private func chooseAfterBiometrics(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        switch await answers.peek() {
+        case .otherMethod? where screen.button(.otherMethod) != nil:
+            _ = await answers.take()
+            respond(.tapped(.otherMethod))
+        case .password? where screen.button(.usePassword) != nil:
+            _ = await answers.take()
+            respond(.tapped(.usePassword))
+        case .cancel? where screen.button(.retry) == nil:
+            _ = await answers.take()
+            respond(.tapped(.cancel))
+        case .some:
+            if screen.button(.retry) != nil {
+                respond(.tapped(.retry))
+            } else {
+                await chooseWithoutScript(screen, respond: respond)
+            }
+        case nil:
+            await chooseWithoutScript(screen, respond: respond)
+        }
+    }
+
+    private func chooseWithoutScript(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        if terminal.inputIsTerminal {
+            await choose(screen, respond: respond)
+        } else if await secrets.hasFundPassword, screen.button(.usePassword) != nil {
+            respond(.tapped(.usePassword))
+        } else if await secrets.hasCode, screen.button(.otherMethod) != nil {
+            respond(.tapped(.otherMethod))
+        } else {
+            page.giveUp(text.noAnswerLeft, respond: respond)
+        }
+    }
+
+    /// Lists the buttons and reads the person's choice (a number or the button's title).
+    private func choose(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        let buttons = screen.buttons.filter(\.isEnabled)
+        guard !buttons.isEmpty else { return }
+        let menu = buttons.enumerated().map { "\($0.offset + 1)) \($0.element.title)" }.joined(separator: "  ")
+        while true {
+            guard let line = await terminal.ask("\(menu)\n> ") else {
+                return giveUpOrCancel(respond)
+            }
+            let typed = line.trimmingCharacters(in: .whitespaces)
+            if let number = Int(typed), buttons.indices.contains(number - 1) {
+                return respond(.tapped(buttons[number - 1].id))
+            }
+            if let button = buttons.first(where: { $0.title == typed }) {
+                return respond(.tapped(button.id))
+            }
+        }
+    }
+
+    /// Reads a code or the fund password (without echo); `c` cancels, `o` switches method.
+    private func askSecret(_ screen: VerificationScreen, respond: VerificationResponder, isCode: Bool) async {
+        let label = screen.input?.label ?? screen.message
+        guard let line = await terminal.ask("\(label)\(text.secretKeys(screen)): ", secret: !isCode) else {
+            return giveUpOrCancel(respond)
+        }
+        let typed = line.trimmingCharacters(in: .whitespaces)
+        switch typed.lowercased() {
+        case "c", "":
+            respond(.tapped(.cancel))
+        case "o" where screen.button(.otherMethod) != nil:
+            respond(.tapped(.otherMethod))
+        case "b" where screen.button(.useBiometrics) != nil:
+            respond(.tapped(.useBiometrics))
+        default:
+            respond(isCode ? .submittedCode(VerificationSecret(typed)) : .submittedFundPassword(VerificationSecret(typed)))
+        }
+    }
+
+    /// The input ended: a person at a terminal cancelled (Ctrl-D); a script ran out of answers.
+    private func giveUpOrCancel(_ respond: VerificationResponder) {
+        if terminal.inputIsTerminal {
+            respond(.tapped(.cancel))
+        } else {
+            page.giveUp(text.noAnswerLeft, respond: respond)
+        }
+    }
+}

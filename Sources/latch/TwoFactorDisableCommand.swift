@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `latch 2fa disable`: needs a verification of `disable_totp` (D1), run as the verification page.
+struct TwoFactorDisableCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "disable", abstract: "Turn off 2FA (asks for verification first).")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var simulation: SensorOptions
+    @OptionGroup var secrets: SecretOptions
+
+    func run() async throws {
+        let context = CLIContext(global)
+        try await context.requireSession()
+        let fundPassword = secrets.fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+        let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
+            .verify("disable_totp", parameters: [:])
+        try await context.call(context.text.connecting) { try await context.client.disableTOTP(verificationToken: proof.token) }
+        context.terminal.line(context.terminal.paint(context.text.totpDisabled, .green))
+    }
+}

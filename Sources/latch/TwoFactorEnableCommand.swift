@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+/// `latch 2fa enable`: a new secret (printed with its `otpauth://` URI, and as a QR code when
+/// `qrencode` is installed and standard output is a terminal), then a first code turns it on and
+/// the recovery codes are printed once.
+struct TwoFactorEnableCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Turn on 2FA with an authenticator app.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The first code from the authenticator (else it is asked for after the secret is shown).")
+    var code: String?
+
+    func run() async throws {
+        let context = CLIContext(global)
+        let text = context.text
+        try await context.requireSession()
+        let enrollment = try await context.call(text.connecting) { try await context.client.enrollTOTP() }
+        context.terminal.line(text.field(text.totpSecretLabel, enrollment.secret, on: context.terminal))
+        context.terminal.line(text.field(text.totpURILabel, enrollment.otpauthURI, on: context.terminal))
+        if context.terminal.usesColor { QRCode.print(enrollment.otpauthURI) }
+        context.terminal.line(text.totpScan)
+
+        let typed: String
+        if let code {
+            typed = code
+        } else {
+            guard let entered = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces), !entered.isEmpty else {
+                throw CLIFailure.cancelled(text.codeMissing)
+            }
+            typed = entered
+        }
+        let recoveryCodes = try await context.call(text.connecting) { try await context.client.activateTOTP(code: typed) }
+        context.terminal.line(context.terminal.paint(text.totpEnabled, .green))
+        context.terminal.line(text.recoveryCodesHeading)
+        for recoveryCode in recoveryCodes {
+            context.terminal.line("  \(recoveryCode)")
+        }
+    }
+}
+
+/// A terminal QR code by `qrencode`, when it is installed.
+enum QRCode {
+    static func print(_ text: String) {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let qrencode = paths.map({ "\($0)/qrencode" }).first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: qrencode)
+        process.arguments = ["-t", "ANSIUTF8", text]
+        try? process.run()
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,4 @@
+import Testing
+
+@Suite("latch usage")
+struct CLIUsageTests {}
