@@ -13,8 +13,13 @@ extension LatchClient {
         authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, reason: String, deviceName: String? = nil,
         verificationToken: String? = nil
     ) async throws -> BiometricEnableResult {
-        try await biometricEnrollment(authenticator: authenticator, keys: keys)
+        let result = try await biometricEnrollment(authenticator: authenticator, keys: keys)
             .enable(reason: reason, deviceName: deviceName, verificationToken: verificationToken)
+        if case .enabled(let binding) = result, binding.biometry != .touchID {
+            // The prompt passed, so the app's Face ID permission is granted: verifications skip the explanation.
+            await FaceIDPermissionRecord(vault: vault).remember()
+        }
+        return result
     }
 
     /// Turns biometric login off on this device, and on the server when it can be reached (then `true`).

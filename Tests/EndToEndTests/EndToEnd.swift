@@ -1,1 +1,0 @@
-// End-to-end journeys: a real latchd on loopback driven by LatchClient (see JourneyTests.swift).
