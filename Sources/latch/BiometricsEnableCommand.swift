@@ -37,7 +37,7 @@ struct BiometricsEnableCommand: AsyncParsableCommand {
                 authenticator: authenticator, keys: context.keys, reason: reason, deviceName: deviceName)
         } catch let error as LatchClientError where error.code == .verificationRequired {
             // The session is older than 10 minutes: binding needs a verification of `bind_device`.
-            let fundPassword = secrets.fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+            let fundPassword = await secrets.fundPassword()
             let proof = try await StepUp(context: context, answers: [], code: secrets.code, fundPassword: fundPassword)
                 .verify("bind_device", parameters: [:])
             do {

@@ -7,4 +7,9 @@ struct SecretOptions: ParsableArguments {
 
     @Flag(help: "Read the fund password for the verification page from the first line of standard input.")
     var fundPasswordStdin = false
+
+    /// The fund password from standard input, when `--fund-password-stdin` asks for it.
+    func fundPassword() async -> String? {
+        fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+    }
 }

@@ -11,7 +11,7 @@ struct TwoFactorDisableCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        let fundPassword = secrets.fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+        let fundPassword = await secrets.fundPassword()
         let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
             .verify("disable_totp", parameters: [:])
         try await context.call(context.text.connecting) { try await context.client.disableTOTP(verificationToken: proof.token) }

@@ -38,7 +38,7 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        let fundPassword = secrets.fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+        let fundPassword = await secrets.fundPassword()
         let values = parameterValues
         let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
             .verify(action, parameters: values)

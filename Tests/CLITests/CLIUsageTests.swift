@@ -1,4 +1,0 @@
-import Testing
-
-@Suite("latch usage")
-struct CLIUsageTests {}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// One run of the `latch` binary: its exit status and what it printed.
+struct LatchRun: Sendable, CustomStringConvertible {
+    let arguments: [String]
+    let status: Int32
+    let output: String
+    let errors: String
+
+    /// Standard output and standard error together.
+    var all: String { output + errors }
+
+    var description: String { "latch \(arguments.joined(separator: " ")) → \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
+
+    /// Whether `texts` appear in `output`, in this order.
+    func showsInOrder(_ texts: [String]) -> Bool {
+        var rest = output[...]
+        for text in texts {
+            guard let range = rest.range(of: text) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
+    }
+}
+
+/// A `latch` process with its standard input open, for commands that answer what they print
+/// (e.g. `2fa enable` shows the secret, then reads the code).
+final class LatchSession: @unchecked Sendable {
+    // @unchecked Sendable: the Process and the pipe are used from one test at a time.
+    let arguments: [String]
+    private let process: Process
+    private let input = Pipe()
+    private let outputFile: URL
+    private let errorFile: URL
+    private let finished: Task<Int32, Never>
+
+    init(_ arguments: [String], home: URL, server: Latchd) throws {
+        self.arguments = arguments
+        let folder = home.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let id = UUID().uuidString
+        outputFile = folder.appendingPathComponent("out-\(id)")
+        errorFile = folder.appendingPathComponent("err-\(id)")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process = Process()
+        process.executableURL = try Binaries.require("latch")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LATCH_HOME"] = home.path
+        environment["LATCH_SERVER"] = server.url.absoluteString
+        environment["NO_COLOR"] = nil
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { process in
+            exited.yield(process.terminationStatus)
+            exited.finish()
+        }
+        finished = Task {
+            for await status in exits { return status }
+            return -1
+        }
+        try process.run()
+    }
+
+    /// Writes `line` to the process's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes standard input.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+
+    /// Waits (up to `seconds`) until standard output contains `text`; returns the output so far.
+    func waitForOutput(containing text: String, seconds: Double = 30) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let now = output
+            if now.contains(text) { return now }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("latch \(arguments.joined(separator: " ")) never printed \(text); output:\n\(output)")
+        throw LatchSessionError.timedOut
+    }
+
+    /// Closes standard input, waits for the exit (killing the process after `seconds`), and
+    /// returns the run.
+    func finish(seconds: Double = 120) async -> LatchRun {
+        closeInput()
+        let process = process
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(seconds))
+            if process.isRunning { process.terminate() }
+        }
+        let status = await finished.value
+        watchdog.cancel()
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return LatchRun(arguments: arguments, status: status, output: output, errors: errors)
+    }
+
+    enum LatchSessionError: Error { case timedOut }
+}
+
+/// Runs `latch arguments…` with `LATCH_HOME=home` against `server`, `input` on its standard input.
+func latch(_ arguments: [String], home: URL, server: Latchd, input: String? = nil) async throws -> LatchRun {
+    let session = try LatchSession(arguments, home: home, server: server)
+    if let input { session.send(input) }
+    return await session.finish()
+}

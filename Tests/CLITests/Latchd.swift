@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real latchd binary on a free loopback port, SQLite in a temporary folder, development outbox.
+///
+/// `@unchecked Sendable`: its only mutable part is the `Process`, which is only asked whether it runs
+/// and told to stop (both safe from any thread).
+final class Latchd: @unchecked Sendable {
+    let url: URL
+    let folder: URL
+    private let process: Process
+
+    private init(url: URL, folder: URL, process: Process) {
+        self.url = url
+        self.folder = folder
+        self.process = process
+    }
+
+    /// Starts latchd and waits until `GET /health` answers.
+    static func start() async throws -> Latchd {
+        let binary = try Binaries.require("latchd")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            let port = try freePort()
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["serve"]
+            process.currentDirectoryURL = folder
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "LATCH_ENV": "development",
+                "LATCH_PORT": String(port),
+                "LATCH_HOST": "127.0.0.1",
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+                "LATCH_SECRET_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+                "LATCH_BCRYPT_COST": "4",
+                "LATCH_LOG_REQUESTS": "false",
+            ]) { $1 }
+            let log = folder.appendingPathComponent("latchd-\(port).log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            let server = Latchd(url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, process: process)
+            do {
+                try await server.waitUntilHealthy()
+                return server
+            } catch {
+                lastError = error
+                server.stop()
+            }
+        }
+        throw lastError ?? LatchdError.didNotStart
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    private func waitUntilHealthy() async throws {
+        for _ in 0..<300 {
+            guard process.isRunning else { throw LatchdError.didNotStart }
+            if let (_, response) = try? await URLSession.shared.data(from: url.appendingPathComponent("health")),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw LatchdError.didNotStart
+    }
+
+    /// `GET /v1/security-events` with the session stored in `home`: the event types, newest first.
+    func securityEventTypes(home: URL) async throws -> [String] {
+        let session = try Data(contentsOf: home.appendingPathComponent("session"))
+        let stored = try JSONDecoder().decode(StoredTokens.self, from: session)
+        var request = URLRequest(url: url.appendingPathComponent("v1/security-events"))
+        request.setValue("Bearer \(stored.access_token)", forHTTPHeaderField: "Authorization")
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        return try JSONDecoder().decode([Event].self, from: body).map(\.type)
+    }
+
+    private struct StoredTokens: Decodable { let access_token: String }
+    private struct Event: Decodable { let type: String }
+
+    enum LatchdError: Error { case didNotStart }
+
+    /// A port nobody listens on now (the kernel's choice for port 0).
+    private static func freePort() throws -> Int {
+        #if os(Linux)
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw LatchdError.didNotStart }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        guard bound == 0 else { throw LatchdError.didNotStart }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard named == 0 else { throw LatchdError.didNotStart }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Runs `body` with a fresh latchd, stopping it afterwards.
+func withLatchd(_ body: (Latchd) async throws -> Void) async throws {
+    let server = try await Latchd.start()
+    defer { server.stop() }
+    try await body(server)
+}

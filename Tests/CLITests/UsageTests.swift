@@ -1,0 +1,82 @@
+// What a person expects of any CLI: usage errors exit 2, a server that is down is one line naming
+// it, no colour into a pipe.
+import Foundation
+import LatchCore
+import Testing
+
+@Suite("latch usage and failures", .serialized, .timeLimit(.minutes(2)))
+struct UsageTests {
+    @Test("Usage errors exit 2 (unknown subcommand, bad --lang, bad --simulate, bad parameter)")
+    func Usage_errorsExit2() async throws {
+        try await withLatchd { server in
+            let home = server.folder.appendingPathComponent("home")
+            for arguments in [
+                ["bogus"], ["whoami", "--lang", "fr"], ["verify", "withdrawal", "--simulate", "smile"],
+                ["verify", "withdrawal", "amount"], ["sessions", "revoke"], ["login"],
+            ] {
+                let run = try await latch(arguments, home: home, server: server)
+                #expect(run.status == 2, "\(run)")
+            }
+        }
+    }
+
+    @Test("C11 a server that is down: one line naming the URL, exit 1 (zh-Hans)")
+    func C11_serverDownNamesTheURL_zhHans() async throws { try await C11_serverDownNamesTheURL(.zhHans) }
+
+    @Test("C11 a server that is down: one line naming the URL, exit 1 (en)")
+    func C11_serverDownNamesTheURL_en() async throws { try await C11_serverDownNamesTheURL(.en) }
+
+    private func C11_serverDownNamesTheURL(_ language: LatchLanguage) async throws {
+        try await withLatchd { server in
+            let (home, signup) = try await Self.signUp("down@example.com", on: server, language: language.rawValue)
+            try #require(signup.status == 0, "\(signup)")
+            server.stop()
+
+            let run = try await latch(["whoami", "--lang", language.rawValue], home: home, server: server)
+
+            #expect(run.status == 1, "\(run)")
+            let lines = run.errors.split(separator: "\n")
+            #expect(lines.count == 1, "\(run)")
+            #expect(lines.first?.contains(server.url.absoluteString) == true, "\(run)")
+            #expect(lines.first?.contains(language == .zhHans ? "无法连接到服务器" : "Cannot reach the server") == true, "\(run)")
+        }
+    }
+
+    @Test("No colour and no spinner when the output is not a terminal; --json is plain JSON")
+    func Output_plainWhenNotATerminal() async throws {
+        try await withLatchd { server in
+            let (home, signup) = try await Self.signUp("plain@example.com", on: server, language: "en")
+            let sessions = try await latch(["sessions", "--json"], home: home, server: server)
+
+            #expect(signup.status == 0, "\(signup)")
+            #expect(!signup.all.contains("\u{1B}["), "\(signup)")
+            #expect(!sessions.all.contains("\u{1B}["), "\(sessions)")
+            #expect(try JSONSerialization.jsonObject(with: Data(sessions.output.utf8)) is [Any])
+        }
+    }
+
+    @Test("A4 a verification with nothing to answer it fails (exit 1), never counted as success")
+    func A4_noAnswersLeftFails() async throws {
+        try await withLatchd { server in
+            let (home, signup) = try await Self.signUp("noanswer@example.com", on: server, language: "en")
+            try #require(signup.status == 0, "\(signup)")
+            let fund = try await latch(["fund-password", "set", "--fund-password-stdin"], home: home, server: server, input: "135790")
+            try #require(fund.status == 0, "\(fund)")
+
+            // No biometrics here: the fund-password page comes first, and standard input is empty.
+            let run = try await latch(["verify", "withdrawal", "amount=1", "--lang", "en"], home: home, server: server)
+
+            #expect(run.status == 1, "\(run)")
+            #expect(run.output.contains("Enter your 6-digit fund password."), "\(run)")
+        }
+    }
+
+    /// A new account signed in in a new home.
+    static func signUp(_ email: String, on server: Latchd, language: String) async throws -> (home: URL, run: LatchRun) {
+        let home = server.folder.appendingPathComponent("home-\(email)")
+        let run = try await latch(
+            ["signup", email, "--password-stdin", "--accept-terms", "--code-from-outbox", "--lang", language],
+            home: home, server: server, input: "Correct-Horse-9")
+        return (home, run)
+    }
+}
