@@ -255,6 +255,58 @@ struct DeviceCredentialTests {
         }
     }
 
+    @Test("B5 the 10-key limit holds under 16 concurrent binds: exactly 10 succeed, the rest are LIMIT_REACHED", arguments: TestDatabase.all)
+    func B5_keyLimitUnderConcurrency(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let tokens = try await server.signUp()
+
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        let bound = try await server.send(
+                            .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: tokens.accessToken)
+                        return (Int(bound.status), bound.errorCode)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+
+            #expect(statuses.filter { $0.0 == 201 }.count == 10, "\(statuses)")
+            #expect(statuses.filter { $0.0 != 201 }.allSatisfy { $0 == (409, "LIMIT_REACHED") }, "\(statuses)")
+            let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
+            #expect(listed.jsonArray.count == 10)
+        }
+    }
+
+    @Test("B6 at most 5 live sign-in challenges per key: the 6th gets 429 with retry_after, and one frees when the oldest expires", arguments: TestDatabase.all)
+    func B6_liveChallengesAreCapped(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let tokens = try await server.signUp()
+            let key = DeviceKey()
+            let id = try await server.bindDevice(key, bearer: tokens.accessToken)
+            var issued: [SignatureChallengeInfo] = []
+            for second in 0..<5 {
+                issued.append(try await server.loginChallenge(for: id))
+                if second < 4 { server.clock.advance(by: 10) }
+            }
+
+            let sixth = try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil)
+            #expect(sixth.status == 429 && sixth.errorCode == "RATE_LIMITED", "\(sixth.text)")
+            #expect(sixth.json["retry_after"] as? Int == 120 - 40, "until the oldest of the five expires: \(sixth.text)")
+
+            // The capped key still signs in with a challenge it holds; using one frees its place.
+            let newest = try #require(issued.last)
+            let signedIn = try await server.deviceSignatureGrant(
+                challengeID: newest.challengeId, signature: try key.signLogin(challengeID: newest.challengeId, challenge: newest.challenge))
+            #expect(signedIn.status == 200, "\(signedIn.text)")
+            #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 201)
+            #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 429)
+
+            server.clock.advance(by: 81)  // the oldest expired
+            #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 201)
+        }
+    }
+
     @Test("B6 a failed signature burns the challenge: the right signature afterwards is refused too", arguments: TestDatabase.all)
     func B6_failedSignatureBurnsChallenge(database: TestDatabase) async throws {
         try await withServer(database) { server in

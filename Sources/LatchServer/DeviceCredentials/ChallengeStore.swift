@@ -17,6 +17,28 @@ struct ChallengeStore: Sendable {
         return challenge
     }
 
+    /// At most this many unused, unexpired login challenges per device key: the challenge endpoint
+    /// needs no sign-in, so without a cap anyone knowing a credential id could add rows without end.
+    static let liveLoginChallengeLimit = 5
+
+    /// Seconds until a login challenge may be issued for `credential`: 0 when fewer than
+    /// `liveLoginChallengeLimit` are live, else until the oldest live one expires. Expired challenges
+    /// of the key are deleted on the way. (Concurrent calls may pass the check together: the cap can be
+    /// exceeded by the number of requests in flight, never without bound.)
+    func loginChallengeWait(credential: UUID, now: Double, on database: any Database) async throws -> Int {
+        try await database.sql.raw("""
+            DELETE FROM signature_challenges WHERE credential_id = \(bind: credential) AND expires_at <= \(bind: now)
+            """).run()
+        let rows = try await database.sql.raw("""
+            SELECT expires_at FROM signature_challenges
+            WHERE credential_id = \(bind: credential) AND used_at IS NULL AND expires_at > \(bind: now)
+            ORDER BY expires_at
+            """).all()
+        guard rows.count >= Self.liveLoginChallengeLimit else { return 0 }
+        let oldest = try rows[rows.count - Self.liveLoginChallengeLimit].decode(column: "expires_at", as: Double.self)
+        return max(1, Int((oldest - now).rounded(.up)))
+    }
+
     /// Marks the challenge used and returns it, if it exists, is unused and has not expired.
     func consume(_ id: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
         let rows = try await database.sql.raw("""

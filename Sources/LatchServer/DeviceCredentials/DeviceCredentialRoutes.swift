@@ -28,10 +28,8 @@ struct DeviceCredentialRoutes: RouteCollection {
         }
         let deviceName = Validate.deviceName(body.deviceName)
         let latch = req.latch
-        let existing = try await DeviceCredential.query(on: req.db).filter(\.$userID == me.userID).all()
-        guard existing.count < Self.limit else { throw LatchError(.limitReached, status: .conflict) }
         let canonicalKey = DeviceSignature.publicKeyBase64URL(of: key)
-        guard !existing.contains(where: { $0.publicKey == canonicalKey }) else { throw LatchError(.conflict, status: .conflict) }
+        try await Self.checkRoom(for: canonicalKey, user: me.userID, on: req.db)
         // The proof is used only once everything else is known to be fine.
         try await req.requireRecentSignIn(orProof: body.verificationToken, action: "bind_device")
         let now = latch.clock.epochSeconds
@@ -42,13 +40,46 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.deviceName = deviceName
         credential.biometry = body.biometry
         credential.createdAt = now
-        try await credential.create(on: req.db)
+        try await Self.insert(credential, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)
+    }
+
+    /// Inserts `credential` unless its user has `limit` keys or this key already, also under
+    /// concurrent binds: on SQLite in one statement (statements run under its single write lock), on
+    /// PostgreSQL in a transaction that first locks the user's row, so concurrent binds queue.
+    static func insert(_ credential: DeviceCredential, on database: any Database) async throws {
+        guard database.sql.dialect.name == "sqlite" else {
+            try await database.transaction { database in
+                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE").run()
+                try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
+                try await credential.create(on: database)
+            }
+            return
+        }
+        let inserted = try await database.sql.raw("""
+            INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at)
+            SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
+              \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt)
+            WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: limit)
+              AND NOT EXISTS (SELECT 1 FROM device_credentials
+                              WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
+            RETURNING id
+            """).all()
+        // Lost a race: say why, as the check before would have.
+        if inserted.isEmpty { try await checkRoom(for: credential.publicKey, user: credential.userID, on: database) }
+        if inserted.isEmpty { throw LatchError(.limitReached, status: .conflict) }
+    }
+
+    /// Refuses a key the user already bound (409 CONFLICT) or an eleventh key (409 LIMIT_REACHED).
+    static func checkRoom(for publicKey: String, user: UUID, on database: any Database) async throws {
+        let existing = try await DeviceCredential.query(on: database).filter(\.$userID == user).all()
+        guard existing.count < limit else { throw LatchError(.limitReached, status: .conflict) }
+        guard !existing.contains(where: { $0.publicKey == publicKey }) else { throw LatchError(.conflict, status: .conflict) }
     }
 
     func list(_ req: Request) async throws -> [DeviceCredentialInfo] {
@@ -75,7 +106,10 @@ struct DeviceCredentialRoutes: RouteCollection {
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
             try await DeviceCredential.find(id, on: req.db) != nil
         else { throw LatchError.notFound }
-        let challenge = try await req.latch.challenges.create(credential: id, now: req.latch.clock.epochSeconds, on: req.db)
+        let now = req.latch.clock.epochSeconds
+        let wait = try await req.latch.challenges.loginChallengeWait(credential: id, now: now, on: req.db)
+        guard wait == 0 else { throw LatchError.rateLimited(retryAfter: wait) }
+        let challenge = try await req.latch.challenges.create(credential: id, now: now, on: req.db)
         let info = SignatureChallengeInfo(
             challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge,
             expiresIn: Int(SignatureChallenge.lifetime))
