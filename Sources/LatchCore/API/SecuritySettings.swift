@@ -11,8 +11,17 @@ public struct SecuritySettings: Codable, Sendable, Equatable {
 /// `PATCH /v1/me/security-settings`: the settings to change.
 public struct SecuritySettingsUpdate: Codable, Sendable, Equatable {
     public var verifyUnusualSignIns: Bool?
+    /// Needed to turn the check off more than 10 minutes after signing in (action
+    /// `disable_unusual_sign_in_check`).
+    public var verificationToken: String?
 
-    public init(verifyUnusualSignIns: Bool?) { self.verifyUnusualSignIns = verifyUnusualSignIns }
+    public init(verifyUnusualSignIns: Bool?, verificationToken: String? = nil) {
+        self.verifyUnusualSignIns = verifyUnusualSignIns
+        self.verificationToken = verificationToken
+    }
 
-    enum CodingKeys: String, CodingKey { case verifyUnusualSignIns = "verify_unusual_sign_ins" }
+    enum CodingKeys: String, CodingKey {
+        case verifyUnusualSignIns = "verify_unusual_sign_ins"
+        case verificationToken = "verification_token"
+    }
 }

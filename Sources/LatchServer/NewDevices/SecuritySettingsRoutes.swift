@@ -2,8 +2,11 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// `GET`/`PATCH /v1/me/security-settings`: "verify unusual sign-ins" (on by default).
+/// `GET`/`PATCH /v1/me/security-settings`: "verify unusual sign-ins" (on by default; turning it off
+/// needs a recent sign-in or a verification of `disable_unusual_sign_in_check`).
 struct SecuritySettingsRoutes: RouteCollection {
+    static let disableAction = "disable_unusual_sign_in_check"
+
     func boot(routes: any RoutesBuilder) throws {
         let settings = routes.grouped("v1", "me", "security-settings").grouped(RequireSignedIn())
         settings.get(use: show)
@@ -17,6 +20,10 @@ struct SecuritySettingsRoutes: RouteCollection {
     func update(_ req: Request) async throws -> SecuritySettings {
         let body = try req.decodeJSON(SecuritySettingsUpdate.self)
         let user = try await user(req)
+        if body.verifyUnusualSignIns == false, user.verifyUnusualSignIns {
+            // Turning a protection off is itself protected: a stolen access token must not remove it.
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: Self.disableAction)
+        }
         if let verify = body.verifyUnusualSignIns { user.verifyUnusualSignIns = verify }
         try await user.save(on: req.db)
         let me = try req.signedIn
