@@ -2,6 +2,7 @@ import Crypto
 import Fluent
 import Foundation
 import JWTKit
+import LatchCore
 
 /// The ES256 keys that sign access tokens. Generated on first start and kept (encrypted) in the
 /// database, so restarts and other instances sharing the database accept the same tokens.
@@ -18,7 +19,7 @@ struct SigningKeys: Sendable {
         var records = try await SigningKeyRecord.query(on: database).sort(\.$createdAt).sort(\.$id).all()
         if records.isEmpty {
             let key = P256.Signing.PrivateKey()
-            let kid = Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(12).base64URLEncoded
+            let kid = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(12))
             let record = SigningKeyRecord(kid: kid, sealedPrivateKey: try secrets.seal(key.rawRepresentation), createdAt: now)
             try await database.sql.raw("""
                 INSERT INTO signing_keys (kid, sealed_private_key, created_at)
@@ -60,8 +61,8 @@ struct JWKSDocument: Codable, Sendable {
         init(kid: String, publicKey: P256.Signing.PublicKey) {
             let raw = publicKey.rawRepresentation
             self.kid = kid
-            self.x = Data(raw.prefix(32)).base64URLEncoded
-            self.y = Data(raw.suffix(32)).base64URLEncoded
+            self.x = Base64URL.encode(raw.prefix(32))
+            self.y = Base64URL.encode(raw.suffix(32))
         }
     }
 

@@ -1,10 +1,11 @@
 import Crypto
 import Foundation
+import LatchCore
 
 /// Secrets drawn from the system CSPRNG.
 enum RandomSecrets {
     /// 256 random bits, base64url (43 characters).
-    static func token() -> String { bytes(32).base64URLEncoded }
+    static func token() -> String { Base64URL.encode(bytes(32)) }
 
     /// `count` random bytes.
     static func bytes(_ count: Int) -> Data { SymmetricKey(size: .init(bitCount: count * 8)).withUnsafeBytes { Data($0) } }

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LatchCore
 import Synchronization
 
 /// Signs and verifies access tokens: ES256 with `kid`, 2 hours, audience `latch`.
@@ -53,11 +54,9 @@ final class AccessTokens: Sendable {
 
     /// The `alg` of a compact JWT's header, read without trusting anything else in it.
     private static func algorithm(of token: String) -> String? {
-        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
-        var base64 = headerPart.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let header = try? JSONDecoder().decode(AlgorithmHeader.self, from: data)
+        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
+            let bytes = Base64URL.decode(String(headerPart)),
+            let header = try? JSONDecoder().decode(AlgorithmHeader.self, from: Data(bytes))
         else { return nil }
         return header.alg
     }

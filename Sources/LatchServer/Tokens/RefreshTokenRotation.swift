@@ -157,7 +157,7 @@ struct RefreshTokenRotation: Sendable {
     static func refreshToken(secret: Data, counter: Int) -> String {
         let mac = HMAC<SHA256>.authenticationCode(
             for: Data("latch-refresh-v1:\(counter)".utf8), using: SymmetricKey(data: secret))
-        return Data(mac).base64URLEncoded
+        return Base64URL.encode(Data(mac))
     }
 
     private static func isLive(_ session: Session, at seconds: Double) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// The decoded header and claims of a compact JWT, read without verifying (for assertions).
 struct JWTParts {
@@ -17,15 +18,12 @@ struct JWTParts {
     }
 
     static func decode(_ part: String) throws -> Data {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { throw JWTPartsError.notBase64 }
-        return data
+        guard let bytes = Base64URL.decode(part) else { throw JWTPartsError.notBase64 }
+        return Data(bytes)
     }
 
     static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(data)
     }
 
     enum JWTPartsError: Error { case notCompact, notBase64 }
