@@ -4,9 +4,17 @@ import Vapor
 /// Turns every error into the API's error format (`{"error", "message", …}`), in the request's
 /// language. Decoding problems become 400s naming the field; nothing becomes a bare 500 page.
 struct LatchErrorMiddleware: AsyncMiddleware {
+    let allowedMethods = AllowedMethods()
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
             return try await next.respond(to: request)
+        } catch is RouteNotFound {
+            let allowed = allowedMethods.methods(for: request.url.path, in: request.application.routes)
+            guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
+            let response = Self.response(for: LatchError(.methodNotAllowed, status: .methodNotAllowed), language: request.language)
+            response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+            return response
         } catch {
             let latchError = Self.translate(error)
             if latchError.status.code >= 500 {
