@@ -18,8 +18,10 @@ struct BiometricLogin {
         let outcome = try await Self.signIn(context: context, sensor: sensor, answers: sensorAnswers, hasStoredSession: hasSession)
         try? await SimulatedSensorState.reading(sensor).save(to: context.vault)
         let user = try await context.call(text.signingIn) { try await context.client.finishBiometricSignIn(outcome) }
+        // Without a binding, a stored session is entered as it is (no prompt ran).
         let binding = await BiometricEnrollmentStore(vault: context.vault).binding()
-        context.terminal.line(context.terminal.paint(text.signedIn(user, with: binding?.biometry ?? kind), .green))
+        let line = binding.map { text.signedIn(user, with: $0.biometry) } ?? text.signedIn(user)
+        context.terminal.line(context.terminal.paint(line, .green))
     }
 
     /// Runs the driver on the main actor (B7) until the app is entered or the sign-in screen rests.

@@ -1,0 +1,86 @@
+// The simulated sensor beyond the eight journeys: a refused permission (A6) that stays refused in
+// the home until it is granted again, a lockout (A7), Touch ID (A10), no binding (B6), 2FA off (D1).
+import Foundation
+import LatchCore
+import Testing
+
+@Suite("latch simulated sensor", .serialized, .timeLimit(.minutes(5)))
+struct SensorTests {
+    @Test("A6 refused Face ID permission: 无法使用Face ID…, 使用密码验证; it stays refused until granted (zh-Hans)")
+    func A6_refusedPermissionOffersPassword_zhHans() async throws {
+        try await journey(.zhHans) { j in
+            try await j.signUpWithFaceID("a6@example.com", fundPassword: Journey.fundPassword)
+            let verify = ["verify", "withdrawal", "amount=1.00", "currency=USDT"]
+
+            let refused = try await j.latch(
+                verify + ["--simulate", "deny-permission", "--fund-password-stdin"], input: Journey.fundPassword)
+            let later = try await j.latch(verify + ["--fund-password-stdin"], input: Journey.fundPassword)
+            let granted = try await j.latch(["biometrics", "sensor", "--grant-permission"])
+            let again = try await j.latch(verify + ["--simulate", "match"])
+
+            #expect(refused.status == 0, "\(refused)")
+            #expect(refused.showsInOrder([
+                "→ 拒绝权限", "无法使用Face ID，请在设置中开启相机权限", "[使用密码验证]", "【资金密码验证】", "验证成功", "（验证方式：资金密码）",
+            ]), "\(refused)")
+            // The next run starts at the refusal, with no prompt.
+            #expect(later.status == 0 && !later.output.contains("［模拟 Face ID］"), "\(later)")
+            #expect(later.showsInOrder(["无法使用Face ID，请在设置中开启相机权限", "验证成功"]), "\(later)")
+            #expect(granted.output.contains("模拟传感器：Face ID，可用"), "\(granted)")
+            #expect(again.status == 0 && again.output.contains("（验证方式：生物识别）"), "\(again)")
+        }
+    }
+
+    @Test("A7 A10 Touch ID locked out degrades to the fund password (en)")
+    func A7_lockoutDegradesToPassword_en() async throws {
+        try await journey(.en) { j in
+            try await j.signUp("a7@example.com")
+            let fund = try await j.latch(["fund-password", "set", "--fund-password-stdin"], input: Journey.fundPassword)
+            let enable = try await j.latch(["biometrics", "enable", "--sensor", "touch-id", "--simulate", "match"])
+            try #require(fund.status == 0 && enable.status == 0, "\(fund)\n\(enable)")
+
+            let verify = try await j.latch(
+                ["verify", "withdrawal", "amount=2.00", "--simulate", "lockout", "--fund-password-stdin"], input: Journey.fundPassword)
+
+            #expect(enable.output.contains("Touch ID sign-in and verification are on."), "\(enable)")
+            #expect(verify.status == 0, "\(verify)")
+            #expect(verify.showsInOrder([
+                "【Touch ID】", "Use Touch ID to verify.", "→ locked out", "Touch ID is locked. Please verify with your password.",
+                "Verified.", "(verified by fund password)",
+            ]), "\(verify)")
+        }
+    }
+
+    @Test("B6 no biometric sign-in on a device that never enabled it (zh-Hans)")
+    func B6_noBindingNoBiometricSignIn_zhHans() async throws {
+        try await journey(.zhHans) { j in
+            try await j.signUp("b6@example.com")
+            _ = try await j.latch(["logout"])
+
+            let login = try await j.latch(["login", "--biometric", "--simulate", "match"])
+
+            #expect(login.status == 1, "\(login)")
+            #expect(login.errors.contains("此设备未开启生物识别登录"), "\(login)")
+            #expect(!login.output.contains("［模拟 Face ID］"), "no prompt: \(login)")
+        }
+    }
+
+    @Test("D1 2FA off needs a verification, answered here by a 2FA code (en)")
+    func D1_disable2FAAfterVerification_en() async throws {
+        try await journey(.en) { j in
+            try await j.signUp("d1@example.com")
+            let enabling = try j.start(["2fa", "enable"])
+            let secret = try #require(JourneyTests.secret(in: try await enabling.waitForOutput(containing: "otpauth://")))
+            let totp = TOTP(secret: secret)
+            enabling.send(totp.code(at: Date()))
+            let enabled = await enabling.finish()
+            try #require(enabled.status == 0, "\(enabled)")
+
+            let disable = try await j.latch(["2fa", "disable", "--code", totp.code(at: Date().addingTimeInterval(30))])
+
+            #expect(disable.status == 0, "\(disable)")
+            #expect(disable.showsInOrder([
+                "【Two-Factor Authentication】", "Verified.", "Two-factor authentication is off.",
+            ]), "\(disable)")
+        }
+    }
+}
