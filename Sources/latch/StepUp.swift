@@ -31,12 +31,19 @@ struct StepUp {
         case .succeeded(let proof):
             return proof
         case .cancelled:
-            if let reason = page.giveUpReason { throw CLIFailure.failed(reason) }
-            throw CLIFailure.cancelled()
+            guard let reason = page.giveUpReason else { throw CLIFailure.cancelled() }
+            if page.currentKind == .startFailed, await !serverAnswers() { throw CLIFailure.failed(text.serverUnreachable) }
+            throw CLIFailure.failed(reason)
         case .failed(.sessionExpired):
             throw CLIFailure.failed(LatchErrorCode.sessionExpired.message(in: context.language))
         case .failed(.noVerificationMethod):
             throw CLIFailure.failed(LatchErrorCode.noVerificationMethod.message(in: context.language))
         }
+    }
+
+    /// Whether the server answers at all (`GET /health`), to say why a verification could not start.
+    private func serverAnswers() async -> Bool {
+        let health = context.serverURL.appendingPathComponent("health")
+        return (try? await context.client.api.send(HTTPRequest(method: "GET", url: health))) != nil
     }
 }

@@ -86,7 +86,11 @@ struct TerminalVerificationPresenter: VerificationPresenter {
                 await askSecret(screen, respond: respond, isCode: false)
             }
         case .startFailed, .expired:
-            await choose(screen, respond: respond)
+            if terminal.inputIsTerminal {
+                await choose(screen, respond: respond)
+            } else {
+                page.giveUp(screen.message, respond: respond)
+            }
         case .noMethodAvailable:
             page.giveUp(screen.message, respond: respond)
         }

@@ -29,6 +29,9 @@ final class VerificationPage: Sendable {
         respond(.tapped(.cancel))
     }
 
+    /// The kind of the screen on show (the last one the flow presented).
+    var currentKind: VerificationScreen.Kind? { current.withLock { $0?.screen.kind } }
+
     /// Why the CLI gave up, if it did (then a cancelled flow is a failure, not the user's cancel).
     var giveUpReason: String? { gaveUp.withLock { $0 } }
 }

@@ -39,6 +39,11 @@ struct UsageTests {
             #expect(lines.count == 1, "\(run)")
             #expect(lines.first?.contains(server.url.absoluteString) == true, "\(run)")
             #expect(lines.first?.contains(language == .zhHans ? "无法连接到服务器" : "Cannot reach the server") == true, "\(run)")
+
+            // The verification page says it could not start; the command's last word names the server.
+            let verify = try await latch(["verify", "withdrawal", "amount=1", "--lang", language.rawValue], home: home, server: server)
+            #expect(verify.status == 1, "\(verify)")
+            #expect(verify.errors.split(separator: "\n").last?.contains(server.url.absoluteString) == true, "\(verify)")
         }
     }
 
