@@ -171,7 +171,6 @@ struct CLIText: Sendable {
             }
         return pick("模拟传感器：\(state.kind.displayName)，\(condition)", "Simulated sensor: \(state.kind.displayName), \(condition)")
     }
-    var enablePassed: String { pick("验证通过，正在绑定设备…", "Verified; binding this device…") }
 
     // MARK: Second factors
 

@@ -21,7 +21,7 @@ enum SimulatedAnswer: String, CaseIterable, Sendable {
     /// "使用密码验证" (or the prompt's fallback button).
     case password
 
-    /// Parses a comma list; `nil` names the first word that is no answer.
+    /// Parses a comma list (`no-match` is `fail`); a failure names the first word that is no answer.
     static func list(_ text: String) -> Result<[SimulatedAnswer], InvalidAnswer> {
         var answers: [SimulatedAnswer] = []
         for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !word.isEmpty {
