@@ -46,8 +46,7 @@ struct LoginCommand: AsyncParsableCommand {
     private func passwordLogin(_ context: CLIContext, email: String) async throws {
         let text = context.text
         let password = try await PasswordEntry(context: context).password(fromStandardInput: passwordStdin)
-        let outbox = DevelopmentOutboxReader(context: context)
-        let known = codeFromOutbox ? try await context.call(text.connecting) { try await outbox.codes(to: email).count } : 0
+        let emailedCode = try await EmailedCode(context: context, email: email, given: code, fromOutbox: codeFromOutbox)
         let user: UserInfo
         do {
             user = try await Progress(terminal: context.terminal).run(text.signingIn) {
@@ -55,18 +54,7 @@ struct LoginCommand: AsyncParsableCommand {
             }
         } catch LatchClientError.signInVerificationRequired(let challenge) {
             context.terminal.line(text.unusualSignIn(challenge.method))
-            let answer: String
-            if let code {
-                answer = code
-            } else if codeFromOutbox, challenge.method == .email {
-                context.terminal.line(text.codeFromOutbox(email))
-                answer = try await context.call(text.connecting) { try await outbox.newCode(to: email, after: known) }
-            } else {
-                guard let typed = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
-                    throw CLIFailure.cancelled(text.codeMissing)
-                }
-                answer = typed
-            }
+            let answer = try await emailedCode.read(prompt: text.codePrompt, mailed: challenge.method == .email)
             user = try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: answer) }
         } catch {
             throw context.failure(for: error)

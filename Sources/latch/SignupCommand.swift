@@ -47,25 +47,12 @@ struct SignupCommand: AsyncParsableCommand {
             guard let answer, ["y", "yes", "是", "同意"].contains(answer) else { throw CLIFailure.cancelled(text.termsDeclined) }
         }
 
-        let outbox = DevelopmentOutboxReader(context: context)
-        let known = codeFromOutbox ? try await context.call(text.connecting) { try await outbox.codes(to: email).count } : 0
+        let emailedCode = try await EmailedCode(context: context, email: email, given: code, fromOutbox: codeFromOutbox)
         let registration = try await context.call(text.registering) {
             try await context.client.signUp(email: email, password: password, nickname: nickname, acceptTerms: true)
         }
         context.terminal.line(text.codeSent(email))
-
-        let typed: String
-        if let code {
-            typed = code
-        } else if codeFromOutbox {
-            context.terminal.line(text.codeFromOutbox(email))
-            typed = try await context.call(text.connecting) { try await outbox.newCode(to: email, after: known) }
-        } else {
-            guard let entered = await context.terminal.ask(text.emailCodePrompt)?.trimmingCharacters(in: .whitespaces),
-                !entered.isEmpty
-            else { throw CLIFailure.cancelled(text.codeMissing) }
-            typed = entered
-        }
+        let typed = try await emailedCode.read(prompt: text.emailCodePrompt)
         let user = try await context.call(text.registering) { try await context.client.verifyRegistration(id: registration, code: typed) }
         context.terminal.line(context.terminal.paint(text.signedUp(user), .green))
     }
