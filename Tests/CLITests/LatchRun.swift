@@ -35,22 +35,23 @@ final class LatchSession: @unchecked Sendable {
     private let errorFile: URL
     private let finished: Task<Int32, Never>
 
-    init(_ arguments: [String], home: URL, server: Latchd) throws {
+    init(_ arguments: [String], home: URL, server: Latchd, environment extra: [String: String] = [:]) throws {
         self.arguments = arguments
         let folder = home.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let id = UUID().uuidString
         outputFile = folder.appendingPathComponent("out-\(id)")
         errorFile = folder.appendingPathComponent("err-\(id)")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process = Process()
         process.executableURL = try Binaries.require("latch")
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LATCH_HOME"] = home.path
         environment["LATCH_SERVER"] = server.url.absoluteString
-        environment["NO_COLOR"] = nil
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[name] = nil }
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
@@ -111,8 +112,10 @@ final class LatchSession: @unchecked Sendable {
 }
 
 /// Runs `latch arguments…` with `LATCH_HOME=home` against `server`, `input` on its standard input.
-func latch(_ arguments: [String], home: URL, server: Latchd, input: String? = nil) async throws -> LatchRun {
-    let session = try LatchSession(arguments, home: home, server: server)
+func latch(
+    _ arguments: [String], home: URL, server: Latchd, input: String? = nil, environment: [String: String] = [:]
+) async throws -> LatchRun {
+    let session = try LatchSession(arguments, home: home, server: server, environment: environment)
     if let input { session.send(input) }
     return await session.finish()
 }

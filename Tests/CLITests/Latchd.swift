@@ -42,7 +42,7 @@ final class Latchd: @unchecked Sendable {
                 "LATCH_LOG_REQUESTS": "false",
             ]) { $1 }
             let log = folder.appendingPathComponent("latchd-\(port).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             process.standardOutput = handle
             process.standardError = handle

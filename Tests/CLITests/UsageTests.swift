@@ -47,6 +47,25 @@ struct UsageTests {
         }
     }
 
+    @Test("A10 the language comes from --lang, else LC_ALL, LC_MESSAGES, LANG (zh… is Chinese, the rest English)")
+    func A10_languageFromTheLocale() async throws {
+        try await withLatchd { server in
+            let home = server.folder.appendingPathComponent("nobody")
+            let cases: [([String], [String: String], String)] = [
+                ([], ["LANG": "zh_CN.UTF-8"], "尚未登录"),
+                ([], ["LANG": "zh_CN.UTF-8", "LC_ALL": "C"], "Not signed in."),
+                ([], ["LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"], "尚未登录"),
+                ([], [:], "Not signed in."),
+                (["--lang", "en"], ["LANG": "zh_CN.UTF-8"], "Not signed in."),
+                (["--lang", "zh-Hans"], [:], "尚未登录"),
+            ]
+            for (options, environment, expected) in cases {
+                let run = try await latch(["whoami"] + options, home: home, server: server, environment: environment)
+                #expect(run.status == 1 && run.errors.hasPrefix(expected), "\(environment) \(run)")
+            }
+        }
+    }
+
     @Test("No colour and no spinner when the output is not a terminal; --json is plain JSON")
     func Output_plainWhenNotATerminal() async throws {
         try await withLatchd { server in
