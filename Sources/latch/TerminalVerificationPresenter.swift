@@ -20,8 +20,8 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     }
 
     func present(_ screen: VerificationScreen, respond: VerificationResponder) async {
-        // The same screen again (nothing changed on it) is neither drawn nor answered twice.
-        guard page.show(screen, respond: respond) else { return }
+        // A busy screen shown again unchanged is not drawn twice; every other screen is drawn and answered.
+        guard page.show(screen, respond: respond) || !screen.isBusy else { return }
         render(screen)
         guard !screen.isBusy else { return }
         await answer(screen, respond: respond)
@@ -31,8 +31,11 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         terminal.line(terminal.paint(announcement.text, .bold))
     }
 
+    /// A terminal has no Settings app: it says how to change the simulated device, and the page stays.
     func openSettings() async {
         terminal.line(text.settingsHint)
+        guard let (screen, respond) = page.onShow else { return }
+        await answer(screen, respond: respond)
     }
 
     // MARK: - Drawing

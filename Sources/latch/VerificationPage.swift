@@ -29,8 +29,11 @@ final class VerificationPage: Sendable {
         respond(.tapped(.cancel))
     }
 
-    /// The kind of the screen on show (the last one the flow presented).
-    var currentKind: VerificationScreen.Kind? { current.withLock { $0?.screen.kind } }
+    /// The screen on show (the last one the flow presented) and where its taps go.
+    var onShow: (screen: VerificationScreen, respond: VerificationResponder)? { current.withLock { $0 } }
+
+    /// The kind of the screen on show.
+    var currentKind: VerificationScreen.Kind? { onShow?.screen.kind }
 
     /// Why the CLI gave up, if it did (then a cancelled flow is a failure, not the user's cancel).
     var giveUpReason: String? { gaveUp.withLock { $0 } }
