@@ -83,4 +83,22 @@ struct SensorTests {
             ]), "\(disable)")
         }
     }
+
+    @Test("D2 changing the fund password runs the verification page first (Face ID); the new one then works (zh-Hans)")
+    func D2_changeFundPasswordAfterVerification_zhHans() async throws {
+        try await journey(.zhHans) { j in
+            try await j.signUpWithFaceID("d2@example.com", fundPassword: Journey.fundPassword)
+
+            let change = try await j.latch(["fund-password", "set", "--fund-password-stdin", "--simulate", "match"], input: "864209")
+            let old = try await j.latch(
+                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"], input: Journey.fundPassword)
+            let new = try await j.latch(
+                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"], input: "864209")
+
+            #expect(change.status == 0, "\(change)")
+            #expect(change.showsInOrder(["【Face ID】", "→ 匹配", "验证成功", "资金密码已设置"]), "\(change)")
+            #expect(old.status == 1 && old.output.contains("资金密码错误"), "\(old)")
+            #expect(new.status == 0 && new.output.contains("（验证方式：资金密码）"), "\(new)")
+        }
+    }
 }
