@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LatchClient
+import LatchCore
 
 /// `latch 2fa enable`: a new secret (printed with its `otpauth://` URI, and as a QR code when
 /// `qrencode` is installed and standard output is a terminal), then a first code turns it on and
@@ -12,11 +14,27 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
     @Option(help: "The first code from the authenticator (else it is asked for after the secret is shown).")
     var code: String?
 
+    @OptionGroup var simulation: SensorOptions
+
+    @Flag(help: "When the sign-in is older than 10 minutes: the fund password for the verification page, from standard input.")
+    var fundPasswordStdin = false
+
     func run() async throws {
         let context = CLIContext(global)
         let text = context.text
         try await context.requireSession()
-        let enrollment = try await context.call(text.connecting) { try await context.client.enrollTOTP() }
+        let enrollment: TOTPEnrollment
+        do {
+            enrollment = try await Progress(terminal: context.terminal).run(text.connecting) { try await context.client.enrollTOTP() }
+        } catch let error as LatchClientError where error.code == .verificationRequired {
+            // The sign-in is older than 10 minutes: turning 2FA on needs a verification of `enable_totp`.
+            let fundPassword = fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
+            let proof = try await StepUp(context: context, answers: simulation.answers, code: nil, fundPassword: fundPassword)
+                .verify("enable_totp", parameters: [:])
+            enrollment = try await context.call(text.connecting) { try await context.client.enrollTOTP(verificationToken: proof.token) }
+        } catch {
+            throw context.failure(for: error)
+        }
         context.terminal.line(text.field(text.totpSecretLabel, enrollment.secret, on: context.terminal))
         context.terminal.line(text.field(text.totpURILabel, enrollment.otpauthURI, on: context.terminal))
         if context.terminal.usesColor { QRCode.print(enrollment.otpauthURI) }
