@@ -11,14 +11,6 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     let answers: SensorAnswers
     let secrets: VerificationSecrets
 
-    init(terminal: Terminal, text: CLIText, page: VerificationPage, answers: SensorAnswers, secrets: VerificationSecrets) {
-        self.terminal = terminal
-        self.text = text
-        self.page = page
-        self.answers = answers
-        self.secrets = secrets
-    }
-
     func present(_ screen: VerificationScreen, respond: VerificationResponder) async {
         // A busy screen shown again unchanged is not drawn twice; every other screen is drawn and answered.
         guard page.show(screen, respond: respond) || !screen.isBusy else { return }
