@@ -56,6 +56,7 @@ final class Latchd: @unchecked Sendable {
                 server.stop()
             }
         }
+        try? FileManager.default.removeItem(at: folder)
         throw lastError ?? LatchdError.didNotStart
     }
 
@@ -125,9 +126,12 @@ final class Latchd: @unchecked Sendable {
     }
 }
 
-/// Runs `body` with a fresh latchd, stopping it afterwards.
+/// Runs `body` with a fresh latchd, stopping it and deleting its folder (database, homes) afterwards.
 func withLatchd(_ body: (Latchd) async throws -> Void) async throws {
     let server = try await Latchd.start()
-    defer { server.stop() }
+    defer {
+        server.stop()
+        try? FileManager.default.removeItem(at: server.folder)
+    }
     try await body(server)
 }
