@@ -52,12 +52,13 @@ final class Latchd: @unchecked Sendable {
                 try await server.waitUntilHealthy()
                 return server
             } catch {
-                lastError = error
+                let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                lastError = LatchdError.didNotStart(log: said)
                 server.stop()
             }
         }
         try? FileManager.default.removeItem(at: folder)
-        throw lastError ?? LatchdError.didNotStart
+        throw lastError ?? LatchdError.didNotStart(log: "")
     }
 
     func stop() {
@@ -73,7 +74,7 @@ final class Latchd: @unchecked Sendable {
 
     private func waitUntilHealthy() async throws {
         for _ in 0..<300 {
-            guard process.isRunning else { throw LatchdError.didNotStart }
+            guard process.isRunning else { throw LatchdError.didNotStart(log: "") }
             if let (_, response) = try? await URLSession.shared.data(from: url.appendingPathComponent("health")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
@@ -81,7 +82,7 @@ final class Latchd: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw LatchdError.didNotStart
+        throw LatchdError.didNotStart(log: "")
     }
 
     /// `GET /v1/security-events` with the session stored in `home`: the event types, newest first.
@@ -98,7 +99,7 @@ final class Latchd: @unchecked Sendable {
     private struct StoredTokens: Decodable { let access_token: String }
     private struct Event: Decodable { let type: String }
 
-    enum LatchdError: Error { case didNotStart }
+    enum LatchdError: Error { case didNotStart(log: String), noFreePort }
 
     /// A port nobody listens on now (the kernel's choice for port 0).
     private static func freePort() throws -> Int {
@@ -107,7 +108,7 @@ final class Latchd: @unchecked Sendable {
         #else
         let socket = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard socket >= 0 else { throw LatchdError.didNotStart }
+        guard socket >= 0 else { throw LatchdError.noFreePort }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -117,11 +118,11 @@ final class Latchd: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
         }
-        guard bound == 0 else { throw LatchdError.didNotStart }
+        guard bound == 0 else { throw LatchdError.noFreePort }
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
         }
-        guard named == 0 else { throw LatchdError.didNotStart }
+        guard named == 0 else { throw LatchdError.noFreePort }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
