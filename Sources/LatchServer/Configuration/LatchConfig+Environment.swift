@@ -68,11 +68,13 @@ extension LatchConfig {
             throw ConfigurationError("LATCH_SERVICE_KEYS", "each key needs at least 32 characters (one has \(short.count))")
         }
 
-        return LatchConfig(
+        var config = LatchConfig(
             mode: mode, database: database, host: host, port: port,
             issuer: issuer ?? "http://127.0.0.1:8080", secretKey: secretKey, bcryptCost: cost,
             smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests, serviceKeys: serviceKeys
         )
+        config.signInProviders = try SignInProviders.fromEnvironment(environment)
+        return config
     }
 
     static func parseDatabase(_ raw: String) throws -> DatabaseLocation {

@@ -27,6 +27,8 @@ public struct LatchConfig: Sendable {
     public var logRequests: Bool
     /// Keys that let a backend service redeem verification tokens without the user's access token.
     public var serviceKeys: [String]
+    /// Sign in with Apple and WeChat (off when not configured).
+    public var signInProviders = SignInProviders()
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),
