@@ -58,6 +58,9 @@ let package = Package(
             dependencies: [
                 "LatchServer",
                 .product(name: "VaporTesting", package: "vapor"),
+                // Sign in with Apple tests sign identity tokens with RSA keys they generate.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ],
