@@ -57,7 +57,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
-    let delivery: any MessageDelivery = outbox ?? UndeliveredMail(logger: app.logger)
+    let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
@@ -89,6 +89,6 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: SecuritySettingsRoutes())
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
-        app.logger.notice("development outbox enabled: mail is not sent but kept in memory at GET /dev/outbox")
+        app.logger.notice("development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox")
     }
 }
