@@ -35,7 +35,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
-        CreateNewDeviceTables(),
+        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
     ] {
         app.migrations.add(migration)
     }
@@ -87,6 +87,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: DeviceCredentialRoutes())
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
+    try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
         app.logger.notice("development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox")

@@ -32,18 +32,25 @@ public struct LinkIdentityRequest: Codable, Sendable, Equatable {
     public var code: String?
     /// `phone`: the number in E.164 form.
     public var phone: String?
+    /// A verification token for action `link_identity`, needed when the session signed in more than 10 minutes ago.
+    public var verificationToken: String?
 
-    public init(provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil) {
+    public init(
+        provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil,
+        verificationToken: String? = nil
+    ) {
         self.provider = provider
         self.identityToken = identityToken
         self.nonce = nonce
         self.code = code
         self.phone = phone
+        self.verificationToken = verificationToken
     }
 
     enum CodingKeys: String, CodingKey {
         case provider, nonce, code, phone
         case identityToken = "identity_token"
+        case verificationToken = "verification_token"
     }
 }
 
@@ -67,5 +74,17 @@ public struct SMSCodeAccepted: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case expiresIn = "expires_in"
         case resendAfter = "resend_after"
+    }
+}
+
+/// The optional body of `DELETE /v1/me/identities/{provider}`.
+public struct UnlinkIdentityRequest: Codable, Sendable, Equatable {
+    /// A verification token for action `unlink_identity`, needed when the session signed in more than 10 minutes ago.
+    public var verificationToken: String?
+
+    public init(verificationToken: String? = nil) { self.verificationToken = verificationToken }
+
+    enum CodingKeys: String, CodingKey {
+        case verificationToken = "verification_token"
     }
 }

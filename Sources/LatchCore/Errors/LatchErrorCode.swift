@@ -36,14 +36,6 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     case limitReached = "LIMIT_REACHED"
     /// Something failed inside the server; nothing sensitive is said.
     case internalError = "INTERNAL_ERROR"
-    /// This sign-in method (Apple, WeChat) is not configured on this server.
-    case providerNotConfigured = "PROVIDER_NOT_CONFIGURED"
-    /// The sign-in provider (Apple's key set, WeChat's API) could not be reached or answered nonsense; retry later.
-    case providerUnavailable = "PROVIDER_UNAVAILABLE"
-    /// The provider's proof was refused (a bad Apple identity token, a WeChat code invalid or used); `reasons` says why.
-    case identityRejected = "IDENTITY_REJECTED"
-    /// Unlinking this identity would leave the account with no way to sign in.
-    case lastSignInMethod = "LAST_SIGN_IN_METHOD"
 
     /// The human message for this code in the given language.
     public func message(in language: LatchLanguage) -> String {
@@ -82,14 +74,6 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.limitReached, .en): "The limit has been reached."
         case (.internalError, .zhHans): "服务器内部错误，请稍后重试"
         case (.internalError, .en): "Something went wrong on the server. Please retry."
-        case (.providerNotConfigured, .zhHans): "服务器未开启该登录方式"
-        case (.providerNotConfigured, .en): "This sign-in method is not set up on this server."
-        case (.providerUnavailable, .zhHans): "登录服务暂时不可用，请稍后重试"
-        case (.providerUnavailable, .en): "The sign-in service cannot be reached right now. Please retry later."
-        case (.identityRejected, .zhHans): "第三方登录验证失败，请重新登录"
-        case (.identityRejected, .en): "The sign-in could not be verified. Please sign in again."
-        case (.lastSignInMethod, .zhHans): "这是账号唯一的登录方式，无法解除绑定"
-        case (.lastSignInMethod, .en): "This is the account's only way to sign in; it cannot be removed."
         }
     }
 }
