@@ -13,9 +13,11 @@ import Testing
 struct SMTPClientTests {
     static let quick = RetryPolicy(attempts: 4, firstDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
 
-    static func client(_ sink: SMTPSink, user: String? = nil, tls: Bool = false, stepTimeout: TimeAmount = .seconds(10)) throws -> SMTPClient {
+    static func client(
+        _ sink: SMTPSink, user: String? = nil, tls: Bool = false, scheme: String = "smtp", stepTimeout: TimeAmount = .seconds(10)
+    ) throws -> SMTPClient {
         let credentials = user.map { "\($0)@" } ?? ""
-        var configuration = try SMTPConfiguration(url: "smtp://\(credentials)127.0.0.1:\(sink.port)")
+        var configuration = try SMTPConfiguration(url: "\(scheme)://\(credentials)127.0.0.1:\(sink.port)")
         configuration.stepTimeout = stepTimeout
         if tls {
             configuration.tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(sink.certificatePath))
@@ -88,6 +90,16 @@ struct SMTPClientTests {
 
             guard case .connection = error else { Issue.record("expected a connection (TLS) error, got \(error)"); return }
             #expect(try sink.messages().isEmpty)
+        }
+    }
+
+    @Test("Mail smtps:// speaks TLS from the first byte (implicit TLS)")
+    func Mail_implicitTLS() async throws {
+        try await withSMTPSink(["--implicit-tls", "--auth", "latch:secret"]) { sink in
+            try await Self.client(sink, user: "latch:secret", tls: true, scheme: "smtps").send(Self.envelope())
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.auth?.mechanism == "PLAIN")
         }
     }
 

@@ -11,6 +11,7 @@ Prints "READY <port>" on stdout when it listens; runs until killed or until its 
   --fail-first N --fail-code C   answer C (e.g. 451, 550) to the first N DATA commands
   --starttls              offer STARTTLS with a self-signed certificate (made by openssl into
                           FOLDER/cert.pem) and require it before MAIL
+  --implicit-tls          TLS from the first byte (smtps), same self-signed certificate
   --stall-data            never answer the end of DATA
   --silent                accept connections and never say anything (no greeting)
 """
@@ -114,6 +115,7 @@ def main():
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--fail-code", type=int, default=451)
     parser.add_argument("--starttls", action="store_true")
+    parser.add_argument("--implicit-tls", action="store_true")
     parser.add_argument("--stall-data", action="store_true")
     parser.add_argument("--silent", action="store_true")
     args = parser.parse_args()
@@ -147,6 +149,9 @@ def main():
             kwargs["auth_exclude_mechanism"] = ["PLAIN"]
     if args.starttls:
         kwargs.update(tls_context=make_certificate(args.folder), require_starttls=True)
+
+    if args.implicit_tls:
+        kwargs.update(ssl_context=make_certificate(args.folder))
 
     sink = Sink(args.folder, args.fail_first, args.fail_code, args.stall_data)
     controller = Controller(sink, hostname="127.0.0.1", port=port, **kwargs)
