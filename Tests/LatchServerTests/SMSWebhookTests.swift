@@ -46,6 +46,17 @@ struct SMSWebhookTests {
         }
     }
 
+    @Test("C1 production without LATCH_SMS_WEBHOOK_URL: an SMS is not sent (logged), nothing fails, there is no outbox")
+    func C1_productionWithoutWebhookSendsNothing() async throws {
+        let server = try await TestServer.start(.sqlite, production: true)
+        await server.app.latch.delivery.deliver(Self.sms())
+        let outbox = server.app.latch.outbox
+        let health = try await server.send(.GET, "/health")
+        try await server.stop()
+
+        #expect(outbox == nil && health.status == 200)
+    }
+
     @Test("C1 non-2xx answers are retried with backoff until the gateway takes the SMS; deliver returns at once")
     func C1_smsWebhookRetriesNon2xx() async throws {
         let gateway = try await WebhookStandIn.start(answering: [503, 500, 429])

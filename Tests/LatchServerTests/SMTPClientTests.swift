@@ -3,6 +3,7 @@ import LatchCore
 import Logging
 import NIOCore
 import NIOSSL
+import Synchronization
 import Testing
 
 @testable import LatchServer
@@ -130,6 +131,29 @@ struct SMTPClientTests {
         }
     }
 
+    @Test("Mail logs of retries and failures name no address, code, body or SMTP password")
+    func Mail_logsHoldNothingSensitive() async throws {
+        try await withSMTPSink(["--auth", "latch:hunter2", "--fail-first", "1", "--fail-code", "451"]) { sink in
+            let lines = LogCapture()
+            let logger = Logger(label: "test") { _ in lines }
+            let good = DeliveryQueue(channel: "mail", policy: Self.quick, logger: logger)
+            let wrong = DeliveryQueue(channel: "mail", policy: Self.quick, logger: logger)
+            let from = try MailAddress(parsing: "latch@latch.test")
+            let message = Self.message(to: "alice@example.com")
+
+            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good).deliver(message)
+            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong).deliver(message)
+            await good.waitUntilIdle()
+            await wrong.waitUntilIdle()
+
+            let text = lines.text
+            #expect(text.contains("will retry") && text.contains("delivered") && text.contains("permanent failure"), "\(text)")
+            for secret in ["alice", "example.com", "123456", "Code", "hunter", "latch:"] {
+                #expect(!text.contains(secret), "the log shows \(secret): \(text)")
+            }
+        }
+    }
+
     @Test("Mail a 550 is permanent: one attempt, no retry")
     func Mail_givesUpOnPermanentFailure() async throws {
         try await withSMTPSink(["--fail-first", "9", "--fail-code", "550"]) { sink in
@@ -193,4 +217,24 @@ struct SMTPClientTests {
             #expect(ContinuousClock.now - started < .seconds(2))
         }
     }
+}
+
+/// A log handler that keeps every message and its metadata as text.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // @unchecked: `lines` is guarded by the Mutex; metadata and logLevel are only set during set-up.
+    private let lines = Mutex<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.level) \(event.message) \(event.metadata ?? [:])"
+        lines.withLock { $0.append(line) }
+    }
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }

@@ -23,7 +23,8 @@ actor DeliveryQueue {
     private var running = 0
     /// Sends in flight and retries waiting out their backoff, by task key.
     private var tasks: [Int: Task<Void, Never>] = [:]
-    private var counter = 0
+    private var jobsQueued = 0
+    private var taskKeys = 0
     private var stopped = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -42,8 +43,8 @@ actor DeliveryQueue {
             logger.error("\(channel) not sent: the delivery queue is full", metadata: ["channel": "\(channel)"])
             return
         }
-        counter += 1
-        ready.append(Job(number: counter, attempt: 1, send: send))
+        jobsQueued += 1
+        ready.append(Job(number: jobsQueued, attempt: 1, send: send))
         pump()
     }
 
@@ -69,8 +70,8 @@ actor DeliveryQueue {
         while running < concurrency, !ready.isEmpty {
             let job = ready.removeFirst()
             running += 1
-            counter += 1
-            let key = counter
+            taskKeys += 1
+            let key = taskKeys
             tasks[key] = Task {
                 let failure: (any Error)?
                 do {
@@ -106,8 +107,8 @@ actor DeliveryQueue {
     }
 
     private func scheduleRetry(_ job: Job, after delay: Duration) {
-        counter += 1
-        let key = counter
+        taskKeys += 1
+        let key = taskKeys
         tasks[key] = Task {
             do {
                 try await Task.sleep(for: delay)
