@@ -148,22 +148,16 @@ struct DeliveryUnitTests {
         let folder = try ConfigurationTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let latchd = try #require(ConfigurationTests.latchd)
-        let process = Process()
-        process.executableURL = latchd
-        process.currentDirectoryURL = folder
-        process.environment = [
+        let environment = [
             "LATCH_SMTP_URL": "smtp://latch:hunter2@", "LATCH_MAIL_FROM": "latch@example.com", "LATCH_SECRET_KEY": ConfigurationTests.key,
             "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
         ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
 
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let process = try ChildProcess([latchd.path], environment: environment)
+        let text = process.readToEnd()
+        let status = process.wait()
 
-        #expect(process.terminationStatus == 2)
+        #expect(status == 2)
         #expect(text.split(whereSeparator: \.isNewline).count == 1 && text.contains("LATCH_SMTP_URL"), "\(text)")
         #expect(!text.contains("hunter2"))
     }

@@ -6,9 +6,7 @@ import Testing
 final class SMTPSink: Sendable {
     let port: Int
     let folder: URL
-    private let process: Process
-    /// Our end of the sink's stdin: when this test process ends, the sink sees EOF and exits.
-    private let lifeline: Pipe
+    private let process: ChildProcess
 
     enum SinkError: Error, CustomStringConvertible {
         case didNotStart(String)
@@ -56,44 +54,32 @@ final class SMTPSink: Sendable {
     static func start(_ options: [String] = []) async throws -> SMTPSink {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, folder.path] + options
-        let output = Pipe(), errors = Pipe(), lifeline = Pipe()
-        process.standardInput = lifeline
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let line = await Task.detached { () -> String? in
-            var bytes: [UInt8] = []
-            while true {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
-                guard let first = byte.first else { return nil }
-                if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-                bytes.append(first)
+        let process = try ChildProcess(["python3", script.path, folder.path] + options)
+        // Everything before READY (warnings, a traceback) explains a failed start.
+        let (port, said) = await Task.detached { () -> (Int?, String) in
+            var said: [String] = []
+            while let line = process.readLine() {
+                if line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) { return (port, "") }
+                said.append(line)
             }
+            return (nil, said.joined(separator: "\n"))
         }.value
-        guard let line, line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let text = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-            throw SinkError.didNotStart((line ?? "") + text)
+        guard let port else {
+            process.stop()
+            throw SinkError.didNotStart(said)
         }
-        return SMTPSink(port: port, folder: folder, process: process, lifeline: lifeline)
+        return SMTPSink(port: port, folder: folder, process: process)
     }
 
-    private init(port: Int, folder: URL, process: Process, lifeline: Pipe) {
+    private init(port: Int, folder: URL, process: ChildProcess) {
         self.port = port
         self.folder = folder
         self.process = process
-        self.lifeline = lifeline
     }
 
-    /// Stops the sink (SIGKILL: the test process may block SIGTERM, and children inherit the mask).
+    /// Stops the sink and removes its folder.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? lifeline.fileHandleForWriting.close()
+        process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
