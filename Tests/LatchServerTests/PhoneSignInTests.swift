@@ -173,4 +173,33 @@ struct PhoneSignInTests {
             #expect(knownWrong.errorCode == unknownWrong.errorCode)
         }
     }
+    @Test("C1 an account with only a phone number does step-up too: fund password, verification, redemption", arguments: TestDatabase.all)
+    func C1_phoneOnlyAccountUsesStepUp(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            _ = try await Self.requestCode(server)
+            let tokens = try await Self.smsSignIn(server, code: try await Self.textedCode(server)).decode(TokenResponse.self)
+
+            try await server.setFundPassword(bearer: tokens.accessToken)
+            let proof = try await server.verificationToken(bearer: tokens.accessToken)
+            let redeemed = try await server.redeem(proof, bearer: tokens.accessToken)
+            let unlinkLast = try await server.send(.DELETE, "/v1/me/identities/phone", bearer: tokens.accessToken)
+
+            #expect(redeemed.status == 200, "\(redeemed.text)")
+            #expect(unlinkLast.status == 409 && unlinkLast.json["reasons"] as? [String] == ["last_sign_in_method"])
+        }
+    }
+
+    @Test("C1 ten concurrent code requests for one number send exactly one SMS", arguments: TestDatabase.all)
+    func C1_concurrentCodeRequestsSendOneSMS(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for _ in 0..<10 { group.addTask { try await Self.requestCode(server).status } }
+                return try await group.reduce(into: [UInt]()) { $0.append($1) }
+            }
+
+            #expect(statuses.filter { $0 == 202 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 9)
+            #expect(await server.app.latch.outbox?.messages(to: Self.phone).count == 1)
+        }
+    }
 }
