@@ -51,7 +51,8 @@ struct OtherSignInJourneyTests {
         #expect(accepted.expiresIn == 300 && accepted.resendAfter == 60)
         #expect(user.email == nil)
         #expect(state.user?.id == user.id)
-        #expect(tooSoon?.code == .rateLimited && tooSoon?.serverError?.retryAfter == 60)
+        #expect(tooSoon?.code == .rateLimited)
+        #expect((1...60).contains(tooSoon?.serverError?.retryAfter ?? 0), "this server runs on the wall clock")
     }
 
     @Test("C1 signInWithApple and signInWithWeChat send their grants; a server without them says provider_not_configured")
