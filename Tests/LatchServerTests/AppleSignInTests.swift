@@ -154,6 +154,25 @@ struct AppleSignInTests {
         }
     }
 
+    @Test("C1 ten concurrent first sign-ins with one Apple account create exactly one account", arguments: TestDatabase.all)
+    func C1_concurrentFirstSignInsCreateOneAccount(database: TestDatabase) async throws {
+        try await withProviders(database) { server, apple in
+            let key = try AppleTestKey(kid: "apple-1")
+            apple.publish([key])
+            let token = try await key.identityToken(expires: server.clock.now + 600)
+
+            let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<10 { group.addTask { try await Self.appleSignIn(server, token) } }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+
+            #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.text))")
+            let ids = Set(try answers.map { try $0.decode(TokenResponse.self).user.id })
+            #expect(ids.count == 1)
+            #expect(apple.jwksFetches == 1, "one fetch shared by all")
+        }
+    }
+
     @Test("C1 without LATCH_APPLE_CLIENT_IDS the apple grant is refused with a clear 422, never a 5xx", arguments: TestDatabase.all)
     func C1_appleUnconfiguredIsRefusedClearly(database: TestDatabase) async throws {
         try await withServer(database) { server in
