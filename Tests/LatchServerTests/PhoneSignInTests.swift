@@ -189,16 +189,17 @@ struct PhoneSignInTests {
         }
     }
 
-    @Test("C1 ten concurrent code requests for one number send exactly one SMS", arguments: TestDatabase.all)
+    @Test("C1 six concurrent code requests for one number send exactly one SMS", arguments: TestDatabase.all)
     func C1_concurrentCodeRequestsSendOneSMS(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
-                for _ in 0..<10 { group.addTask { try await Self.requestCode(server).status } }
+                // Six: below the test client's eight connections per host, so none waits for a connection.
+                for _ in 0..<6 { group.addTask { try await Self.requestCode(server).status } }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
 
             #expect(statuses.filter { $0 == 202 }.count == 1, "\(statuses)")
-            #expect(statuses.filter { $0 == 429 }.count == 9)
+            #expect(statuses.filter { $0 == 429 }.count == 5)
             #expect(await server.app.latch.outbox?.messages(to: Self.phone).count == 1)
         }
     }
