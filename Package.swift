@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -36,6 +38,9 @@ let package = Package(
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("OpenAPI/openapi.json")]
         ),
@@ -62,6 +67,9 @@ let package = Package(
             dependencies: [
                 "LatchServer",
                 .product(name: "VaporTesting", package: "vapor"),
+                // Sign in with Apple tests sign identity tokens with RSA keys they generate.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ],

@@ -35,7 +35,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
-        CreateNewDeviceTables(),
+        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
     ] {
         app.migrations.add(migration)
     }
@@ -57,7 +57,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
-    let delivery: any MessageDelivery = outbox ?? UndeliveredMail(logger: app.logger)
+    let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
@@ -87,8 +87,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: DeviceCredentialRoutes())
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
+    try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
-        app.logger.notice("development outbox enabled: mail is not sent but kept in memory at GET /dev/outbox")
+        app.logger.notice("development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox")
     }
 }

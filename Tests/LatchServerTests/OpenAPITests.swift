@@ -79,7 +79,7 @@ struct OpenAPITests {
                     checked += 1
                 }
             }
-            #expect(checked == 20, "the twenty signed-in operations")
+            #expect(checked == 22, "the twenty-two signed-in operations")
         }
     }
 

@@ -19,13 +19,22 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public var challengeId: String?
     /// `device_signature`: base64url DER ECDSA signature of the `latch-v1` login message.
     public var signature: String?
-    /// `login_challenge`: the mailed code (or a TOTP code).
+    /// `login_challenge`: the mailed code (or a TOTP code); `wechat`: the OAuth code; `sms_code`: the texted code.
     public var code: String?
+    /// `apple`: the identity token (a JWT) from Sign in with Apple.
+    public var identityToken: String?
+    /// `apple`: the raw nonce the app put (SHA-256, hex) into the Apple request.
+    public var nonce: String?
+    /// `apple`: the name Apple gave the app on the first sign-in only; kept for a new account.
+    public var fullName: String?
+    /// `sms_code`: the phone number in E.164 form (`+8613800138000`).
+    public var phone: String?
     public var device: DeviceInfo?
 
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
-        challengeId: String? = nil, signature: String? = nil, code: String? = nil, device: DeviceInfo? = nil
+        challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
+        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, device: DeviceInfo? = nil
     ) {
         self.grantType = grantType
         self.email = email
@@ -34,6 +43,10 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         self.challengeId = challengeId
         self.signature = signature
         self.code = code
+        self.identityToken = identityToken
+        self.nonce = nonce
+        self.fullName = fullName
+        self.phone = phone
         self.device = device
     }
 
@@ -47,7 +60,9 @@ public struct TokenRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case grantType = "grant_type"
-        case email, password, device, signature, code
+        case email, password, device, signature, code, nonce, phone
+        case identityToken = "identity_token"
+        case fullName = "full_name"
         case refreshToken = "refresh_token"
         case challengeId = "challenge_id"
     }

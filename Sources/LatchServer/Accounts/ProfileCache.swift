@@ -29,8 +29,9 @@ final class ProfileCache: Sendable {
         if let entry = entries.withLock({ $0[userID] }), now - entry.loadedAt < SessionStatusCache.recheckInterval {
             return entry.profile
         }
-        guard let user = try await User.find(userID, on: database()) else { return nil }
-        return try remember(user.info, of: userID, now: now)
+        let db = database()
+        guard let user = try await User.find(userID, on: db) else { return nil }
+        return try remember(try await user.profile(on: db), of: userID, now: now)
     }
 
     /// Stores a profile this instance just loaded or changed.

@@ -25,11 +25,12 @@ struct ProfileRoutes: RouteCollection {
         let user = try await currentUser(req)
         user.nickname = nickname
         try await user.save(on: req.db)
-        try req.latch.profiles.remember(user.info, of: try user.requireID(), now: req.latch.clock.epochSeconds)
+        let profile = try await user.profile(on: req.db)
+        try req.latch.profiles.remember(profile, of: try user.requireID(), now: req.latch.clock.epochSeconds)
         try await req.latch.events.record(
             .profileUpdated, user: user.id, session: try req.signedIn.sessionID, ip: req.clientIP,
             now: req.latch.clock.epochSeconds, on: req.db)
-        return user.info
+        return profile
     }
 
     private func currentUser(_ req: Request) async throws -> User {

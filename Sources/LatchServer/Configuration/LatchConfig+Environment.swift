@@ -28,12 +28,14 @@ extension LatchConfig {
             throw ConfigurationError("LATCH_ISSUER", "must be a URL such as https://auth.example.com")
         }
         let smtpURL = value("LATCH_SMTP_URL")
-        if let smtpURL {
-            guard let url = URL(string: smtpURL), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ConfigurationError("LATCH_SMTP_URL", "must look like smtp://user:pass@host:port")
-            }
-        }
+        if let smtpURL { _ = try SMTPConfiguration(url: smtpURL) }
         let mailFrom = value("LATCH_MAIL_FROM")
+        if let mailFrom { _ = try MailAddress(parsing: mailFrom) }
+        if smtpURL != nil, mailFrom == nil {
+            throw ConfigurationError("LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
+        }
+        let smsWebhookURL = value("LATCH_SMS_WEBHOOK_URL")
+        if let smsWebhookURL { try validateWebhook(smsWebhookURL) }
 
         var secretKey: Data
         if let encoded = value("LATCH_SECRET_KEY") {
@@ -68,11 +70,14 @@ extension LatchConfig {
             throw ConfigurationError("LATCH_SERVICE_KEYS", "each key needs at least 32 characters (one has \(short.count))")
         }
 
-        return LatchConfig(
+        var config = LatchConfig(
             mode: mode, database: database, host: host, port: port,
             issuer: issuer ?? "http://127.0.0.1:8080", secretKey: secretKey, bcryptCost: cost,
-            smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests, serviceKeys: serviceKeys
+            smtpURL: smtpURL, mailFrom: mailFrom, logRequests: logRequests, serviceKeys: serviceKeys,
+            smsWebhookURL: smsWebhookURL
         )
+        config.signInProviders = try SignInProviders.fromEnvironment(environment)
+        return config
     }
 
     static func parseDatabase(_ raw: String) throws -> DatabaseLocation {
@@ -90,6 +95,15 @@ extension LatchConfig {
             return .postgres(url: raw)
         }
         throw ConfigurationError("LATCH_DATABASE_URL", "must start with sqlite:// or postgres:// (got an unparsable URL)")
+    }
+
+    /// `LATCH_SMS_WEBHOOK_URL` must be an absolute http(s) URL; the error never repeats it (it may hold a token).
+    static func validateWebhook(_ raw: String) throws {
+        guard let url = URLComponents(string: raw), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            let host = url.host, !host.isEmpty
+        else {
+            throw ConfigurationError("LATCH_SMS_WEBHOOK_URL", "must be an http:// or https:// URL such as https://sms.example.com/send")
+        }
     }
 
     static func parseInteger(_ name: String, _ raw: String?, default fallback: Int, range: ClosedRange<Int>) throws -> Int {

@@ -21,18 +21,24 @@ public struct LatchConfig: Sendable {
     /// 32 bytes that encrypt secrets at rest and key code hashes.
     public var secretKey: Data
     public var bcryptCost: Int
+    /// `smtp://user:pass@host:port` (STARTTLS when offered) or `smtps://…`; nil: the outbox in development.
     public var smtpURL: String?
+    /// The sender: `latch@example.com` or `Latch <latch@example.com>`.
     public var mailFrom: String?
+    /// Where SMS go: an HTTP(S) URL that takes `POST {to, text}`; nil: the outbox in development.
+    public var smsWebhookURL: String?
     /// Per-request info logs (on by default in development only).
     public var logRequests: Bool
     /// Keys that let a backend service redeem verification tokens without the user's access token.
     public var serviceKeys: [String]
+    /// Sign in with Apple and WeChat (off when not configured).
+    public var signInProviders = SignInProviders()
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),
         host: String = "127.0.0.1", port: Int = 8080, issuer: String = "http://127.0.0.1:8080",
         secretKey: Data, bcryptCost: Int = 12, smtpURL: String? = nil, mailFrom: String? = nil,
-        logRequests: Bool? = nil, serviceKeys: [String] = []
+        logRequests: Bool? = nil, serviceKeys: [String] = [], smsWebhookURL: String? = nil
     ) {
         self.mode = mode
         self.database = database
@@ -45,8 +51,10 @@ public struct LatchConfig: Sendable {
         self.mailFrom = mailFrom
         self.logRequests = logRequests ?? (mode == .development)
         self.serviceKeys = serviceKeys
+        self.smsWebhookURL = smsWebhookURL
     }
 
-    /// Whether the development outbox (and `GET /dev/outbox`) is on.
-    public var usesDevelopmentOutbox: Bool { mode == .development && smtpURL == nil }
+    /// Whether the development outbox (and `GET /dev/outbox`) is on: in development, when mail or
+    /// SMS has no carrier configured (it then keeps the messages of that channel).
+    public var usesDevelopmentOutbox: Bool { mode == .development && (smtpURL == nil || smsWebhookURL == nil) }
 }

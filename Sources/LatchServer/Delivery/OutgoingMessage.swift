@@ -1,14 +1,27 @@
 import Foundation
 
-/// A message to a person: an email now, an SMS later.
+/// A message to a person, by mail (`channel` "email") or SMS (`channel` "sms").
+///
+/// Whoever builds one hands it to `LatchServices.delivery`, which routes it by channel
+/// (`ChannelRouter`): SMS to `LATCH_SMS_WEBHOOK_URL`, mail over SMTP, either to the development
+/// outbox when its carrier is not configured. For SMS, `body` is the text sent and `subject` is
+/// ignored (leave it empty).
 public struct OutgoingMessage: Sendable, Codable, Equatable {
+    /// The channel of mail.
+    public static let emailChannel = "email"
+    /// The channel of SMS: `to` is an E.164 number, `body` the text.
+    public static let smsChannel = "sms"
+
     public var to: String
     public var channel: String
     public var subject: String
+    /// The text (a mail's text/plain part; an SMS's text).
     public var body: String
     /// The one-time code the message carries, if any (the development outbox shows it for tests).
     public var code: String?
     public var createdAt: Date
+    /// A mail's HTML part (not part of the outbox JSON); nil makes one from `body`.
+    public var html: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case to, channel, subject, body, code

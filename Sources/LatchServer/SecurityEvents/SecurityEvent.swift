@@ -34,6 +34,8 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case deviceUnbound = "device_unbound"
         case newDeviceSignedIn = "new_device_signed_in"
         case securitySettingsChanged = "security_settings_changed"
+        case identityLinked = "identity_linked"
+        case identityUnlinked = "identity_unlinked"
     }
 
     @ID(key: .id) var id: UUID?

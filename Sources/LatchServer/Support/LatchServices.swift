@@ -31,7 +31,8 @@ public struct LatchServices: Sendable {
     func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil) async {
         await delivery.deliver(
             OutgoingMessage(
-                to: address, channel: "email", subject: mail.subject, body: mail.body, code: code, createdAt: clock.now))
+                to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
+                createdAt: clock.now, html: mail.html))
     }
 
     /// How many password checks ran (for tests of the lockout gate).

@@ -2,8 +2,8 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// `POST /v1/token`: the `password`, `refresh_token` and `device_signature` grants (C4, C5, C6, B6). Other grants of the
-/// contract arrive with their features and answer 422 `unsupported_grant_type` until then.
+/// `POST /v1/token`: the `password`, `refresh_token`, `device_signature`, `login_challenge`, `apple`, `wechat` and
+/// `sms_code` grants (C1, C4, C5, C6, C8, B6).
 struct TokenRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post("v1", "token", use: token)
@@ -20,8 +20,13 @@ struct TokenRoutes: RouteCollection {
             return try await deviceSignatureGrant(body, req)
         case .loginChallenge:
             return try await loginChallengeGrant(body, req)
-        case .apple, .wechat, .smsCode:
-            throw LatchError.invalid("grant_type", ["unsupported_grant_type"])
+        case .apple:
+            let proven = try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName)
+            return try await req.signIn(with: proven, device: body.device)
+        case .wechat:
+            return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)
+        case .smsCode:
+            return try await req.signIn(with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
         }
     }
 

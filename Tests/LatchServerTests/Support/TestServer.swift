@@ -16,16 +16,18 @@ final class TestServer: Sendable {
     /// Starts a server on a fresh database, or on `location` to share one with another server.
     static func start(
         _ database: TestDatabase, clock: TestClock = TestClock(), sharing location: LatchConfig.DatabaseLocation? = nil,
-        secretKey: Data = Data(repeating: 7, count: 32), production: Bool = false, serviceKeys: [String] = []
+        secretKey: Data = Data(repeating: 7, count: 32), production: Bool = false, serviceKeys: [String] = [],
+        signInProviders: SignInProviders = SignInProviders()
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
         let app = try await Application.make(.testing)
         do {
-            let config = LatchConfig(
+            var config = LatchConfig(
                 mode: production ? .production : .development, database: location, host: "127.0.0.1", port: 0,
                 issuer: "http://latch.test", secretKey: secretKey, bcryptCost: 4,
                 smtpURL: production ? "smtp://127.0.0.1:2525" : nil, mailFrom: production ? "latch@latch.test" : nil,
                 logRequests: false, serviceKeys: serviceKeys)
+            config.signInProviders = signInProviders
             try await configure(app, config, clock: clock.latchClock)
             app.http.server.configuration.port = 0
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))

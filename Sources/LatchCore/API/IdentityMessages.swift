@@ -1,0 +1,90 @@
+import Foundation
+
+/// One way to sign in to an account (C1): `email` (with its password), `apple`, `wechat` or `phone`.
+public struct IdentityInfo: Codable, Sendable, Equatable {
+    /// `email`, `apple`, `wechat` or `phone`.
+    public var provider: String
+    /// What the user recognises it by: the address or number; Apple's (possibly private-relay) email; nil for WeChat.
+    public var identifier: String?
+    public var linkedAt: Date
+
+    public init(provider: String, identifier: String?, linkedAt: Date) {
+        self.provider = provider
+        self.identifier = identifier
+        self.linkedAt = linkedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case provider, identifier
+        case linkedAt = "linked_at"
+    }
+}
+
+/// `POST /v1/me/identities`: proof of the identity to link, the same fields its sign-in grant takes.
+public struct LinkIdentityRequest: Codable, Sendable, Equatable {
+    /// `apple`, `wechat` or `phone`.
+    public var provider: String
+    /// `apple`: the identity token.
+    public var identityToken: String?
+    /// `apple`: the raw nonce.
+    public var nonce: String?
+    /// `wechat`: the OAuth code; `phone`: the texted code.
+    public var code: String?
+    /// `phone`: the number in E.164 form.
+    public var phone: String?
+    /// A verification token for action `link_identity`, needed when the session signed in more than 10 minutes ago.
+    public var verificationToken: String?
+
+    public init(
+        provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil,
+        verificationToken: String? = nil
+    ) {
+        self.provider = provider
+        self.identityToken = identityToken
+        self.nonce = nonce
+        self.code = code
+        self.phone = phone
+        self.verificationToken = verificationToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case provider, nonce, code, phone
+        case identityToken = "identity_token"
+        case verificationToken = "verification_token"
+    }
+}
+
+/// `POST /v1/sms/codes`: text a 6-digit sign-in code to `phone` (E.164).
+public struct SMSCodeRequest: Codable, Sendable, Equatable {
+    public var phone: String
+
+    public init(phone: String) { self.phone = phone }
+}
+
+/// The answer of `POST /v1/sms/codes` (202): how long the code lives and when a new one may be asked for.
+public struct SMSCodeAccepted: Codable, Sendable, Equatable {
+    public var expiresIn: Int
+    public var resendAfter: Int
+
+    public init(expiresIn: Int, resendAfter: Int) {
+        self.expiresIn = expiresIn
+        self.resendAfter = resendAfter
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expiresIn = "expires_in"
+        case resendAfter = "resend_after"
+    }
+}
+
+/// The optional body of `DELETE /v1/me/identities/{provider}`.
+public struct UnlinkIdentityRequest: Codable, Sendable, Equatable {
+    /// A verification token for action `unlink_identity`, needed when the session signed in more than 10 minutes ago.
+    public var verificationToken: String?
+
+    public init(verificationToken: String? = nil) { self.verificationToken = verificationToken }
+
+    enum CodingKeys: String, CodingKey {
+        case verificationToken = "verification_token"
+    }
+}

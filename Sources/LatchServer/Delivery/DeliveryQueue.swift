@@ -1,0 +1,133 @@
+import Logging
+
+/// Sends in the background, so a request that triggers a message never waits for, or fails
+/// because of, the carrier. At most `concurrency` sends run at once; a temporary failure is tried
+/// again after the policy's backoff, a permanent one (or the last attempt) is logged and dropped.
+/// Logs name the channel, a job number, the attempt and the failure's description: never an
+/// address, a body or a code.
+actor DeliveryQueue {
+    typealias Send = @Sendable () async throws -> Void
+
+    private struct Job {
+        let number: Int
+        let attempt: Int
+        let send: Send
+    }
+
+    private let channel: String
+    private let policy: RetryPolicy
+    private let logger: Logger
+    private let concurrency: Int
+    private let capacity: Int
+    private var ready: [Job] = []
+    private var running = 0
+    /// Sends in flight and retries waiting out their backoff, by task key.
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var jobsQueued = 0
+    private var taskKeys = 0
+    private var stopped = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(channel: String, policy: RetryPolicy, logger: Logger, concurrency: Int = 4, capacity: Int = 10_000) {
+        self.channel = channel
+        self.policy = policy
+        self.logger = logger
+        self.concurrency = concurrency
+        self.capacity = capacity
+    }
+
+    /// Queues `send` and returns at once.
+    func enqueue(_ send: @escaping Send) {
+        guard !stopped else { return }
+        guard ready.count < capacity else {
+            logger.error("\(channel) not sent: the delivery queue is full", metadata: ["channel": "\(channel)"])
+            return
+        }
+        jobsQueued += 1
+        ready.append(Job(number: jobsQueued, attempt: 1, send: send))
+        pump()
+    }
+
+    /// Stops: queued messages are dropped, sends in flight and waiting retries are cancelled.
+    func shutdown() {
+        stopped = true
+        ready = []
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
+        running = 0
+        resumeIdleWaiters()
+    }
+
+    /// Returns when nothing is queued, sending or waiting to retry (for tests and orderly stops).
+    func waitUntilIdle() async {
+        if isIdle { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    private var isIdle: Bool { ready.isEmpty && tasks.isEmpty }
+
+    private func pump() {
+        while running < concurrency, !ready.isEmpty {
+            let job = ready.removeFirst()
+            running += 1
+            taskKeys += 1
+            let key = taskKeys
+            tasks[key] = Task {
+                let failure: (any Error)?
+                do {
+                    try await job.send()
+                    failure = nil
+                } catch {
+                    failure = error
+                }
+                self.finished(job, key: key, failure: failure)
+            }
+        }
+    }
+
+    private func finished(_ job: Job, key: Int, failure: (any Error)?) {
+        guard !stopped, tasks.removeValue(forKey: key) != nil else { return }
+        running -= 1
+        let metadata: Logger.Metadata = ["channel": "\(channel)", "job": "\(job.number)", "attempt": "\(job.attempt)"]
+        if let failure {
+            let temporary = (failure as? any DeliveryFailure)?.isTemporary ?? true
+            let reason = (failure as? any DeliveryFailure)?.description ?? String(describing: type(of: failure))
+            if temporary, let delay = policy.delay(afterFailedAttempt: job.attempt) {
+                logger.warning("\(channel) delivery failed, will retry: \(reason)", metadata: metadata)
+                scheduleRetry(Job(number: job.number, attempt: job.attempt + 1, send: job.send), after: delay)
+            } else {
+                let why = temporary ? "gave up after \(job.attempt) attempts" : "permanent failure"
+                logger.error("\(channel) not delivered (\(why)): \(reason)", metadata: metadata)
+            }
+        } else {
+            logger.info("\(channel) delivered", metadata: metadata)
+        }
+        pump()
+        if isIdle { resumeIdleWaiters() }
+    }
+
+    private func scheduleRetry(_ job: Job, after delay: Duration) {
+        taskKeys += 1
+        let key = taskKeys
+        tasks[key] = Task {
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return  // cancelled by shutdown
+            }
+            self.retry(job, key: key)
+        }
+    }
+
+    private func retry(_ job: Job, key: Int) {
+        guard !stopped, tasks.removeValue(forKey: key) != nil else { return }
+        ready.append(job)
+        pump()
+    }
+
+    private func resumeIdleWaiters() {
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}

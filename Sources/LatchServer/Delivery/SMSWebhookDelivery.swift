@@ -1,0 +1,51 @@
+import Foundation
+import NIOCore
+import Vapor
+
+/// SMS through an HTTP gateway (`LATCH_SMS_WEBHOOK_URL`): each message is POSTed as JSON
+/// `{"to": "+8613800138000", "text": "…"}` in the background; any answer other than 2xx, a
+/// timeout or a connection error is retried with backoff by `DeliveryQueue`.
+struct SMSWebhookDelivery: MessageDelivery {
+    let url: URI
+    let client: any Client
+    let queue: DeliveryQueue
+    var timeout: TimeAmount = .seconds(15)
+
+    struct Payload: Encodable {
+        let to: String
+        let text: String
+    }
+
+    /// Why the gateway did not take a message (the status only: the URL may carry a secret).
+    enum Failure: DeliveryFailure {
+        case status(UInt)
+        case transport(String)
+
+        var isTemporary: Bool { true }
+
+        var description: String {
+            switch self {
+            case .status(let code): "the SMS webhook answered \(code)"
+            case .transport(let reason): "the SMS webhook could not be reached: \(reason)"
+            }
+        }
+    }
+
+    func deliver(_ message: OutgoingMessage) async {
+        let (url, client, timeout) = (self.url, self.client, self.timeout)
+        let body = (try? JSONEncoder().encode(Payload(to: message.to, text: message.body))) ?? Data()
+        await queue.enqueue {
+            let response: ClientResponse
+            do {
+                response = try await client.post(url) { request in
+                    request.timeout = timeout
+                    request.headers.contentType = .json
+                    request.body = ByteBuffer(data: body)
+                }
+            } catch {
+                throw Failure.transport(String(describing: type(of: error)))
+            }
+            guard (200..<300).contains(response.status.code) else { throw Failure.status(response.status.code) }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Mail over SMTP: each message becomes a MIME mail (text and HTML) and is sent in the background
+/// by `DeliveryQueue`, with retries on temporary failures. `deliver` returns at once.
+struct SMTPMailDelivery: MessageDelivery {
+    let client: SMTPClient
+    let from: MailAddress
+    let queue: DeliveryQueue
+
+    func deliver(_ message: OutgoingMessage) async {
+        let mail = MIMEMessage(
+            from: from, to: message.to, subject: message.subject, text: message.body,
+            html: message.html ?? MailHTML.page(paragraphs: [message.body]), date: message.createdAt)
+        let envelope = SMTPEnvelope(from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
+        let client = self.client
+        await queue.enqueue { try await client.send(envelope) }
+    }
+}

@@ -1,0 +1,44 @@
+import LatchCore
+import Vapor
+
+/// Why an Apple or WeChat sign-in could not go on, turned into the API's error format by
+/// `latchError(language:)` with the existing codes (so every client already knows them):
+/// not configured → 422 VALIDATION_FAILED (`reasons` `["provider_not_configured"]`); a refused proof →
+/// 401 AUTH_001 naming the reason; the provider unreachable → 503 INTERNAL_ERROR (`["provider_unavailable", …]`,
+/// `retry_after`).
+enum IdentityFailure: Error, Equatable {
+    case notConfigured(Identity.Provider, field: String)
+    /// The provider's proof is not good: `reason` is e.g. `expired`, `wrong_audience`, `invalid_code`, `code_used`.
+    case rejected(Identity.Provider, field: String, reason: String)
+    /// The provider could not be asked (down, timeout, nonsense, or latchd's credentials refused).
+    case unavailable(Identity.Provider, reason: String)
+
+    func latchError(language: LatchLanguage) -> LatchError {
+        switch self {
+        case .notConfigured(let provider, let field):
+            return LatchError(
+                .validationFailed, status: .unprocessableEntity, field: field, reasons: ["provider_not_configured"],
+                message: language == .zhHans ? "服务器未开启\(provider.displayName(language))登录" : "\(provider.displayName(language)) sign-in is not set up on this server.")
+        case .rejected(let provider, let field, let reason):
+            return LatchError(
+                .wrongCredentials, status: .unauthorized, field: field, reasons: [reason],
+                message: language == .zhHans ? "\(provider.displayName(language))登录验证失败，请重新登录" : "The \(provider.displayName(language)) sign-in could not be verified. Please sign in again.")
+        case .unavailable(let provider, let reason):
+            return LatchError(
+                .internalError, status: .serviceUnavailable, reasons: ["provider_unavailable", reason], retryAfter: 30,
+                message: language == .zhHans ? "暂时无法连接\(provider.displayName(language))，请稍后重试" : "\(provider.displayName(language)) cannot be reached right now. Please retry later.")
+        }
+    }
+}
+
+extension Identity.Provider {
+    func displayName(_ language: LatchLanguage) -> String {
+        switch (self, language) {
+        case (.apple, _): "Apple"
+        case (.wechat, .zhHans): "微信"
+        case (.wechat, .en): "WeChat"
+        case (.phone, .zhHans): "手机号"
+        case (.phone, .en): "Phone"
+        }
+    }
+}

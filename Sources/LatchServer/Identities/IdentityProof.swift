@@ -1,0 +1,101 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+/// A person proven by Apple, WeChat or an SMS code: the identity to sign in with or link.
+struct ProvenIdentity: Sendable {
+    let provider: Identity.Provider
+    let subject: String
+    /// Apple's email (normalised), possibly a private-relay address.
+    var email: String? = nil
+    /// Whether Apple says the email is verified.
+    var emailVerified = false
+    /// A name for a new account (the app's `full_name` on the first Apple sign-in, WeChat's nickname).
+    var nickname: String? = nil
+}
+
+extension Request {
+    /// Checks an Apple identity token (and its nonce).
+    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil) async throws -> ProvenIdentity {
+        guard let apple = identityServices.apple else {
+            throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
+        }
+        guard let identityToken, !identityToken.isEmpty else { throw LatchError.missing("identity_token") }
+        if let nonce { guard (1...256).contains(nonce.utf8.count) else { throw LatchError.invalid("nonce", ["invalid"]) } }
+        let nickname = try Self.name(fullName)
+        let verified: AppleIdentityVerifier.VerifiedIdentity
+        do {
+            verified = try await apple.verify(identityToken, rawNonce: nonce, now: latch.clock.epochSeconds)
+        } catch let failure as IdentityFailure {
+            throw failure.latchError(language: language)
+        }
+        return ProvenIdentity(
+            provider: .apple, subject: verified.subject, email: verified.email, emailVerified: verified.emailVerified,
+            nickname: nickname)
+    }
+
+    /// Exchanges a WeChat OAuth code.
+    func proveWeChat(code: String?) async throws -> ProvenIdentity {
+        guard let wechat = identityServices.wechat else {
+            throw IdentityFailure.notConfigured(.wechat, field: "grant_type").latchError(language: language)
+        }
+        guard let code, !code.isEmpty else { throw LatchError.missing("code") }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+        guard code.count <= 256, code.allSatisfy({ allowed.contains($0) }) else {
+            throw LatchError.invalid("code", ["invalid"])
+        }
+        let verified: WeChatOAuth.VerifiedIdentity
+        do {
+            verified = try await wechat.identity(forCode: code)
+        } catch let failure as IdentityFailure {
+            throw failure.latchError(language: language)
+        }
+        return ProvenIdentity(provider: .wechat, subject: verified.subject, nickname: try? Self.name(verified.nickname))
+    }
+
+    /// Checks a texted code for `phone` behind the sign-in lockout ladder of that number (C4).
+    /// Wrong: AUTH_003 with the code's tries left; locked: AUTH_002.
+    func provePhone(phone rawPhone: String?, code: String?) async throws -> ProvenIdentity {
+        let phone = try Validate.phone(rawPhone)
+        guard let code, !code.isEmpty else { throw LatchError.missing("code") }
+        try Validate.sixDigitCode(code)
+        let latch = self.latch
+        let store = identityServices.smsCodes
+        var codeCheck = SMSCodeStore.Check.wrong(attemptsRemaining: 0)
+        let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
+        let result = try await guardedCheck(
+            throttle: latch.throttle, key: "phone:\(phone.value)", owner: owner, failureEvent: .signInFailed
+        ) {
+            codeCheck = try await store.check(code, phone: phone.value, now: latch.clock.epochSeconds, on: db)
+            return codeCheck == .matched
+        }
+        switch result {
+        case .matched:
+            return ProvenIdentity(provider: .phone, subject: phone.value)
+        case .failed:
+            guard case .wrong(let remaining) = codeCheck else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .locked(let until):
+            throw LatchError.locked(until: until)
+        }
+    }
+
+    /// A display name as given by an app or WeChat: trimmed, at most 64 characters, no control characters.
+    static func name(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        guard raw.utf8.count <= 1024 else { throw LatchError.invalid("full_name", ["too_long"]) }
+        let cleaned = Validate.deviceName(raw).map { String($0.prefix(64)) }
+        return cleaned
+    }
+}
+
+extension Identity {
+    /// The account holding (provider, subject), if any.
+    static func owner(of provider: Provider, subject: String, on database: any Database) async throws -> User? {
+        guard let identity = try await Identity.query(on: database)
+            .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()
+        else { return nil }
+        return try await User.find(identity.userID, on: database)
+    }
+}

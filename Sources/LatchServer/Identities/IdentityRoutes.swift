@@ -1,0 +1,131 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+import Vapor
+
+extension SMSCodeRequest: Content {}
+extension SMSCodeAccepted: Content {}
+extension LinkIdentityRequest: Content {}
+extension UnlinkIdentityRequest: Content {}
+
+/// Phone codes and the signed-in account's identities (C1):
+/// `POST /v1/sms/codes` texts a sign-in code (the same answer whether or not the number has an account);
+/// `POST /v1/me/identities` links Apple, WeChat or a phone; `DELETE /v1/me/identities/{provider}` unlinks
+/// one (`email` included), refusing to remove the last way to sign in. Linking and unlinking need a
+/// sign-in within 10 minutes or a verification token (`link_identity`, `unlink_identity`).
+struct IdentityRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("v1", "sms", "codes", use: sendCode)
+        let identities = routes.grouped("v1", "me", "identities").grouped(RequireSignedIn())
+        identities.post(use: link)
+        identities.delete(":provider", use: unlink)
+    }
+
+    func sendCode(_ req: Request) async throws -> Response {
+        let body = try req.decodeJSON(SMSCodeRequest.self)
+        let phone = try Validate.phone(body.phone)
+        let latch = req.latch
+        let store = req.identityServices.smsCodes
+        let now = latch.clock.epochSeconds
+        if let limited = try await store.admitSend(from: req.clientIP, now: now, on: req.db) {
+            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
+        }
+        switch try await store.issue(phone: phone.value, now: now, on: req.db) {
+        case .failure(let limited):
+            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
+        case .success(let code):
+            await latch.delivery.deliver(
+                OutgoingMessage(
+                    to: phone.value, channel: "sms", subject: "", body: SMSCodeText.signInCode(code, language: req.language),
+                    code: code, createdAt: latch.clock.now))
+            let accepted = SMSCodeAccepted(expiresIn: Int(SMSCodeStore.lifetime), resendAfter: Int(SMSCodeStore.resendInterval))
+            return try await accepted.encodeResponse(status: .accepted, for: req)
+        }
+    }
+
+    func link(_ req: Request) async throws -> Response {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(LinkIdentityRequest.self)
+        guard let provider = Identity.Provider(rawValue: body.provider) else {
+            throw LatchError.invalid("provider", ["unsupported_provider"])
+        }
+        try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+        let proven: ProvenIdentity =
+            switch provider {
+            case .apple: try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce)
+            case .wechat: try await req.proveWeChat(code: body.code)
+            case .phone: try await req.provePhone(phone: body.phone, code: body.code)
+            }
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        if let owner = try await Identity.owner(of: provider, subject: proven.subject, on: req.db) {
+            let reason = owner.id == me.userID ? "already_linked" : "identity_in_use"
+            throw LatchError(.conflict, status: .conflict, field: "provider", reasons: [reason])
+        }
+        do {
+            try await Identity(userID: me.userID, provider: provider, subject: proven.subject, email: proven.email, createdAt: now)
+                .create(on: req.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // The account already has an identity of this provider (or a concurrent link won).
+            throw LatchError(.conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
+        }
+        try await latch.events.record(.identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
+    }
+
+    func unlink(_ req: Request) async throws -> UserInfo {
+        let me = try req.signedIn
+        let provider = req.parameters.get("provider") ?? ""
+        guard provider == "email" || Identity.Provider(rawValue: provider) != nil else { throw LatchError.notFound }
+        var proof: String?
+        if let data = req.body.data, data.readableBytes > 0 {
+            proof = try req.decodeJSON(UnlinkIdentityRequest.self).verificationToken
+        }
+        try await req.requireRecentSignIn(orProof: proof, action: "unlink_identity")
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        let userID = me.userID
+        let outcome: UnlinkOutcome = try await req.db.transaction { database in
+            // Touching the user row first serialises unlinks of one account (row lock on PostgreSQL,
+            // the write lock on SQLite), so two at once cannot remove the last two ways together.
+            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)").run()
+            guard let user = try await User.find(userID, on: database) else { return .notFound }
+            let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
+            let ways = others.count + (user.email == nil ? 0 : 1)
+            if provider == "email" {
+                guard user.email != nil else { return .notFound }
+                guard ways > 1 else { return .last }
+                user.email = nil
+                user.emailVerified = false
+                user.passwordHash = nil
+                try await user.save(on: database)
+                return .removed
+            }
+            guard let identity = others.first(where: { $0.provider == provider }) else { return .notFound }
+            guard ways > 1 else { return .last }
+            try await identity.delete(on: database)
+            return .removed
+        }
+        switch outcome {
+        case .notFound: throw LatchError.notFound
+        case .last:
+            throw LatchError(
+                .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
+                message: req.language == .zhHans ? "这是账号唯一的登录方式，无法解除绑定" : "This is the account's only way to sign in; it cannot be removed.")
+        case .removed: break
+        }
+        try await latch.events.record(.identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        return try await profile(of: userID, req)
+    }
+
+    private enum UnlinkOutcome { case removed, last, notFound }
+
+    /// The fresh profile, also refreshing this instance's `/v1/me` cache.
+    private func profile(of userID: UUID, _ req: Request) async throws -> UserInfo {
+        guard let user = try await User.find(userID, on: req.db) else { throw LatchError.sessionExpired }
+        let info = try await user.profile(on: req.db)
+        try req.latch.profiles.remember(info, of: userID, now: req.latch.clock.epochSeconds)
+        return info
+    }
+}

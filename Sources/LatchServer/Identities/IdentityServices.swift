@@ -1,0 +1,46 @@
+import Foundation
+import Vapor
+
+/// What the Apple, WeChat and phone sign-ins use, configured once by `configure(_:_:)`:
+/// `app.identityServices`, read as `req.identityServices`. Apple and WeChat are nil when not configured.
+public struct IdentityServices: Sendable {
+    let apple: AppleIdentityVerifier?
+    let wechat: WeChatOAuth?
+    let smsCodes: SMSCodeStore
+
+    /// How many times Apple's key set was fetched (for tests of the cache and its rate limit).
+    public var appleKeyFetches: Int {
+        get async { await apple?.keySet.fetchCount ?? 0 }
+    }
+
+    /// Sets the services up on `app` (after `app.latch`) and registers their routes.
+    static func configure(_ app: Application, _ config: LatchConfig) throws {
+        let client = app.client
+        app.identityServices = IdentityServices(
+            apple: config.signInProviders.apple.map {
+                AppleIdentityVerifier(clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client))
+            },
+            wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, client: client) },
+            smsCodes: SMSCodeStore(secrets: SecretBox(secretKey: config.secretKey)))
+        try app.register(collection: IdentityRoutes())
+    }
+}
+
+extension Application {
+    private struct IdentityServicesKey: StorageKey { typealias Value = IdentityServices }
+
+    /// The Apple, WeChat and phone sign-in services; set by `configure(_:_:)`.
+    public var identityServices: IdentityServices {
+        get {
+            guard let services = storage[IdentityServicesKey.self] else {
+                preconditionFailure("configure(_:_:) sets app.identityServices before any route runs")
+            }
+            return services
+        }
+        set { storage[IdentityServicesKey.self] = newValue }
+    }
+}
+
+extension Request {
+    var identityServices: IdentityServices { application.identityServices }
+}

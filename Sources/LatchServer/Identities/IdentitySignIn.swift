@@ -1,0 +1,82 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+extension Request {
+    /// Signs in the account holding `proven` (C1), creating it on first sign-in, and returns its first tokens.
+    ///
+    /// A first Apple sign-in joins an existing account by email only when Apple says the email is
+    /// verified AND the account's email is verified too; otherwise it gets an account of its own.
+    /// Sign-ins from a new device are screened as password sign-ins are (C8) when the account can
+    /// receive a code (it has an email or TOTP); other accounts are told by a security event.
+    func signIn(with proven: ProvenIdentity, device: DeviceInfo?) async throws -> TokenResponse {
+        let latch = self.latch
+        let now = latch.clock.now
+        let seconds = now.timeIntervalSince1970
+        let (user, created) = try await account(for: proven, now: seconds)
+        let userID = try user.requireID()
+        var canReceiveCode = user.email != nil
+        if !canReceiveCode, !created { canReceiveCode = try await latch.totp.isActive(user: userID, on: db) }
+        if created {
+            try await rememberDevice(Validate.deviceName(device?.id), of: userID)
+        } else if canReceiveCode {
+            try await screenNewDevice(user, device: device)
+        } else {
+            let deviceID = Validate.deviceName(device?.id)
+            let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
+            try await rememberDevice(deviceID, of: userID)
+            if !known.isEmpty, deviceID.map({ !known.contains($0) }) ?? true {
+                try await noticeNewDevice(user, device: device)
+            }
+        }
+        let (session, tokens) = try await latch.rotation.start(user: user, device: device, ip: clientIP, now: now, on: db)
+        try await latch.events.record(created ? .registered : .signedIn, user: userID, session: session.id, ip: clientIP, now: seconds, on: db)
+        return tokens
+    }
+
+    /// The account of `proven`: the one holding the identity, or (Apple, both emails verified) the one
+    /// with that email, which gets the identity linked; else a new account. `created` says which.
+    private func account(for proven: ProvenIdentity, now: Double) async throws -> (User, created: Bool) {
+        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+        if proven.provider == .apple, proven.emailVerified, let email = proven.email,
+            let existing = try await User.query(on: db).filter(\.$email == email).first(), existing.emailVerified,
+            try await Identity.query(on: db).filter(\.$userID == existing.requireID()).filter(\.$provider == "apple").first() == nil
+        {
+            do {
+                try await Identity(userID: existing.requireID(), provider: .apple, subject: proven.subject, email: email, createdAt: now)
+                    .create(on: db)
+                return (existing, false)
+            } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+                // Linked by a concurrent sign-in: use whatever holds the identity now.
+                if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+                throw error
+            }
+        }
+        // A verified Apple email becomes the new account's email when no account has it.
+        var email: String? = nil
+        if proven.emailVerified, let candidate = proven.email,
+            try await User.query(on: db).filter(\.$email == candidate).first() == nil
+        {
+            email = candidate
+        }
+        do {
+            return (try await createAccount(for: proven, email: email, now: now), true)
+        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+            if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+            guard email != nil else { throw error }
+            // The email was taken meanwhile: the account goes without it.
+            return (try await createAccount(for: proven, email: nil, now: now), true)
+        }
+    }
+
+    private func createAccount(for proven: ProvenIdentity, email: String?, now: Double) async throws -> User {
+        try await db.transaction { database in
+            let user = User(email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
+            try await user.create(on: database)
+            try await Identity(userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now)
+                .create(on: database)
+            return user
+        }
+    }
+}

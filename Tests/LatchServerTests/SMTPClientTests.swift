@@ -1,0 +1,240 @@
+import Foundation
+import LatchCore
+import Logging
+import NIOCore
+import NIOSSL
+import Synchronization
+import Testing
+
+@testable import LatchServer
+
+/// The SMTP client and the background queue against a real SMTP server (aiosmtpd on loopback):
+/// AUTH PLAIN and LOGIN, STARTTLS, dot-stuffing, retry on 4xx, giving up on 5xx, timeouts.
+@Suite("SMTP client and delivery queue (issue 6)", .serialized)
+struct SMTPClientTests {
+    static let quick = RetryPolicy(attempts: 4, firstDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
+
+    static func client(
+        _ sink: SMTPSink, user: String? = nil, tls: Bool = false, scheme: String = "smtp", stepTimeout: TimeAmount = .seconds(10)
+    ) throws -> SMTPClient {
+        let credentials = user.map { "\($0)@" } ?? ""
+        var configuration = try SMTPConfiguration(url: "\(scheme)://\(credentials)127.0.0.1:\(sink.port)")
+        configuration.stepTimeout = stepTimeout
+        if tls {
+            configuration.tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(sink.certificatePath))
+        }
+        return try SMTPClient(configuration: configuration)
+    }
+
+    static func envelope(_ message: String = "Subject: hello\r\n\r\nhello\r\n") -> SMTPEnvelope {
+        SMTPEnvelope(from: "latch@latch.test", recipients: ["alice@example.com"], message: message)
+    }
+
+    static func mailDelivery(_ sink: SMTPSink, policy: RetryPolicy = quick) throws -> (SMTPMailDelivery, DeliveryQueue) {
+        let queue = DeliveryQueue(channel: "mail", policy: policy, logger: Logger(label: "test"))
+        let delivery = SMTPMailDelivery(client: try client(sink), from: try MailAddress(parsing: "latch@latch.test"), queue: queue)
+        return (delivery, queue)
+    }
+
+    static func message(to: String = "alice@example.com") -> OutgoingMessage {
+        OutgoingMessage(to: to, channel: "email", subject: "Hello", body: "Code 123456", code: "123456", createdAt: Date())
+    }
+
+    @Test("Mail AUTH PLAIN with the URL's credentials (percent-decoded)")
+    func Mail_authPlain() async throws {
+        try await withSMTPSink(["--auth", "latch:p@ss word"]) { sink in
+            try await Self.client(sink, user: "latch:p%40ss%20word").send(Self.envelope())
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.auth?.mechanism == "PLAIN" && mail.auth?.login == "latch")
+        }
+    }
+
+    @Test("Mail AUTH LOGIN when the server offers only LOGIN")
+    func Mail_authLogin() async throws {
+        try await withSMTPSink(["--auth", "latch:secret", "--only-login"]) { sink in
+            try await Self.client(sink, user: "latch:secret").send(Self.envelope())
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.auth?.mechanism == "LOGIN" && mail.auth?.login == "latch")
+        }
+    }
+
+    @Test("Mail wrong credentials are a permanent failure (535), nothing is sent")
+    func Mail_wrongCredentialsArePermanent() async throws {
+        try await withSMTPSink(["--auth", "latch:secret"]) { sink in
+            let error = try await #require(throws: SMTPError.self) {
+                try await Self.client(sink, user: "latch:wrong").send(Self.envelope())
+            }
+
+            #expect(error == .rejected(step: "AUTH PLAIN", code: 535) && !error.isTemporary)
+            #expect(try sink.messages().isEmpty)
+        }
+    }
+
+    @Test("Mail STARTTLS: the connection is upgraded before AUTH and MAIL, the certificate verified")
+    func Mail_startTLS() async throws {
+        try await withSMTPSink(["--starttls", "--auth", "latch:secret"]) { sink in
+            try await Self.client(sink, user: "latch:secret", tls: true).send(Self.envelope())
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.tls && mail.auth?.mechanism == "PLAIN")
+        }
+    }
+
+    @Test("Mail STARTTLS with a certificate latchd does not trust fails and sends nothing")
+    func Mail_startTLSUntrustedCertificate() async throws {
+        try await withSMTPSink(["--starttls"]) { sink in
+            let error = try await #require(throws: SMTPError.self) {
+                try await Self.client(sink, tls: false).send(Self.envelope())
+            }
+
+            guard case .connection = error else { Issue.record("expected a connection (TLS) error, got \(error)"); return }
+            #expect(try sink.messages().isEmpty)
+        }
+    }
+
+    @Test("Mail smtps:// speaks TLS from the first byte (implicit TLS)")
+    func Mail_implicitTLS() async throws {
+        try await withSMTPSink(["--implicit-tls", "--auth", "latch:secret"]) { sink in
+            try await Self.client(sink, user: "latch:secret", tls: true, scheme: "smtps").send(Self.envelope())
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.auth?.mechanism == "PLAIN")
+        }
+    }
+
+    @Test("Mail dot-stuffing and CRLF: lines starting with dots and bare LF arrive unchanged")
+    func Mail_dotStuffing() async throws {
+        try await withSMTPSink { sink in
+            let message = "Subject: dots\n\n.\n.hidden\n..two\nend.\n"
+            try await Self.client(sink).send(Self.envelope(message))
+
+            let mail = try #require(try sink.messages().first)
+            #expect(mail.raw == "Subject: dots\r\n\r\n.\r\n.hidden\r\n..two\r\nend.\r\n")
+        }
+    }
+
+    @Test("Mail a 451 is retried with backoff until the server takes the mail; deliver returns at once")
+    func Mail_retriesTemporaryFailure() async throws {
+        try await withSMTPSink(["--fail-first", "2", "--fail-code", "451"]) { sink in
+            let (delivery, queue) = try Self.mailDelivery(sink)
+
+            let started = ContinuousClock.now
+            await delivery.deliver(Self.message())
+            let returned = ContinuousClock.now - started
+            await queue.waitUntilIdle()
+
+            #expect(returned < .milliseconds(500), "deliver does not wait for SMTP: \(returned)")
+            #expect(sink.attempts() == ["refused 451", "refused 451", "accepted"])
+            #expect(try sink.messages().count == 1)
+        }
+    }
+
+    @Test("Mail logs of retries and failures name no address, code, body or SMTP password")
+    func Mail_logsHoldNothingSensitive() async throws {
+        try await withSMTPSink(["--auth", "latch:hunter2", "--fail-first", "1", "--fail-code", "451"]) { sink in
+            let lines = LogCapture()
+            let logger = Logger(label: "test") { _ in lines }
+            let good = DeliveryQueue(channel: "mail", policy: Self.quick, logger: logger)
+            let wrong = DeliveryQueue(channel: "mail", policy: Self.quick, logger: logger)
+            let from = try MailAddress(parsing: "latch@latch.test")
+            let message = Self.message(to: "alice@example.com")
+
+            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good).deliver(message)
+            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong).deliver(message)
+            await good.waitUntilIdle()
+            await wrong.waitUntilIdle()
+
+            let text = lines.text
+            #expect(text.contains("will retry") && text.contains("delivered") && text.contains("permanent failure"), "\(text)")
+            for secret in ["alice", "example.com", "123456", "Code", "hunter", "latch:"] {
+                #expect(!text.contains(secret), "the log shows \(secret): \(text)")
+            }
+        }
+    }
+
+    @Test("Mail a 550 is permanent: one attempt, no retry")
+    func Mail_givesUpOnPermanentFailure() async throws {
+        try await withSMTPSink(["--fail-first", "9", "--fail-code", "550"]) { sink in
+            let (delivery, queue) = try Self.mailDelivery(sink)
+
+            await delivery.deliver(Self.message())
+            await queue.waitUntilIdle()
+
+            #expect(sink.attempts() == ["refused 550"])
+            #expect(try sink.messages().isEmpty)
+        }
+    }
+
+    @Test("Mail temporary failures are retried a bounded number of times")
+    func Mail_retriesAreBounded() async throws {
+        try await withSMTPSink(["--fail-first", "99", "--fail-code", "421"]) { sink in
+            let (delivery, queue) = try Self.mailDelivery(sink)
+
+            await delivery.deliver(Self.message())
+            await queue.waitUntilIdle()
+
+            #expect(sink.attempts() == Array(repeating: "refused 421", count: Self.quick.attempts))
+        }
+    }
+
+    @Test("Mail a server that accepts the connection and never answers times out at the greeting")
+    func Mail_timeoutWhenServerIsSilent() async throws {
+        try await withSMTPSink(["--silent"]) { sink in
+            let started = ContinuousClock.now
+            let error = try await #require(throws: SMTPError.self) {
+                try await Self.client(sink, stepTimeout: .milliseconds(300)).send(Self.envelope())
+            }
+
+            #expect(error == .timeout(step: "greeting") && error.isTemporary)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test("Mail a server that never confirms the data times out (temporary: retried later)")
+    func Mail_timeoutWhenDataIsNotConfirmed() async throws {
+        try await withSMTPSink(["--stall-data"]) { sink in
+            let error = try await #require(throws: SMTPError.self) {
+                try await Self.client(sink, stepTimeout: .milliseconds(500)).send(Self.envelope())
+            }
+
+            #expect(error == .timeout(step: "end of data") && error.isTemporary)
+        }
+    }
+
+    @Test("Mail shutting the queue down cancels a send stuck on a silent server")
+    func Mail_shutdownCancelsStuckSend() async throws {
+        try await withSMTPSink(["--silent"]) { sink in
+            let (delivery, queue) = try Self.mailDelivery(sink)
+            await delivery.deliver(Self.message())
+            try await Task.sleep(for: .milliseconds(200))
+
+            let started = ContinuousClock.now
+            await queue.shutdown()
+            await queue.waitUntilIdle()
+
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+}
+
+/// A log handler that keeps every message and its metadata as text.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // @unchecked: `lines` is guarded by the Mutex; metadata and logLevel are only set during set-up.
+    private let lines = Mutex<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.level) \(event.message) \(event.metadata ?? [:])"
+        lines.withLock { $0.append(line) }
+    }
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LatchCore
+import LatchServer
+import Testing
+import Vapor
+
+/// A latchd on a loopback port configured with real carriers (`LATCH_SMTP_URL`,
+/// `LATCH_SMS_WEBHOOK_URL`): the delivery tests' counterpart of `TestServer`.
+struct DeliveryTestServer: Sendable {
+    let app: Application
+    let baseURL: String
+
+    static func start(
+        _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
+        smsWebhookURL: String? = nil, clock: TestClock = TestClock()
+    ) async throws -> DeliveryTestServer {
+        let location = try await database.makeLocation()
+        let app = try await Application.make(.testing)
+        do {
+            let config = LatchConfig(
+                mode: .development, database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test",
+                secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL, mailFrom: smtpURL == nil ? nil : mailFrom,
+                logRequests: false, smsWebhookURL: smsWebhookURL)
+            try await configure(app, config, clock: clock.latchClock)
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
+            return DeliveryTestServer(app: app, baseURL: "http://127.0.0.1:\(port)")
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    func stop() async throws {
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+
+    /// POSTs `json` to `path`.
+    func post(_ path: String, json: [String: Any], language: String? = nil) async throws -> TestResponse {
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        if let language { headers.add(name: "Accept-Language", value: language) }
+        let body = try JSONSerialization.data(withJSONObject: json)
+        let response = try await app.client.post(URI(string: baseURL + path), headers: headers) { request in
+            request.body = ByteBuffer(data: body)
+        }
+        return TestResponse(status: response.status.code, headers: response.headers, data: response.body.map { Data(buffer: $0) } ?? Data())
+    }
+}
+
+/// Runs `body` against a started `DeliveryTestServer` and always stops it.
+func withDeliveryServer(
+    _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>", smsWebhookURL: String? = nil,
+    _ body: (DeliveryTestServer) async throws -> Void
+) async throws {
+    let server = try await DeliveryTestServer.start(database, smtpURL: smtpURL, mailFrom: mailFrom, smsWebhookURL: smsWebhookURL)
+    do {
+        try await body(server)
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+    try await server.stop()
+}
