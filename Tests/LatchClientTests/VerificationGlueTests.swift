@@ -70,9 +70,9 @@ struct VerificationGlueTests {
             message: "请输入资金密码", buttons: [], announcement: VerificationAnnouncement("请输入资金密码"))
 
         model.send(.tapped(.cancel))
-        await model.present(screen, respond: VerificationResponder { received.append($0) })
+        model.present(screen, respond: VerificationResponder { received.append($0) })
         model.send(.tapped(.cancel))
-        await model.dismiss(announcing: VerificationAnnouncement("已取消验证"))
+        model.dismiss(announcing: VerificationAnnouncement("已取消验证"))
         model.send(.tapped(.retry))
 
         #expect(received.inputs == [.tapped(.cancel)], "only the input made while the page was up")
