@@ -101,7 +101,8 @@ struct CLIText: Sendable {
     }
     func noCodeInOutbox(_ email: String) -> String { pick("开发发件箱中没有发给 \(email) 的新验证码", "No new code for \(email) in the development outbox.") }
     func signedUp(_ user: UserInfo) -> String { pick("注册成功，已登录：\(name(user))", "Signed up and signed in as \(name(user)).") }
-    func signedIn(_ user: UserInfo) -> String { pick("已登录：\(name(user))", "Signed in as \(name(user)).") }
+    func signedIn(_ user: UserInfo) -> String { signedIn(as: name(user)) }
+    func signedIn(as name: String) -> String { pick("已登录：\(name)", "Signed in as \(name).") }
     func signedIn(_ user: UserInfo, with kind: BiometryKind) -> String {
         pick("已通过\(kind.displayName)登录：\(name(user))", "Signed in with \(kind.displayName) as \(name(user)).")
     }
@@ -115,9 +116,14 @@ struct CLIText: Sendable {
     var codePrompt: String { pick("6位验证码：", "6-digit code: ") }
     var signedOut: String { pick("已退出登录", "Signed out.") }
     var wasNotSignedIn: String { pick("当前未登录", "Not signed in.") }
-    func name(_ user: UserInfo) -> String { user.email ?? user.nickname ?? user.id }
+    func name(_ user: UserInfo) -> String {
+        user.email ?? user.identities?.first { $0.provider == "phone" }?.identifier ?? user.nickname ?? user.id
+    }
     var biometricLoginNeedsNoEmail: String { pick("--biometric 不需要 EMAIL", "--biometric takes no EMAIL") }
-    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --biometric", "Give an EMAIL, or use --biometric") }
+    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --phone 或 --biometric", "Give an EMAIL, or use --phone or --biometric") }
+    var emailOrPhone: String { pick("EMAIL 与 --phone 只能选一个", "Give an EMAIL or --phone, not both") }
+    var sendingCode: String { pick("正在发送验证码…", "Sending the code…") }
+    func codeTexted(_ phone: String) -> String { pick("验证码已发送至 \(phone)", "A 6-digit code was texted to \(phone).") }
     var biometricLoginNotEnabled: String {
         pick("此设备未开启生物识别登录，请使用密码登录：latch login EMAIL", "Biometric sign-in is not enabled on this device. Sign in with your password: latch login EMAIL")
     }

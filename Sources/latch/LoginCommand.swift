@@ -2,11 +2,12 @@ import ArgumentParser
 import LatchClient
 import LatchCore
 
-/// `latch login EMAIL` (password; an unusual sign-in asks for a code) or `latch login --biometric`
+/// `latch login EMAIL` (password; an unusual sign-in asks for a code), `latch login --phone NUMBER`
+/// (a texted code; the first sign-in of a number creates its account) or `latch login --biometric`
 /// (the bound device key, after the simulated sensor matches: B6, C12).
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in with email and password, or with Face ID / Touch ID on a bound device.")
+        commandName: "login", abstract: "Sign in with email and password, a phone number and a texted code, or Face ID / Touch ID on a bound device.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -16,21 +17,25 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in with the simulated Face ID / Touch ID and this device's key.")
     var biometric = false
 
+    @Option(help: "Sign in with this phone number (E.164, e.g. +8613800138000) and the code texted to it.")
+    var phone: String?
+
     @Flag(help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
-    @Option(help: "The code for a sign-in from a new device (emailed, or from the authenticator when 2FA is on).")
+    @Option(help: "The texted code (--phone), or the code for a sign-in from a new device (emailed, or from the authenticator when 2FA is on).")
     var code: String?
 
-    @Flag(help: "For a sign-in from a new device, read the emailed code from the development server's outbox.")
+    @Flag(help: "Read the texted code (--phone) or a new device's emailed code from the development server's outbox.")
     var codeFromOutbox = false
 
     @OptionGroup var sensor: SensorOptions
 
     func validate() throws {
         let text = CLIText(language: global.language, server: global.serverText)
-        if biometric, email != nil { throw ValidationError(text.biometricLoginNeedsNoEmail) }
-        if !biometric, email == nil { throw ValidationError(text.loginNeedsEmail) }
+        if biometric, email != nil || phone != nil { throw ValidationError(text.biometricLoginNeedsNoEmail) }
+        if email != nil, phone != nil { throw ValidationError(text.emailOrPhone) }
+        if !biometric, email == nil, phone == nil { throw ValidationError(text.loginNeedsEmail) }
         if code != nil && codeFromOutbox { throw ValidationError("--code and --code-from-outbox exclude each other") }
     }
 
@@ -38,6 +43,8 @@ struct LoginCommand: AsyncParsableCommand {
         let context = CLIContext(global)
         if biometric {
             try await BiometricLogin(context: context, answers: sensor.answers).run()
+        } else if let phone {
+            try await phoneLogin(context, phone: phone)
         } else if let email {
             try await passwordLogin(context, email: email)
         }
@@ -60,5 +67,31 @@ struct LoginCommand: AsyncParsableCommand {
             throw context.failure(for: error)
         }
         context.terminal.line(context.terminal.paint(text.signedIn(user), .green))
+    }
+
+    /// C1: a 6-digit code texted to `phone` (the development outbox in development), then the
+    /// `sms_code` grant; an unusual sign-in of an account with an email asks for its emailed code too.
+    private func phoneLogin(_ context: CLIContext, phone: String) async throws {
+        let text = context.text
+        let texted = try await EmailedCode(context: context, email: phone, given: code, fromOutbox: codeFromOutbox)
+        _ = try await context.call(text.sendingCode) { try await context.client.requestSMSCode(phone: phone) }
+        context.terminal.line(text.codeTexted(phone))
+        let answer = try await texted.read(prompt: text.codePrompt)
+        let user: UserInfo
+        do {
+            user = try await Progress(terminal: context.terminal).run(text.signingIn) {
+                try await context.client.signIn(phone: phone, code: answer)
+            }
+        } catch LatchClientError.signInVerificationRequired(let challenge) {
+            context.terminal.line(text.unusualSignIn(challenge.method))
+            guard let typed = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
+                throw CLIFailure.cancelled(text.codeMissing)
+            }
+            user = try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: typed) }
+        } catch {
+            throw context.failure(for: error)
+        }
+        // The token response's user lists no identities: name a phone-only account by its number.
+        context.terminal.line(context.terminal.paint(text.signedIn(as: user.email ?? phone), .green))
     }
 }

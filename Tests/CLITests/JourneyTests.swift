@@ -51,6 +51,32 @@ struct JourneyTests {
         }
     }
 
+    // MARK: C1 phone sign-in (issue 6: `latch login --phone`)
+
+    @Test("C1 sign in with a phone number and the texted code; the first sign-in creates the account (zh-Hans)")
+    func C1_phoneSignIn_zhHans() async throws { try await C1_phoneSignIn(.zhHans) }
+
+    @Test("C1 sign in with a phone number and the texted code; the first sign-in creates the account (en)")
+    func C1_phoneSignIn_en() async throws { try await C1_phoneSignIn(.en) }
+
+    private func C1_phoneSignIn(_ language: LatchLanguage) async throws {
+        try await journey(language) { j in
+            let login = try await j.latch(["login", "--phone", "+8613800138000", "--code-from-outbox"])
+
+            #expect(login.status == 0, "\(login)")
+            #expect(login.showsInOrder([
+                j.text("验证码已发送至 +8613800138000", "A 6-digit code was texted to +8613800138000."),
+                j.text("已登录：+8613800138000", "Signed in as +8613800138000."),
+            ]), "\(login)")
+            let whoami = try await j.latch(["whoami", "--json"])
+            #expect(whoami.status == 0 && whoami.output.contains("+8613800138000"), "\(whoami)")
+            let wrong = try await j.latch(["login", "--phone", "+8613800138000", "--code", "000000"])
+            #expect(wrong.status == 1, "\(wrong)")
+            let invalid = try await j.latch(["login", "--phone", "13800138000", "--code", "123456"])
+            #expect(invalid.status == 1 && invalid.errors.split(separator: "\n").count == 1, "one clear line: \(invalid)")
+        }
+    }
+
     // MARK: J2 enable Face ID
 
     @Test("J2 B5 enable Face ID (zh-Hans)")
