@@ -53,11 +53,13 @@ let package = Package(
             name: "latch",
             dependencies: ["LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Test helpers shared by test targets: child processes without Foundation.Process (see ChildProcess).
+        .target(name: "LatchTestSupport", path: "Tests/LatchTestSupport"),
         .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient"]),
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
         // `swift test` build them beside the test bundle.
-        .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore"]),
+        .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor")]
@@ -66,6 +68,7 @@ let package = Package(
             name: "LatchServerTests",
             dependencies: [
                 "LatchServer",
+                "LatchTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import Testing
 
 /// One run of the `latch` binary: its exit status and what it printed.
@@ -27,13 +28,11 @@ struct LatchRun: Sendable, CustomStringConvertible {
 /// A `latch` process with its standard input open, for commands that answer what they print
 /// (e.g. `2fa enable` shows the secret, then reads the code).
 final class LatchSession: @unchecked Sendable {
-    // @unchecked Sendable: the Process and the pipe are used from one test at a time.
+    // @unchecked Sendable: used from one test at a time.
     let arguments: [String]
-    private let process: Process
-    private let input = Pipe()
+    private let process: ChildProcess
     private let outputFile: URL
     private let errorFile: URL
-    private let finished: Task<Int32, Never>
 
     init(_ arguments: [String], home: URL, server: Latchd, environment extra: [String: String] = [:]) throws {
         self.arguments = arguments
@@ -44,38 +43,24 @@ final class LatchSession: @unchecked Sendable {
         errorFile = folder.appendingPathComponent("err-\(id)")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process = Process()
-        process.executableURL = try Binaries.require("latch")
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LATCH_HOME"] = home.path
         environment["LATCH_SERVER"] = server.url.absoluteString
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[name] = nil }
         environment.merge(extra) { $1 }
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { process in
-            exited.yield(process.terminationStatus)
-            exited.finish()
-        }
-        finished = Task {
-            for await status in exits { return status }
-            return -1
-        }
-        try process.run()
+        process = try ChildProcess(
+            [try Binaries.require("latch").path] + arguments, environment: environment,
+            output: .files(standardOutput: outputFile, standardError: errorFile))
     }
 
     /// Writes `line` to the process's standard input.
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        process.write(line + "\n")
     }
 
     /// Closes standard input.
     func closeInput() {
-        try? input.fileHandleForWriting.close()
+        process.closeInput()
     }
 
     var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
@@ -102,7 +87,7 @@ final class LatchSession: @unchecked Sendable {
             try await Task.sleep(for: .seconds(seconds))
             if process.isRunning { process.terminate() }
         }
-        let status = await finished.value
+        let status = await process.exited()
         watchdog.cancel()
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
         return LatchRun(arguments: arguments, status: status, output: output, errors: errors)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -7,14 +8,12 @@ import FoundationNetworking
 
 /// A real latchd binary on a free loopback port, SQLite in a temporary folder, development outbox.
 ///
-/// `@unchecked Sendable`: its only mutable part is the `Process`, which is only asked whether it runs
-/// and told to stop (both safe from any thread).
-final class Latchd: @unchecked Sendable {
+final class Latchd: Sendable {
     let url: URL
     let folder: URL
-    private let process: Process
+    private let process: ChildProcess
 
-    private init(url: URL, folder: URL, process: Process) {
+    private init(url: URL, folder: URL, process: ChildProcess) {
         self.url = url
         self.folder = folder
         self.process = process
@@ -28,11 +27,7 @@ final class Latchd: @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<3 {
             let port = try freePort()
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve"]
-            process.currentDirectoryURL = folder
-            process.environment = ProcessInfo.processInfo.environment.merging([
+            let environment = ProcessInfo.processInfo.environment.merging([
                 "LATCH_ENV": "development",
                 "LATCH_PORT": String(port),
                 "LATCH_HOST": "127.0.0.1",
@@ -43,10 +38,7 @@ final class Latchd: @unchecked Sendable {
             ]) { $1 }
             let log = folder.appendingPathComponent("latchd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            let process = try ChildProcess([binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
             let server = Latchd(url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, process: process)
             do {
                 try await server.waitUntilHealthy()
@@ -64,7 +56,7 @@ final class Latchd: @unchecked Sendable {
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.wait()
         }
     }
 

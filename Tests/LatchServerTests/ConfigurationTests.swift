@@ -1,5 +1,6 @@
 import Foundation
 import LatchServer
+import LatchTestSupport
 import Testing
 
 /// The configuration contract (ARCHITECTURE.md, "configuration"): the `LATCH_*` defaults, one clear
@@ -120,27 +121,21 @@ struct ConfigurationTests {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let latchd = try #require(Self.latchd)
-        let process = Process()
-        process.executableURL = latchd
-        process.currentDirectoryURL = folder
-        process.environment = [
-            "LATCH_PORT": "70000", "LATCH_SECRET_KEY": Self.key,
-            "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
-        ]
-        let standardOutput = Pipe(), standardError = Pipe()
-        process.standardOutput = standardOutput
-        process.standardError = standardError
+        let process = try ChildProcess(
+            [latchd.path],
+            environment: [
+                "LATCH_PORT": "70000", "LATCH_SECRET_KEY": Self.key,
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+            ],
+            directory: folder)
 
-        try process.run()
-        let errorText = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let outputText = String(decoding: standardOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = process.readToEnd()
+        let status = process.wait()
 
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus != 0)
-        let lines = (errorText + outputText).split(whereSeparator: \.isNewline)
-        #expect(lines.count == 1, "\(errorText)\(outputText)")
-        #expect(lines.first?.contains("LATCH_PORT") == true, "\(errorText)")
+        #expect(status != 0 && status < 128, "exits with an error status, not a signal: \(status)")
+        let lines = text.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1, "\(text)")
+        #expect(lines.first?.contains("LATCH_PORT") == true, "\(text)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("latch.sqlite").path), "nothing started")
     }
 

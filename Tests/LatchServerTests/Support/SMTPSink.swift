@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import Testing
 
 /// A real SMTP server (aiosmtpd, `scripts/test/smtp_sink.py`) on a loopback port, started for one
