@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,14 +28,17 @@ public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// stdout and stderr of the child with `.pipe`; `nil` otherwise.
     public let output: FileHandle?
-    private let input = Mutex<Int32>(-1)
-    private let exitCode = ExitCode()
+    private let input = Locked<Int32>(-1)
+    private let exitCode = Locked<Int32?>(nil)
 
     public enum SpawnError: Error { case failed(Int32) }
 
-    /// The exit status, shared with the reaper thread.
-    private final class ExitCode: Sendable {
-        let value = Mutex<Int32?>(nil)
+    /// A value behind a lock (NSLock: `Mutex` needs macOS 15, the package supports macOS 14).
+    private final class Locked<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Value
+        init(_ value: Value) { self.value = value }
+        func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
     }
 
     /// Starts `arguments[0]` (searched in `PATH` when it has no slash) with `arguments`.
@@ -102,7 +104,7 @@ public final class ChildProcess: Sendable {
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             let signal = status & 0x7F
-            exitCode.value.withLock { $0 = signal == 0 ? (status >> 8) & 0xFF : 128 + signal }
+            exitCode.withLock { $0 = signal == 0 ? (status >> 8) & 0xFF : 128 + signal }
         }
     }
 
@@ -111,10 +113,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the child has not ended yet.
-    public var isRunning: Bool { exitCode.value.withLock { $0 == nil } }
+    public var isRunning: Bool { exitCode.withLock { $0 == nil } }
 
     /// The exit status (128 + signal when killed), once the child ended.
-    public var exitStatus: Int32? { exitCode.value.withLock { $0 } }
+    public var exitStatus: Int32? { exitCode.withLock { $0 } }
 
     /// Writes `text` to the child's stdin.
     public func write(_ text: String) {
