@@ -60,6 +60,20 @@ struct VerificationGlueTests {
         #expect(E.failure(from: LatchClientError.unexpected(status: 502)) == .other(code: "HTTP_502"))
     }
 
+    @Test("A4 A8 when the flow moves on, the environment takes the system prompt down")
+    @MainActor
+    func A8_cancelReachesTheSensor() async {
+        let sensor = SimulatedAuthenticator(kind: .faceID)
+        let environment = LatchVerificationEnvironment(
+            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: InMemoryVault()), authenticator: sensor,
+            keys: SoftwareDeviceKeyStore(vault: InMemoryVault()), presenter: VerificationSheetModel(), sensor: .faceID,
+            responder: VerificationInputRelay())
+
+        await environment.cancelBiometricEvaluation()
+
+        #expect(await sensor.cancelledEvaluations == 1)
+    }
+
     @Test("A1 A9 the page model shows each screen, passes taps on while it is up, and closes with the announcement")
     @MainActor
     func A9_sheetModel() async {

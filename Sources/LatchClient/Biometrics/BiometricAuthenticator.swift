@@ -32,4 +32,12 @@ public protocol BiometricAuthenticator: Sendable {
     /// An opaque value that changes whenever the enrolled faces or fingers change (B4), or `nil` when it
     /// cannot be read now (no sensor, not enrolled, locked out). Compare with `EnrollmentCheck`.
     func domainState() async -> Data?
+
+    /// Takes down the prompt that is up, if any (`LAContext.invalidate()`): the flow moved on (a timeout,
+    /// the page cancelled). Its `evaluate` then ends with `.appCancel`. The default does nothing.
+    func cancelEvaluation() async
+}
+
+extension BiometricAuthenticator {
+    public func cancelEvaluation() async {}
 }

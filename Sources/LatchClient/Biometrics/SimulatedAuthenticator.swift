@@ -136,6 +136,13 @@ public actor SimulatedAuthenticator: BiometricAuthenticator {
         await availability().isAvailable ? enrolledState : nil
     }
 
+    /// How many times the app took a prompt down (`cancelEvaluation()`).
+    public private(set) var cancelledEvaluations = 0
+
+    public func cancelEvaluation() async {
+        cancelledEvaluations += 1
+    }
+
     private func result(of outcome: Outcome) -> BiometricResult {
         switch outcome {
         case .match: return .success

@@ -17,6 +17,8 @@ import LocalAuthentication
 public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
     /// Hands the context of the latest match to the Secure Enclave key store.
     public let handoff: LocalAuthenticationHandoff
+    /// The context of the prompt that is up, so that `cancelEvaluation()` can take it down.
+    private let running = LocalAuthenticationRunningPrompt()
 
     public init(handoff: LocalAuthenticationHandoff = LocalAuthenticationHandoff()) {
         self.handoff = handoff
@@ -33,6 +35,8 @@ public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
     public func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult {
         let context = LAContext()
         context.localizedFallbackTitle = BiometricFallbackButton(title: fallbackTitle).localizedFallbackTitle
+        running.start(context)
+        defer { running.end(context) }
         do {
             _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason)
             handoff.keep(context)
@@ -42,6 +46,12 @@ public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
             let code = error.domain == LAErrorDomain ? BiometricErrorCode(code: error.code) : .other(error.code)
             return .failure(BiometricFailure(code: code))
         }
+    }
+
+    /// Invalidates the running prompt's context: the system takes the prompt down and `evaluate`
+    /// ends with `LAError.appCancel`.
+    public func cancelEvaluation() async {
+        running.cancel()
     }
 
     public func domainState() async -> Data? {

@@ -57,8 +57,10 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         return outcome
     }
 
-    /// The prompt's result is dropped by the driver; `BiometricAuthenticator` prompts end by themselves.
-    public func cancelBiometricEvaluation() async {}
+    /// Takes the system prompt down; the driver drops its result.
+    public func cancelBiometricEvaluation() async {
+        await authenticator.cancelEvaluation()
+    }
 
     public func sign(_ message: SignedMessage, credentialID: String) async throws -> String {
         try await keys.sign(message)
