@@ -101,6 +101,14 @@ struct RefreshTokenRotation: Sendable {
         let user: User
 
         static func find(_ hash: String, on database: any Database) async throws -> Presented? {
+            if let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash)) {
+                guard let row = rows.first else { return nil }
+                let session = Session()
+                (session.id, session.userID, session.sealedSecret, session.counter) = (row.1, row.2, row.3, row.4)
+                (session.rotatedAt, session.refreshExpiresAt, session.revokedAt) = (row.5, row.6, row.7)
+                let user = User(id: row.2, email: row.8, emailVerified: row.9, passwordHash: nil, nickname: row.10, createdAt: row.11)
+                return Presented(counter: row.0, session: session, user: user)
+            }
             let row = try await database.sql.raw("""
                 SELECT r.counter AS presented_counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at,
                   s.refresh_expires_at, s.revoked_at,
@@ -152,16 +160,11 @@ struct RefreshTokenRotation: Sendable {
             try await record(nextToken, session: sessionID, counter: next, now: now, on: database)
             return try await !database.sql.raw(update).all().isEmpty
         }
-        // PostgreSQL: one statement, so one round trip and one commit (an fsync).
-        let rows = try await database.sql.raw("""
-            WITH recorded AS (
-              INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
-              VALUES (\(bind: hash), \(bind: sessionID), \(bind: next), \(bind: now))
-              ON CONFLICT (token_hash) DO NOTHING
-            )
-            \(update)
-            """).all()
-        return !rows.isEmpty
+        // PostgreSQL: one prepared statement, so one round trip and one commit (an fsync).
+        let rows = try await database.executePrepared(
+            PostgresRefreshStatements.Rotate(
+                nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+        return !(rows ?? []).isEmpty
     }
 
     static func refreshToken(secret: Data, counter: Int) -> String {
