@@ -207,6 +207,27 @@ struct JourneyTests {
         }
     }
 
+    @Test("C1 a phone account adds an email and password through the SDK, then signs in with them")
+    func C1_phoneAccountAddsEmail() async throws {
+        try await withLiveServer { server in
+            let vault = InMemoryVault()
+            let client = server.client(vault: vault)
+            _ = try await client.requestSMSCode(phone: "+8613800138000")
+            let code = try #require(await server.app.latch.outbox?.messages(to: "+8613800138000").last?.code)
+            let phoneUser = try await client.signIn(phone: "+8613800138000", code: code)
+            #expect(phoneUser.email == nil)
+
+            #expect(try await client.linkEmail("carol@example.com", password: Self.password) == 600)
+            let linked = try await client.confirmEmailLink(email: "carol@example.com", code: try await server.latestCode(to: "carol@example.com"))
+            await client.signOut()
+            let again = try await client.signIn(email: "carol@example.com", password: Self.password)
+
+            #expect(linked.email == "carol@example.com" && linked.emailVerified)
+            #expect(Set(linked.identities?.map(\.provider) ?? []) == ["email", "phone"])
+            #expect(again.id == phoneUser.id, "the same account, now also by email")
+        }
+    }
+
     @Test("C6 an access token refused with 401 is refreshed and the call replayed once")
     func C6_refreshOn401() async throws {
         try await withLiveServer { server in

@@ -47,6 +47,61 @@ struct IdentityLinkTests {
         }
     }
 
+    @Test("C1 a phone account adds an email and password: a mailed code, then the address is verified and signs in", arguments: TestDatabase.all)
+    func C1_phoneAccountLinksEmail(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            _ = try await PhoneSignInTests.requestCode(server)
+            let phoneUser = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
+                .decode(TokenResponse.self)
+            let bearer = phoneUser.accessToken
+            let start: [String: Any] = ["provider": "email", "email": "Carol@Example.com ", "password": "Correct-Horse-9"]
+
+            let weak = try await Self.link(server, ["provider": "email", "email": "carol@example.com", "password": "abcdefgh"], bearer: bearer)
+            let sent = try await Self.link(server, start, bearer: bearer)
+            let code = try await server.latestCode(to: "carol@example.com")
+            let wrong = try await Self.link(
+                server, ["provider": "email", "email": "carol@example.com", "code": NewDeviceTests.code(differentFrom: code)], bearer: bearer)
+            let linked = try await Self.link(server, ["provider": "email", "email": "carol@example.com", "code": code], bearer: bearer)
+            let again = try await Self.link(server, start, bearer: bearer)
+            let byPassword = try await server.signIn("carol@example.com", password: "Correct-Horse-9")
+
+            #expect(weak.status == 422 && weak.json["field"] as? String == "password", "\(weak.text)")
+            #expect(sent.status == 202 && sent.json["expires_in"] as? Int == 600, "\(sent.text)")
+            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.json["attempts_remaining"] as? Int == 4, "\(wrong.text)")
+            #expect(linked.status == 201, "\(linked.text)")
+            #expect(linked.json["email"] as? String == "carol@example.com" && linked.json["email_verified"] as? Bool == true)
+            #expect(Set(Self.providers(linked)) == ["email", "phone"])
+            #expect(again.status == 409, "an account has one email: \(again.text)")
+            #expect(
+                byPassword.status == 200 || (byPassword.status == 403 && byPassword.errorCode == "VERIFICATION_REQUIRED"),
+                "the password is the account's now: \(byPassword.text)")
+        }
+    }
+
+    @Test("C1 linking an address another account has looks the same, mails that owner a notice and no code, and cannot complete", arguments: TestDatabase.all)
+    func C1_emailOfAnotherAccountCannotBeLinked(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            _ = try await server.signUp()
+            _ = try await PhoneSignInTests.requestCode(server)
+            let bearer = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
+                .decode(TokenResponse.self).accessToken
+            let mailsBefore = await server.mails(to: "alice@example.com").count
+
+            let sent = try await Self.link(
+                server, ["provider": "email", "email": "alice@example.com", "password": "Correct-Horse-9"], bearer: bearer)
+            let newMails = await server.mails(to: "alice@example.com").dropFirst(mailsBefore)
+            let guessed = try await Self.link(server, ["provider": "email", "email": "alice@example.com", "code": "123456"], bearer: bearer)
+            server.clock.advance(by: 601)
+            let late = try await Self.link(
+                server, ["provider": "email", "email": "bob@example.com", "password": "Correct-Horse-9"], bearer: bearer)
+
+            #expect(sent.status == 202, "the same answer as for a free address: \(sent.text)")
+            #expect(newMails.count == 1 && newMails.allSatisfy { $0.code == nil }, "a notice, no code: \(newMails.map(\.subject))")
+            #expect(guessed.status == 400 && guessed.errorCode == "AUTH_003", "\(guessed.text)")
+            #expect(late.status == 403 && late.errorCode == "VERIFICATION_REQUIRED", "a sign-in within 10 minutes or a proof: \(late.text)")
+        }
+    }
+
     @Test("C1 an identity of another account, or a second one of a provider, cannot be linked", arguments: TestDatabase.all)
     func C1_linkConflictsAreRefused(database: TestDatabase) async throws {
         try await withProviders(database) { server, providers in

@@ -22,33 +22,39 @@ public struct IdentityInfo: Codable, Sendable, Equatable {
 
 /// `POST /v1/me/identities`: proof of the identity to link, the same fields its sign-in grant takes.
 public struct LinkIdentityRequest: Codable, Sendable, Equatable {
-    /// `apple`, `wechat` or `phone`.
+    /// `email`, `apple`, `wechat` or `phone`.
     public var provider: String
     /// `apple`: the identity token.
     public var identityToken: String?
     /// `apple`: the raw nonce.
     public var nonce: String?
-    /// `wechat`: the OAuth code; `phone`: the texted code.
+    /// `wechat`: the OAuth code; `phone`: the texted code; `email`: the mailed code (second call).
     public var code: String?
     /// `phone`: the number in E.164 form.
     public var phone: String?
+    /// `email`: the address to add to an account that has none (both calls).
+    public var email: String?
+    /// `email`: the password the account will sign in with by email (first call).
+    public var password: String?
     /// A verification token for action `link_identity`, needed when the session signed in more than 10 minutes ago.
     public var verificationToken: String?
 
     public init(
         provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil,
-        verificationToken: String? = nil
+        email: String? = nil, password: String? = nil, verificationToken: String? = nil
     ) {
         self.provider = provider
         self.identityToken = identityToken
         self.nonce = nonce
         self.code = code
         self.phone = phone
+        self.email = email
+        self.password = password
         self.verificationToken = verificationToken
     }
 
     enum CodingKeys: String, CodingKey {
-        case provider, nonce, code, phone
+        case provider, nonce, code, phone, email, password
         case identityToken = "identity_token"
         case verificationToken = "verification_token"
     }
@@ -87,4 +93,14 @@ public struct UnlinkIdentityRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case verificationToken = "verification_token"
     }
+}
+
+/// The answer to the first call of an email link: a code was mailed to the address.
+public struct EmailLinkCodeSent: Codable, Sendable, Equatable {
+    /// Seconds the code stays valid.
+    public var expiresIn: Int
+
+    public init(expiresIn: Int) { self.expiresIn = expiresIn }
+
+    enum CodingKeys: String, CodingKey { case expiresIn = "expires_in" }
 }

@@ -7,7 +7,8 @@ import Foundation
 final class EmailCode: Model, @unchecked Sendable {
     static let schema = "email_codes"
 
-    enum Purpose: String { case registration, passwordReset = "password_reset" }
+    /// `linkEmail` rows are keyed by `"{user id}:{email}"` in `email`: a link belongs to one account.
+    enum Purpose: String { case registration, passwordReset = "password_reset", linkEmail = "link_email" }
 
     @ID(key: .id) var id: UUID?
     @Field(key: "purpose") var purpose: String

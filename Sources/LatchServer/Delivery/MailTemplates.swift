@@ -48,6 +48,27 @@ enum MailTemplates {
         }
     }
 
+    static func emailLinkCode(_ code: String, language: LatchLanguage) -> Mail {
+        switch language {
+        case .zhHans:
+            Mail(
+                subject: "Latch 绑定邮箱验证码：\(code)",
+                blocks: [
+                    .text("你正在为 Latch 账号绑定此邮箱，验证码如下，10 分钟内有效："), .code(code),
+                    .text("如果不是你本人操作，请忽略此邮件，邮箱不会被绑定。"),
+                ],
+                language: language)
+        case .en:
+            Mail(
+                subject: "Your Latch code to add this email: \(code)",
+                blocks: [
+                    .text("You are adding this address to a Latch account. Your code, valid for 10 minutes:"), .code(code),
+                    .text("If you did not ask for it, ignore this mail; the address will not be added."),
+                ],
+                language: language)
+        }
+    }
+
     static func registrationAttemptOnExistingAccount(language: LatchLanguage) -> Mail {
         switch language {
         case .zhHans:

@@ -11,7 +11,8 @@ extension UnlinkIdentityRequest: Content {}
 
 /// Phone codes and the signed-in account's identities (C1):
 /// `POST /v1/sms/codes` texts a sign-in code (the same answer whether or not the number has an account);
-/// `POST /v1/me/identities` links Apple, WeChat or a phone; `DELETE /v1/me/identities/{provider}` unlinks
+/// `POST /v1/me/identities` links Apple, WeChat, a phone, or an email with a password (two calls, see
+/// `EmailLink`); `DELETE /v1/me/identities/{provider}` unlinks
 /// one (`email` included), refusing to remove the last way to sign in. Linking and unlinking need a
 /// sign-in within 10 minutes or a verification token (`link_identity`, `unlink_identity`).
 struct IdentityRoutes: RouteCollection {
@@ -47,6 +48,18 @@ struct IdentityRoutes: RouteCollection {
     func link(_ req: Request) async throws -> Response {
         let me = try req.signedIn
         let body = try req.decodeJSON(LinkIdentityRequest.self)
+        if body.provider == "email" {
+            // Two calls: without `code` a code is mailed; with it the address is added (see EmailLink).
+            let link = EmailLink(req: req, userID: me.userID)
+            guard let code = body.code else {
+                try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+                return try await link.sendCode(email: body.email, password: body.password)
+            }
+            try await link.confirm(email: body.email, code: code)
+            try await req.latch.events.record(
+                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds, on: req.db)
+            return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
+        }
         guard let provider = Identity.Provider(rawValue: body.provider) else {
             throw LatchError.invalid("provider", ["unsupported_provider"])
         }

@@ -1,0 +1,75 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+extension EmailLinkCodeSent: Content {}
+
+/// Adding an email and password to an account that has none (an Apple, WeChat or phone account), in
+/// two calls of `POST /v1/me/identities` with `provider: "email"`: the first (`email`, `password`) mails
+/// a code, the second (`email`, `code`) adds the address, verified, with that password.
+///
+/// The answer to the first call is the same whether or not another account has the address (no
+/// enumeration): that account's owner gets a notice instead of a code, so the second call cannot pass.
+struct EmailLink {
+    let req: Request
+    let userID: UUID
+
+    /// First call: checks the address and password and mails a code (202).
+    func sendCode(email rawEmail: String?, password: String?) async throws -> Response {
+        let latch = req.latch
+        let email = try Validate.email(rawEmail ?? "")
+        guard let password else { throw LatchError.invalid("password", ["missing"]) }
+        try Validate.newPassword(password, policy: latch.passwordPolicy, field: "password")
+        try await requireNoEmail()
+        let owner = try await User.query(on: req.db).filter(\.$email == email.value).first()
+        let now = latch.clock.epochSeconds
+        let passwordHash = try await latch.passwords.hash(password)
+        // A code row is written in both cases, so the rate limit answers alike too.
+        switch try await latch.emailCodes.issue(
+            .linkEmail, email: Self.key(userID, email.value), passwordHash: passwordHash, now: now, on: req.db)
+        {
+        case .failure(let limited):
+            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
+        case .success(let issued):
+            if owner == nil {
+                await latch.send(MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code)
+            } else {
+                await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+            }
+        }
+        return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(status: .accepted, for: req)
+    }
+
+    /// Second call: the mailed code adds the address (verified) and the password to the account.
+    func confirm(email rawEmail: String?, code: String) async throws {
+        let latch = req.latch
+        let email = try Validate.email(rawEmail ?? "")
+        try Validate.sixDigitCode(code)
+        try await requireNoEmail()
+        let now = latch.clock.epochSeconds
+        switch try await latch.emailCodes.check(code, purpose: .linkEmail, email: Self.key(userID, email.value), now: now, on: req.db) {
+        case .wrong(let remaining):
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .matched(let matched):
+            guard let user = try await User.find(userID, on: req.db), user.email == nil else { throw Self.alreadyLinked }
+            user.email = email.value
+            user.emailVerified = true
+            user.passwordHash = matched.passwordHash
+            do {
+                try await user.save(on: req.db)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
+            }
+        }
+    }
+
+    private func requireNoEmail() async throws {
+        guard let user = try await User.find(userID, on: req.db) else { throw LatchError.sessionExpired }
+        guard user.email == nil else { throw Self.alreadyLinked }
+    }
+
+    private static let alreadyLinked = LatchError(.conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
+
+    private static func key(_ userID: UUID, _ email: String) -> String { "\(userID.uuidString.lowercased()):\(email)" }
+}
