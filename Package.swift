@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Latch",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // macOS 15: the server and the tests use Synchronization's Mutex; LatchClient itself needs only iOS 17.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "LatchCore", targets: ["LatchCore"]),
         .library(name: "LatchServer", targets: ["LatchServer"]),
