@@ -54,17 +54,8 @@ struct LoginCommand: AsyncParsableCommand {
         let text = context.text
         let password = try await PasswordEntry(context: context).password(fromStandardInput: passwordStdin)
         let emailedCode = try await EmailedCode(context: context, email: email, given: code, fromOutbox: codeFromOutbox)
-        let user: UserInfo
-        do {
-            user = try await Progress(terminal: context.terminal).run(text.signingIn) {
-                try await context.client.signIn(email: email, password: password)
-            }
-        } catch LatchClientError.signInVerificationRequired(let challenge) {
-            context.terminal.line(text.unusualSignIn(challenge.method))
-            let answer = try await emailedCode.read(prompt: text.codePrompt, mailed: challenge.method == .email)
-            user = try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: answer) }
-        } catch {
-            throw context.failure(for: error)
+        let user = try await signIn(context, challengeCode: emailedCode) {
+            try await context.client.signIn(email: email, password: password)
         }
         context.terminal.line(context.terminal.paint(text.signedIn(user), .green))
     }
@@ -77,21 +68,29 @@ struct LoginCommand: AsyncParsableCommand {
         _ = try await context.call(text.sendingCode) { try await context.client.requestSMSCode(phone: phone) }
         context.terminal.line(text.codeTexted(phone))
         let answer = try await texted.read(prompt: text.codePrompt)
-        let user: UserInfo
-        do {
-            user = try await Progress(terminal: context.terminal).run(text.signingIn) {
-                try await context.client.signIn(phone: phone, code: answer)
-            }
-        } catch LatchClientError.signInVerificationRequired(let challenge) {
-            context.terminal.line(text.unusualSignIn(challenge.method))
-            guard let typed = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
-                throw CLIFailure.cancelled(text.codeMissing)
-            }
-            user = try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: typed) }
-        } catch {
-            throw context.failure(for: error)
+        // The unusual-sign-in code goes to the account's email, unknown here: it is asked for.
+        let asked = try await EmailedCode(context: context, email: phone, given: nil, fromOutbox: false)
+        let user = try await signIn(context, challengeCode: asked) {
+            try await context.client.signIn(phone: phone, code: answer)
         }
         // The token response's user lists no identities: name a phone-only account by its number.
         context.terminal.line(context.terminal.paint(text.signedIn(as: user.email ?? phone), .green))
+    }
+
+    /// Runs `attempt`; when it is an unusual sign-in (C8), reads the challenge's code from
+    /// `challengeCode` and completes it.
+    private func signIn(
+        _ context: CLIContext, challengeCode: EmailedCode, _ attempt: () async throws -> UserInfo
+    ) async throws -> UserInfo {
+        let text = context.text
+        do {
+            return try await Progress(terminal: context.terminal).run(text.signingIn, attempt)
+        } catch LatchClientError.signInVerificationRequired(let challenge) {
+            context.terminal.line(text.unusualSignIn(challenge.method))
+            let answer = try await challengeCode.read(prompt: text.codePrompt, mailed: challenge.method == .email)
+            return try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: answer) }
+        } catch {
+            throw context.failure(for: error)
+        }
     }
 }
