@@ -66,6 +66,6 @@ public struct AppleSignInNonce: Sendable, Equatable {
 
     /// The lowercase hex SHA-256 of `raw`: what the Apple request carries.
     public var sha256: String {
-        SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(raw.utf8)))
     }
 }

@@ -57,7 +57,7 @@ struct AppleIdentityVerifier: Sendable {
         case (nil, nil):
             break
         case (let raw?, let expected?):
-            let hashed = Data(SHA256.hash(data: Data(raw.utf8))).hex
+            let hashed = Hex.lowercase(SHA256.hash(data: Data(raw.utf8)))
             guard SecretBox.constantTimeEquals(hashed, expected.lowercased()) else { throw Self.rejected("nonce_mismatch") }
         case (nil, _?), (_?, nil):
             // A token bound to a nonce needs that nonce; a nonce the token does not carry proves nothing.

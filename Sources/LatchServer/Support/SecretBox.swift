@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchCore
 
 /// Keeps secrets at rest: AES-GCM encryption and keyed hashes, both under keys derived (HKDF-SHA256)
 /// from `LATCH_SECRET_KEY`.
@@ -32,11 +33,11 @@ struct SecretBox: Sendable {
     /// A keyed hash (HMAC-SHA256, hex) of a short secret such as a 6-digit code, bound to its context,
     /// so a stolen database does not give codes away by a table lookup.
     func keyedHash(_ secret: String, context: String) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Data("\(context)\n\(secret)".utf8), using: hashKey)).hex
+        Hex.lowercase(HMAC<SHA256>.authenticationCode(for: Data("\(context)\n\(secret)".utf8), using: hashKey))
     }
 
     /// Plain SHA-256 (hex) of a high-entropy secret such as a refresh token.
-    static func hash(_ secret: String) -> String { Data(SHA256.hash(data: Data(secret.utf8))).hex }
+    static func hash(_ secret: String) -> String { Hex.lowercase(SHA256.hash(data: Data(secret.utf8))) }
 
     /// Compares two strings in time that depends only on their lengths.
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
