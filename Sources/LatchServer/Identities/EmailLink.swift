@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import SQLKit
 import Vapor
 
 extension EmailLinkCodeSent: Content {}
@@ -52,15 +53,20 @@ struct EmailLink {
         case .wrong(let remaining):
             throw LatchError.wrongCode(attemptsRemaining: remaining)
         case .matched(let matched):
-            guard let user = try await User.find(userID, on: req.db), user.email == nil else { throw Self.alreadyLinked }
-            user.email = email.value
-            user.emailVerified = true
-            user.passwordHash = matched.passwordHash
+            // One conditional update: only an account that still has no email gets this one, also when
+            // two links of one account race (the unique email index settles races between accounts).
+            let linked: [any SQLRow]
             do {
-                try await user.save(on: req.db)
+                linked = try await req.db.sql.raw("""
+                    UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
+                      password_hash = \(bind: matched.passwordHash)
+                    WHERE id = \(bind: userID) AND email IS NULL
+                    RETURNING id
+                    """).all()
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
             }
+            guard !linked.isEmpty else { throw Self.alreadyLinked }
         }
     }
 
