@@ -11,6 +11,6 @@ data="$(mktemp -d /tmp/latch-pg.XXXXXX)"
 chown postgres:postgres "$data"
 run() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
 run "'$bindir/initdb' -D '$data' -U postgres --auth=trust -E UTF8 >/dev/null"
-run "'$bindir/pg_ctl' -D '$data' -l '$data/server.log' -w -o \"-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300 ${durability}\" start >/dev/null"
+run "'$bindir/pg_ctl' -D '$data' -l '$data/server.log' -w -o \"-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=1000 ${durability}\" start >/dev/null"
 run "'$bindir/createdb' -h 127.0.0.1 -p $port -U postgres latch_test"
 echo "postgres://postgres@127.0.0.1:$port/latch_test"
