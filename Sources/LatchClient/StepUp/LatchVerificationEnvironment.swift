@@ -87,11 +87,7 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     static func failure(from error: any Error) -> VerificationServerFailure {
         switch error as? LatchClientError {
         case .server(let server)?:
-            return VerificationServerFailure(
-                status: server.status,
-                body: APIErrorBody(
-                    error: server.rawCode, message: server.message, attemptsRemaining: server.attemptsRemaining,
-                    lockedUntil: server.lockedUntil, retryAfter: server.retryAfter))
+            return VerificationServerFailure(server)
         case .notSignedIn?:
             return .sessionExpired
         case .unexpected(let status)?:

@@ -26,11 +26,20 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
 
     /// The failure an error answer describes.
     public init(status: Int, body: APIErrorBody) {
-        switch LatchErrorCode(rawValue: body.error) {
+        self.init(status: status, code: body.error, attemptsRemaining: body.attemptsRemaining, lockedUntil: body.lockedUntil)
+    }
+
+    /// The failure a `LatchClient` call's server error describes.
+    public init(_ error: LatchServerError) {
+        self.init(status: error.status, code: error.rawCode, attemptsRemaining: error.attemptsRemaining, lockedUntil: error.lockedUntil)
+    }
+
+    private init(status: Int, code: String, attemptsRemaining: Int?, lockedUntil: Date?) {
+        switch LatchErrorCode(rawValue: code) {
         case .wrongCode:
-            self = .wrongAnswer(attemptsRemaining: body.attemptsRemaining)
+            self = .wrongAnswer(attemptsRemaining: attemptsRemaining)
         case .locked:
-            self = body.lockedUntil.map { .locked(until: $0) } ?? .other(code: body.error)
+            self = lockedUntil.map { .locked(until: $0) } ?? .other(code: code)
         case .sessionExpired:
             self = .sessionExpired
         case .noVerificationMethod:
@@ -39,9 +48,9 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
             self = .verificationGone
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
             .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError:
-            self = .other(code: body.error)
+            self = .other(code: code)
         case nil:
-            self = status == 404 ? .verificationGone : .other(code: body.error)
+            self = status == 404 ? .verificationGone : .other(code: code)
         }
     }
 }
