@@ -36,6 +36,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
+        CreateGuessBudgets(),
     ] {
         app.migrations.add(migration)
     }
@@ -62,7 +63,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
-        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod),
+        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod), budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),

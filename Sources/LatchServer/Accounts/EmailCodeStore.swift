@@ -2,8 +2,10 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Emailed 6-digit codes (registration, password reset): 10 minutes, 5 tries, one send a minute.
-/// Codes are stored only as keyed hashes; every counter changes in one atomic statement.
+/// Emailed 6-digit codes (registration, password reset, email link): 10 minutes, 5 tries, one send a
+/// minute. The address's daily budgets (wrong guesses, sends) are kept by `GuessBudgetStore`: see
+/// `Request.checkEmailCode` and `Request.chargeCodeSend`. Codes are stored only as keyed hashes;
+/// every counter changes in one atomic statement.
 struct EmailCodeStore: Sendable {
     static let lifetime: Double = 600
     static let maximumAttempts = 5
@@ -48,6 +50,19 @@ struct EmailCodeStore: Sendable {
 
     struct RateLimited: Error { let retryAfter: Int }
 
+    /// The address (the row's `email`) of the live code selected by `id` or by (purpose, email), if
+    /// one can still be guessed: not expired and with tries left.
+    func liveTarget(
+        _ purpose: EmailCode.Purpose, id: UUID? = nil, email: String? = nil, now: Double, on database: any Database
+    ) async throws -> String? {
+        let row = try await database.sql.raw("""
+            SELECT email FROM email_codes
+            WHERE purpose = \(bind: purpose.rawValue) AND \(selector(id: id, email: email))
+              AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
+            """).first()
+        return try row?.decode(column: "email", as: String.self)
+    }
+
     /// What checking a code found.
     enum Check {
         case matched(MatchedCode)
@@ -61,11 +76,9 @@ struct EmailCodeStore: Sendable {
         _ code: String, purpose: EmailCode.Purpose, id: UUID? = nil, email: String? = nil, now: Double,
         on database: any Database
     ) async throws -> Check {
-        let selector: SQLQueryString =
-            if let id { "id = \(bind: id)" } else { "email = \(bind: email ?? "")" }
         let rows = try await database.sql.raw("""
             UPDATE email_codes SET attempts = attempts + 1
-            WHERE purpose = \(bind: purpose.rawValue) AND \(selector)
+            WHERE purpose = \(bind: purpose.rawValue) AND \(selector(id: id, email: email))
               AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
             RETURNING id, attempts, code_hash
             """).all()
@@ -94,6 +107,10 @@ struct EmailCodeStore: Sendable {
         let email: String
         let passwordHash: String?
         let nickname: String?
+    }
+
+    private func selector(id: UUID?, email: String?) -> SQLQueryString {
+        if let id { "id = \(bind: id)" } else { "email = \(bind: email ?? "")" }
     }
 
     private func codeHash(_ code: String, id: UUID) -> String {

@@ -22,8 +22,11 @@ struct PasswordRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         let user = try await User.query(on: req.db).filter(\.$email == email.value).first()
         // A code row is written for unknown addresses too (its code is never sent), so the answer and
-        // its timing do not tell whether an account exists; a rate-limited resend is silent for the same reason.
+        // its timing do not tell whether an account exists; a rate-limited resend is silent for the same
+        // reason, and the daily cap (429) counts unknown addresses alike.
+        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.passwordReset.rawValue):\(email.value)")
         let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
+        if case .failure = issued { try await req.refundCodeSend(send) }
         if let user, case .success(let code) = issued {
             await latch.send(MailTemplates.passwordResetCode(code.code, language: req.language), to: email.value, code: code.code)
             try await latch.events.record(.passwordResetRequested, user: user.id, ip: req.clientIP, now: now, on: req.db)
@@ -38,20 +41,20 @@ struct PasswordRoutes: RouteCollection {
         try Validate.sixDigitCode(body.code)
         try Validate.newPassword(body.newPassword, policy: latch.passwordPolicy, field: "new_password")
         let now = latch.clock.epochSeconds
-        switch try await latch.emailCodes.check(body.code, purpose: .passwordReset, email: email.value, now: now, on: req.db) {
-        case .wrong(let remaining):
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
-        case .matched:
-            guard let user = try await User.query(on: req.db).filter(\.$email == email.value).first() else {
-                throw LatchError.wrongCode(attemptsRemaining: 0)
-            }
-            user.passwordHash = try await latch.passwords.hash(body.newPassword)
-            try await user.save(on: req.db)
-            try await latch.revocation.revoke(.all, of: try user.requireID(), now: now, on: req.db)
-            try await latch.throttle.reset("email:\(email.value)", on: req.db)
-            try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
-            return .noContent
-        }
+        let owner = try await User.query(on: req.db).filter(\.$email == email.value).first()
+        // Reset codes have a budget of their own: guesses at sign-in codes or SMS never block this way in.
+        _ = try await req.checkEmailCode(
+            body.code, purpose: .passwordReset, email: email.value, owner: owner,
+            tell: owner?.email.map(CodeLockRecipient.address) ?? .nobody)
+        guard let user = owner else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        user.passwordHash = try await latch.passwords.hash(body.newPassword)
+        try await user.save(on: req.db)
+        try await latch.revocation.revoke(.all, of: try user.requireID(), now: now, on: req.db)
+        // The owner proved the mailbox: the password's lock and daily budget start afresh.
+        try await latch.throttle.reset("email:\(email.value)", on: req.db)
+        try await latch.budgets.clear("email:\(email.value)", on: req.db)
+        try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
+        return .noContent
     }
 
     func change(_ req: Request) async throws -> HTTPStatus {

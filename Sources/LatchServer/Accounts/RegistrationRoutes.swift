@@ -20,13 +20,23 @@ struct RegistrationRoutes: RouteCollection {
         guard body.termsAccepted else { throw LatchError.invalid("terms_accepted", ["must_accept"]) }
         let nickname = try Validate.nickname(body.nickname)
 
-        let passwordHash = try await latch.passwords.hash(body.password)
-        let existing = try await User.query(on: req.db).filter(\.$email == email.value).first()
-        let now = latch.clock.epochSeconds
-        switch try await latch.emailCodes.issue(
-            .registration, email: email.value, passwordHash: passwordHash, nickname: nickname, now: now, on: req.db)
-        {
+        // At most 10 codes (or notices) a day to one address, whether or not it has an account.
+        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.registration.rawValue):\(email.value)")
+        let issued: Result<EmailCodeStore.Issued, EmailCodeStore.RateLimited>
+        let existing: User?
+        do {
+            let passwordHash = try await latch.passwords.hash(body.password)
+            existing = try await User.query(on: req.db).filter(\.$email == email.value).first()
+            issued = try await latch.emailCodes.issue(
+                .registration, email: email.value, passwordHash: passwordHash, nickname: nickname, now: latch.clock.epochSeconds,
+                on: req.db)
+        } catch {
+            try? await req.refundCodeSend(send)
+            throw error
+        }
+        switch issued {
         case .failure(let limited):
+            try await req.refundCodeSend(send)
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if existing == nil {
@@ -48,27 +58,21 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let now = latch.clock.now
-        switch try await latch.emailCodes.check(
-            body.code, purpose: .registration, id: id, now: now.timeIntervalSince1970, on: req.db)
-        {
-        case .wrong(let remaining):
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
-        case .matched(let pending):
-            let user = User(
-                email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,
-                createdAt: now.timeIntervalSince1970)
-            do {
-                try await user.create(on: req.db)
-            } catch let error as any DatabaseError where error.isConstraintFailure {
-                // The address has an account (this registration was the warning-only kind).
-                throw LatchError.wrongCode(attemptsRemaining: 0)
-            }
-            try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
-            let (session, tokens) = try await latch.rotation.start(
-                user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
-            try await latch.events.record(
-                .registered, user: user.id, session: session.id, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
-            return try await tokens.encodeResponse(status: .created, for: req)
+        let pending = try await req.checkEmailCode(body.code, purpose: .registration, id: id, owner: nil, tell: .codeAddress)
+        let user = User(
+            email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,
+            createdAt: now.timeIntervalSince1970)
+        do {
+            try await user.create(on: req.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // The address has an account (this registration was the warning-only kind).
+            throw LatchError.wrongCode(attemptsRemaining: 0)
         }
+        try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
+        let (session, tokens) = try await latch.rotation.start(
+            user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .registered, user: user.id, session: session.id, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
+        return try await tokens.encodeResponse(status: .created, for: req)
     }
 }

@@ -127,6 +127,29 @@ enum MailTemplates {
         }
     }
 
+    /// Too many wrong emailed codes for one address (issue 10): its codes are refused until `until`.
+    static func codesLocked(until: Date, language: LatchLanguage) -> Mail {
+        let time = ISO8601DateFormatter().string(from: until)
+        return switch language {
+        case .zhHans:
+            Mail(
+                subject: "安全警告：验证码错误次数过多",
+                blocks: [
+                    .text("有人多次输入了错误的验证码，发往此邮箱的验证码已暂停使用至 \(time)（UTC）。"),
+                    .text("之后你可以重新获取验证码。如果不是你本人操作，请检查账号安全；通过邮箱验证码重置密码不受影响。"),
+                ],
+                language: language)
+        case .en:
+            Mail(
+                subject: "Security warning: too many wrong codes",
+                blocks: [
+                    .text("Someone entered wrong codes many times; codes sent to this address are refused until \(time) (UTC)."),
+                    .text("After that you can ask for a new code. If this was not you, check your account's security."),
+                ],
+                language: language)
+        }
+    }
+
     static func passwordChanged(language: LatchLanguage) -> Mail {
         switch language {
         case .zhHans:
@@ -152,7 +175,7 @@ enum MailTemplates {
             Mail(
                 subject: "安全警告：你的资金密码已被锁定",
                 blocks: [
-                    .text("由于资金密码连续输入错误 5 次，资金密码验证已被锁定至 \(time)（UTC）。"),
+                    .text("由于资金密码多次输入错误（连续 5 次或一天内 10 次），资金密码验证已被锁定至 \(time)（UTC）。"),
                     .text("如果不是你本人操作，请立即修改登录密码。"),
                 ],
                 language: language)
@@ -160,7 +183,7 @@ enum MailTemplates {
             Mail(
                 subject: "Security warning: your fund password is locked",
                 blocks: [
-                    .text("After 5 wrong fund passwords in a row, fund password verification is locked until \(time) (UTC)."),
+                    .text("After too many wrong fund passwords (5 in a row or 10 in a day), fund password verification is locked until \(time) (UTC)."),
                     .text("If this was not you, change your password now."),
                 ],
                 language: language)
@@ -174,7 +197,7 @@ enum MailTemplates {
             Mail(
                 subject: "安全警告：你的两步验证已被锁定",
                 blocks: [
-                    .text("由于两步验证码连续输入错误 5 次，两步验证已被锁定至 \(time)（UTC）。"),
+                    .text("由于两步验证码多次输入错误（连续 5 次或一天内 10 次），两步验证已被锁定至 \(time)（UTC）。"),
                     .text("如果不是你本人操作，请立即修改密码。"),
                 ],
                 language: language)
@@ -182,7 +205,7 @@ enum MailTemplates {
             Mail(
                 subject: "Security warning: your two-factor codes are locked",
                 blocks: [
-                    .text("After 5 wrong two-factor codes in a row, code verification is locked until \(time) (UTC)."),
+                    .text("After too many wrong two-factor codes (5 in a row or 10 in a day), code verification is locked until \(time) (UTC)."),
                     .text("If this was not you, change your password now."),
                 ],
                 language: language)

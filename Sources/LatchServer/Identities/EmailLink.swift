@@ -25,12 +25,21 @@ struct EmailLink {
         try await requireNoEmail()
         let owner = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let now = latch.clock.epochSeconds
-        let passwordHash = try await latch.passwords.hash(password)
-        // A code row is written in both cases, so the rate limit answers alike too.
-        switch try await latch.emailCodes.issue(
-            .linkEmail, email: Self.key(userID, email.value), passwordHash: passwordHash, now: now, on: req.db)
-        {
+        // At most 10 codes a day to one address from linking, by any account.
+        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.linkEmail.rawValue):\(email.value)")
+        let issued: Result<EmailCodeStore.Issued, EmailCodeStore.RateLimited>
+        do {
+            let passwordHash = try await latch.passwords.hash(password)
+            // A code row is written in both cases, so the rate limit answers alike too.
+            issued = try await latch.emailCodes.issue(
+                .linkEmail, email: Self.key(userID, email.value), passwordHash: passwordHash, now: now, on: req.db)
+        } catch {
+            try? await req.refundCodeSend(send)
+            throw error
+        }
+        switch issued {
         case .failure(let limited):
+            try await req.refundCodeSend(send)
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if owner == nil {
@@ -44,30 +53,26 @@ struct EmailLink {
 
     /// Second call: the mailed code adds the address (verified) and the password to the account.
     func confirm(email rawEmail: String?, code: String) async throws {
-        let latch = req.latch
         let email = try Validate.email(rawEmail ?? "")
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
-        let now = latch.clock.epochSeconds
-        switch try await latch.emailCodes.check(code, purpose: .linkEmail, email: Self.key(userID, email.value), now: now, on: req.db) {
-        case .wrong(let remaining):
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
-        case .matched(let matched):
-            // One conditional update: only an account that still has no email gets this one, also when
-            // two links of one account race (the unique email index settles races between accounts).
-            let linked: [any SQLRow]
-            do {
-                linked = try await req.db.sql.raw("""
-                    UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
-                      password_hash = \(bind: matched.passwordHash)
-                    WHERE id = \(bind: userID) AND email IS NULL
-                    RETURNING id
-                    """).all()
-            } catch let error as any DatabaseError where error.isConstraintFailure {
-                throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
-            }
-            guard !linked.isEmpty else { throw Self.alreadyLinked }
+        let me = try await User.find(userID, on: req.db)
+        let matched = try await req.checkEmailCode(
+            code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
+        // One conditional update: only an account that still has no email gets this one, also when
+        // two links of one account race (the unique email index settles races between accounts).
+        let linked: [any SQLRow]
+        do {
+            linked = try await req.db.sql.raw("""
+                UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
+                  password_hash = \(bind: matched.passwordHash)
+                WHERE id = \(bind: userID) AND email IS NULL
+                RETURNING id
+                """).all()
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
         }
+        guard !linked.isEmpty else { throw Self.alreadyLinked }
     }
 
     private func requireNoEmail() async throws {

@@ -54,8 +54,9 @@ extension Request {
         return ProvenIdentity(provider: .wechat, subject: verified.subject, nickname: try? Self.name(verified.nickname))
     }
 
-    /// Checks a texted code for `phone` behind the sign-in lockout ladder of that number (C4).
-    /// Wrong: AUTH_003 with the code's tries left; locked: AUTH_002.
+    /// Checks a texted code for `phone` as one guess against the number's budget of wrong codes
+    /// (`GuessBudget.codes`, which new codes do not reset). A guess while no code is live costs the
+    /// number nothing. Wrong: AUTH_003 with the tries left; locked: AUTH_002, and the number is texted once.
     func provePhone(phone rawPhone: String?, code: String?) async throws -> ProvenIdentity {
         let phone = try Validate.phone(rawPhone)
         guard let code, !code.isEmpty else { throw LatchError.missing("code") }
@@ -63,9 +64,13 @@ extension Request {
         let latch = self.latch
         let store = identityServices.smsCodes
         var codeCheck = SMSCodeStore.Check.wrong(attemptsRemaining: 0)
+        guard try await store.hasLiveCode(phone: phone.value, now: latch.clock.epochSeconds, on: db) else {
+            throw LatchError.wrongCode(attemptsRemaining: 0)
+        }
         let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
         let result = try await guardedCheck(
-            throttle: latch.throttle, key: "phone:\(phone.value)", owner: owner, failureEvent: .signInFailed
+            throttle: nil, budget: .codes, key: "code:sms:\(phone.value)", owner: owner, failureEvent: .signInFailed,
+            notice: .sms(to: phone.value, SMSCodeText.codesLocked(until:language:))
         ) {
             codeCheck = try await store.check(code, phone: phone.value, now: latch.clock.epochSeconds, on: db)
             return codeCheck == .matched
@@ -73,9 +78,9 @@ extension Request {
         switch result {
         case .matched:
             return ProvenIdentity(provider: .phone, subject: phone.value)
-        case .failed:
+        case .failed(let beforeLock):
             guard case .wrong(let remaining) = codeCheck else { throw LatchError.wrongCode(attemptsRemaining: 0) }
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
+            throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
             throw LatchError.locked(until: until)
         }

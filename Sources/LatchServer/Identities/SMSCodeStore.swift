@@ -74,6 +74,14 @@ struct SMSCodeStore: Sendable {
         case wrong(attemptsRemaining: Int)
     }
 
+    /// Whether `phone` has a code that can still be guessed (not expired, tries left).
+    func hasLiveCode(phone: String, now: Double, on database: any Database) async throws -> Bool {
+        try await database.sql.raw("""
+            SELECT phone FROM sms_codes
+            WHERE phone = \(bind: phone) AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
+            """).first() != nil
+    }
+
     /// Uses one of the code's tries (atomically, before comparing); a match uses the code up.
     func check(_ code: String, phone: String, now: Double, on database: any Database) async throws -> Check {
         let rows = try await database.sql.raw("""

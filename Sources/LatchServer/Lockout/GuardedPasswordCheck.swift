@@ -8,55 +8,106 @@ enum GuardedCheck: Equatable {
     case matched
     /// Wrong; `attemptsBeforeLock` more failures start a lock.
     case failed(attemptsBeforeLock: Int)
-    /// Locked (now, or by this very failure, which then mailed the owner and recorded the lock).
+    /// Locked (now, or by this very failure, which then told the owner and recorded the lock).
     case locked(until: Date)
 }
 
+/// Who hears of a lock when one starts, and in which words.
+enum LockNotice {
+    /// A mail to the owner's address (nobody when the owner has none, or there is no owner).
+    case ownerMail((Date, LatchLanguage) -> MailTemplates.Mail)
+    /// A mail to `address` (where the codes went).
+    case mail(to: String, (Date, LatchLanguage) -> MailTemplates.Mail)
+    /// A text to `phone`.
+    case sms(to: String, (Date, LatchLanguage) -> String)
+    case nobody
+}
+
 extension Request {
-    /// Runs `check` (a password, fund password or code comparison) behind the lockout ladder of
-    /// `throttle` for `key`: refused without checking while locked, counted exactly, the owner
-    /// warned by mail when a lock starts. Throws 429 when the checks in flight did not decide in time.
+    /// Runs `check` (a password, fund password or code comparison) as one guess at the secret named
+    /// `key`, behind the lockout ladder `throttle` (consecutive failures; a right answer resets it)
+    /// and the failure `budget` (wrong guesses per window; nothing resets it), either of them optional:
+    /// refused without checking while locked, counted exactly, the owner told once when a lock starts.
+    /// Throws 429 when the checks in flight did not decide in time. A `check` that throws is no guess.
     func guardedCheck(
-        throttle: LoginThrottleStore, key: String, owner: User?, session: UUID? = nil,
-        failureEvent: SecurityEvent.Kind,
-        lockMail: (Date, LatchLanguage) -> MailTemplates.Mail = MailTemplates.lockWarning(until:language:),
-        check: () async throws -> Bool
+        throttle: LoginThrottleStore?, budget: GuessBudget?, key: String, owner: User?, session: UUID? = nil,
+        failureEvent: SecurityEvent.Kind, notice: LockNotice, check: () async throws -> Bool
     ) async throws -> GuardedCheck {
         let latch = self.latch
-        switch try await throttle.admit(key, clock: latch.clock, on: db) {
-        case .refused(let until): return .locked(until: until)
-        case .busy: throw LatchError.rateLimited(retryAfter: 1)
-        case .admitted: break
+        if let throttle {
+            switch try await throttle.admit(key, clock: latch.clock, on: db) {
+            case .refused(let until): return .locked(until: until)
+            case .busy: throw LatchError.rateLimited(retryAfter: 1)
+            case .admitted: break
+            }
+        }
+        var budgetLeft = Int.max
+        if let budget {
+            switch try await latch.budgets.charge(key, budget, now: latch.clock.epochSeconds, on: db) {
+            case .charged(let remaining):
+                budgetLeft = remaining
+            case .spent(let until):
+                try await throttle?.release(key, on: db)
+                return .locked(until: until)
+            }
         }
         let matched: Bool
         do {
             matched = try await check()
         } catch {
-            _ = try? await throttle.finish(key, passwordMatched: false, now: latch.clock.epochSeconds, on: db)
+            try? await throttle?.release(key, on: db)
+            if budget != nil { try? await latch.budgets.refund(key, on: db) }
             throw error
         }
         let now = latch.clock.epochSeconds
-        let outcome = try await throttle.finish(key, passwordMatched: matched, now: now, on: db)
-        guard case .failed(let failures, let lockStarts) = outcome else { return .matched }
+        if matched {
+            try await throttle?.finish(key, passwordMatched: true, now: now, on: db)
+            if budget != nil { try await latch.budgets.refund(key, on: db) }
+            return .matched
+        }
+        var lockStarts: Date?
+        var ladderLeft = Int.max
+        if let throttle, case .failed(let failures, let until) = try await throttle.finish(key, passwordMatched: false, now: now, on: db) {
+            lockStarts = until
+            ladderLeft = throttle.attemptsBeforeLock(failures: failures)
+        }
+        if let budget, let until = try await latch.budgets.lockIfSpent(key, budget, now: now, on: db) {
+            lockStarts = max(lockStarts ?? until, until)
+        }
         try await latch.events.record(failureEvent, user: owner?.id, session: session, ip: clientIP, now: now, on: db)
-        guard let until = lockStarts else { return .failed(attemptsBeforeLock: throttle.attemptsBeforeLock(failures: failures)) }
+        guard let until = lockStarts else { return .failed(attemptsBeforeLock: max(0, min(ladderLeft, budgetLeft))) }
         if let owner {
             try await latch.events.record(.locked, user: owner.id, session: session, ip: clientIP, now: now, on: db)
-            if let email = owner.email {
-                await latch.send(lockMail(until, language), to: email)
-            }
         }
+        await tell(notice, owner: owner, until: until)
         return .locked(until: until)
     }
 
+    private func tell(_ notice: LockNotice, owner: User?, until: Date) async {
+        switch notice {
+        case .ownerMail(let mail):
+            if let email = owner?.email { await latch.send(mail(until, language), to: email) }
+        case .mail(let address, let mail):
+            await latch.send(mail(until, language), to: address)
+        case .sms(let phone, let text):
+            await latch.delivery.deliver(
+                OutgoingMessage(
+                    to: phone, channel: OutgoingMessage.smsChannel, subject: "", body: text(until, language), code: nil,
+                    createdAt: latch.clock.now))
+        case .nobody:
+            break
+        }
+    }
+
     /// Checks a sign-in `password` for `user` (nil: unknown account, checked against a dummy hash)
-    /// behind the C4 ladder of `throttleKey`. Returns the user when it matches; otherwise throws
-    /// AUTH_001 (with the attempts left) or AUTH_002 (with `locked_until`).
+    /// behind the C4 ladder and the daily password budget of `throttleKey`. Returns the user when it
+    /// matches; otherwise throws AUTH_001 (with the attempts left) or AUTH_002 (with `locked_until`).
     @discardableResult
     func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
         let latch = self.latch
         let result = try await guardedCheck(
-            throttle: latch.throttle, key: throttleKey, owner: user, session: session, failureEvent: .signInFailed
+            throttle: latch.throttle, budget: .passwords, key: throttleKey, owner: user, session: session,
+            failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.lockWarning(until:language:))
         ) {
             try await latch.passwords.verify(password, against: user?.passwordHash)
         }

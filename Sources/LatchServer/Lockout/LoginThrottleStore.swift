@@ -91,6 +91,13 @@ struct LoginThrottleStore: Sendable {
         return .failed(failures: failures, lockedUntil: startsLock ? lockedUntil.map(Date.init(timeIntervalSince1970:)) : nil)
     }
 
+    /// Ends an admitted check without counting it (the check could not run).
+    func release(_ key: String, on database: any Database) async throws {
+        try await database.sql.raw(
+            "UPDATE login_throttles SET pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END WHERE key = \(bind: key)"
+        ).run()
+    }
+
     /// Clears the count and any lock (after a password reset by email code).
     func reset(_ key: String, on database: any Database) async throws {
         try await database.sql.raw(

@@ -77,6 +77,8 @@ extension Request {
         challenge.platform = Validate.deviceName(device?.platform)
         var code: String?
         if !useTOTP {
+            // At most 10 sign-in codes a day per account, however often a known password is tried.
+            try await chargeCodeSend(to: "sign_in:\(userID.uuidString.lowercased())")
             let fresh = RandomSecrets.sixDigitCode()
             challenge.codeHash = latch.secrets.keyedHash(fresh, context: "login-challenge:\(id.uuidString.lowercased())")
             code = fresh

@@ -37,15 +37,36 @@ struct SecondFactorRoutes: RouteCollection {
         try Validate.sixDigitCode(body.code)
         let latch = req.latch
         let now = latch.clock.now
+        // No live enrolment (none, or older than 10 minutes): nothing to guess, nothing counted.
+        guard try await latch.totp.pendingEnrolment(user: me.userID, now: now, on: req.db) != nil else { throw LatchError.notFound }
+        let user = try await User.find(me.userID, on: req.db)
+        var codes: [String] = []
+        let result: GuardedCheck
         do {
-            let codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: req.db)
+            // Guesses at the pending secret have their own budget: they cannot lock the owner's active factors.
+            result = try await req.guardedCheck(
+                throttle: nil, budget: .codes, key: "totp-enrol:\(me.userID.uuidString.lowercased())", owner: user,
+                session: me.sessionID, failureEvent: .codeFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
+            ) {
+                do {
+                    codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: req.db)
+                    return true
+                } catch TOTPService.Failure.wrongCode {
+                    return false
+                }
+            }
+        } catch TOTPService.Failure.notEnrolled {
+            throw LatchError.notFound
+        }
+        switch result {
+        case .matched:
             try await latch.events.record(
                 .totpActivated, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
             return TOTPActivated(recoveryCodes: codes)
-        } catch TOTPService.Failure.notEnrolled {
-            throw LatchError.notFound
-        } catch TOTPService.Failure.wrongCode {
-            throw LatchError(.wrongCode, status: .badRequest)
+        case .failed(let remaining):
+            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .locked(let until):
+            throw LatchError.methodLocked(until: until, language: req.language)
         }
     }
 
@@ -75,8 +96,9 @@ struct SecondFactorRoutes: RouteCollection {
         if let existing {
             if let current = body.currentFundPassword {
                 let result = try await req.guardedCheck(
-                    throttle: latch.methodThrottle, key: "fund:\(me.userID.uuidString.lowercased())", owner: user,
-                    session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.fundPasswordLocked(until:language:)
+                    throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
+                    owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
+                    notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
                 ) { try await latch.passwords.verify(current, against: existing.passwordHash) }
                 switch result {
                 case .matched: break
@@ -96,7 +118,12 @@ struct SecondFactorRoutes: RouteCollection {
         record.id = me.userID
         record.passwordHash = try await latch.passwords.hash(body.fundPassword)
         record.updatedAt = latch.clock.epochSeconds
-        try await record.save(on: req.db)
+        do {
+            try await record.save(on: req.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Two first settings raced and the other one won: this one changed nothing.
+            throw LatchError(.conflict, status: .conflict, field: "fund_password", reasons: ["set_concurrently"])
+        }
         try await latch.events.record(
             existing == nil ? .fundPasswordSet : .fundPasswordChanged, user: me.userID, session: me.sessionID,
             ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)

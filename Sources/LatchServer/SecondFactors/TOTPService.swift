@@ -7,39 +7,53 @@ import SQLKit
 /// an already used time step is refused), recovery codes as single-use substitutes, disable.
 struct TOTPService: Sendable {
     static let issuer = "Latch"
+    /// A pending enrolment must be activated within 10 minutes (issue 10).
+    static let enrolmentLifetime: Double = 600
     let secrets: SecretBox
 
     enum Failure: Error { case alreadyActive, notEnrolled, wrongCode }
 
     /// A new pending secret for `user` (replacing a pending one); refuses when 2FA is active.
+    /// One conditional upsert, so concurrent enrolments each get an answer (the last one's secret counts).
     func enroll(user: UUID, account: String, now: Double, on database: any Database) async throws -> TOTPEnrollment {
-        if let existing = try await TOTPCredential.find(user, on: database) {
-            guard !existing.active else { throw Failure.alreadyActive }
-            try await existing.delete(on: database)
-        }
         let secret = TOTPSecret.generate()
-        let credential = TOTPCredential()
-        credential.id = user
-        credential.sealedSecret = try secrets.seal(Data(secret))
-        credential.active = false
-        credential.lastUsedStep = -1
-        credential.createdAt = now
-        try await credential.create(on: database)
+        let rows = try await database.sql.raw("""
+            INSERT INTO totp_credentials (user_id, sealed_secret, active, last_used_step, created_at)
+            VALUES (\(bind: user), \(bind: try secrets.seal(Data(secret))), \(bind: false), -1, \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET
+              sealed_secret = excluded.sealed_secret, last_used_step = -1, created_at = excluded.created_at
+            WHERE totp_credentials.active = \(bind: false)
+            RETURNING user_id
+            """).all()
+        guard !rows.isEmpty else { throw Failure.alreadyActive }
         let encoded = Base32.encode(secret)
         return TOTPEnrollment(
             secret: encoded, otpauthURI: OTPAuthURI(secret: secret, issuer: Self.issuer, account: account).string)
     }
 
+    /// The pending enrolment of `user` that can still be activated (younger than 10 minutes).
+    func pendingEnrolment(user: UUID, now: Date, on database: any Database) async throws -> TOTPCredential? {
+        guard let credential = try await TOTPCredential.find(user, on: database), !credential.active,
+            credential.createdAt + Self.enrolmentLifetime > now.timeIntervalSince1970
+        else { return nil }
+        return credential
+    }
+
     /// Activates the pending secret with a first code; returns ten recovery codes (shown once).
+    /// The caller counts the guess (`GuessBudget.codes`); activation itself happens once.
     func activate(user: UUID, code: String, now: Date, on database: any Database) async throws -> [String] {
-        guard let credential = try await TOTPCredential.find(user, on: database), !credential.active else {
+        guard let credential = try await pendingEnrolment(user: user, now: now, on: database) else {
             throw Failure.notEnrolled
         }
         let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
         guard let step = totp.match(code, at: now) else { throw Failure.wrongCode }
-        credential.active = true
-        credential.lastUsedStep = Int(step)
-        try await credential.save(on: database)
+        // Activated once: of two concurrent activations with right codes only one wins.
+        let activated = try await database.sql.raw("""
+            UPDATE totp_credentials SET active = \(bind: true), last_used_step = \(bind: Int(step))
+            WHERE user_id = \(bind: user) AND active = \(bind: false) AND sealed_secret = \(bind: credential.sealedSecret)
+            RETURNING user_id
+            """).all()
+        guard !activated.isEmpty else { throw Failure.notEnrolled }
         try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
         let codes = RecoveryCode.generate(count: 10)
         for code in codes {

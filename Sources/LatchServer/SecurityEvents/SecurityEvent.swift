@@ -12,6 +12,8 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case registered
         case signedIn = "signed_in"
         case signInFailed = "sign_in_failed"
+        /// A wrong emailed or texted code (registration, reset, email link).
+        case codeFailed = "code_failed"
         case locked
         case refreshTokenReused = "refresh_token_reused"
         case signedOut = "signed_out"

@@ -13,6 +13,8 @@ public struct LatchServices: Sendable {
     let throttle: LoginThrottleStore
     /// The lock of step-up methods (fund password, TOTP): 5 failures → 1 hour.
     let methodThrottle: LoginThrottleStore
+    /// Failure budgets of every guessable secret, and caps on codes sent (issue 10).
+    let budgets: GuessBudgetStore
     let emailCodes: EmailCodeStore
     let accessTokens: AccessTokens
     let rotation: RefreshTokenRotation

@@ -101,25 +101,27 @@ struct TokenRoutes: RouteCollection {
             let user = try await User.find(challenge.userID, on: req.db)
         else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         let remaining = LoginChallenge.maximumAttempts - (try row.decode(column: "attempts", as: Int.self))
-        let matched: Bool
+        let userKey = challenge.userID.uuidString.lowercased()
+        // Every guess counts toward the account's budget, however many challenges a known password opens.
+        let result: GuardedCheck
         if challenge.method == "totp" {
-            // TOTP guesses count toward the TOTP lock however many challenges a password opens.
-            let result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, key: "totp:\(challenge.userID.uuidString.lowercased())", owner: user,
-                failureEvent: .signInFailed, lockMail: MailTemplates.totpLocked(until:language:)
+            result = try await req.guardedCheck(
+                throttle: latch.methodThrottle, budget: .codes, key: "totp:\(userKey)", owner: user,
+                failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
             ) { try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil }
-            switch result {
-            case .matched: matched = true
-            case .failed: throw LatchError.wrongCode(attemptsRemaining: remaining)
-            case .locked(let until): throw LatchError.methodLocked(until: until, language: req.language)
-            }
         } else {
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
-            matched = challenge.codeHash.map { SecretBox.constantTimeEquals($0, expected) } ?? false
+            result = try await req.guardedCheck(
+                throttle: nil, budget: .codes, key: "code:sign_in:\(userKey)", owner: user,
+                failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.codesLocked(until:language:))
+            ) { challenge.codeHash.map { SecretBox.constantTimeEquals($0, expected) } ?? false }
         }
-        guard matched else {
-            try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
+        switch result {
+        case .matched: break
+        case .failed(let beforeLock): throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
+        case .locked(let until):
+            if challenge.method == "totp" { throw LatchError.methodLocked(until: until, language: req.language) }
+            throw LatchError.locked(until: until)
         }
         let used = try await req.db.sql.raw("""
             UPDATE login_challenges SET used_at = \(bind: seconds) WHERE id = \(bind: id) AND used_at IS NULL RETURNING id

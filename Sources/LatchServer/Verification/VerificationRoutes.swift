@@ -102,8 +102,8 @@ struct VerificationRoutes: RouteCollection {
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
             result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, key: "totp:\(me.userID.uuidString.lowercased())", owner: user,
-                session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.totpLocked(until:language:)
+                throttle: latch.methodThrottle, budget: .codes, key: "totp:\(me.userID.uuidString.lowercased())", owner: user,
+                session: me.sessionID, failureEvent: .stepUpFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
             ) {
                 used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
                 return used != nil
@@ -115,19 +115,21 @@ struct VerificationRoutes: RouteCollection {
             let candidate = body.fundPassword ?? ""
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
             result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, key: "fund:\(me.userID.uuidString.lowercased())", owner: user,
-                session: me.sessionID, failureEvent: .stepUpFailed, lockMail: MailTemplates.fundPasswordLocked(until:language:)
+                throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
+                owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
+                notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
             ) { try await latch.passwords.verify(candidate, against: fund.passwordHash) }
         }
 
         switch result {
         case .matched:
             break
-        case .failed:
+        case .failed(let beforeLock):
             if body.method == "biometric" {
                 try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+                throw LatchError.wrongCode(attemptsRemaining: remaining)
             }
-            throw LatchError.wrongCode(attemptsRemaining: remaining)
+            throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
             throw LatchError.methodLocked(until: until, language: req.language)
         }

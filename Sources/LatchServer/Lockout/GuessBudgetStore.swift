@@ -1,0 +1,72 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Failure budgets kept in the database (issue 10): each target — an address, a phone number, an
+/// account's fund password or TOTP — may cost at most `GuessBudget.limit` wrong guesses in a window,
+/// and nothing but the window's end gives them back: not a resend, a new challenge, a new code or a
+/// right answer. The same store caps how many codes are sent to a target.
+///
+/// Every change is one atomic statement, so the count is exact under concurrency and across latchd
+/// processes sharing the database: a guess is charged *before* it is checked (a right one is then
+/// refunded), so however many arrive at once, no more than `limit` wrong ones are ever checked.
+struct GuessBudgetStore: Sendable {
+    /// What charging a guess found.
+    enum Charge: Equatable {
+        /// Go ahead and check; `remaining` charges are left in the window after this one.
+        case charged(remaining: Int)
+        /// The budget is spent: refused, uncharged, until `until`.
+        case spent(until: Date)
+    }
+
+    /// Charges one guess (or send) to `key`, unless the window's budget is spent.
+    func charge(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Charge {
+        let expired = now - budget.window
+        let rows = try await database.sql.raw("""
+            INSERT INTO guess_budgets (key, window_start, charged, locked_until) VALUES (\(bind: key), \(bind: now), 1, NULL)
+            ON CONFLICT (key) DO UPDATE SET
+              charged = CASE WHEN guess_budgets.window_start <= \(bind: expired) THEN 1 ELSE guess_budgets.charged + 1 END,
+              locked_until = CASE WHEN guess_budgets.window_start <= \(bind: expired) THEN NULL ELSE guess_budgets.locked_until END,
+              window_start = CASE WHEN guess_budgets.window_start <= \(bind: expired) THEN excluded.window_start
+                                  ELSE guess_budgets.window_start END
+            WHERE guess_budgets.window_start <= \(bind: expired)
+               OR (guess_budgets.charged < \(bind: budget.limit) AND guess_budgets.locked_until IS NULL)
+            RETURNING charged
+            """).all()
+        if let row = rows.first {
+            return .charged(remaining: budget.limit - (try row.decode(column: "charged", as: Int.self)))
+        }
+        let row = try await database.sql.raw(
+            "SELECT window_start, locked_until FROM guess_budgets WHERE key = \(bind: key)"
+        ).first()
+        let windowStart = try row?.decode(column: "window_start", as: Double.self) ?? now
+        let lockedUntil = try row?.decode(column: "locked_until", as: Double?.self)
+        return .spent(until: Date(timeIntervalSince1970: lockedUntil ?? windowStart + budget.window))
+    }
+
+    /// Gives back the charge of a guess that was right (or of a send that did not happen).
+    func refund(_ key: String, on database: any Database) async throws {
+        try await database.sql.raw(
+            "UPDATE guess_budgets SET charged = charged - 1 WHERE key = \(bind: key) AND charged > 0"
+        ).run()
+    }
+
+    /// After a wrong guess: locks `key` until its window ends when the budget is now spent. Returns
+    /// the lock's end only to the one request that started it (which tells the owner, once).
+    func lockIfSpent(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Date? {
+        let rows = try await database.sql.raw("""
+            UPDATE guess_budgets SET locked_until = window_start + \(bind: budget.window)
+            WHERE key = \(bind: key) AND charged >= \(bind: budget.limit) AND locked_until IS NULL
+              AND window_start > \(bind: now - budget.window)
+            RETURNING locked_until
+            """).all()
+        guard let row = rows.first, let until = try row.decode(column: "locked_until", as: Double?.self) else { return nil }
+        return Date(timeIntervalSince1970: until)
+    }
+
+    /// Forgets `key`'s budget (the owner proved the mailbox with a password reset).
+    func clear(_ key: String, on database: any Database) async throws {
+        try await database.sql.raw("DELETE FROM guess_budgets WHERE key = \(bind: key)").run()
+    }
+}
