@@ -43,7 +43,7 @@ extension Request {
         if let owner {
             try await latch.events.record(.locked, user: owner.id, session: session, ip: clientIP, now: now, on: db)
             if let email = owner.email {
-                await latch.send(lockMail(until, language), to: email)
+                try await latch.send(lockMail(until, language), to: email)
             }
         }
         return .locked(until: until)
@@ -55,10 +55,14 @@ extension Request {
     @discardableResult
     func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
         let latch = self.latch
-        let result = try await guardedCheck(
-            throttle: latch.throttle, key: throttleKey, owner: user, session: session, failureEvent: .signInFailed
-        ) {
-            try await latch.passwords.verify(password, against: user?.passwordHash)
+        // The bcrypt place is taken before the ladder admits the attempt: a full queue refuses
+        // with 429 without counting a failure against the account.
+        let result = try await latch.passwords.withPlace {
+            try await guardedCheck(
+                throttle: latch.throttle, key: throttleKey, owner: user, session: session, failureEvent: .signInFailed
+            ) {
+                try await latch.passwords.verify(password, against: user?.passwordHash)
+            }
         }
         switch result {
         case .matched:
