@@ -55,10 +55,11 @@ struct DeliveryQueueFullTests {
 
     @Test("issue 10 §3: POST /v1/sms/codes answers 503 with retry_after when the SMS queue is full", arguments: TestDatabase.all)
     func test_10_requestAnswers503WhenQueueIsFull(database: TestDatabase) async throws {
-        // A gateway that takes 3 s to answer: the 4 sends in flight stay busy while the test runs.
+        // A gateway that answers only when released: the 4 sends in flight stay busy while the test runs.
+        let gate = Gate()
         let gateway = try await Application.make(.testing)
         gateway.post("sms") { _ async throws -> HTTPStatus in
-            try await Task.sleep(for: .seconds(3))
+            await gate.pass()
             return .ok
         }
         try await gateway.server.start(address: .hostname("127.0.0.1", port: 0))
@@ -72,9 +73,8 @@ struct DeliveryQueueFullTests {
             let response = try await server.post("/v1/sms/codes", json: ["phone": "+86138001380\(String(format: "%02d", n))"])
             statuses.append(response.status)
             if response.status == 503 { refusal = response }
-            // Let the queue start the sends before the next request.
-            try await Task.sleep(for: .milliseconds(50))
         }
+        gate.release()
         try await server.stop()
         await gateway.server.shutdown()
         try await gateway.asyncShutdown()

@@ -31,6 +31,8 @@ final class TestServer: Sendable {
             // The test clock stands still, so buckets never refill: tests get the standard limits
             // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
             config.rateLimits = Self.generousRateLimits
+            // Likewise the bcrypt queue: the lockout tests send dozens of sign-ins at once on purpose.
+            config.bcryptQueueLimit = 1000
             adjust(&config)
             try await configure(app, config, clock: clock.latchClock)
             app.http.server.configuration.port = 0
