@@ -18,7 +18,8 @@ public struct CIDRBlock: Sendable, Hashable, CustomStringConvertible {
         var length = address.bytes.count * 8
         if parts.count == 2 {
             let digits = parts[1]
-            guard (1...3).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits),
+            guard (1...3).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                digits.count == 1 || digits.first != "0", let value = Int(digits),
                 value <= length
             else { return nil }
             length = value
