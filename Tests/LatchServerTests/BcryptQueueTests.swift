@@ -16,7 +16,7 @@ struct BcryptQueueTests {
 
     @Test("issue 10 §3: concurrent sign-ins beyond the bcrypt bound get 429 at once, the others succeed, /health stays fast", arguments: TestDatabase.all)
     func test_10_fullBcryptQueueAnswers429AtOnce(database: TestDatabase) async throws {
-        try await withServer(database, adjust: { $0.bcryptCost = 11; $0.bcryptQueueLimit = 2 }) { server in
+        try await withServer(database, adjust: { $0.bcryptCost = 10; $0.bcryptQueueLimit = 2 }) { server in
             try await server.signUp()
             let checksBefore = server.app.latch.passwordChecksPerformed
 

@@ -30,12 +30,15 @@ struct ContentTypeTests {
             #expect(routes.count >= 20, "\(routes.count) routes")
             let json = #"{"email":"alice@example.com","password":"Correct-Horse-9","grant_type":"password"}"#
             for (method, path) in routes {
-                for (body, contentType) in [
-                    (json, "text/plain" as String?), (json, "text/plain; charset=utf-8"),
-                    ("email=alice%40example.com&password=x", "application/x-www-form-urlencoded"),
+                // Every route: the three "simple" forms a web page can send cross-site, and no type at all;
+                // the odder types on one route.
+                var variants: [(String, String?)] = [
+                    (json, "text/plain"), ("email=alice%40example.com&password=x", "application/x-www-form-urlencoded"),
                     ("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--b--\r\n", "multipart/form-data; boundary=b"),
-                    (json, "*/*"), (json, "application/jsonp"), (json, nil),
-                ] {
+                    (json, nil),
+                ]
+                if path == "/v1/token" { variants += [(json, "text/plain; charset=utf-8"), (json, "*/*"), (json, "application/jsonp")] }
+                for (body, contentType) in variants {
                     let response = try await server.send(method, path, body: body, contentType: contentType)
 
                     #expect(

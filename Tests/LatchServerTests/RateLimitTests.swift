@@ -120,31 +120,26 @@ struct RateLimitTests {
     @Test("issue 10 §3: every priced endpoint answers 429 RATE_LIMITED with retry_after and Retry-After over its per-client limit", arguments: TestDatabase.all)
     func test_10_everyPricedEndpointIsLimited(database: TestDatabase) async throws {
         let clock = TestClock()
-        // Each endpoint gets a burst of 2 of its own action (the others wide open), on a fresh server.
-        for (action, path, body) in Self.pricedRequests {
-            try await withServer(database, clock: clock, adjust: { config in
-                var limits = Self.limits(RateLimitRule(perClient: Self.wide, global: Self.wide))
-                switch action {
-                case .signIn: limits.signIn = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                case .refresh: limits.refresh = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                case .registration: limits.registration = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                case .codeCheck: limits.codeCheck = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                case .codeSend: limits.codeSend = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                case .deviceChallenge: limits.deviceChallenge = RateLimitRule(perClient: Self.tight, global: Self.wide)
-                }
-                config.rateLimits = limits
-            }) { server in
-                let allowed = [try await server.send(.POST, path, json: body(1)), try await server.send(.POST, path, json: body(2))]
-                let refused = try await server.send(.POST, path, json: body(3))
+        // Every action gets a burst of 2 and one token a second; each action's bucket is its own.
+        try await withServer(database, clock: clock, adjust: {
+            $0.rateLimits = Self.limits(RateLimitRule(perClient: Self.tight, global: Self.wide))
+        }) { server in
+            for action in RateLimitedAction.allCases {
+                let endpoints = Self.pricedRequests.filter { $0.0 == action }
+                let first = try #require(endpoints.first), last = try #require(endpoints.last)
+                let allowed = [
+                    try await server.send(.POST, first.1, json: first.2(1)), try await server.send(.POST, last.1, json: last.2(2)),
+                ]
+                let refused = try await server.send(.POST, last.1, json: last.2(3))
                 clock.advance(by: 1)
-                let afterRefill = try await server.send(.POST, path, json: body(4))
+                let afterRefill = try await server.send(.POST, first.1, json: first.2(4))
 
                 for response in allowed + [afterRefill] {
-                    #expect(response.status != 429, "\(path): \(response.text)")
+                    #expect(response.status != 429, "\(action): \(response.text)")
                 }
-                #expect(refused.status == 429 && refused.errorCode == "RATE_LIMITED", "\(path): \(refused.status) \(refused.text)")
-                #expect(refused.json["retry_after"] as? Int == 1, "\(path): \(refused.text)")
-                #expect(refused.headers.first(name: "Retry-After") == "1", "\(path)")
+                #expect(refused.status == 429 && refused.errorCode == "RATE_LIMITED", "\(action) \(last.1): \(refused.status) \(refused.text)")
+                #expect(refused.json["retry_after"] as? Int == 1, "\(action): \(refused.text)")
+                #expect(refused.headers.first(name: "Retry-After") == "1", "\(action)")
             }
         }
     }
