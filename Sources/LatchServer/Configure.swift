@@ -61,19 +61,21 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
-        passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool),
+        passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit),
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
         methodThrottle: LoginThrottleStore(ladder: .stepUpMethod), budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
-        verificationTokens: VerificationTokens(), delivery: delivery, outbox: outbox)
+        verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),
+        outbox: outbox)
 
     app.middleware = Middlewares()
     if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
+    app.middleware.use(JSONBodyMiddleware())
 
     try app.register(collection: HealthRoutes())
     try app.register(collection: JWKSRoutes())

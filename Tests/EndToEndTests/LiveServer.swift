@@ -18,9 +18,11 @@ final class LiveServer: Sendable {
         let app = try await Application.make(.testing)
         let server = LiveServer(app: app)
         do {
-            let config = LatchConfig(
+            var config = LatchConfig(
                 database: .sqlite(path: folder.appendingPathComponent("latch.sqlite").path), port: 0,
                 issuer: "http://latch.e2e", secretKey: Data(repeating: 3, count: 32), bcryptCost: 4, logRequests: false)
+            // The clock is the test's and stands still between steps, so buckets would never refill.
+            config.rateLimits = RateLimits.standard.scaled(by: 1000)
             try await configure(app, config, clock: LatchClock { [server] in server.now })
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw LiveServerError.noPort }

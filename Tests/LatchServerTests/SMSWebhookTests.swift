@@ -17,7 +17,7 @@ struct SMSWebhookTests {
         let gateway = try await WebhookStandIn.start()
         do {
             try await withDeliveryServer(database, smsWebhookURL: gateway.url) { server in
-                await server.app.latch.delivery.deliver(Self.sms())
+                try await server.app.latch.delivery.deliver(Self.sms())
 
                 let requests = try await gateway.waitForRequests(1)
                 #expect(requests.count == 1)
@@ -36,7 +36,7 @@ struct SMSWebhookTests {
     func C1_smsWithoutWebhookGoesToOutbox() async throws {
         try await withSMTPSink { sink in
             try await withDeliveryServer(.sqlite, smtpURL: "smtp://127.0.0.1:\(sink.port)") { server in
-                await server.app.latch.delivery.deliver(Self.sms())
+                try await server.app.latch.delivery.deliver(Self.sms())
 
                 let kept = await server.app.latch.outbox?.messages(to: "+8613800138000") ?? []
                 #expect(kept.count == 1 && kept.first?.channel == "sms" && kept.first?.code == "123456")
@@ -49,7 +49,7 @@ struct SMSWebhookTests {
     @Test("C1 production without LATCH_SMS_WEBHOOK_URL: an SMS is not sent (logged), nothing fails, there is no outbox")
     func C1_productionWithoutWebhookSendsNothing() async throws {
         let server = try await TestServer.start(.sqlite, production: true)
-        await server.app.latch.delivery.deliver(Self.sms())
+        try await server.app.latch.delivery.deliver(Self.sms())
         let outbox = server.app.latch.outbox
         let health = try await server.send(.GET, "/health")
         try await server.stop()
@@ -64,7 +64,7 @@ struct SMSWebhookTests {
         let delivery = SMSWebhookDelivery(url: URI(string: gateway.url), client: gateway.app.client, queue: queue)
 
         let started = ContinuousClock.now
-        await delivery.deliver(Self.sms())
+        try await delivery.deliver(Self.sms())
         let returned = ContinuousClock.now - started
         await queue.waitUntilIdle()
         let requests = gateway.received
@@ -81,7 +81,7 @@ struct SMSWebhookTests {
         let queue = DeliveryQueue(channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"))
         let delivery = SMSWebhookDelivery(url: URI(string: gateway.url), client: gateway.app.client, queue: queue)
 
-        await delivery.deliver(Self.sms())
+        try await delivery.deliver(Self.sms())
         await queue.waitUntilIdle()
         let requests = gateway.received
         try await gateway.stop()
@@ -99,7 +99,7 @@ struct SMSWebhookTests {
         delivery.timeout = .seconds(1)  // the HTTP client keeps retrying a refused connection until then
 
         let started = ContinuousClock.now
-        await delivery.deliver(Self.sms())
+        try await delivery.deliver(Self.sms())
         await queue.waitUntilIdle()
         let elapsed = ContinuousClock.now - started
         try await gateway.stop()

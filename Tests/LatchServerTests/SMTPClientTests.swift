@@ -121,7 +121,7 @@ struct SMTPClientTests {
             let (delivery, queue) = try Self.mailDelivery(sink)
 
             let started = ContinuousClock.now
-            await delivery.deliver(Self.message())
+            try await delivery.deliver(Self.message())
             let returned = ContinuousClock.now - started
             await queue.waitUntilIdle()
 
@@ -141,8 +141,8 @@ struct SMTPClientTests {
             let from = try MailAddress(parsing: "latch@latch.test")
             let message = Self.message(to: "alice@example.com")
 
-            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good).deliver(message)
-            await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong).deliver(message)
+            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good).deliver(message)
+            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong).deliver(message)
             await good.waitUntilIdle()
             await wrong.waitUntilIdle()
 
@@ -159,7 +159,7 @@ struct SMTPClientTests {
         try await withSMTPSink(["--fail-first", "9", "--fail-code", "550"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
 
-            await delivery.deliver(Self.message())
+            try await delivery.deliver(Self.message())
             await queue.waitUntilIdle()
 
             #expect(sink.attempts() == ["refused 550"])
@@ -172,7 +172,7 @@ struct SMTPClientTests {
         try await withSMTPSink(["--fail-first", "99", "--fail-code", "421"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
 
-            await delivery.deliver(Self.message())
+            try await delivery.deliver(Self.message())
             await queue.waitUntilIdle()
 
             #expect(sink.attempts() == Array(repeating: "refused 421", count: Self.quick.attempts))
@@ -207,7 +207,7 @@ struct SMTPClientTests {
     func Mail_shutdownCancelsStuckSend() async throws {
         try await withSMTPSink(["--silent"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
-            await delivery.deliver(Self.message())
+            try await delivery.deliver(Self.message())
             try await Task.sleep(for: .milliseconds(200))
 
             let started = ContinuousClock.now

@@ -13,7 +13,7 @@ pg="${LATCH_BENCH_POSTGRES:?set LATCH_BENCH_POSTGRES=postgres://user@host:port}"
 work="$(mktemp -d /tmp/latch-bench.XXXXXX)"
 port=18080; url="http://127.0.0.1:$port"
 psql -q "$pg/postgres" -c "DROP DATABASE IF EXISTS latch_bench_small" -c "CREATE DATABASE latch_bench_small"
-LATCH_ENV=production LATCH_DATABASE_URL="$pg/latch_bench_small?sslmode=disable" LATCH_PORT=$port LATCH_ISSUER="$url" \
+LATCH_RATE_LIMIT_SCALE="${LATCH_RATE_LIMIT_SCALE:-1000}" LATCH_ENV=production LATCH_DATABASE_URL="$pg/latch_bench_small?sslmode=disable" LATCH_PORT=$port LATCH_ISSUER="$url" \
   LATCH_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" LATCH_SMTP_URL=smtp://127.0.0.1:2525 LATCH_MAIL_FROM=bench@latch.test \
   "$bin" >>"$work/latchd.log" 2>&1 &
 pid=$!

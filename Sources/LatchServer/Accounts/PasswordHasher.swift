@@ -4,7 +4,12 @@ import NIOPosix
 import Synchronization
 import Vapor
 
-/// bcrypt on a thread pool, never on an event loop.
+/// bcrypt on a thread pool, never on an event loop, behind a bounded queue.
+///
+/// At most `queueLimit` checks and hashes run or wait at once; one more is refused at once with
+/// 429 (`retry_after` 1) instead of joining a queue whose wait only grows under a sign-in storm.
+/// A caller that must not start its work unless bcrypt will take it (a guarded password check,
+/// whose attempt counts) holds a place for the whole of it with `withPlace(_:)`.
 ///
 /// bcrypt reads only the first 72 bytes of its input, so a long password would collide with its
 /// own prefix. The password is therefore first hashed with SHA-256 and base64-encoded (44 bytes,
@@ -16,26 +21,53 @@ final class PasswordHasher: Sendable {
     /// the same time as a wrong password.
     private let dummyHash: String
     private let checks = Atomic<Int>(0)
+    /// Places in the queue: checks and hashes running or waiting for a thread.
+    let queueLimit: Int
+    private let placesTaken = Atomic<Int>(0)
+    private let refusals = Atomic<Int>(0)
+    /// Whether the current task already holds a place (taken by `withPlace`).
+    @TaskLocal private static var holdsPlace = false
 
-    init(cost: Int, pool: NIOThreadPool) throws {
+    init(cost: Int, pool: NIOThreadPool, queueLimit: Int = 4 * System.coreCount) throws {
         self.cost = cost
         self.pool = pool
+        self.queueLimit = max(1, queueLimit)
         self.dummyHash = try Bcrypt.hash(Self.prehash(RandomSecrets.token()), cost: cost)
     }
 
     /// How many password checks ran since start (tests prove the lockout gate with it).
     var checksPerformed: Int { checks.load(ordering: .relaxed) }
 
+    /// How many checks or hashes were refused because the queue was full.
+    var queueRefusals: Int { refusals.load(ordering: .relaxed) }
+
+    /// Runs `work` holding one place in the queue, so the bcrypt work inside it is never refused;
+    /// throws 429 RATE_LIMITED (`retry_after` 1) at once, without running `work`, when the queue is full.
+    func withPlace<T>(_ work: () async throws -> T) async throws -> T {
+        if Self.holdsPlace { return try await work() }
+        let taken = placesTaken.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        defer { placesTaken.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+        guard taken <= queueLimit else {
+            refusals.add(1, ordering: .relaxed)
+            throw LatchError.rateLimited(retryAfter: 1)
+        }
+        return try await Self.$holdsPlace.withValue(true) { try await work() }
+    }
+
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await pool.runIfActive { try Bcrypt.hash(Self.prehash(password), cost: cost) }
+        return try await withPlace {
+            try await pool.runIfActive { try Bcrypt.hash(Self.prehash(password), cost: cost) }
+        }
     }
 
     /// Checks `password` against `hash`; with no hash (unknown account) it checks a dummy and fails.
     func verify(_ password: String, against hash: String?) async throws -> Bool {
-        checks.add(1, ordering: .relaxed)
         let target = hash ?? dummyHash
-        let matches = try await pool.runIfActive { try Bcrypt.verify(Self.prehash(password), created: target) }
+        let matches = try await withPlace {
+            checks.add(1, ordering: .relaxed)
+            return try await pool.runIfActive { try Bcrypt.verify(Self.prehash(password), created: target) }
+        }
         return matches && hash != nil
     }
 

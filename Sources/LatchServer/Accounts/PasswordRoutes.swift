@@ -16,6 +16,7 @@ struct PasswordRoutes: RouteCollection {
     }
 
     func forgot(_ req: Request) async throws -> HTTPStatus {
+        try req.chargeRateLimit(.codeSend)
         let body = try req.decodeJSON(ForgotPasswordRequest.self)
         let email = try Validate.email(body.email)
         let latch = req.latch
@@ -27,14 +28,18 @@ struct PasswordRoutes: RouteCollection {
         let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.passwordReset.rawValue):\(email.value)")
         let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
         if case .failure = issued { try await req.refundCodeSend(send) }
-        if let user, case .success(let code) = issued {
-            await latch.send(MailTemplates.passwordResetCode(code.code, language: req.language), to: email.value, code: code.code)
-            try await latch.events.record(.passwordResetRequested, user: user.id, ip: req.clientIP, now: now, on: req.db)
+        if case .success(let code) = issued {
+            // The same work either way (issue 10 §3): the mail is rendered and the request recorded (with
+            // no user for an unknown address); only the hand-over to the in-memory queue differs.
+            let mail = MailTemplates.passwordResetCode(code.code, language: req.language)
+            if user != nil { try await latch.send(mail, to: email.value, code: code.code) }
+            try await latch.events.record(.passwordResetRequested, user: user?.id, ip: req.clientIP, now: now, on: req.db)
         }
         return .accepted
     }
 
     func reset(_ req: Request) async throws -> HTTPStatus {
+        try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(ResetPasswordRequest.self)
         let latch = req.latch
         let email = try Validate.email(body.email)
@@ -72,7 +77,7 @@ struct PasswordRoutes: RouteCollection {
         try await user.save(on: req.db)
         try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
         try await latch.events.record(.passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if let email = user.email { await latch.send(MailTemplates.passwordChanged(language: req.language), to: email) }
+        if let email = user.email { try await latch.send(MailTemplates.passwordChanged(language: req.language), to: email) }
         return .noContent
     }
 }

@@ -13,6 +13,7 @@ struct RegistrationRoutes: RouteCollection {
     }
 
     func register(_ req: Request) async throws -> Response {
+        try req.chargeRateLimit(.registration)
         let body = try req.decodeJSON(RegistrationRequest.self)
         let latch = req.latch
         let email = try Validate.email(body.email)
@@ -40,9 +41,9 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if existing == nil {
-                await latch.send(MailTemplates.registrationCode(issued.code, language: req.language), to: email.value, code: issued.code)
+                try await latch.send(MailTemplates.registrationCode(issued.code, language: req.language), to: email.value, code: issued.code)
             } else {
-                await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+                try await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
             }
             let accepted = RegistrationAccepted(
                 registrationId: issued.id.uuidString.lowercased(), expiresIn: Int(EmailCodeStore.lifetime))
@@ -51,6 +52,7 @@ struct RegistrationRoutes: RouteCollection {
     }
 
     func verify(_ req: Request) async throws -> Response {
+        try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(VerifyCodeRequest.self)
         try Validate.sixDigitCode(body.code)
         let latch = req.latch

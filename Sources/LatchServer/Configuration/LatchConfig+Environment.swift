@@ -77,6 +77,21 @@ extension LatchConfig {
             smsWebhookURL: smsWebhookURL
         )
         config.signInProviders = try SignInProviders.fromEnvironment(environment)
+        if let list = value("LATCH_TRUSTED_PROXIES") {
+            guard let proxies = TrustedProxies(parsing: list) else {
+                throw ConfigurationError(
+                    "LATCH_TRUSTED_PROXIES", "must be comma-separated CIDRs such as 10.0.0.0/8, 2001:db8::/32 (host bits zero)")
+            }
+            config.trustedProxies = proxies
+        }
+        if let raw = value("LATCH_RATE_LIMIT_SCALE") {
+            guard let factor = Double(raw), factor.isFinite, (0.01...10_000).contains(factor) else {
+                throw ConfigurationError("LATCH_RATE_LIMIT_SCALE", "must be a number from 0.01 to 10000 (got \(raw))")
+            }
+            config.rateLimits = RateLimits.standard.scaled(by: factor)
+        }
+        config.bcryptQueueLimit = try parseInteger(
+            "LATCH_BCRYPT_QUEUE", value("LATCH_BCRYPT_QUEUE"), default: config.bcryptQueueLimit, range: 1...100_000)
         return config
     }
 

@@ -33,6 +33,15 @@ public struct LatchConfig: Sendable {
     public var serviceKeys: [String]
     /// Sign in with Apple and WeChat (off when not configured).
     public var signInProviders = SignInProviders()
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`LATCH_TRUSTED_PROXIES`); none: the TCP peer is the client.
+    public var trustedProxies = TrustedProxies()
+    /// Token buckets in front of the unauthenticated endpoints (`LATCH_RATE_LIMIT_SCALE` scales the standard ones).
+    public var rateLimits = RateLimits.standard
+    /// bcrypt checks and hashes running or waiting at most (`LATCH_BCRYPT_QUEUE`, default 4 per core);
+    /// beyond, the request answers 429 at once instead of waiting longer and longer.
+    public var bcryptQueueLimit = 4 * ProcessInfo.processInfo.activeProcessorCount
+    /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
+    public var deliveryQueueCapacity = 10_000
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -2,17 +2,17 @@
 /// `LATCH_SMS_WEBHOOK_URL` gateway, or the development outbox when none is configured); every
 /// other channel (`"email"`) goes to `mail` (SMTP from `LATCH_SMTP_URL`, or the outbox).
 ///
-///     await req.latch.delivery.deliver(OutgoingMessage(
+///     try await req.latch.delivery.deliver(OutgoingMessage(
 ///         to: "+8613800138000", channel: "sms", subject: "", body: "Latch code 123456", code: "123456", createdAt: now))
 struct ChannelRouter: MessageDelivery {
     let mail: any MessageDelivery
     let sms: any MessageDelivery
 
-    func deliver(_ message: OutgoingMessage) async {
+    func deliver(_ message: OutgoingMessage) async throws {
         if message.channel == OutgoingMessage.smsChannel {
-            await sms.deliver(message)
+            try await sms.deliver(message)
         } else {
-            await mail.deliver(message)
+            try await mail.deliver(message)
         }
     }
 }

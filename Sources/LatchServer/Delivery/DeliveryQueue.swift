@@ -3,6 +3,8 @@ import Logging
 /// Sends in the background, so a request that triggers a message never waits for, or fails
 /// because of, the carrier. At most `concurrency` sends run at once; a temporary failure is tried
 /// again after the policy's backoff, a permanent one (or the last attempt) is logged and dropped.
+/// At most `capacity` messages wait: one more is refused, counted in `refused` and logged, and
+/// `enqueue` throws 503 (`delivery_queue_full`), so the request that wanted it sent says so.
 /// Logs name the channel, a job number, the attempt and the failure's description: never an
 /// address, a body or a code.
 actor DeliveryQueue {
@@ -24,6 +26,8 @@ actor DeliveryQueue {
     /// Sends in flight and retries waiting out their backoff, by task key.
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var jobsQueued = 0
+    /// Messages refused because the queue was full, since start.
+    private(set) var refused = 0
     private var taskKeys = 0
     private var stopped = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -36,12 +40,16 @@ actor DeliveryQueue {
         self.capacity = capacity
     }
 
-    /// Queues `send` and returns at once.
-    func enqueue(_ send: @escaping Send) {
+    /// Queues `send` and returns at once; throws `LatchError.deliveryQueueFull` (nothing queued) when
+    /// `capacity` messages are already waiting.
+    func enqueue(_ send: @escaping Send) throws {
         guard !stopped else { return }
         guard ready.count < capacity else {
-            logger.error("\(channel) not sent: the delivery queue is full", metadata: ["channel": "\(channel)"])
-            return
+            refused += 1
+            logger.error(
+                "\(channel) not queued: the delivery queue is full; the request answers 503",
+                metadata: ["channel": "\(channel)", "refused": "\(refused)"])
+            throw LatchError.deliveryQueueFull
         }
         jobsQueued += 1
         ready.append(Job(number: jobsQueued, attempt: 1, send: send))

@@ -17,7 +17,7 @@ enum MessageDeliverySetup {
             guard let sender = config.mailFrom else {
                 throw ConfigurationError("LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
             }
-            let queue = DeliveryQueue(channel: "mail", policy: retry, logger: app.logger)
+            let queue = DeliveryQueue(channel: "mail", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
             app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
             mail = SMTPMailDelivery(client: try SMTPClient(configuration: smtp), from: try MailAddress(parsing: sender), queue: queue)
         } else {
@@ -27,7 +27,7 @@ enum MessageDeliverySetup {
         let sms: any MessageDelivery
         if let webhook = config.smsWebhookURL {
             try LatchConfig.validateWebhook(webhook)
-            let queue = DeliveryQueue(channel: "sms", policy: retry, logger: app.logger)
+            let queue = DeliveryQueue(channel: "sms", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
             app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
             sms = SMSWebhookDelivery(url: URI(string: webhook), client: app.client, queue: queue)
         } else {

@@ -29,7 +29,9 @@ public struct OutgoingMessage: Sendable, Codable, Equatable {
     }
 }
 
-/// Delivers messages. Delivery never fails a request: an implementation logs and retries itself.
+/// Delivers messages. An implementation that queues logs and retries failed sends itself; it
+/// throws only when it cannot take the message at all (its queue is full: 503 `delivery_queue_full`),
+/// so a message is never dropped without the request that wanted it sent saying so.
 public protocol MessageDelivery: Sendable {
-    func deliver(_ message: OutgoingMessage) async
+    func deliver(_ message: OutgoingMessage) async throws
 }

@@ -31,10 +31,10 @@ struct SMSWebhookDelivery: MessageDelivery {
         }
     }
 
-    func deliver(_ message: OutgoingMessage) async {
+    func deliver(_ message: OutgoingMessage) async throws {
         let (url, client, timeout) = (self.url, self.client, self.timeout)
         let body = (try? JSONEncoder().encode(Payload(to: message.to, text: message.body))) ?? Data()
-        await queue.enqueue {
+        try await queue.enqueue {
             let response: ClientResponse
             do {
                 response = try await client.post(url) { request in

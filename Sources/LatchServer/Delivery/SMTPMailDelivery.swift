@@ -5,12 +5,12 @@ struct SMTPMailDelivery: MessageDelivery {
     let from: MailAddress
     let queue: DeliveryQueue
 
-    func deliver(_ message: OutgoingMessage) async {
+    func deliver(_ message: OutgoingMessage) async throws {
         let mail = MIMEMessage(
             from: from, to: message.to, subject: message.subject, text: message.body,
             html: message.html ?? MailHTML.page(paragraphs: [message.body]), date: message.createdAt)
         let envelope = SMTPEnvelope(from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
         let client = self.client
-        await queue.enqueue { try await client.send(envelope) }
+        try await queue.enqueue { try await client.send(envelope) }
     }
 }

@@ -43,7 +43,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         try await Self.insert(credential, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
-            await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
+            try await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)
@@ -103,6 +103,7 @@ struct DeviceCredentialRoutes: RouteCollection {
     }
 
     func challenge(_ req: Request) async throws -> Response {
+        try req.chargeRateLimit(.deviceChallenge)
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
             try await DeviceCredential.find(id, on: req.db) != nil
         else { throw LatchError.notFound }

@@ -64,6 +64,10 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     static func invalid(_ field: String, _ reasons: [String]? = nil) -> LatchError {
         LatchError(.validationFailed, status: .unprocessableEntity, field: field, reasons: reasons)
     }
+    /// 503 INTERNAL_ERROR (`reasons` `["delivery_queue_full"]`, `retry_after`): a mail or SMS could not
+    /// even be queued. Nothing was sent; asking again later works.
+    static let deliveryQueueFull = LatchError(
+        .internalError, status: .serviceUnavailable, reasons: ["delivery_queue_full"], retryAfter: 30)
     /// 429 with the seconds to wait.
     static func rateLimited(retryAfter: Int) -> LatchError {
         LatchError(.rateLimited, status: .tooManyRequests, retryAfter: max(1, retryAfter))

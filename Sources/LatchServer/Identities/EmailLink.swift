@@ -43,9 +43,9 @@ struct EmailLink {
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if owner == nil {
-                await latch.send(MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code)
+                try await latch.send(MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code)
             } else {
-                await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+                try await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
             }
         }
         return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(status: .accepted, for: req)

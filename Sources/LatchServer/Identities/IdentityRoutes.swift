@@ -24,6 +24,7 @@ struct IdentityRoutes: RouteCollection {
     }
 
     func sendCode(_ req: Request) async throws -> Response {
+        try req.chargeRateLimit(.codeSend)
         let body = try req.decodeJSON(SMSCodeRequest.self)
         let phone = try Validate.phone(body.phone)
         let latch = req.latch
@@ -36,7 +37,7 @@ struct IdentityRoutes: RouteCollection {
         case .failure(let limited):
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let code):
-            await latch.delivery.deliver(
+            try await latch.delivery.deliver(
                 OutgoingMessage(
                     to: phone.value, channel: "sms", subject: "", body: SMSCodeText.signInCode(code, language: req.language),
                     code: code, createdAt: latch.clock.now))

@@ -83,14 +83,16 @@ extension Request {
         return .locked(until: until)
     }
 
+    /// Queues the lock notice. A full delivery queue counts and logs the refusal; the lock itself
+    /// stands, so the guess still answers 423 rather than 503 (the lock starts once, by this request).
     private func tell(_ notice: LockNotice, owner: User?, until: Date) async {
         switch notice {
         case .ownerMail(let mail):
-            if let email = owner?.email { await latch.send(mail(until, language), to: email) }
+            if let email = owner?.email { try? await latch.send(mail(until, language), to: email) }
         case .mail(let address, let mail):
-            await latch.send(mail(until, language), to: address)
+            try? await latch.send(mail(until, language), to: address)
         case .sms(let phone, let text):
-            await latch.delivery.deliver(
+            try? await latch.delivery.deliver(
                 OutgoingMessage(
                     to: phone, channel: OutgoingMessage.smsChannel, subject: "", body: text(until, language), code: nil,
                     createdAt: latch.clock.now))
@@ -105,11 +107,15 @@ extension Request {
     @discardableResult
     func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
         let latch = self.latch
-        let result = try await guardedCheck(
-            throttle: latch.throttle, budget: .passwords, key: throttleKey, owner: user, session: session,
-            failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.lockWarning(until:language:))
-        ) {
-            try await latch.passwords.verify(password, against: user?.passwordHash)
+        // The bcrypt place is taken before the ladder admits the attempt: a full queue refuses
+        // with 429 without counting a failure against the account.
+        let result = try await latch.passwords.withPlace {
+            try await guardedCheck(
+                throttle: latch.throttle, budget: .passwords, key: throttleKey, owner: user, session: session,
+                failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.lockWarning(until:language:))
+            ) {
+                try await latch.passwords.verify(password, against: user?.passwordHash)
+            }
         }
         switch result {
         case .matched:

@@ -48,7 +48,7 @@ extension Request {
         try await latch.events.record(.newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
         guard let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
-        await latch.send(MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
+        try await latch.send(MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
     }
 
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
@@ -85,7 +85,7 @@ extension Request {
         }
         try await challenge.create(on: db)
         if let code, let email = user.email {
-            await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
+            try await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
         }
         return challenge
     }

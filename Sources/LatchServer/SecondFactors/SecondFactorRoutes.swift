@@ -95,11 +95,14 @@ struct SecondFactorRoutes: RouteCollection {
         let existing = try await FundPassword.find(me.userID, on: req.db)
         if let existing {
             if let current = body.currentFundPassword {
-                let result = try await req.guardedCheck(
-                    throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
-                    owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
-                    notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
-                ) { try await latch.passwords.verify(current, against: existing.passwordHash) }
+                // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
+                let result = try await latch.passwords.withPlace {
+                    try await req.guardedCheck(
+                        throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
+                        owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
+                        notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
+                    ) { try await latch.passwords.verify(current, against: existing.passwordHash) }
+                }
                 switch result {
                 case .matched: break
                 case .failed(let remaining): throw LatchError.wrongCode(attemptsRemaining: remaining)

@@ -43,7 +43,4 @@ extension Request {
             return session
         }
     }
-
-    /// The client's IP address as latchd sees it.
-    var clientIP: String? { remoteAddress?.ipAddress }
 }

@@ -17,12 +17,13 @@ extension OutgoingMessage: Content {}
 extension JWKSDocument: Content {}
 
 extension Request {
-    /// Decodes a JSON body, insisting on a JSON content type so the errors are the API's own.
+    /// Decodes a JSON body, insisting on `Content-Type: application/json` (the rule of
+    /// `JSONBodyMiddleware`, checked here too for routes mounted elsewhere) so the errors are the API's own.
     func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
         guard let body = body.data, body.readableBytes > 0 else {
             throw LatchError(.malformedBody, status: .badRequest)
         }
-        if let contentType = headers.contentType, contentType != .json {
+        guard JSONBodyMiddleware.isJSON(headers) else {
             throw LatchError(.unsupportedMediaType, status: .unsupportedMediaType)
         }
         return try LatchJSON.decoder.decode(T.self, from: body)

@@ -26,12 +26,15 @@ public struct LatchServices: Sendable {
     let challenges: ChallengeStore
     let verificationTokens: VerificationTokens
     public let delivery: any MessageDelivery
+    /// The token buckets of `config.rateLimits` (in this instance's memory).
+    let rateLimiter: RateLimiter
     /// The development outbox, when delivery goes there.
     public let outbox: DevelopmentOutbox?
 
-    /// Sends `mail` to `address` (never fails the request).
-    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil) async {
-        await delivery.deliver(
+    /// Queues `mail` to `address`; throws 503 (`delivery_queue_full`, `retry_after`) when the queue is
+    /// full, so a message is never dropped without the request saying so.
+    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil) async throws {
+        try await delivery.deliver(
             OutgoingMessage(
                 to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
                 createdAt: clock.now, html: mail.html))

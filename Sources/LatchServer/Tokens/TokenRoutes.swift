@@ -11,6 +11,7 @@ struct TokenRoutes: RouteCollection {
 
     func token(_ req: Request) async throws -> TokenResponse {
         let body = try req.decodeJSON(TokenRequest.self)
+        try req.chargeRateLimit(Self.rateLimitedAction(of: body.grantType))
         switch body.grantType {
         case .password:
             return try await passwordGrant(body, req)
@@ -27,6 +28,15 @@ struct TokenRoutes: RouteCollection {
             return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)
         case .smsCode:
             return try await req.signIn(with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
+        }
+    }
+
+    /// The rate limit a grant is charged to: refreshing is cheap and frequent, every other grant
+    /// proves a secret (and the password grant runs bcrypt), so they share the tight sign-in limit.
+    static func rateLimitedAction(of grant: TokenRequest.GrantType) -> RateLimitedAction {
+        switch grant {
+        case .refreshToken: .refresh
+        case .password, .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge: .signIn
         }
     }
 

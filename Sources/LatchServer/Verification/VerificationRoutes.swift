@@ -114,11 +114,14 @@ struct VerificationRoutes: RouteCollection {
         default:
             let candidate = body.fundPassword ?? ""
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
-            result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
-                owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
-                notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
-            ) { try await latch.passwords.verify(candidate, against: fund.passwordHash) }
+            // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
+            result = try await latch.passwords.withPlace {
+                try await req.guardedCheck(
+                    throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
+                    owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
+                    notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
+                ) { try await latch.passwords.verify(candidate, against: fund.passwordHash) }
+            }
         }
 
         switch result {

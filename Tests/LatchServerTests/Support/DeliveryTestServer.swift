@@ -12,15 +12,17 @@ struct DeliveryTestServer: Sendable {
 
     static func start(
         _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
-        smsWebhookURL: String? = nil, clock: TestClock = TestClock()
+        smsWebhookURL: String? = nil, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> DeliveryTestServer {
         let location = try await database.makeLocation()
         let app = try await Application.make(.testing)
         do {
-            let config = LatchConfig(
+            var config = LatchConfig(
                 mode: .development, database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test",
                 secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL, mailFrom: smtpURL == nil ? nil : mailFrom,
                 logRequests: false, smsWebhookURL: smsWebhookURL)
+            config.rateLimits = TestServer.generousRateLimits
+            adjust(&config)
             try await configure(app, config, clock: clock.latchClock)
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }

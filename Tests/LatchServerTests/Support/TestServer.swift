@@ -17,7 +17,7 @@ final class TestServer: Sendable {
     static func start(
         _ database: TestDatabase, clock: TestClock = TestClock(), sharing location: LatchConfig.DatabaseLocation? = nil,
         secretKey: Data = Data(repeating: 7, count: 32), production: Bool = false, serviceKeys: [String] = [],
-        signInProviders: SignInProviders = SignInProviders()
+        signInProviders: SignInProviders = SignInProviders(), adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
         let app = try await Application.make(.testing)
@@ -28,6 +28,12 @@ final class TestServer: Sendable {
                 smtpURL: production ? "smtp://127.0.0.1:2525" : nil, mailFrom: production ? "latch@latch.test" : nil,
                 logRequests: false, serviceKeys: serviceKeys)
             config.signInProviders = signInProviders
+            // The test clock stands still, so buckets never refill: tests get the standard limits
+            // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
+            config.rateLimits = Self.generousRateLimits
+            // Likewise the bcrypt queue: the lockout tests send dozens of sign-ins at once on purpose.
+            config.bcryptQueueLimit = 1000
+            adjust(&config)
             try await configure(app, config, clock: clock.latchClock)
             app.http.server.configuration.port = 0
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
@@ -38,6 +44,9 @@ final class TestServer: Sendable {
             throw error
         }
     }
+
+    /// The standard rate limits × 1000 (no test makes that many requests from 127.0.0.1).
+    static let generousRateLimits = RateLimits.standard.scaled(by: 1000)
 
     private init(app: Application, baseURL: String, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
         self.app = app
@@ -142,11 +151,12 @@ struct TestResponse: Sendable {
     }
 }
 
-/// Runs `body` against a fresh server and always stops the server afterwards.
+/// Runs `body` against a fresh server (its configuration changed by `adjust`) and always stops the server afterwards.
 func withServer(
-    _ database: TestDatabase, clock: TestClock = TestClock(), _ body: (TestServer) async throws -> Void
+    _ database: TestDatabase, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in },
+    _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(database, clock: clock)
+    let server = try await TestServer.start(database, clock: clock, adjust: adjust)
     do {
         try await body(server)
     } catch {

@@ -1,0 +1,16 @@
+/// The unauthenticated requests that cost latchd work (bcrypt, mail, SMS, database rows) or guess
+/// at a secret, each priced by its own `RateLimitRule` before any of that work starts.
+public enum RateLimitedAction: String, Sendable, CaseIterable {
+    /// `POST /v1/token` with any grant but `refresh_token` (passwords, codes, signatures, providers).
+    case signIn = "sign_in"
+    /// `POST /v1/token` with grant `refresh_token` (cheap, but unauthenticated).
+    case refresh
+    /// `POST /v1/registrations` (a bcrypt hash and a mail).
+    case registration
+    /// `POST /v1/registrations/{id}/verify` and `POST /v1/password/reset` (guesses at a mailed code).
+    case codeCheck = "code_check"
+    /// `POST /v1/password/forgot` and `POST /v1/sms/codes` (a mail or an SMS).
+    case codeSend = "code_send"
+    /// `POST /v1/device-credentials/{id}/challenges` (a database row).
+    case deviceChallenge = "device_challenge"
+}
