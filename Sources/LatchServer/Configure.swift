@@ -35,7 +35,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
-        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
+        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(), AddRecoveryHardeningColumns(),
+        CreateSessionRevocationNotice(),
     ] {
         app.migrations.add(migration)
     }
@@ -56,6 +57,14 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
+    if case .postgres(let url, let searchPath) = config.database {
+        var postgres = try SQLPostgresConfiguration(url: url)
+        postgres.searchPath = searchPath
+        let listener = SessionRevocationListener(
+            configuration: postgres.coreConfiguration, status: sessionStatus, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+        listener.start()
+        app.lifecycle.use(listener)
+    }
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
     let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
     app.latch = LatchServices(
@@ -64,7 +73,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
         methodThrottle: LoginThrottleStore(ladder: .stepUpMethod),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
-        rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
+        rotation: RefreshTokenRotation(
+            secrets: secrets, accessTokens: accessTokens, maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery, outbox: outbox)

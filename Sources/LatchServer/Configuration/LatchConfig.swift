@@ -33,6 +33,9 @@ public struct LatchConfig: Sendable {
     public var serviceKeys: [String]
     /// Sign in with Apple and WeChat (off when not configured).
     public var signInProviders = SignInProviders()
+    /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it
+    /// is refreshed, a session ends this long after its sign-in (besides the 30-day idle limit).
+    public var sessionMaxDays = 90
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),
