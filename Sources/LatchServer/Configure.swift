@@ -58,10 +58,12 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
     if case .postgres(let url, let searchPath) = config.database {
-        var postgres = try SQLPostgresConfiguration(url: url)
-        postgres.searchPath = searchPath
+        var listening = try SQLPostgresConfiguration(url: url).coreConfiguration
+        // Named, so an operator (or a test, by schema) can tell the listening connection apart.
+        let name = ([SessionRevocationListener.applicationName] + (searchPath?.prefix(1) ?? [])).joined(separator: " ")
+        listening.options.additionalStartupParameters.append(("application_name", name))
         let listener = SessionRevocationListener(
-            configuration: postgres.coreConfiguration, status: sessionStatus, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+            configuration: listening, status: sessionStatus, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
         listener.start()
         app.lifecycle.use(listener)
     }

@@ -16,6 +16,8 @@ import Vapor
 /// `shutdownAsync` ends it, so it never keeps latchd from stopping.
 final class SessionRevocationListener: LifecycleHandler, Sendable {
     static let channel = "latch_session_revoked"
+    /// The listening connection's `application_name` (followed by the schema, when one is chosen).
+    static let applicationName = "latch-revocation-listener"
     static let reconnectDelay: Duration = .seconds(1)
 
     private let configuration: PostgresConnection.Configuration
