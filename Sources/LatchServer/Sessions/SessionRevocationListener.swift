@@ -56,6 +56,18 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
         await task?.value
     }
 
+    /// Marks every notified session revoked until the connection ends (or throws when it is lost).
+    private func listen(on connection: PostgresConnection) async throws {
+        try await connection.listen(on: Self.channel) { notifications in
+            // Anything revoked while no connection listened was not heard: read live entries again.
+            status.recheckAll()
+            for try await notification in notifications {
+                guard let id = UUID(uuidString: notification.payload) else { continue }
+                status.noteRevokedElsewhere(id)
+            }
+        }
+    }
+
     private var isStopped: Bool { state.withLock { $0.stopped } || Task.isCancelled }
 
     private func run() async {
@@ -70,25 +82,17 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
                     state.connection = connection
                     return true
                 }
-                guard keep else {
-                    try? await connection.close()
-                    return
+                do {
+                    if keep { try await listen(on: connection) }
+                } catch {
+                    // Closed below; a connection must always be closed before it is released.
+                    if !isStopped { logger.warning("session revocation listener lost its PostgreSQL connection; reconnecting (revocations by other instances fall back to the 5 s recheck meanwhile)") }
                 }
-                try await connection.listen(on: Self.channel) { notifications in
-                    // Anything revoked while no connection listened was not heard: read live entries again.
-                    status.recheckAll()
-                    for try await notification in notifications {
-                        guard let id = UUID(uuidString: notification.payload) else { continue }
-                        status.noteRevokedElsewhere(id)
-                    }
-                }
+                state.withLock { $0.connection = nil }
                 try? await connection.close()
             } catch {
-                if !isStopped {
-                    logger.warning("session revocation listener lost its PostgreSQL connection; reconnecting (revocations by other instances fall back to the 5 s recheck meanwhile)")
-                }
+                if !isStopped { logger.warning("session revocation listener cannot connect to PostgreSQL; retrying") }
             }
-            state.withLock { $0.connection = nil }
             if isStopped { return }
             try? await Task.sleep(for: Self.reconnectDelay)
         }
