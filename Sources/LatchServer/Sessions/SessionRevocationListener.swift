@@ -56,16 +56,21 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
         await task?.value
     }
 
-    /// Marks every notified session revoked until the connection ends (or throws when it is lost).
+    /// Marks every notified session revoked until the connection ends. The handler runs on the
+    /// connection's event loop as each notification arrives (no hop through the task pool, which a
+    /// busy instance may keep waiting).
     private func listen(on connection: PostgresConnection) async throws {
-        try await connection.listen(on: Self.channel) { notifications in
-            // Anything revoked while no connection listened was not heard: read live entries again.
-            status.recheckAll()
-            for try await notification in notifications {
-                guard let id = UUID(uuidString: notification.payload) else { continue }
-                status.noteRevokedElsewhere(id)
-            }
+        let status = self.status
+        let listening = connection.addListener(channel: Self.channel) { _, notification in
+            guard let id = UUID(uuidString: notification.payload) else { return }
+            status.noteRevokedElsewhere(id)
         }
+        defer { listening.stop() }
+        // Queries run in order: once this answers, LISTEN is in force. Anything revoked while no
+        // connection listened was not heard, so live entries are read again from here on.
+        for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+        status.recheckAll()
+        try await connection.closeFuture.get()
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } || Task.isCancelled }
