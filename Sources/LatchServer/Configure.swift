@@ -36,7 +36,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
-        CreateGuessBudgets(),
+        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(),
     ] {
         app.migrations.add(migration)
     }
@@ -57,6 +57,16 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)
     let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
+    if case .postgres(let url, let searchPath) = config.database {
+        var listening = try SQLPostgresConfiguration(url: url).coreConfiguration
+        // Named, so an operator (or a test, by schema) can tell the listening connection apart.
+        let name = ([SessionRevocationListener.applicationName] + (searchPath?.prefix(1) ?? [])).joined(separator: " ")
+        listening.options.additionalStartupParameters.append(("application_name", name))
+        let listener = SessionRevocationListener(
+            configuration: listening, status: sessionStatus, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+        listener.start()
+        app.lifecycle.use(listener)
+    }
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
     let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
     app.latch = LatchServices(
@@ -65,7 +75,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
         methodThrottle: LoginThrottleStore(ladder: .stepUpMethod), budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
-        rotation: RefreshTokenRotation(secrets: secrets, accessTokens: accessTokens),
+        rotation: RefreshTokenRotation(
+            secrets: secrets, accessTokens: accessTokens, maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),

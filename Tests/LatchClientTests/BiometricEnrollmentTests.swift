@@ -132,6 +132,18 @@ struct BiometricEnrollmentTests {
         #expect(await bed.vault.keys == ["session"])
     }
 
+    @Test("10 §2 disable passes the unbind_device verification token to the server when it has one")
+    func test_10_disableSendsVerificationToken() async throws {
+        let bed = BiometricTestBed()
+        let binding = try await bed.enabled()
+
+        let removedOnServer = try await bed.enrollment.disable(verificationToken: "vt-unbind")
+
+        #expect(removedOnServer)
+        #expect(await bed.server.unbinds == [binding.credentialID])
+        #expect(await bed.server.unbindProofs == ["vt-unbind"])
+    }
+
     @Test func B5_disableOfflineTurnsItOffNowAndOnTheServerLater() async throws {
         // Set-up
         let bed = BiometricTestBed()

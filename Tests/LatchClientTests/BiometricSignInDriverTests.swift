@@ -17,6 +17,8 @@ actor FakeCredentialServer: DeviceCredentialAPI {
     private(set) var credentials: [String: String] = [:]
     private(set) var binds: [Bind] = []
     private(set) var unbinds: [String] = []
+    /// The verification token each unbind call carried (issue 10 §2), in call order.
+    private(set) var unbindProofs: [String?] = []
     private(set) var challengeRequests = 0
     private var challenges: [String: (credentialID: String, challenge: String)] = [:]
     private var counter = 0
@@ -64,6 +66,11 @@ actor FakeCredentialServer: DeviceCredentialAPI {
             DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
         else { throw DeviceCredentialError.signatureRejected }
         return Self.tokens
+    }
+
+    func unbind(credentialID: String, verificationToken: String?) throws {
+        unbindProofs.append(verificationToken)
+        try unbind(credentialID: credentialID)
     }
 
     func unbind(credentialID: String) throws {

@@ -138,7 +138,8 @@ struct AppleSignInTests {
             let unverified = try await Self.appleSignIn(
                 server, try await key.identityToken(subject: "sub-unverified", expires: expires, email: "alice@example.com", emailVerified: false))
             let verified = try await Self.appleSignIn(
-                server, try await key.identityToken(subject: "sub-verified", expires: expires, email: "ALICE@example.com"))
+                server, try await key.identityToken(subject: "sub-verified", expires: expires, email: "ALICE@example.com"),
+                device: TestServer.testDevice)
             let relay = try await Self.appleSignIn(
                 server, try await key.identityToken(subject: "sub-relay", expires: expires, email: "x1y2z3@privaterelay.appleid.com"))
 

@@ -20,6 +20,7 @@ struct ConfigurationTests {
         #expect(config.host == "127.0.0.1" && config.port == 8080)
         #expect(config.issuer == "http://127.0.0.1:8080")
         #expect(config.bcryptCost == 12)
+        #expect(config.sessionMaxDays == 90, "10 §2: sessions live at most 90 days by default")
         #expect(config.secretKey == Self.keyBytes)
         #expect(config.smtpURL == nil && config.mailFrom == nil)
         #expect(config.usesDevelopmentOutbox)
@@ -31,12 +32,14 @@ struct ConfigurationTests {
             "LATCH_SECRET_KEY": Self.key, "LATCH_DATABASE_URL": "postgres://latch:secret@db.internal:5433/latch",
             "LATCH_HOST": "0.0.0.0", "LATCH_PORT": "9090", "LATCH_ISSUER": "https://auth.example.com",
             "LATCH_BCRYPT_COST": "10", "LATCH_LOG_REQUESTS": "false", "LATCH_SMTP_URL": " ",
+            "LATCH_SESSION_MAX_DAYS": "30",
         ])
 
         #expect(config.database == .postgres(url: "postgres://latch:secret@db.internal:5433/latch"))
         #expect(config.host == "0.0.0.0" && config.port == 9090)
         #expect(config.issuer == "https://auth.example.com")
         #expect(config.bcryptCost == 10)
+        #expect(config.sessionMaxDays == 30)
         #expect(!config.logRequests)
         #expect(config.smtpURL == nil)
     }
@@ -192,6 +195,9 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting("LATCH_BCRYPT_COST", "3"),
         BadSetting("LATCH_BCRYPT_COST", "32"),
         BadSetting("LATCH_BCRYPT_COST", "twelve"),
+        BadSetting("LATCH_SESSION_MAX_DAYS", "0"),
+        BadSetting("LATCH_SESSION_MAX_DAYS", "3651"),
+        BadSetting("LATCH_SESSION_MAX_DAYS", "ninety"),
         BadSetting("LATCH_SECRET_KEY", "not base64!"),
         BadSetting("LATCH_SECRET_KEY", Data(repeating: 1, count: 16).base64EncodedString()),
         BadSetting("LATCH_SECRET_KEY", Data(repeating: 1, count: 33).base64EncodedString()),

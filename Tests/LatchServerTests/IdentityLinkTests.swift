@@ -38,8 +38,9 @@ struct IdentityLinkTests {
             #expect(Self.providers(me).first == "email")
             #expect(Set(Self.providers(me)) == ["email", "apple", "wechat", "phone"])
             #expect(me.json["email"] as? String == "alice@example.com", "the existing fields stay")
-            let viaApple = try await AppleSignInTests.appleSignIn(server, appleToken)
-            let viaWeChat = try await WeChatSignInTests.wechatSignIn(server, code: "SIGNIN")
+            // From Alice's own (known) device: another device would be screened (C8).
+            let viaApple = try await AppleSignInTests.appleSignIn(server, appleToken, device: TestServer.testDevice)
+            let viaWeChat = try await WeChatSignInTests.wechatSignIn(server, code: "SIGNIN", device: TestServer.testDevice)
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
             let events = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken).jsonArray

@@ -159,7 +159,8 @@ struct LockoutTests {
                 json: ["email": "alice@example.com", "code": code, "new_password": "Brand-New-Pass-7"])
 
             #expect(reset.status == 204)
-            #expect(try await server.signIn(password: "Brand-New-Pass-7").status == 200)
+            // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
+            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
         }
     }
 

@@ -21,7 +21,7 @@ struct NewDeviceTests {
     @Test("C8 the account's first device and known devices sign in without a challenge or a notice", arguments: TestDatabase.all)
     func C8_firstAndKnownDevicesPass(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            try await server.signUp()
+            try await server.signUp(device: Self.phone)
             let mailsBefore = await server.mails().count
 
             let first = try await server.signIn(device: Self.phone)
@@ -55,7 +55,7 @@ struct NewDeviceTests {
     @Test("C8 a new device gets 403 VERIFICATION_REQUIRED with a mailed code; the code completes the sign-in and a notice follows", arguments: TestDatabase.all)
     func C8_newDeviceChallengedByEmail(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let tokens = try await server.signUp()
+            let tokens = try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let mailsBefore = await server.mails().count
 
@@ -97,7 +97,7 @@ struct NewDeviceTests {
     @Test("C8 a login challenge allows 5 tries and 10 minutes", arguments: TestDatabase.all)
     func C8_challengeLimits(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            try await server.signUp()
+            try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let first = try #require(try await server.signIn(device: Self.laptop).json["challenge_id"] as? String)
             let firstCode = try await server.latestCode(to: "alice@example.com")
@@ -124,10 +124,10 @@ struct NewDeviceTests {
     @Test("C8 a sign-in without a device id counts as an unknown device once devices are known", arguments: TestDatabase.all)
     func C8_missingDeviceIDIsUnknown(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            try await server.signUp()
+            try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
 
-            let anonymous = try await server.signIn()
+            let anonymous = try await server.signIn(device: nil)
             let blankID = try await server.signIn(device: ["id": "  ", "name": "Somebody's phone"])
 
             #expect(anonymous.status == 403 && anonymous.errorCode == "VERIFICATION_REQUIRED", "\(anonymous.text)")
@@ -139,7 +139,7 @@ struct NewDeviceTests {
     @Test("C8 a wrong password from a new device gets AUTH_001, not a challenge", arguments: TestDatabase.all)
     func C8_wrongPasswordNoChallenge(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            try await server.signUp()
+            try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let mailsBefore = await server.mails().count
 
@@ -153,7 +153,7 @@ struct NewDeviceTests {
     @Test("C8 with verify_unusual_sign_ins off a new device signs in directly and a notice is mailed", arguments: TestDatabase.all)
     func C8_settingOffNoticeOnly(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let tokens = try await server.signUp()
+            let tokens = try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let initial = try await server.send(.GET, "/v1/me/security-settings", bearer: tokens.accessToken)
             let mailsBefore = await server.mails().count
@@ -183,7 +183,7 @@ struct NewDeviceTests {
     @Test("C8 turning the unusual sign-in check off 10 minutes after sign-in needs a verification; turning it on does not", arguments: TestDatabase.all)
     func C8_turningTheCheckOffIsStepUpProtected(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let tokens = try await server.signUp()
+            let tokens = try await server.signUp(device: Self.phone)
             try await server.setFundPassword(bearer: tokens.accessToken)
             server.clock.advance(by: 601)
 
@@ -212,7 +212,7 @@ struct NewDeviceTests {
     @Test("C8 with TOTP active the challenge method is totp and an authenticator code completes it", arguments: TestDatabase.all)
     func C8_totpChallenge(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let tokens = try await server.signUp()
+            let tokens = try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
             server.clock.advance(by: 30)
@@ -236,7 +236,7 @@ struct NewDeviceTests {
     @Test("C8 a device-key sign-in with a device id makes that device known", arguments: TestDatabase.all)
     func C8_deviceSignatureRemembersDevice(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let tokens = try await server.signUp()
+            let tokens = try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
             let key = DeviceKey()
             let credentialID = try await server.bindDevice(key, bearer: tokens.accessToken)
@@ -250,6 +250,60 @@ struct NewDeviceTests {
 
             #expect(byKey.status == 200, "\(byKey.text)")
             #expect(byPassword.status == 200, "tablet-3 is known after the key sign-in: \(byPassword.text)")
+        }
+    }
+
+    @Test("10 §2 an account registered without a device id screens the next device, with or without an id", arguments: TestDatabase.all)
+    func test_10_registrationWithoutDeviceIDLeavesNoBlindSpot(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp(device: nil)
+
+            let withID = try await server.signIn(device: Self.laptop)
+            let withoutID = try await server.signIn(device: nil)
+
+            // Before issue 10 the account knew no device, so whatever came next was trusted silently.
+            #expect(withID.status == 403 && withID.errorCode == "VERIFICATION_REQUIRED", "\(withID.text)")
+            #expect(withoutID.status == 403 && withoutID.errorCode == "VERIFICATION_REQUIRED", "\(withoutID.text)")
+            #expect(withID.json["access_token"] == nil && withoutID.json["access_token"] == nil)
+        }
+    }
+
+    @Test("10 §2 a first sign-in without a device id does not make the next device id trusted", arguments: TestDatabase.all)
+    func test_10_firstSignInWithoutDeviceIDLeavesNoBlindSpot(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp(device: nil)
+            // The owner finishes an id-less sign-in with the mailed code: still no device id is known.
+            _ = try await server.signInConfirmingNewDevice(device: nil)
+
+            let attacker = try await server.signIn(device: ["id": "attacker-9", "name": "Eve's phone"])
+
+            #expect(attacker.status == 403 && attacker.errorCode == "VERIFICATION_REQUIRED", "\(attacker.text)")
+        }
+    }
+
+    @Test("10 §2 a pending login challenge is reused only for the same user and the same device", arguments: TestDatabase.all)
+    func test_10_pendingChallengeReusedOnlyForSameDevice(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp(device: Self.phone)
+            try await server.signUp("bob@example.com", device: Self.phone)
+            let tablet = ["id": "tablet-3", "name": "Eve's tablet"]
+
+            let laptop = try await server.signIn(device: Self.laptop)
+            let other = try await server.signIn(device: tablet)
+            let laptopAgain = try await server.signIn(device: Self.laptop)
+            let bobLaptop = try await server.signIn("bob@example.com", device: Self.laptop)
+
+            let laptopID = try #require(laptop.json["challenge_id"] as? String)
+            let otherID = try #require(other.json["challenge_id"] as? String)
+            #expect(otherID != laptopID, "another device never gets the laptop's challenge")
+            #expect(laptopAgain.json["challenge_id"] as? String == laptopID, "the same device within a minute reuses it")
+            #expect(bobLaptop.json["challenge_id"] as? String != laptopID, "another user never gets it")
+            // The tablet's code does not finish the laptop's challenge, and its challenge signs in as the tablet.
+            let tabletCode = try await server.latestCode(to: "alice@example.com")
+            let finished = try await Self.loginChallenge(server, challengeID: otherID, code: tabletCode)
+            #expect(finished.status == 200, "\(finished.text)")
+            let sessions = try await server.send(.GET, "/v1/sessions", bearer: try finished.decode(TokenResponse.self).accessToken).jsonArray
+            #expect(sessions.first { $0["current"] as? Bool == true }?["device_name"] as? String == "Eve's tablet")
         }
     }
 }

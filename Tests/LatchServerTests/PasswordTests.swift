@@ -55,7 +55,8 @@ struct PasswordTests {
                 let refresh = try await server.refresh(session.refreshToken)
                 #expect(refresh.status == 401 && refresh.errorCode == "AUTH_004")
             }
-            #expect(try await server.signIn(password: "Brand-New-Pass-7").status == 200)
+            // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
+            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
             let old = try await server.signIn(password: "Correct-Horse-9")
             #expect(old.status == 401 && old.errorCode == "AUTH_001")
             let again = try await server.reset(code: code, newPassword: "Another-Pass-55")
@@ -100,7 +101,8 @@ struct PasswordTests {
             #expect(common.status == 422 && common.json["field"] as? String == "new_password")
             #expect((common.json["reasons"] as? [String])?.contains("common") == true, "\(common.text)")
             #expect(valid.status == 204, "the code survived the refused attempts: \(valid.text)")
-            #expect(try await server.signIn(password: "Brand-New-Pass-7").status == 200)
+            // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
+            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
         }
     }
 

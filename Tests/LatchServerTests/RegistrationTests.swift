@@ -32,7 +32,8 @@ struct RegistrationTests {
             let id = try #require(registered.json["registration_id"] as? String)
             let code = try await server.latestCode(to: "alice@example.com")
 
-            let verified = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code])
+            let verified = try await server.send(
+                .POST, "/v1/registrations/\(id)/verify", json: ["code": code, "device": TestServer.testDevice] as [String: Any])
 
             #expect(verified.status == 201, "\(verified.text)")
             let tokens = try verified.decode(TokenResponse.self)

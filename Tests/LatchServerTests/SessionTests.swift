@@ -1,7 +1,9 @@
+import FluentPostgresDriver
 import Foundation
 import LatchCore
 import LatchServer
 import Testing
+import Vapor
 
 /// C8 multi-device sessions and C9 sign-out through the real HTTP stack, on one instance and on
 /// two instances sharing a database; and the signed-in user's profile.
@@ -16,9 +18,9 @@ struct SessionTests {
             let start = server.clock.now
             try await server.signUp()
             server.clock.advance(by: 60)
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
             server.clock.advance(by: 60)
-            let laptop = try await server.signIn(device: Self.laptop).decode(TokenResponse.self)
+            let laptop = try await server.signInConfirmingNewDevice(device: Self.laptop)
 
             let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken)
 
@@ -47,8 +49,8 @@ struct SessionTests {
     func C8_revokeOneDeviceEndsItAtOnce(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
-            let laptop = try await server.signIn(device: Self.laptop).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
+            let laptop = try await server.signInConfirmingNewDevice(device: Self.laptop)
             #expect(try await server.send(.GET, "/v1/me", bearer: laptop.accessToken).status == 200)
 
             let revoked = try await server.send(.DELETE, "/v1/sessions/\(laptop.sessionId)", bearer: phone.accessToken)
@@ -86,8 +88,8 @@ struct SessionTests {
     func C8_revokeOthersKeepsCurrent(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let first = try await server.signUp()
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
-            let laptop = try await server.signIn(device: Self.laptop).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
+            let laptop = try await server.signInConfirmingNewDevice(device: Self.laptop)
             let bob = try await server.signUp("bob@example.com")
 
             let revoked = try await server.send(.DELETE, "/v1/sessions?scope=others", bearer: phone.accessToken)
@@ -109,7 +111,7 @@ struct SessionTests {
     func C8_revokeWithoutScopeRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let first = try await server.signUp()
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
 
             for path in ["/v1/sessions", "/v1/sessions?scope=all", "/v1/sessions?scope=", "/v1/sessions?scope=OTHERS"] {
                 let refused = try await server.send(.DELETE, path, bearer: phone.accessToken)
@@ -126,7 +128,7 @@ struct SessionTests {
     func C9_logoutEndsSession(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let other = try await server.signUp()
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
 
             let loggedOut = try await server.send(.POST, "/v1/logout", bearer: phone.accessToken)
 
@@ -169,12 +171,115 @@ struct SessionTests {
         try await b.stop()
     }
 
+    /// PostgreSQL only: SQLite has no NOTIFY, and there the 5 s recheck above is the bound.
+    static let postgresOnly = TestDatabase.all.filter { if case .postgres = $0 { true } else { false } }
+
+    @Test("10 §2 a session revoked on one latchd is refused by another sharing PostgreSQL within 1 s (LISTEN/NOTIFY)", arguments: postgresOnly)
+    func test_10_revocationReachesOtherInstanceWithinOneSecond(database: TestDatabase) async throws {
+        try await withTwoInstances(database) { a, b in
+            #expect(try await Self.listeners(of: a) == 2)
+            let delay = try await Self.revocationDelay(from: a, to: b)
+            print("issue 10 §2: revocation on A refused by B after \(delay)")
+            #expect(delay < .seconds(1), "B refused the revoked session after \(delay)")
+        }
+    }
+
+    @Test("10 §2 the revocation listener reconnects after its PostgreSQL connection is lost", arguments: postgresOnly)
+    func test_10_revocationListenerReconnects(database: TestDatabase) async throws {
+        try await withTwoInstances(database) { a, b in
+            guard case .postgres(let url, let searchPath?) = a.location, let schema = searchPath.first else {
+                Issue.record("a PostgreSQL location with a schema")
+                return
+            }
+            let name = "latch-revocation-listener \(schema)"
+            try #require(try await Self.listeners(of: a) == 2)
+            let terminated = try await Self.postgres(url) { sql in
+                try await sql.raw("""
+                    SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = \(bind: name)
+                    """).all().count
+            }
+            #expect(terminated == 2, "both instances' listeners were cut")
+            #expect(try await Self.listeners(of: a) == 2, "both listeners are back")
+
+            let delay = try await Self.revocationDelay(from: a, to: b)
+            print("issue 10 §2: after reconnecting, revocation on A refused by B after \(delay)")
+            #expect(delay < .seconds(1), "after reconnecting, B refused the revoked session after \(delay)")
+        }
+    }
+
+    /// How many revocation listeners listen on `server`'s schema, waiting up to 5 s for two.
+    static func listeners(of server: TestServer) async throws -> Int {
+        guard case .postgres(let url, let searchPath?) = server.location, let schema = searchPath.first else { return 0 }
+        let name = "latch-revocation-listener \(schema)"
+        var listening = 0
+        for _ in 0..<100 where listening < 2 {
+            listening = try await postgres(url) { sql in
+                try await sql.raw("""
+                    SELECT pid FROM pg_stat_activity WHERE application_name = \(bind: name) AND query = 'SELECT 1'
+                    """).all().count
+            }
+            if listening < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        return listening
+    }
+
+    /// Signs up on `a`, lets `b` cache the session as live, signs out on `a`, and returns how long
+    /// after that `b` first refuses the access token (polled every 10 ms, at most 5 s). The test clock
+    /// stands still, so `b`'s 5 s recheck can never be what refuses it.
+    static func revocationDelay(from a: TestServer, to b: TestServer) async throws -> Duration {
+        let tokens = try await a.signUp("user\(UUID().uuidString.prefix(8))@example.com")
+        try #require(try await b.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 200)
+        try #require(try await a.send(.POST, "/v1/logout", bearer: tokens.accessToken).status == 204)
+        let clock = ContinuousClock()
+        let revokedAt = clock.now
+        while clock.now - revokedAt < .seconds(5) {
+            let onB = try await b.send(.GET, "/v1/me", bearer: tokens.accessToken)
+            if onB.status == 401 { return clock.now - revokedAt }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return clock.now - revokedAt
+    }
+
+    /// Two servers on one database (and one test clock).
+    func withTwoInstances(_ database: TestDatabase, _ body: (TestServer, TestServer) async throws -> Void) async throws {
+        let clock = TestClock()
+        let a = try await TestServer.start(database, clock: clock)
+        let b: TestServer
+        do { b = try await TestServer.start(database, clock: clock, sharing: a.location) } catch {
+            try? await a.stop()
+            throw error
+        }
+        do {
+            try await body(a, b)
+        } catch {
+            try? await a.stop()
+            try? await b.stop()
+            throw error
+        }
+        try await a.stop()
+        try await b.stop()
+    }
+
+    /// Runs `body` on a connection of its own to the PostgreSQL server at `url`.
+    static func postgres<T: Sendable>(_ url: String, _ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        let app = try await Application.make(.testing)
+        do {
+            app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
+            let result = try await body(app.db as! any SQLDatabase)
+            try await app.asyncShutdown()
+            return result
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
     @Test("C8 a refresh moves the session's last activity", arguments: TestDatabase.all)
     func C8_refreshUpdatesLastActive(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let start = server.clock.now
             let first = try await server.signUp()
-            let phone = try await server.signIn(device: Self.phone).decode(TokenResponse.self)
+            let phone = try await server.signInConfirmingNewDevice(device: Self.phone)
 
             server.clock.advance(by: 600)
             #expect(try await server.refresh(first.refreshToken).status == 200)

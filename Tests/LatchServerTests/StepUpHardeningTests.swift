@@ -25,7 +25,7 @@ struct StepUpHardeningTests {
     @Test("C8 new-device sign-ins within a minute share one challenge and one code mail", arguments: TestDatabase.all)
     func C8_oneChallengeMailPerMinute(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            try await server.signUp()
+            try await server.signUp(device: ["id": "phone-1"])
             #expect(try await server.signIn(device: ["id": "phone-1"]).status == 200)
 
             let first = try await server.signIn(device: ["id": "laptop-2"])

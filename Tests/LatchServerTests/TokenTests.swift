@@ -89,7 +89,7 @@ struct TokenTests {
         }
     }
 
-    @Test("C6 two refreshes of one token within 10 s both succeed and leave the session usable", arguments: TestDatabase.all)
+    @Test("C6 two refreshes of one token racing within 10 s both succeed and leave the session usable", arguments: TestDatabase.all)
     func C6_rotationRaceWithinGraceWindow(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -97,12 +97,11 @@ struct TokenTests {
             async let a = server.refresh(tokens.refreshToken)
             async let b = server.refresh(tokens.refreshToken)
             let (first, second) = try await (a, b)
-            server.clock.advance(by: 9)
-            let late = try await server.refresh(tokens.refreshToken)
 
-            #expect(first.status == 200 && second.status == 200 && late.status == 200)
-            let refreshed = try [first, second, late].map { try $0.decode(TokenResponse.self).refreshToken }
-            #expect(Set(refreshed).count == 1, "every duplicate gets the session's current token")
+            // One rotates, the other gets the grace answer (only once: see RecoveryHardeningTests).
+            #expect(first.status == 200 && second.status == 200, "\(first.text) \(second.text)")
+            let refreshed = try [first, second].map { try $0.decode(TokenResponse.self).refreshToken }
+            #expect(Set(refreshed).count == 1, "the duplicate gets the session's current token")
             let next = try await server.refresh(refreshed[0])
             #expect(next.status == 200)
             #expect(try await server.send(.GET, "/v1/me", bearer: try next.decode(TokenResponse.self).accessToken).status == 200)

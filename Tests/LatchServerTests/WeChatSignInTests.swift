@@ -6,8 +6,10 @@ import Testing
 /// C1 WeChat OAuth against a local stand-in of `/sns/oauth2/access_token` and `/sns/userinfo`.
 @Suite("WeChat sign-in (C1)")
 struct WeChatSignInTests {
-    static func wechatSignIn(_ server: TestServer, code: String) async throws -> TestResponse {
-        try await server.send(.POST, "/v1/token", json: ["grant_type": "wechat", "code": code])
+    static func wechatSignIn(_ server: TestServer, code: String, device: [String: String]? = nil) async throws -> TestResponse {
+        var body: [String: Any] = ["grant_type": "wechat", "code": code]
+        if let device { body["device"] = device }
+        return try await server.send(.POST, "/v1/token", json: body)
     }
 
     @Test("C1 a WeChat code signs in the account keyed by unionid, created on first sign-in with WeChat's nickname", arguments: TestDatabase.all)

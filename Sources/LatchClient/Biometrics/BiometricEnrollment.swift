@@ -76,22 +76,29 @@ public struct BiometricEnrollment: Sendable {
     }
 
     /// Disables biometric login: on this device at once (domain state, binding, device key — never the
-    /// session), then on the server. Returns whether the server removed it too; if not (offline), it is
-    /// removed by a later `enable`, `disable` or `removeStaleCredentials` while signed in.
+    /// session), then on the server. Returns whether the server removed it too; if not (offline, or the
+    /// session signed in more than 10 minutes ago without `verificationToken`), it is removed by a later
+    /// `enable`, `disable` or `removeStaleCredentials` while signed in.
+    ///
+    /// `verificationToken`: from a verification of action `unbind_device` with parameters
+    /// `{"credential_id": <the binding's credentialID>}`, needed when the sign-in is older than 10 minutes.
     @discardableResult
-    public func disable() async throws -> Bool {
+    public func disable(verificationToken: String? = nil) async throws -> Bool {
         try await store.forget()
         try await keys.deleteKey()
-        await removeStaleCredentials()
+        await removeStaleCredentials(verificationToken: verificationToken)
         return await store.staleCredentialIDs().isEmpty
     }
 
     /// Removes on the server the credentials this device gave up (disabled, replaced, or turned off after
-    /// an enrollment change while signed out). Needs a signed-in session; failures are kept for next time.
-    public func removeStaleCredentials() async {
+    /// an enrollment change while signed out). Needs a signed-in session (within 10 minutes, or
+    /// `verificationToken`, single use, for the first of them); failures are kept for next time.
+    public func removeStaleCredentials(verificationToken: String? = nil) async {
+        var proof = verificationToken
         for credentialID in await store.staleCredentialIDs() {
+            defer { proof = nil }
             do {
-                try await api.unbind(credentialID: credentialID)
+                try await api.unbind(credentialID: credentialID, verificationToken: proof)
             } catch DeviceCredentialError.credentialNotFound {
                 // Already gone on the server.
             } catch {

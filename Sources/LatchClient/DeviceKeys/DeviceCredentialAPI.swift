@@ -28,4 +28,15 @@ public protocol DeviceCredentialAPI: Sendable {
 
     /// Removes the credential on the server (signed in).
     func unbind(credentialID: String) async throws
+
+    /// Removes the credential on the server (signed in within 10 minutes, or with `verificationToken`
+    /// for the action `unbind_device` with parameters `{"credential_id": credentialID}`).
+    func unbind(credentialID: String, verificationToken: String?) async throws
+}
+
+extension DeviceCredentialAPI {
+    /// Implementations that never pass a verification token (test fakes) need only `unbind(credentialID:)`.
+    public func unbind(credentialID: String, verificationToken: String?) async throws {
+        try await unbind(credentialID: credentialID)
+    }
 }

@@ -23,9 +23,13 @@ extension LatchClient {
     }
 
     /// Turns biometric login off on this device, and on the server when it can be reached (then `true`).
+    /// A session older than 10 minutes needs `verificationToken` from a verification of action
+    /// `unbind_device` with parameters `{"credential_id": …}` for the server part.
     @discardableResult
-    public func disableBiometrics(authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore) async throws -> Bool {
-        try await biometricEnrollment(authenticator: authenticator, keys: keys).disable()
+    public func disableBiometrics(
+        authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, verificationToken: String? = nil
+    ) async throws -> Bool {
+        try await biometricEnrollment(authenticator: authenticator, keys: keys).disable(verificationToken: verificationToken)
     }
 
     /// The biometric sign-in flow (B6, C12) for this client's device key; pass its outcome to

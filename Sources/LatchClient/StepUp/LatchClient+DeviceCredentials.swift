@@ -30,9 +30,15 @@ extension LatchClient: DeviceCredentialAPI {
     }
 
     public func unbind(credentialID: String) async throws {
+        try await unbind(credentialID: credentialID, verificationToken: nil)
+    }
+
+    public func unbind(credentialID: String, verificationToken: String?) async throws {
         try await perform(
             APICall<Void>(
-                method: "DELETE", path: "/v1/device-credentials/\(APICall<Void>.segment(credentialID))", requiresAuthorization: true))
+                method: "DELETE", path: "/v1/device-credentials/\(APICall<Void>.segment(credentialID))",
+                body: verificationToken.map { UnbindDeviceCredentialRequest(verificationToken: $0) },
+                requiresAuthorization: true))
     }
 
     /// The device keys bound to the signed-in user.

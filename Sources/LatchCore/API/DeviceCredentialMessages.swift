@@ -76,3 +76,17 @@ public struct SignatureChallengeInfo: Codable, Sendable, Equatable {
         case expiresIn = "expires_in"
     }
 }
+
+/// The optional body of `DELETE /v1/device-credentials/{id}`: needed when the session signed in more
+/// than 10 minutes ago (a verification token for action `unbind_device` with parameters `{credential_id}`).
+public struct UnbindDeviceCredentialRequest: Codable, Sendable, Equatable {
+    public var verificationToken: String?
+
+    public init(verificationToken: String? = nil) {
+        self.verificationToken = verificationToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case verificationToken = "verification_token"
+    }
+}

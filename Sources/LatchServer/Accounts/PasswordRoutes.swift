@@ -2,8 +2,9 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// Forgotten password (email code, then reset: every session ends) and password change
-/// (knowing the current one: the other sessions end).
+/// Forgotten password (email code, then reset: every session, device key, known device, login
+/// challenge and unredeemed verification ends, and the owner is mailed) and password change (knowing
+/// the current one: the same ends for the other devices). See `PasswordRecoverySweep`.
 ///
 /// A reset by email code also clears the sign-in lock: the lock protects against guessing, and the
 /// owner, who reads the mailbox, must never be locked out for good by someone else's guesses.
@@ -54,11 +55,17 @@ struct PasswordRoutes: RouteCollection {
         guard let user = owner else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         user.passwordHash = try await latch.passwords.hash(body.newPassword)
         try await user.save(on: req.db)
-        try await latch.revocation.revoke(.all, of: try user.requireID(), now: now, on: req.db)
+        let userID = try user.requireID()
+        try await latch.revocation.revoke(.all, of: userID, now: now, on: req.db)
+        let swept = try await PasswordRecoverySweep.run(.reset, user: userID, now: now, on: req.db)
         // The owner proved the mailbox: the password's lock and daily budget start afresh.
         try await latch.throttle.reset("email:\(email.value)", on: req.db)
         try await latch.budgets.clear("email:\(email.value)", on: req.db)
         try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
+        if swept.deviceKeysRemoved > 0 {
+            try await latch.events.record(.deviceKeysRemoved, user: user.id, ip: req.clientIP, now: now, on: req.db)
+        }
+        try await latch.send(MailTemplates.passwordWasReset(language: req.language), to: email.value)
         return .noContent
     }
 
@@ -76,7 +83,13 @@ struct PasswordRoutes: RouteCollection {
         user.passwordHash = try await latch.passwords.hash(body.newPassword)
         try await user.save(on: req.db)
         try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
+        let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
+        let swept = try await PasswordRecoverySweep.run(
+            .change(keeping: me.sessionID, deviceID: deviceID), user: me.userID, now: now, on: req.db)
         try await latch.events.record(.passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        if swept.deviceKeysRemoved > 0 {
+            try await latch.events.record(.deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        }
         if let email = user.email { try await latch.send(MailTemplates.passwordChanged(language: req.language), to: email) }
         return .noContent
     }

@@ -22,6 +22,8 @@ extension LatchConfig {
         let host = value("LATCH_HOST") ?? "127.0.0.1"
         let port = try parseInteger("LATCH_PORT", value("LATCH_PORT"), default: 8080, range: 1...65535)
         let cost = try parseInteger("LATCH_BCRYPT_COST", value("LATCH_BCRYPT_COST"), default: 12, range: 4...31)
+        let sessionMaxDays = try parseInteger(
+            "LATCH_SESSION_MAX_DAYS", value("LATCH_SESSION_MAX_DAYS"), default: 90, range: 1...3650)
 
         let issuer = value("LATCH_ISSUER")
         if let issuer, URL(string: issuer)?.scheme == nil {
@@ -92,6 +94,7 @@ extension LatchConfig {
         }
         config.bcryptQueueLimit = try parseInteger(
             "LATCH_BCRYPT_QUEUE", value("LATCH_BCRYPT_QUEUE"), default: config.bcryptQueueLimit, range: 1...100_000)
+        config.sessionMaxDays = sessionMaxDays
         return config
     }
 

@@ -42,6 +42,9 @@ public struct LatchConfig: Sendable {
     public var bcryptQueueLimit = 4 * ProcessInfo.processInfo.activeProcessorCount
     /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
     public var deliveryQueueCapacity = 10_000
+    /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it
+    /// is refreshed, a session ends this long after its sign-in (besides the 30-day idle limit).
+    public var sessionMaxDays = 90
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -168,6 +168,27 @@ enum MailTemplates {
         }
     }
 
+    static func passwordWasReset(language: LatchLanguage) -> Mail {
+        switch language {
+        case .zhHans:
+            Mail(
+                subject: "你的 Latch 密码已重置",
+                blocks: [
+                    .text("你的登录密码刚刚通过邮箱验证码重置。所有设备均已退出登录，已绑定的设备密钥（面容 ID / 触控 ID 登录）已全部移除。"),
+                    .text("如需在设备上继续使用生物识别登录，请登录后重新开启。如果不是你本人操作，请立即再次重置密码。"),
+                ],
+                language: language)
+        case .en:
+            Mail(
+                subject: "Your Latch password was reset",
+                blocks: [
+                    .text("Your password was just reset with a code sent to this address. All devices were signed out and device keys (Face ID / Touch ID sign-in) were removed."),
+                    .text("Sign in and turn biometric sign-in on again where you want it. If this was not you, reset your password again now."),
+                ],
+                language: language)
+        }
+    }
+
     static func fundPasswordLocked(until: Date, language: LatchLanguage) -> Mail {
         let time = ISO8601DateFormatter().string(from: until)
         return switch language {

@@ -15,6 +15,9 @@ final class DeviceCredential: Model, @unchecked Sendable {
     @OptionalField(key: "biometry") var biometry: String?
     @Field(key: "created_at") var createdAt: Double
     @OptionalField(key: "last_used_at") var lastUsedAt: Double?
+    /// The session that bound the key (see `AddRecoveryHardeningColumns`): a password change keeps
+    /// only the keys of the changing device.
+    @OptionalField(key: "session_id") var sessionID: UUID?
 
     init() {}
 }

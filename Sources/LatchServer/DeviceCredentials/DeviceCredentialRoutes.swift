@@ -7,6 +7,8 @@ import Vapor
 struct DeviceCredentialRoutes: RouteCollection {
     static let limit = 10
     static let biometryKinds: Set<String> = ["face_id", "touch_id", "optic_id"]
+    /// The step-up action that unbinds a key without a recent sign-in.
+    static let unbindAction = "unbind_device"
 
     func boot(routes: any RoutesBuilder) throws {
         let credentials = routes.grouped("v1", "device-credentials")
@@ -40,6 +42,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.deviceName = deviceName
         credential.biometry = body.biometry
         credential.createdAt = now
+        credential.sessionID = me.sessionID
         try await Self.insert(credential, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
@@ -62,9 +65,10 @@ struct DeviceCredentialRoutes: RouteCollection {
             return
         }
         let inserted = try await database.sql.raw("""
-            INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at)
+            INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id)
             SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
-              \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt)
+              \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
+              \(bind: credential.sessionID)
             WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: limit)
               AND NOT EXISTS (SELECT 1 FROM device_credentials
                               WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
@@ -91,11 +95,20 @@ struct DeviceCredentialRoutes: RouteCollection {
         }
     }
 
+    /// Removing a key is guarded like binding one (issue 10 §2): a stolen access token must not strip
+    /// the owner's biometric sign-in. It needs a sign-in within 10 minutes, or a verification token
+    /// for action `unbind_device` with parameters `{credential_id}` (optional body `{verification_token}`).
     func unbind(_ req: Request) async throws -> HTTPStatus {
         let me = try req.signedIn
+        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
+        let proof = hasBody ? try req.decodeJSON(UnbindDeviceCredentialRequest.self).verificationToken : nil
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let credential = try await DeviceCredential.find(id, on: req.db), credential.userID == me.userID
         else { throw LatchError.notFound }
+        // The proof is used only once the key is known to be the user's.
+        try await req.requireRecentSignIn(
+            orProof: proof, action: Self.unbindAction, parameters: ["credential_id": id.uuidString.lowercased()])
+        try await req.db.sql.raw("DELETE FROM signature_challenges WHERE credential_id = \(bind: id)").run()
         try await credential.delete(on: req.db)
         try await req.latch.events.record(
             .deviceUnbound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds, on: req.db)

@@ -26,7 +26,8 @@ extension Request {
             let deviceID = Validate.deviceName(device?.id)
             let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
             try await rememberDevice(deviceID, of: userID)
-            if !known.isEmpty, deviceID.map({ !known.contains($0) }) ?? true {
+            // Not created here, so the account has had a session: any device it does not know is new.
+            if deviceID.map({ !known.contains($0) }) ?? true {
                 try await noticeNewDevice(user, device: device)
             }
         }

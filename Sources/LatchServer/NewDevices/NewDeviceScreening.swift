@@ -4,10 +4,15 @@ import LatchCore
 import SQLKit
 import Vapor
 
-/// C8: a sign-in from a device id the account has never used (other than its first) is unusual.
+/// C8: a sign-in from a device id the account has never used is unusual.
 /// The owner is told by mail; with "verify unusual sign-ins" on (the default) the sign-in stops at
 /// 403 VERIFICATION_REQUIRED with a login challenge, finished by grant `login_challenge` with a
 /// mailed code (or a TOTP code when 2FA is on). A sign-in without `device.id` counts as unknown.
+///
+/// Only the device that creates an account (registration, or the first Apple / WeChat / SMS sign-in)
+/// is trusted without a check, and it is remembered there. An account that has ever had a session
+/// has no "first device" any more (issue 10 §2): before, an account registered or first signed in
+/// without a `device.id` knew no device, so whatever id came next was trusted silently.
 extension Request {
     /// Lets a sign-in of `user` from `device` through, or throws VERIFICATION_REQUIRED.
     func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
@@ -15,8 +20,8 @@ extension Request {
         let deviceID = Validate.deviceName(device?.id)
         let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
         if let deviceID, known.contains(deviceID) { return }
-        if known.isEmpty {
-            // The account's first device is not unusual.
+        if known.isEmpty, try await !hasEverSignedIn(userID) {
+            // The first device of an account that never had a session is not unusual.
             try await rememberDevice(deviceID, of: userID)
             return
         }
@@ -32,6 +37,11 @@ extension Request {
     }
 
     static let challengeResendInterval: Double = 60
+
+    /// Whether the account has had a session (revoked or expired ones count: they are never deleted).
+    private func hasEverSignedIn(_ userID: UUID) async throws -> Bool {
+        try await db.sql.raw("SELECT 1 AS found FROM sessions WHERE user_id = \(bind: userID) LIMIT 1").first() != nil
+    }
 
     /// Records `deviceID` as known for the user (no-op without an id or when known).
     func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
@@ -54,9 +64,12 @@ extension Request {
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
         let userID = try user.requireID()
         let now = latch.clock.epochSeconds
-        // At most one new challenge (and code mail) a minute: a newer sign-in reuses the pending one.
-        if let recent = try await LoginChallenge.query(on: db)
-            .filter(\.$userID == userID).filter(\.$usedAt == nil)
+        // At most one new challenge (and code mail) a minute per device: a newer sign-in of the same
+        // user from the same device reuses the pending one (another device never gets its challenge).
+        let deviceID = Validate.deviceName(device?.id)
+        let pending = LoginChallenge.query(on: db).filter(\.$userID == userID).filter(\.$usedAt == nil)
+        if let deviceID { pending.filter(\.$deviceID == deviceID) } else { pending.filter(\.$deviceID == nil) }
+        if let recent = try await pending
             .filter(\.$expiresAt > now + LoginChallenge.lifetime - Self.challengeResendInterval)
             .filter(\.$attempts < LoginChallenge.maximumAttempts)
             .first()
@@ -71,7 +84,7 @@ extension Request {
         challenge.method = useTOTP ? "totp" : "email"
         challenge.expiresAt = now + LoginChallenge.lifetime
         challenge.attempts = 0
-        challenge.deviceID = Validate.deviceName(device?.id)
+        challenge.deviceID = deviceID
         challenge.deviceName = Validate.deviceName(device?.name)
         challenge.deviceModel = Validate.deviceName(device?.model)
         challenge.platform = Validate.deviceName(device?.platform)

@@ -34,6 +34,8 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case verificationRedeemed = "verification_redeemed"
         case deviceBound = "device_bound"
         case deviceUnbound = "device_unbound"
+        /// A password reset or change removed device keys (of every device, or of the other devices).
+        case deviceKeysRemoved = "device_keys_removed"
         case newDeviceSignedIn = "new_device_signed_in"
         case securitySettingsChanged = "security_settings_changed"
         case identityLinked = "identity_linked"

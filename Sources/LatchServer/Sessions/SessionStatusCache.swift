@@ -5,8 +5,9 @@ import Synchronization
 
 /// Whether a session is still live, as latchd's own endpoints see it.
 ///
-/// A revocation on this instance is seen at once; one made by another instance sharing the
-/// database within `recheckInterval` (5 s), when the row is read again. The same read keeps
+/// A revocation on this instance is seen at once; one made by another instance sharing a PostgreSQL
+/// database as soon as `SessionRevocationListener` hears its NOTIFY (well under 1 s), and in any case
+/// (SQLite, or the listener reconnecting) within `recheckInterval` (5 s), when the row is read again. The same read keeps
 /// `last_active_at` fresh, written at most once a minute per session rather than on every request.
 final class SessionStatusCache: Sendable {
     static let recheckInterval: Double = 5
@@ -49,6 +50,21 @@ final class SessionStatusCache: Sendable {
             entries[sessionID] = Entry(live: live, checkedAt: now)
         }
         return live
+    }
+
+    /// Records a revocation another instance announced: marks the session revoked if this instance
+    /// holds it (an unknown id is read from the database on first use anyway, so it is not stored).
+    func noteRevokedElsewhere(_ sessionID: UUID) {
+        entries.withLock { entries in
+            if entries[sessionID] != nil { entries[sessionID] = Entry(live: false, checkedAt: .infinity) }
+        }
+    }
+
+    /// Makes every session held as live be read from the database again on its next use.
+    func recheckAll() {
+        entries.withLock { entries in
+            for (id, entry) in entries where entry.live { entries[id] = Entry(live: true, checkedAt: -.infinity) }
+        }
     }
 
     /// Records a revocation made by this instance, effective at once.

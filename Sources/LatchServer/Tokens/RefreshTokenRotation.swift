@@ -12,13 +12,25 @@ import SQLKit
 /// hash. Using the current token moves the counter on by one atomic conditional update. Because any
 /// token can be derived again, a duplicate of the previous token within the 10 s grace window (two
 /// refreshes racing, or a retry after a lost answer) gets the session's *current* token instead of
-/// an error, as in GoTrue. Any other use of an old token is a replay: the session is revoked.
+/// an error, as in GoTrue, but only **once** (claimed by one conditional update of
+/// `refresh_grace_counter`). Any other use of an old token is a replay: the session is revoked.
+///
+/// A session lives at most `maximumAge` from its sign-in (`LATCH_SESSION_MAX_DAYS`, default 90 days)
+/// however often it is refreshed, besides the 30-day idle `lifetime`: no refresh token outlives it.
 struct RefreshTokenRotation: Sendable {
     static let lifetime: Double = 30 * 24 * 3600
     static let graceWindow: Double = 10
+    static let defaultMaximumAge: Double = 90 * 24 * 3600
 
     let secrets: SecretBox
     let accessTokens: AccessTokens
+    /// The absolute lifetime of a session, in seconds from its `created_at`.
+    var maximumAge: Double = Self.defaultMaximumAge
+
+    /// When a refresh token issued at `now` for a session created at `createdAt` stops working.
+    func refreshExpiry(now: Double, createdAt: Double) -> Double {
+        min(now + Self.lifetime, createdAt + maximumAge)
+    }
 
     /// What a refresh found.
     enum Outcome {
@@ -40,7 +52,7 @@ struct RefreshTokenRotation: Sendable {
         session.userID = try user.requireID()
         session.sealedSecret = try secrets.seal(secret)
         session.counter = 0
-        session.refreshExpiresAt = seconds + Self.lifetime
+        session.refreshExpiresAt = refreshExpiry(now: seconds, createdAt: seconds)
         session.createdAt = seconds
         session.signedInAt = seconds
         session.lastActiveAt = seconds
@@ -61,29 +73,32 @@ struct RefreshTokenRotation: Sendable {
         let seconds = now.timeIntervalSince1970
         guard let found = try await Presented.find(SecretBox.hash(token), on: database) else { return .invalid }
         var session = found.session
-        guard Self.isLive(session, at: seconds) else { return .invalid }
+        guard isLive(session, at: seconds) else { return .invalid }
         let sessionID = try session.requireID()
         let secret = try secrets.open(session.sealedSecret)
 
         if found.counter == session.counter {
             let next = session.counter + 1
             let nextToken = Self.refreshToken(secret: secret, counter: next)
+            let expires = refreshExpiry(now: seconds, createdAt: session.createdAt)
             let moved = try await rotate(
-                session: sessionID, from: session.counter, recording: nextToken, now: seconds, on: database)
+                session: sessionID, from: session.counter, recording: nextToken, expires: expires, now: seconds, on: database)
             if moved {
                 session.counter = next
                 session.rotatedAt = seconds
-                session.refreshExpiresAt = seconds + Self.lifetime
+                session.refreshExpiresAt = expires
                 return .rotated(try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
             }
             // Another request rotated it first: apply the grace rule to the fresh row.
-            guard let reloaded = try await Session.find(sessionID, on: database), Self.isLive(reloaded, at: seconds) else {
+            guard let reloaded = try await Session.find(sessionID, on: database), isLive(reloaded, at: seconds) else {
                 return .invalid
             }
             session = reloaded
         }
 
-        if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt, seconds - rotatedAt <= Self.graceWindow {
+        if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt, seconds - rotatedAt <= Self.graceWindow,
+            try await claimGrace(session: sessionID, counter: session.counter, on: database)
+        {
             let current = Self.refreshToken(secret: secret, counter: session.counter)
             return .rotated(try await response(user: found.user, session: session, refreshToken: current, now: now))
         }
@@ -92,6 +107,18 @@ struct RefreshTokenRotation: Sendable {
             UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: sessionID) AND revoked_at IS NULL
             """).run()
         return .replayed(userID: session.userID, sessionID: sessionID)
+    }
+
+    /// Takes the one grace answer of the session's previous token, if it is still unused and the
+    /// session is still at `counter`: one conditional update, so of any number of duplicates (on any
+    /// number of instances) exactly one wins. Only this rare path pays for it, never a plain rotation.
+    private func claimGrace(session sessionID: UUID, counter: Int, on database: any Database) async throws -> Bool {
+        try await !database.sql.raw("""
+            UPDATE sessions SET refresh_grace_counter = \(bind: counter)
+            WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
+              AND (refresh_grace_counter IS NULL OR refresh_grace_counter <> \(bind: counter))
+            RETURNING id
+            """).all().isEmpty
     }
 
     /// A presented refresh token's place in its session's rotation, with the session and its user.
@@ -106,7 +133,7 @@ struct RefreshTokenRotation: Sendable {
             }
             let row = try await database.sql.raw("""
                 SELECT r.counter AS presented_counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at,
-                  s.refresh_expires_at, s.revoked_at,
+                  s.refresh_expires_at, s.revoked_at, s.created_at,
                   u.email AS user_email, u.email_verified AS user_email_verified, u.nickname AS user_nickname,
                   u.created_at AS user_created_at
                 FROM refresh_tokens r
@@ -120,8 +147,9 @@ struct RefreshTokenRotation: Sendable {
                 try row.decode(column: "user_id", as: UUID.self), try row.decode(column: "sealed_secret", as: String.self),
                 try row.decode(column: "counter", as: Int.self), try row.decode(column: "rotated_at", as: Double?.self),
                 try row.decode(column: "refresh_expires_at", as: Double.self), try row.decode(column: "revoked_at", as: Double?.self),
-                try row.decode(column: "user_email", as: String?.self), try row.decode(column: "user_email_verified", as: Bool.self),
-                try row.decode(column: "user_nickname", as: String?.self), try row.decode(column: "user_created_at", as: Double.self)))
+                try row.decode(column: "created_at", as: Double.self), try row.decode(column: "user_email", as: String?.self),
+                try row.decode(column: "user_email_verified", as: Bool.self), try row.decode(column: "user_nickname", as: String?.self),
+                try row.decode(column: "user_created_at", as: Double.self)))
         }
 
         /// Only the columns a refresh reads, set one by one: Fluent's whole-model decoding was about
@@ -129,10 +157,10 @@ struct RefreshTokenRotation: Sendable {
         init(_ row: PostgresRefreshStatements.Find.Row) {
             let session = Session()
             (session.id, session.userID, session.sealedSecret, session.counter) = (row.1, row.2, row.3, row.4)
-            (session.rotatedAt, session.refreshExpiresAt, session.revokedAt) = (row.5, row.6, row.7)
+            (session.rotatedAt, session.refreshExpiresAt, session.revokedAt, session.createdAt) = (row.5, row.6, row.7, row.8)
             self.counter = row.0
             self.session = session
-            self.user = User(id: row.2, email: row.8, emailVerified: row.9, passwordHash: nil, nickname: row.10, createdAt: row.11)
+            self.user = User(id: row.2, email: row.9, emailVerified: row.10, passwordHash: nil, nickname: row.11, createdAt: row.12)
         }
     }
 
@@ -140,11 +168,11 @@ struct RefreshTokenRotation: Sendable {
     /// returns whether it moved. The token is recorded first, so whoever receives it can use it at
     /// once (the insert is idempotent: a racing duplicate records the same hash).
     private func rotate(
-        session sessionID: UUID, from counter: Int, recording nextToken: String, now: Double, on database: any Database
+        session sessionID: UUID, from counter: Int, recording nextToken: String, expires: Double, now: Double,
+        on database: any Database
     ) async throws -> Bool {
         let hash = SecretBox.hash(nextToken)
         let next = counter + 1
-        let expires = now + Self.lifetime
         if database.sql.dialect.name == "sqlite" {
             // SQLite cannot write in a WITH clause; its WAL commits are cheap and its writers wait by
             // spinning, so two short statements beat one transaction holding the write lock between them.
@@ -169,8 +197,10 @@ struct RefreshTokenRotation: Sendable {
         return Base64URL.encode(Data(mac))
     }
 
-    private static func isLive(_ session: Session, at seconds: Double) -> Bool {
-        session.revokedAt == nil && session.refreshExpiresAt > seconds
+    /// Not revoked, not idle past its refresh expiry, not older than `maximumAge` (sessions started
+    /// before the absolute lifetime existed have a later `refresh_expires_at`; this catches them).
+    private func isLive(_ session: Session, at seconds: Double) -> Bool {
+        session.revokedAt == nil && session.refreshExpiresAt > seconds && seconds < session.createdAt + maximumAge
     }
 
     private func record(_ tokenHash: String, session: UUID, counter: Int, now: Double, on database: any Database) async throws {

@@ -24,10 +24,11 @@ extension Request {
     }
 
     /// Lets a change to a second factor through when the session signed in within the last
-    /// 10 minutes, or when `proof` is a verification token for `action`; else VERIFICATION_REQUIRED.
-    func requireRecentSignIn(orProof proof: String?, action: String) async throws {
+    /// 10 minutes, or when `proof` is a verification token for `action` (and `parameters`, empty unless
+    /// the operation names its target); else VERIFICATION_REQUIRED.
+    func requireRecentSignIn(orProof proof: String?, action: String, parameters: [String: String] = [:]) async throws {
         if let proof {
-            _ = try await redeemVerification(proof, action: action, parameters: [:])
+            _ = try await redeemVerification(proof, action: action, parameters: parameters)
             return
         }
         let me = try signedIn

@@ -17,7 +17,8 @@ final class TestServer: Sendable {
     static func start(
         _ database: TestDatabase, clock: TestClock = TestClock(), sharing location: LatchConfig.DatabaseLocation? = nil,
         secretKey: Data = Data(repeating: 7, count: 32), production: Bool = false, serviceKeys: [String] = [],
-        signInProviders: SignInProviders = SignInProviders(), adjust: (inout LatchConfig) -> Void = { _ in }
+        signInProviders: SignInProviders = SignInProviders(), sessionMaxDays: Int = 90,
+        adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
         let app = try await Application.make(.testing)
@@ -28,6 +29,7 @@ final class TestServer: Sendable {
                 smtpURL: production ? "smtp://127.0.0.1:2525" : nil, mailFrom: production ? "latch@latch.test" : nil,
                 logRequests: false, serviceKeys: serviceKeys)
             config.signInProviders = signInProviders
+            config.sessionMaxDays = sessionMaxDays
             // The test clock stands still, so buckets never refill: tests get the standard limits
             // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
             config.rateLimits = Self.generousRateLimits
@@ -100,26 +102,52 @@ final class TestServer: Sendable {
         return code
     }
 
-    /// Registers and verifies an account; returns its first tokens.
+    /// The device `signUp` registers from and `signIn` signs in from unless told otherwise: the
+    /// account's own, known device, so sign-ins from it are not screened as unusual (C8).
+    static let testDevice = ["id": "test-device-0"]
+
+    /// Registers and verifies an account from `device` (trusted as the account's first device);
+    /// returns its first tokens.
     @discardableResult
-    func signUp(_ email: String = "alice@example.com", password: String = "Correct-Horse-9") async throws -> TokenResponse {
+    func signUp(
+        _ email: String = "alice@example.com", password: String = "Correct-Horse-9", device: [String: String]? = TestServer.testDevice
+    ) async throws -> TokenResponse {
         let registered = try await send(
             .POST, "/v1/registrations", json: ["email": email, "password": password, "terms_accepted": true])
         try #require(registered.status == 202, "registration: \(registered.text)")
         let id = try #require(registered.json["registration_id"] as? String)
-        let verified = try await send(.POST, "/v1/registrations/\(id)/verify", json: ["code": try await latestCode(to: email)])
+        var body: [String: Any] = ["code": try await latestCode(to: email)]
+        if let device { body["device"] = device }
+        let verified = try await send(.POST, "/v1/registrations/\(id)/verify", json: body)
         try #require(verified.status == 201, "verify: \(verified.text)")
         return try verified.decode(TokenResponse.self)
     }
 
-    /// Signs in with a password.
+    /// Signs in with a password, from the account's own device unless `device` says otherwise
+    /// (`nil`: no device at all).
     func signIn(
-        _ email: String = "alice@example.com", password: String = "Correct-Horse-9", device: [String: String]? = nil,
-        language: String? = nil
+        _ email: String = "alice@example.com", password: String = "Correct-Horse-9",
+        device: [String: String]? = TestServer.testDevice, language: String? = nil
     ) async throws -> TestResponse {
         var body: [String: Any] = ["grant_type": "password", "email": email, "password": password]
         if let device { body["device"] = device }
         return try await send(.POST, "/v1/token", json: body, headers: language.map { [("Accept-Language", $0)] } ?? [])
+    }
+
+    /// Signs in with a password from a device the account does not know: the sign-in stops at 403
+    /// VERIFICATION_REQUIRED, and the mailed code (as the owner would read it) finishes it.
+    func signInConfirmingNewDevice(
+        _ email: String = "alice@example.com", password: String = "Correct-Horse-9", device: [String: String]?
+    ) async throws -> TokenResponse {
+        let challenged = try await signIn(email, password: password, device: device)
+        if challenged.status == 200 { return try challenged.decode(TokenResponse.self) }
+        try #require(challenged.status == 403 && challenged.json["method"] as? String == "email", "\(challenged.text)")
+        let challengeID = try #require(challenged.json["challenge_id"] as? String)
+        let finished = try await send(
+            .POST, "/v1/token",
+            json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": try await latestCode(to: email)])
+        try #require(finished.status == 200, "login challenge: \(finished.text)")
+        return try finished.decode(TokenResponse.self)
     }
 
     /// Exchanges a refresh token.
