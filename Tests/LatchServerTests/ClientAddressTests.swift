@@ -121,7 +121,8 @@ struct ClientAddressTests {
             let tokens = try await server.signUp()
             let forwarded = [("X-Forwarded-For", "198.51.100.1, 203.0.113.7")]
             let signIn = try await server.send(
-                .POST, "/v1/token", json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9"],
+                .POST, "/v1/token",
+                json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": TestServer.testDevice],
                 headers: forwarded)
             #expect(signIn.status == 200, "\(signIn.text)")
 

@@ -53,7 +53,8 @@ struct ContentTypeTests {
     func test_10_jsonAndEmptyBodiesPass(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
-            let signIn = #"{"grant_type":"password","email":"alice@example.com","password":"Correct-Horse-9"}"#
+            // From the account's own device (test-device-0): an unknown one would be screened (403).
+            let signIn = #"{"grant_type":"password","email":"alice@example.com","password":"Correct-Horse-9","device":{"id":"test-device-0"}}"#
             for contentType in ["application/json", "application/json; charset=utf-8", "Application/JSON"] {
                 let response = try await server.send(.POST, "/v1/token", body: signIn, contentType: contentType)
                 #expect(response.status == 200, "\(contentType): \(response.text)")
