@@ -21,6 +21,7 @@ usage() { echo "usage: $0 PATH_TO_LATCHD" >&2; exit 2; }
 command -v schemathesis >/dev/null || { echo "$0: schemathesis not found (pip install schemathesis)" >&2; exit 2; }
 
 latchd="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+hooks="$(cd "$(dirname "$0")" && pwd)/schemathesis_hooks.py"
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/latch-schemathesis.XXXXXX")"
 latchd_pid=""
 
@@ -75,7 +76,8 @@ args=(run "$base/openapi.json" --checks all --max-examples "${SCHEMATHESIS_MAX_E
 
 echo "schemathesis ${args[*]}"
 set +e
-schemathesis --no-color "${args[@]}" 2>&1
+SCHEMATHESIS_HOOKS="$hooks" LATCH_FUZZ_BASE_URL="$base" LATCH_FUZZ_AUTH_LOG="$workdir/report/auth.json" \
+    schemathesis --no-color "${args[@]}" 2>&1
 schemathesis_status=$?
 set -e
 

@@ -1,0 +1,235 @@
+"""Schemathesis hooks for fuzzing latchd: a signed-in user for the bearer-protected operations.
+
+Loaded by `scripts/ci/schemathesis.sh` through `SCHEMATHESIS_HOOKS` (this file's path). It needs
+`LATCH_FUZZ_BASE_URL` (the latchd under test, development mode: the development outbox at
+`GET /dev/outbox?to=ADDRESS` gives the emailed registration code) and writes what it did to
+`LATCH_FUZZ_AUTH_LOG` when set.
+
+How the fuzzer gets its user (`LatchSignedInUser`):
+
+- The first bearer-protected test case registers a fresh account through the API, as an app would:
+  `POST /v1/registrations`, the code from the development outbox, `POST /v1/registrations/{id}/verify`
+  with a device, which answers a token response. Its access token goes into every bearer-protected
+  test case (`Authorization: Bearer …`).
+- When an answer shows that the fuzzer ended this session itself — 401 `AUTH_004` to a request that
+  carried the current access token (after `POST /v1/logout`, `DELETE /v1/sessions/{id}` of the
+  current session, a password reset, …) — the session is marked dead. The next test case first
+  tries the refresh token (`grant_type` `refresh_token`); when that is refused too (the session is
+  revoked), it registers a fresh account. Each account is used until its session ends.
+- The hook's own requests go from the loopback address 127.0.0.2 (falling back to 127.0.0.1), so the
+  fuzzer's traffic on 127.0.0.1 does not spend the hook's per-client budgets; a 429 answer is
+  waited out (`retry_after`), at most `MAX_RATE_LIMIT_WAIT` seconds in all per sign-up.
+
+Nothing here filters, ignores or rewrites a finding: the hooks only supply credentials.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import secrets
+import threading
+import time
+from typing import Any
+
+import requests
+import schemathesis
+from requests.adapters import HTTPAdapter
+
+# Seconds the hook waits in all for 429 answers while signing up one user before it gives up.
+MAX_RATE_LIMIT_WAIT = 120.0
+# Seconds each of the hook's own requests may take.
+REQUEST_TIMEOUT = 15.0
+# The loopback source address of the hook's own requests (a client of its own for per-IP budgets).
+HOOK_SOURCE_ADDRESS = "127.0.0.2"
+
+
+class SourceAddressAdapter(HTTPAdapter):
+    """Sends every request from one local address."""
+
+    def __init__(self, source_address: str, **kwargs: Any) -> None:
+        self.source_address = (source_address, 0)
+        super().__init__(**kwargs)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = self.source_address
+        super().init_poolmanager(*args, **kwargs)
+
+
+def _hook_http_session(base_url: str) -> requests.Session:
+    """A `requests` session from 127.0.0.2 when this machine can bind it (Linux can), else a plain one."""
+    session = requests.Session()
+    session.headers["Accept-Language"] = "en"
+    adapter = SourceAddressAdapter(HOOK_SOURCE_ADDRESS)
+    session.mount("http://", adapter)
+    try:
+        session.get(f"{base_url}/health", timeout=REQUEST_TIMEOUT).raise_for_status()
+    except requests.RequestException:
+        session = requests.Session()
+        session.headers["Accept-Language"] = "en"
+    return session
+
+
+class SignUpFailed(Exception):
+    """latchd did not give the hook a signed-in user; the message says which step failed."""
+
+
+class Statistics:
+    """What the hook did, written to `LATCH_FUZZ_AUTH_LOG` at exit for the run's summary."""
+
+    def __init__(self) -> None:
+        self.sign_ups = 0
+        self.refreshes = 0
+        self.refresh_refused = 0
+        self.sessions_ended_by_fuzzer = 0
+        self.rate_limit_waits = 0.0
+
+    def write(self) -> None:
+        path = os.environ.get("LATCH_FUZZ_AUTH_LOG")
+        if not path:
+            return
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(vars(self), file)
+
+
+STATISTICS = Statistics()
+atexit.register(STATISTICS.write)
+
+
+class SignedInUserState:
+    """The fuzzer's current user: one account and session at a time, shared by all test cases."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.base_url = os.environ.get("LATCH_FUZZ_BASE_URL", "").rstrip("/")
+        self.http: requests.Session | None = None
+        self.access_token: str | None = None
+        self.refresh_token: str | None = None
+        self.session_alive = False
+
+    def access_token_for_next_case(self, fallback_base_url: str) -> str:
+        with self.lock:
+            if not self.base_url:
+                self.base_url = fallback_base_url.rstrip("/")
+            if self.http is None:
+                self.http = _hook_http_session(self.base_url)
+            if self.access_token is None or not self.session_alive:
+                self._renew()
+            assert self.access_token is not None
+            return self.access_token
+
+    def session_ended(self, access_token: str) -> None:
+        """An answer said the session of `access_token` is over; renew before the next case if it is ours."""
+        with self.lock:
+            if access_token == self.access_token and self.session_alive:
+                self.session_alive = False
+                STATISTICS.sessions_ended_by_fuzzer += 1
+
+    # -- renewing ----------------------------------------------------------------------------------
+
+    def _renew(self) -> None:
+        if self.refresh_token is not None and self._refresh():
+            return
+        self._sign_up()
+
+    def _refresh(self) -> bool:
+        answer = self._post("/v1/token", {"grant_type": "refresh_token", "refresh_token": self.refresh_token})
+        if answer.status_code == 200:
+            self._adopt(answer.json())
+            STATISTICS.refreshes += 1
+            return True
+        STATISTICS.refresh_refused += 1
+        self.refresh_token = None
+        return False
+
+    def _sign_up(self) -> None:
+        email = f"fuzz-{secrets.token_hex(6)}@example.com"
+        password = f"Fz-{secrets.token_urlsafe(12)}-9a"
+        registration = self._post(
+            "/v1/registrations",
+            {"email": email, "password": password, "terms_accepted": True, "nickname": "Schemathesis"},
+        )
+        if registration.status_code != 202:
+            raise SignUpFailed(f"POST /v1/registrations answered {registration.status_code}: {registration.text[:300]}")
+        registration_id = registration.json()["registration_id"]
+
+        code = self._emailed_code(email)
+        device = {"id": f"fuzz-{secrets.token_hex(8)}", "name": "Schemathesis", "model": "CI", "platform": "Linux"}
+        verified = self._post(f"/v1/registrations/{registration_id}/verify", {"code": code, "device": device})
+        if verified.status_code != 201:
+            raise SignUpFailed(f"POST /v1/registrations/{{id}}/verify answered {verified.status_code}: {verified.text[:300]}")
+        self._adopt(verified.json())
+        STATISTICS.sign_ups += 1
+
+    def _emailed_code(self, email: str) -> str:
+        assert self.http is not None
+        answer = self.http.get(f"{self.base_url}/dev/outbox", params={"to": email}, timeout=REQUEST_TIMEOUT)
+        if answer.status_code != 200:
+            raise SignUpFailed(f"GET /dev/outbox answered {answer.status_code} (is latchd in development mode?)")
+        codes = [message["code"] for message in answer.json() if message.get("code")]
+        if not codes:
+            raise SignUpFailed(f"the development outbox holds no code for {email}")
+        return codes[-1]
+
+    def _adopt(self, token_response: dict[str, Any]) -> None:
+        self.access_token = token_response["access_token"]
+        self.refresh_token = token_response["refresh_token"]
+        self.session_alive = True
+
+    def _post(self, path: str, body: dict[str, Any]) -> requests.Response:
+        """POSTs JSON, waiting out 429 answers (their `retry_after`) up to `MAX_RATE_LIMIT_WAIT` seconds."""
+        assert self.http is not None
+        waited = 0.0
+        while True:
+            answer = self.http.post(f"{self.base_url}{path}", json=body, timeout=REQUEST_TIMEOUT)
+            if answer.status_code != 429:
+                return answer
+            retry_after = _retry_after(answer)
+            if waited + retry_after > MAX_RATE_LIMIT_WAIT:
+                raise SignUpFailed(f"POST {path} stayed rate limited for {waited:.0f} s: {answer.text[:300]}")
+            time.sleep(retry_after)
+            waited += retry_after
+            STATISTICS.rate_limit_waits += retry_after
+
+
+def _retry_after(answer: requests.Response) -> float:
+    try:
+        return max(1.0, float(answer.json().get("retry_after") or answer.headers.get("Retry-After") or 1))
+    except (ValueError, AttributeError):
+        return 1.0
+
+
+USER = SignedInUserState()
+
+
+@schemathesis.auth(refresh_interval=None)
+class LatchSignedInUser:
+    """Bearer access token of the fuzzer's signed-in user (see the module's documentation).
+
+    `refresh_interval=None`: Schemathesis does not cache the token; `SignedInUserState` keeps it for as
+    long as its session lives, so every test case carries the current one.
+    """
+
+    def get(self, case: schemathesis.Case, context: schemathesis.AuthContext) -> str:
+        return USER.access_token_for_next_case(case.operation.base_url or case.operation.schema.get_base_url())
+
+    def set(self, case: schemathesis.Case, data: str, context: schemathesis.AuthContext) -> None:
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"
+
+
+@schemathesis.hook
+def after_call(context: schemathesis.HookContext, case: schemathesis.Case, response: schemathesis.Response) -> None:
+    """Notices a session the fuzzer ended (401 AUTH_004 to the current token) so the next case gets a live one."""
+    if response.status_code != 401:
+        return
+    authorization = (case.headers or {}).get("Authorization", "")
+    if not authorization.startswith("Bearer "):
+        return
+    try:
+        error = response.json().get("error")
+    except ValueError:
+        return
+    if error == "AUTH_004":
+        USER.session_ended(authorization.removeprefix("Bearer "))
