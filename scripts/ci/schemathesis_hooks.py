@@ -9,8 +9,8 @@ How the fuzzer gets its user (`LatchSignedInUser`):
 
 - The first bearer-protected test case registers a fresh account through the API, as an app would:
   `POST /v1/registrations`, the code from the development outbox, `POST /v1/registrations/{id}/verify`
-  with a device, which answers a token response. Its access token goes into every bearer-protected
-  test case (`Authorization: Bearer …`).
+  with a device, which answers a token response, then sets a fund password (so verifications can
+  start). Its access token goes into every bearer-protected test case (`Authorization: Bearer …`).
 - When an answer shows that the fuzzer ended this session itself — 401 `AUTH_004` to a request that
   carried the current access token (after `POST /v1/logout`, `DELETE /v1/sessions/{id}` of the
   current session, a password reset, …) — the session is marked dead. The next test case first
@@ -20,7 +20,8 @@ How the fuzzer gets its user (`LatchSignedInUser`):
   fuzzer's traffic on 127.0.0.1 does not spend the hook's per-client budgets; a 429 answer is
   waited out (`retry_after`), at most `MAX_RATE_LIMIT_WAIT` seconds in all per sign-up.
 
-Nothing here filters, ignores or rewrites a finding: the hooks only supply credentials.
+One check is added (`schema_valid_request_refused_by_contract`, see schemathesis.toml). Nothing here
+filters, ignores or rewrites a finding.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from requests.adapters import HTTPAdapter
 MAX_RATE_LIMIT_WAIT = 120.0
 # Seconds each of the hook's own requests may take.
 REQUEST_TIMEOUT = 15.0
+# The fund password every signed-up user gets (six digits, not all the same, not a straight run).
+FUND_PASSWORD = "258369"
 # The loopback source address of the hook's own requests (a client of its own for per-IP budgets).
 HOOK_SOURCE_ADDRESS = "127.0.0.2"
 
@@ -161,6 +164,11 @@ class SignedInUserState:
             raise SignUpFailed(f"POST /v1/registrations/{{id}}/verify answered {verified.status_code}: {verified.text[:300]}")
         self._adopt(verified.json())
         STATISTICS.sign_ups += 1
+        # A fund password gives the user a step-up method, so `POST /v1/verifications` starts
+        # verifications (201) instead of answering 409 NO_VERIFICATION_METHOD to everything.
+        fund_password = self._authorized("PUT", "/v1/fund-password", {"fund_password": FUND_PASSWORD})
+        if fund_password.status_code != 204:
+            raise SignUpFailed(f"PUT /v1/fund-password answered {fund_password.status_code}: {fund_password.text[:300]}")
 
     def _emailed_code(self, email: str) -> str:
         assert self.http is not None
@@ -176,6 +184,12 @@ class SignedInUserState:
         self.access_token = token_response["access_token"]
         self.refresh_token = token_response["refresh_token"]
         self.session_alive = True
+
+    def _authorized(self, method: str, path: str, body: dict[str, Any]) -> requests.Response:
+        assert self.http is not None
+        return self.http.request(
+            method, f"{self.base_url}{path}", json=body, timeout=REQUEST_TIMEOUT,
+            headers={"Authorization": f"Bearer {self.access_token}"})
 
     def _post(self, path: str, body: dict[str, Any]) -> requests.Response:
         """POSTs JSON, waiting out 429 answers (their `retry_after`) up to `MAX_RATE_LIMIT_WAIT` seconds."""
@@ -221,11 +235,14 @@ class LatchSignedInUser:
 
 @schemathesis.hook
 def after_call(context: schemathesis.HookContext, case: schemathesis.Case, response: schemathesis.Response) -> None:
-    """Notices a session the fuzzer ended (401 AUTH_004 to the current token) so the next case gets a live one."""
-    if response.status_code != 401:
-        return
+    """Notices a session the fuzzer ended (a logout, or 401 AUTH_004 to the current token) so the next case gets a live one."""
     authorization = (case.headers or {}).get("Authorization", "")
     if not authorization.startswith("Bearer "):
+        return
+    if response.status_code == 204 and case.method.upper() == "POST" and case.operation.path == "/v1/logout":
+        USER.session_ended(authorization.removeprefix("Bearer "))
+        return
+    if response.status_code != 401:
         return
     try:
         error = response.json().get("error")
@@ -233,3 +250,48 @@ def after_call(context: schemathesis.HookContext, case: schemathesis.Case, respo
         return
     if error == "AUTH_004":
         USER.session_ended(authorization.removeprefix("Bearer "))
+
+
+# The refusals of a schema-valid request that are latchd's contract (see schemathesis.toml): status →
+# the `error` it must carry, and for 422 the only `reasons` allowed. Any other refusal of a schema-valid
+# request means the document and the validation disagree.
+CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[str] | None]] = {
+    400: ("AUTH_003", None),
+    423: ("AUTH_002", None),
+    422: ("VALIDATION_FAILED", frozenset({"not_p256_x963", "provider_not_configured"})),
+}
+
+
+@schemathesis.check
+def schema_valid_request_refused_by_contract(
+    ctx: schemathesis.CheckContext, response: schemathesis.Response, case: schemathesis.Case
+) -> bool | None:
+    """A schema-valid request answered 400, 422 or 423 must carry the contract's error for that status.
+
+    schemathesis.toml lets `positive_data_acceptance` accept these statuses on the operations that take
+    a guessable secret; this check makes sure such an answer is the wrong-secret or locked answer and
+    never a validation error the document does not predict (e.g. 400 VALIDATION_FAILED `missing`).
+    """
+    from schemathesis.specs.openapi.checks import is_unexpected_http_status_case
+
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or is_unexpected_http_status_case(case):
+        return None
+    contract = CONTRACT_REFUSALS.get(response.status_code)
+    if contract is None:
+        return None
+    error, allowed_reasons = contract
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise AssertionError(f"A schema-valid request was refused with {response.status_code} and a body that is not an error object")
+    reasons = set(body.get("reasons") or [])
+    if body.get("error") != error or (allowed_reasons is not None and not (reasons and reasons <= allowed_reasons)):
+        raise AssertionError(
+            f"A schema-valid request was refused with {response.status_code} {body.get('error')} "
+            f"(field {body.get('field')!r}, reasons {sorted(reasons)}): the document and the validation disagree; "
+            f"the only contract refusal with {response.status_code} is {error}"
+            + (f" with reasons from {sorted(allowed_reasons)}" if allowed_reasons else ""))
+    return None
