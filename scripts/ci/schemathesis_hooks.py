@@ -253,12 +253,19 @@ def after_call(context: schemathesis.HookContext, case: schemathesis.Case, respo
 
 
 # The refusals of a schema-valid request that are latchd's contract (see schemathesis.toml): status →
-# the `error` it must carry, and for 422 the only `reasons` allowed. Any other refusal of a schema-valid
-# request means the document and the validation disagree.
-CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[str] | None]] = {
+# the `error` it must carry, and for 422 the only (`field`, reason) pairs allowed. Any other refusal of a
+# schema-valid request means the document and the validation disagree.
+CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[tuple[str, str]] | None]] = {
     400: ("AUTH_003", None),
     423: ("AUTH_002", None),
-    422: ("VALIDATION_FAILED", frozenset({"not_p256_x963", "provider_not_configured"})),
+    422: (
+        "VALIDATION_FAILED",
+        frozenset({
+            ("public_key", "not_p256_x963"),
+            ("grant_type", "provider_not_configured"),
+            ("credential_id", "unknown"),
+        }),
+    ),
 }
 
 
@@ -269,8 +276,9 @@ def schema_valid_request_refused_by_contract(
     """A schema-valid request answered 400, 422 or 423 must carry the contract's error for that status.
 
     schemathesis.toml lets `positive_data_acceptance` accept these statuses on the operations that take
-    a guessable secret; this check makes sure such an answer is the wrong-secret or locked answer and
-    never a validation error the document does not predict (e.g. 400 VALIDATION_FAILED `missing`).
+    a guessable secret or name a server-side fact; this check makes sure such an answer is the
+    wrong-secret, locked or unknown-fact answer and never a validation error the document does not
+    predict (e.g. 400 VALIDATION_FAILED `missing`).
     """
     from schemathesis.specs.openapi.checks import is_unexpected_http_status_case
 
@@ -280,18 +288,18 @@ def schema_valid_request_refused_by_contract(
     contract = CONTRACT_REFUSALS.get(response.status_code)
     if contract is None:
         return None
-    error, allowed_reasons = contract
+    error, allowed = contract
     try:
         body = response.json()
     except ValueError:
         body = None
     if not isinstance(body, dict):
         raise AssertionError(f"A schema-valid request was refused with {response.status_code} and a body that is not an error object")
-    reasons = set(body.get("reasons") or [])
-    if body.get("error") != error or (allowed_reasons is not None and not (reasons and reasons <= allowed_reasons)):
+    given = {(str(body.get("field")), str(reason)) for reason in body.get("reasons") or []}
+    if body.get("error") != error or (allowed is not None and not (given and given <= allowed)):
         raise AssertionError(
             f"A schema-valid request was refused with {response.status_code} {body.get('error')} "
-            f"(field {body.get('field')!r}, reasons {sorted(reasons)}): the document and the validation disagree; "
-            f"the only contract refusal with {response.status_code} is {error}"
-            + (f" with reasons from {sorted(allowed_reasons)}" if allowed_reasons else ""))
+            f"(field {body.get('field')!r}, reasons {sorted(r for _, r in given)}): the document and the validation "
+            f"disagree; the contract refuses a schema-valid request with {response.status_code} only as {error}"
+            + (f" with (field, reason) from {sorted(allowed)}" if allowed else ""))
     return None
