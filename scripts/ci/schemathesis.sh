@@ -3,16 +3,20 @@
 #
 #   scripts/ci/schemathesis.sh .build/debug/latchd
 #
-# Starts latchd (development mode, SQLite, bcrypt cost 4) on a free loopback port in a fresh temporary
-# directory, runs `schemathesis run http://127.0.0.1:PORT/openapi.json --checks all`, and stops latchd.
-# Exit status: 0 when no request got a server error (5xx) and latchd survived the run; 1 when one did
-# (the failing requests are listed); 2 on usage or setup problems. The other checks' findings (for
-# example 404 instead of 405 for an undocumented method) are printed but do not fail the run.
+# Starts latchd (development mode, SQLite, bcrypt cost 4, Apple and WeChat configured against local
+# stand-ins) on a free loopback port in a fresh temporary directory, runs
+# `schemathesis run http://127.0.0.1:PORT/openapi.json --checks all` with the hooks in
+# schemathesis_hooks.py (a signed-in user for the bearer-protected operations) and the configuration in
+# schemathesis.toml, and stops latchd.
+# Exit status: 0 when the run has no finding; 1 when it has one (listed, with per-operation answer
+# counts: see schemathesis_verdict.py — every check's failure, any 5xx, a lost connection, latchd dying,
+# or a bearer-protected operation that only ever answered 401/403 is a finding); 2 on usage or setup
+# problems.
 #
 # Environment: SCHEMATHESIS_MAX_EXAMPLES (default 30) test cases per operation; SCHEMATHESIS_SEED
 # for a reproducible run; SCHEMATHESIS_REPORT_DIR to keep the NDJSON report and latchd's log
 # (otherwise they are deleted with the temporary directory). Needs `schemathesis` (pip install
-# schemathesis; written against 4.x) and python3.
+# schemathesis; written against 4.32) and python3 with `requests` (a dependency of schemathesis).
 set -euo pipefail
 
 usage() { echo "usage: $0 PATH_TO_LATCHD" >&2; exit 2; }
@@ -24,8 +28,13 @@ latchd="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/latch-schemathesis.XXXXXX")"
 latchd_pid=""
+standins_pid=""
 
 cleanup() {
+    if [ -n "$standins_pid" ] && kill -0 "$standins_pid" 2>/dev/null; then
+        kill "$standins_pid" 2>/dev/null || true
+        wait "$standins_pid" 2>/dev/null || true
+    fi
     if [ -n "$latchd_pid" ] && kill -0 "$latchd_pid" 2>/dev/null; then
         kill "$latchd_pid" 2>/dev/null || true
         for _ in $(seq 1 100); do kill -0 "$latchd_pid" 2>/dev/null || break; sleep 0.1; done
@@ -45,11 +54,21 @@ trap 'exit 130' INT TERM
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 base="http://127.0.0.1:$port"
 
-# A clean development environment: SQLite in the temporary directory, mail kept in the dev outbox.
+# Apple's key set and WeChat's API stand-ins on loopback, so both sign-in providers are configured.
+mkfifo "$workdir/standins.port"
+python3 "$here/schemathesis_provider_standins.py" >"$workdir/standins.port" &
+standins_pid=$!
+read -r standins_port <"$workdir/standins.port" || { echo "$0: the provider stand-ins did not start" >&2; exit 2; }
+standins="http://127.0.0.1:$standins_port"
+
+# A clean development environment: SQLite in the temporary directory, mail kept in the dev outbox,
+# Apple and WeChat at the stand-ins.
 (
     cd "$workdir"
-    exec env -u LATCH_DATABASE_URL -u LATCH_SMTP_URL -u LATCH_MAIL_FROM -u LATCH_SECRET_KEY \
+    exec env -u LATCH_DATABASE_URL -u LATCH_SMTP_URL -u LATCH_MAIL_FROM -u LATCH_SECRET_KEY -u LATCH_SMS_WEBHOOK_URL \
         LATCH_ENV=development LATCH_HOST=127.0.0.1 LATCH_PORT="$port" LATCH_ISSUER="$base" LATCH_BCRYPT_COST=4 \
+        LATCH_APPLE_CLIENT_IDS=com.example.latch.fuzz LATCH_APPLE_JWKS_URL="$standins/auth/keys" \
+        LATCH_WECHAT_APP_ID=wx0000000000fuzz LATCH_WECHAT_APP_SECRET=fuzz-app-secret LATCH_WECHAT_API_BASE="$standins" \
         "$latchd" >"$workdir/latchd.log" 2>&1
 ) &
 latchd_pid=$!

@@ -262,7 +262,6 @@ CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[tuple[str, str]] | None]] = {
         "VALIDATION_FAILED",
         frozenset({
             ("public_key", "not_p256_x963"),
-            ("grant_type", "provider_not_configured"),
             ("credential_id", "unknown"),
         }),
     ),
