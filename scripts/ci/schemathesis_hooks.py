@@ -10,7 +10,7 @@ How the fuzzer gets its user (`LatchSignedInUser`):
 - The first bearer-protected test case registers a fresh account through the API, as an app would:
   `POST /v1/registrations`, the code from the development outbox, `POST /v1/registrations/{id}/verify`
   with a device, which answers a token response, then sets a fund password (so verifications can
-  start). Its access token goes into every bearer-protected test case (`Authorization: Bearer …`).
+  start) and binds a fresh device key (so challenges and unbinding have an id to work on). Its access token goes into every bearer-protected test case (`Authorization: Bearer …`).
 - When an answer shows that the fuzzer ended this session itself — 401 `AUTH_004` to a request that
   carried the current access token (after `POST /v1/logout`, `DELETE /v1/sessions/{id}` of the
   current session, a password reset, …) — the session is marked dead. The next test case first
@@ -27,9 +27,11 @@ filters, ignores or rewrites a finding.
 from __future__ import annotations
 
 import atexit
+import base64
 import json
 import os
 import secrets
+import subprocess
 import threading
 import time
 from typing import Any
@@ -86,6 +88,7 @@ class Statistics:
         self.refreshes = 0
         self.refresh_refused = 0
         self.sessions_ended_by_fuzzer = 0
+        self.device_keys_bound = 0
         self.rate_limit_waits = 0.0
 
     def write(self) -> None:
@@ -169,6 +172,16 @@ class SignedInUserState:
         fund_password = self._authorized("PUT", "/v1/fund-password", {"fund_password": FUND_PASSWORD})
         if fund_password.status_code != 204:
             raise SignUpFailed(f"PUT /v1/fund-password answered {fund_password.status_code}: {fund_password.text[:300]}")
+        # A bound device key gives `GET /v1/device-credentials` an id, which the document's links carry
+        # to sign-in challenges and unbinding (otherwise those only ever answer 404).
+        public_key = _new_device_public_key()
+        if public_key is not None:
+            bound = self._authorized(
+                "POST", "/v1/device-credentials",
+                {"public_key": public_key, "device_name": "Schemathesis", "biometry": "face_id"})
+            if bound.status_code != 201:
+                raise SignUpFailed(f"POST /v1/device-credentials answered {bound.status_code}: {bound.text[:300]}")
+            STATISTICS.device_keys_bound += 1
 
     def _emailed_code(self, email: str) -> str:
         assert self.http is not None
@@ -205,6 +218,20 @@ class SignedInUserState:
             time.sleep(retry_after)
             waited += retry_after
             STATISTICS.rate_limit_waits += retry_after
+
+
+def _new_device_public_key() -> str | None:
+    """A fresh P-256 public key as latchd wants it (base64url of the 65-byte X9.63 point), made with the
+    `openssl` command; None when it is not installed (the user then has no device key)."""
+    try:
+        private_key = subprocess.run(
+            ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout"], capture_output=True, check=True).stdout
+        public_key = subprocess.run(
+            ["openssl", "ec", "-pubout", "-outform", "DER"], input=private_key, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    # A DER SubjectPublicKeyInfo for P-256 ends with the uncompressed point 04 ‖ X ‖ Y.
+    return base64.urlsafe_b64encode(public_key[-65:]).rstrip(b"=").decode()
 
 
 def _retry_after(answer: requests.Response) -> float:
