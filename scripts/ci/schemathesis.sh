@@ -100,8 +100,13 @@ args=(run "$base/openapi.json" --checks all --max-examples "${SCHEMATHESIS_MAX_E
 
 echo "schemathesis ${args[*]}"
 set +e
-SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py" LATCH_FUZZ_BASE_URL="$base" LATCH_FUZZ_AUTH_LOG="$workdir/report/auth.json" \
-    schemathesis --no-color --config-file "$here/schemathesis.toml" "${args[@]}" 2>&1
+# In the temporary directory (Schemathesis and Hypothesis keep state in the working directory), bounded
+# to 20 minutes (about 1 minute at 30 examples per operation on 2 cores).
+(
+    cd "$workdir"
+    SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py" LATCH_FUZZ_BASE_URL="$base" LATCH_FUZZ_AUTH_LOG="$workdir/report/auth.json" \
+        exec timeout --signal=INT --kill-after=30 1200 schemathesis --no-color --config-file "$here/schemathesis.toml" "${args[@]}" 2>&1
+)
 schemathesis_status=$?
 set -e
 
