@@ -11,11 +11,13 @@ How the fuzzer gets its user (`LatchSignedInUser`):
   `POST /v1/registrations`, the code from the development outbox, `POST /v1/registrations/{id}/verify`
   with a device, which answers a token response, then sets a fund password (so verifications can
   start) and binds a fresh device key (so challenges and unbinding have an id to work on). Its access token goes into every bearer-protected test case (`Authorization: Bearer …`).
-- When an answer shows that the fuzzer ended this session itself — 401 `AUTH_004` to a request that
-  carried the current access token (after `POST /v1/logout`, `DELETE /v1/sessions/{id}` of the
-  current session, a password reset, …) — the session is marked dead. The next test case first
-  tries the refresh token (`grant_type` `refresh_token`); when that is refused too (the session is
-  revoked), it registers a fresh account. Each account is used until its session ends.
+- When the fuzzer ends this session itself — a 204 to `POST /v1/logout`, or 401 `AUTH_004` to a
+  request that carried the current access token (after `DELETE /v1/sessions/{id}` of the current
+  session, a password reset, …) — the session is marked dead. The next test case first tries the
+  refresh token (`grant_type` `refresh_token`; it works when only the access token died), then a
+  password sign-in of the same user from the same device; when both are refused (the session is
+  revoked; the fuzzer locked the account or a sign-in check asks for a code), it registers a fresh
+  account.
 - The hook's own requests go from the loopback address 127.0.0.2 (falling back to 127.0.0.1), so the
   fuzzer's traffic on 127.0.0.1 does not spend the hook's per-client budgets; a 429 answer is
   waited out (`retry_after`), at most `MAX_RATE_LIMIT_WAIT` seconds in all per sign-up.
@@ -87,6 +89,8 @@ class Statistics:
         self.sign_ups = 0
         self.refreshes = 0
         self.refresh_refused = 0
+        self.sign_ins = 0
+        self.sign_in_refused = 0
         self.sessions_ended_by_fuzzer = 0
         self.device_keys_bound = 0
         self.rate_limit_waits = 0.0
@@ -112,6 +116,8 @@ class SignedInUserState:
         self.http: requests.Session | None = None
         self.access_token: str | None = None
         self.refresh_token: str | None = None
+        # The current user's (email, password, device), to sign in again after the fuzzer ended a session.
+        self.credentials: tuple[str, str, dict[str, str]] | None = None
         self.session_alive = False
 
     def access_token_for_next_case(self, fallback_base_url: str) -> str:
@@ -137,16 +143,32 @@ class SignedInUserState:
     def _renew(self) -> None:
         if self.refresh_token is not None and self._refresh():
             return
+        if self.credentials is not None and self._sign_in():
+            return
         self._sign_up()
 
     def _refresh(self) -> bool:
+        """The session's access token is what ended: rotate the refresh token."""
         answer = self._post("/v1/token", {"grant_type": "refresh_token", "refresh_token": self.refresh_token})
+        self.refresh_token = None
         if answer.status_code == 200:
             self._adopt(answer.json())
             STATISTICS.refreshes += 1
             return True
         STATISTICS.refresh_refused += 1
-        self.refresh_token = None
+        return False
+
+    def _sign_in(self) -> bool:
+        """The session ended: a new one for the same user from the same device (a known device, so no
+        challenge). Refused — the fuzzer locked the account or a check asks for a code — means a new user."""
+        email, password, device = self.credentials
+        answer = self._post("/v1/token", {"grant_type": "password", "email": email, "password": password, "device": device})
+        if answer.status_code == 200:
+            self._adopt(answer.json())
+            STATISTICS.sign_ins += 1
+            return True
+        STATISTICS.sign_in_refused += 1
+        self.credentials = None
         return False
 
     def _sign_up(self) -> None:
@@ -166,6 +188,7 @@ class SignedInUserState:
         if verified.status_code != 201:
             raise SignUpFailed(f"POST /v1/registrations/{{id}}/verify answered {verified.status_code}: {verified.text[:300]}")
         self._adopt(verified.json())
+        self.credentials = (email, password, device)
         STATISTICS.sign_ups += 1
         # A fund password gives the user a step-up method, so `POST /v1/verifications` starts
         # verifications (201) instead of answering 409 NO_VERIFICATION_METHOD to everything.
