@@ -105,10 +105,10 @@ def main() -> int:
                 request, response = interaction.get("request", {}), interaction.get("response") or {}
                 findings[key] = (
                     f"[{check.get('name')}] {label}: {title}\n"
-                    f"      {failure_obj.get('message', '').strip()[:400]}\n"
+                    f"      {failure_obj.get('message', '').strip()[:400].replace(chr(10), chr(10) + '      ')}\n"
                     f"      sent: {request.get('method')} {request.get('uri')} body {decoded(request.get('body'))[:300]}\n"
                     f"      answer: {response.get('status_code')} {decoded(response.get('content'))[:300]}\n"
-                    f"      reproduce: st replay {case_id}  (phase {scenario.get('phase', {}).get('name', '?') if isinstance(scenario.get('phase'), dict) else scenario.get('phase')})")
+                    f"      case {case_id}, phase {scenario.get('phase')}; headers sent: {json.dumps(request.get('headers', {}))[:300]}")
 
     print("\nAnswers per documented operation (status: count; * = bearer-protected):")
     unexercised = []
