@@ -13,7 +13,7 @@
 # or a bearer-protected operation that only ever answered 401/403 is a finding); 2 on usage or setup
 # problems.
 #
-# Environment: SCHEMATHESIS_MAX_EXAMPLES (default 30) test cases per operation; SCHEMATHESIS_SEED
+# Environment: SCHEMATHESIS_MAX_EXAMPLES (default 100) test cases per operation; SCHEMATHESIS_SEED
 # for a reproducible run; SCHEMATHESIS_REPORT_DIR to keep the NDJSON report and latchd's log
 # (otherwise they are deleted with the temporary directory). Needs `schemathesis` (pip install
 # schemathesis; written against 4.32) and python3 with `requests` (a dependency of schemathesis).
@@ -94,14 +94,14 @@ mkdir -p "$workdir/report"
 # --continue-on-failure: one finding must not end an operation's other test cases (all are reported).
 # The configuration file says which refusals of schema-valid requests are the contract (a fuzzed 6-digit
 # code is wrong by nature: 400 AUTH_003); the hooks check that those refusals carry exactly that error.
-args=(run "$base/openapi.json" --checks all --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-30}" --continue-on-failure
+args=(run "$base/openapi.json" --checks all --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-100}" --continue-on-failure
     --report ndjson --report-dir "$workdir/report")
 [ -n "${SCHEMATHESIS_SEED:-}" ] && args+=(--seed "$SCHEMATHESIS_SEED")
 
 echo "schemathesis ${args[*]}"
 set +e
 # In the temporary directory (Schemathesis and Hypothesis keep state in the working directory), bounded
-# to 20 minutes (about 1 minute at 30 examples per operation on 2 cores).
+# to 20 minutes (about 70 s at 100 examples per operation on 2 busy cores).
 (
     cd "$workdir"
     SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py" LATCH_FUZZ_BASE_URL="$base" LATCH_FUZZ_AUTH_LOG="$workdir/report/auth.json" \
