@@ -210,6 +210,9 @@ class SignedInUserState:
         assert self.http is not None
         answer = self.http.get(f"{self.base_url}/dev/outbox", params={"to": email}, timeout=REQUEST_TIMEOUT)
         if answer.status_code != 200:
+            # The outbox answers loopback clients only; should 127.0.0.2 not count as one, ask from 127.0.0.1.
+            answer = requests.get(f"{self.base_url}/dev/outbox", params={"to": email}, timeout=REQUEST_TIMEOUT)
+        if answer.status_code != 200:
             raise SignUpFailed(f"GET /dev/outbox answered {answer.status_code} (is latchd in development mode?)")
         codes = [message["code"] for message in answer.json() if message.get("code")]
         if not codes:
