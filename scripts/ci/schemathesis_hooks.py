@@ -9,8 +9,9 @@ How the fuzzer gets its user (`LatchSignedInUser`):
 
 - The first bearer-protected test case registers a fresh account through the API, as an app would:
   `POST /v1/registrations`, the code from the development outbox, `POST /v1/registrations/{id}/verify`
-  with a device, which answers a token response, then sets a fund password (so verifications can
-  start) and binds a fresh device key (so challenges and unbinding have an id to work on). Its access token goes into every bearer-protected test case (`Authorization: Bearer …`).
+  with a device, which answers a token response; then it sets a fund password (so verifications can
+  start) and binds a fresh device key (so challenges and unbinding have an id to work on). Its access
+  token goes into every bearer-protected test case (`Authorization: Bearer …`).
 - When the fuzzer ends this session itself — a 204 to `POST /v1/logout`, or 401 `AUTH_004` to a
   request that carried the current access token (after `DELETE /v1/sessions/{id}` of the current
   session, a password reset, …) — the session is marked dead. The next test case first tries the
@@ -20,7 +21,7 @@ How the fuzzer gets its user (`LatchSignedInUser`):
   account.
 - The hook's own requests go from the loopback address 127.0.0.2 (falling back to 127.0.0.1), so the
   fuzzer's traffic on 127.0.0.1 does not spend the hook's per-client budgets; a 429 answer is
-  waited out (`retry_after`), at most `MAX_RATE_LIMIT_WAIT` seconds in all per sign-up.
+  waited out (`retry_after`), at most `MAX_RATE_LIMIT_WAIT` seconds in all per request.
 
 One check is added (`schema_valid_request_refused_by_contract`, see schemathesis.toml). Nothing here
 filters, ignores or rewrites a finding.
@@ -42,7 +43,7 @@ import requests
 import schemathesis
 from requests.adapters import HTTPAdapter
 
-# Seconds the hook waits in all for 429 answers while signing up one user before it gives up.
+# Seconds the hook waits in all for 429 answers to one of its requests before it gives up.
 MAX_RATE_LIMIT_WAIT = 120.0
 # Seconds each of the hook's own requests may take.
 REQUEST_TIMEOUT = 15.0
