@@ -243,11 +243,14 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     private var attemptAnswers: [Result<VerificationPassed, VerificationServerFailure>]
     private let permission: Bool
     private let signingFails: Bool
+    /// Answers of the device-passcode prompt, in order: entered or not.
+    private var passcodeAnswers: [Bool]
 
     private(set) var startRequests: [VerificationRequest] = []
     private(set) var attempts: [(attempt: VerificationAttempt, verificationID: String)] = []
     private(set) var evaluationPrompts: [VerificationBiometricPrompt] = []
     private(set) var cancelledEvaluations = 0
+    private(set) var passcodePrompts: [VerificationPasscodePrompt] = []
     private(set) var screens: [VerificationScreen] = []
     private(set) var dismissals: [VerificationAnnouncement] = []
     private(set) var settingsOpened = 0
@@ -261,8 +264,9 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     init(
         starts: [Start], outcomes: [Prompt], permission: Bool = true,
         attempts: [Result<VerificationPassed, VerificationServerFailure>] = [.success(VerificationFixtures.passed)],
-        signingFails: Bool = false
+        signingFails: Bool = false, passcodes: [Bool] = []
     ) {
+        self.passcodeAnswers = passcodes
         self.starts = starts
         self.outcomes = outcomes
         self.permission = permission
@@ -326,6 +330,11 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
             pendingCancel = false
             return .appCancel
         }
+    }
+
+    func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool {
+        passcodePrompts.append(prompt)
+        return passcodeAnswers.isEmpty ? false : passcodeAnswers.removeFirst()
     }
 
     func cancelBiometricEvaluation() async {
