@@ -154,7 +154,8 @@ struct BiometricSignInDriverTests {
         // Check: the server accepted the device's signature of its challenge.
         #expect(update == .finished(.signedIn(FakeCredentialServer.tokens)))
         #expect(await bed.server.challengeRequests == 1)
-        #expect(await bed.sensor.prompts.last == .init(reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password"))
+        #expect(await bed.sensor.prompts.last == .init(
+            reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel"))
     }
 
     @Test func C12_storedSessionIsUnlockedWithoutTheServer() async throws {
