@@ -12,7 +12,7 @@ struct BiometricLogin {
         let state = await SimulatedSensorState.load(from: context.vault)
         let sensorAnswers = SensorAnswers(script: answers, terminal: context.terminal, text: text)
         let kind = state.kind
-        let sensor = await state.authenticator { prompt in await sensorAnswers.outcome(for: prompt, kind: kind) }
+        let sensor = await state.authenticator { prompt in await sensorAnswers.step(for: prompt, kind: kind) }
         let hasSession: Bool
         if case .signedIn = await context.client.restoreSession() { hasSession = true } else { hasSession = false }
         let outcome = try await Self.signIn(context: context, sensor: sensor, answers: sensorAnswers, hasStoredSession: hasSession)

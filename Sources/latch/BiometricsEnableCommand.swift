@@ -29,7 +29,7 @@ struct BiometricsEnableCommand: AsyncParsableCommand {
 
         let answers = SensorAnswers(script: simulation.answers, terminal: context.terminal, text: text)
         let kind = sensor.biometry
-        let authenticator = await state.authenticator { prompt in await answers.outcome(for: prompt, kind: kind) }
+        let authenticator = await state.authenticator { prompt in await answers.step(for: prompt, kind: kind) }
         let reason = BiometricStrings.enableReason(with: kind, in: context.language)
         let result: BiometricEnableResult
         do {

@@ -25,7 +25,10 @@ struct BiometricsSensorCommand: AsyncParsableCommand {
         var state = await SimulatedSensorState.load(from: context.vault)
         if let kind { state.kind = kind.biometry }
         if reenroll { state.domainState = SimulatedSensorState.newEnrollment() }
-        if unlock, state.unavailable == .lockedOut { state.unavailable = nil }
+        if unlock {
+            if state.unavailable == .lockedOut { state.unavailable = nil }
+            state.consecutiveFailures = 0
+        }
         if grantPermission, state.unavailable == .notAvailable { state.unavailable = nil }
         if kind != nil || reenroll || unlock || grantPermission {
             do {

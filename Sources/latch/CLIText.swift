@@ -40,12 +40,21 @@ struct CLIText: Sendable {
     // MARK: Simulated sensor
 
     func simulatedSensor(_ kind: BiometryKind) -> String { pick("［模拟 \(kind.displayName)］", "[simulated \(kind.displayName)]") }
-    var sensorQuestion: String { pick("[m]匹配  [n]不匹配  [c]取消  [o]其他方式 > ", "[m]atch  [n]o match  [c]ancel  [o]ther method > ") }
+    var sensorQuestion: String {
+        pick(
+            "[m]匹配  [n]不匹配  [t]再次尝试  [c]取消  [f]备用按钮  [o]其他方式 > ",
+            "[m]atch  [n]o match  [t]ry again  [c]ancel  [f]allback  [o]ther method > ")
+    }
+    var simulatedPasscode: String { pick("［模拟 设备密码］", "[simulated passcode]") }
+    var passcodeQuestion: String { pick("[p]输入设备密码  [c]取消 > ", "[p]asscode entered  [c]ancel > ") }
     func answerName(_ answer: SimulatedAnswer) -> String {
         switch answer {
         case .match: pick("匹配", "match")
         case .fail: pick("不匹配", "no match")
         case .cancel: pick("取消", "cancel")
+        case .tryAgain: pick("再次尝试", "try again")
+        case .fallback: pick("备用按钮", "fallback")
+        case .passcode: pick("输入设备密码", "passcode entered")
         case .denyPermission: pick("拒绝权限", "permission refused")
         case .unavailable: pick("不可用", "unavailable")
         case .lockout: pick("已锁定", "locked out")
@@ -169,13 +178,18 @@ struct CLIText: Sendable {
         let condition: String =
             switch state.unavailable {
             case nil: pick("可用", "available")
-            case .lockedOut?: pick("已锁定", "locked out")
+            case .lockedOut?: pick("已锁定（需输入设备密码）", "locked out (needs the passcode)")
             case .notAvailable?: pick("不可用（权限已关闭）", "unavailable (permission off)")
             case .notEnrolled?: pick("未录入", "not enrolled")
             case .passcodeNotSet?: pick("未设置系统密码", "no device passcode")
             case .notSupported?: pick("不支持", "not supported")
             }
-        return pick("模拟传感器：\(state.kind.displayName)，\(condition)", "Simulated sensor: \(state.kind.displayName), \(condition)")
+        let failures =
+            state.consecutiveFailures == 0
+            ? "" : pick("，连续失败\(state.consecutiveFailures)次", ", \(state.consecutiveFailures) failures in a row")
+        return pick(
+            "模拟传感器：\(state.kind.displayName)，\(condition)\(failures)",
+            "Simulated sensor: \(state.kind.displayName), \(condition)\(failures)")
     }
 
     // MARK: Second factors

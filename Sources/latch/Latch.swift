@@ -11,7 +11,7 @@ struct Latch: AsyncParsableCommand {
         commandName: "latch",
         abstract: "A command-line client of latchd, with a simulated Face ID / Touch ID sensor.",
         discussion: """
-            Global options (--server, --lang, --home) go after the subcommand, e.g. `latch whoami --lang en`.
+            Global options (--server, --lang, --home) go before or after the subcommand, e.g. `latch --lang en whoami`.
             Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user.
             """,
         subcommands: [
@@ -24,7 +24,8 @@ struct Latch: AsyncParsableCommand {
     /// usage status, 64, becomes 2).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(
+                LeadingGlobalOptions.movedBehindSubcommand(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

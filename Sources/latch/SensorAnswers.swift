@@ -1,7 +1,7 @@
 import LatchClient
 
-/// Answers the simulated sensor's prompts: from the `--simulate` list while it lasts, then by asking
-/// the person at the terminal `[m]atch  [n]o match  [c]ancel`. Each prompt and its answer is printed.
+/// Answers the simulated sensor's prompts, one step at a time: from the `--simulate` list while it lasts,
+/// then by asking the person at the terminal `[m]atch  [n]o match  [c]ancel …`. Each step is printed.
 actor SensorAnswers {
     private var script: [SimulatedAnswer]
     private let terminal: Terminal
@@ -26,21 +26,24 @@ actor SensorAnswers {
     /// Takes the next scripted answer.
     func take() -> SimulatedAnswer? { script.isEmpty ? nil : script.removeFirst() }
 
-    /// The sensor's outcome for `prompt`.
-    func outcome(for prompt: SimulatedAuthenticator.Prompt, kind: BiometryKind) async -> SimulatedAuthenticator.Outcome {
-        let label = terminal.paint(text.simulatedSensor(kind), .cyan)
+    /// The next step of the person at `prompt`.
+    func step(for prompt: SimulatedAuthenticator.Prompt, kind: BiometryKind) async -> SimulatedAuthenticator.Step {
+        let label = terminal.paint(prompt.asksForPasscode ? text.simulatedPasscode : text.simulatedSensor(kind), .cyan)
         let answer: SimulatedAnswer
         if let scripted = take() {
             answer = scripted
             terminal.line("\(label) \(prompt.reason) → \(text.answerName(answer))")
         } else {
             terminal.line("\(label) \(prompt.reason)")
-            answer = await ask()
+            answer = await (prompt.asksForPasscode ? askPasscode() : ask())
         }
         switch answer {
         case .match: return .match
         case .fail: return .noMatch
         case .cancel: return .cancel
+        case .tryAgain: return .tryAgain
+        case .fallback: return .otherMethod
+        case .passcode: return .passcode
         case .denyPermission: return .denyPermission
         case .unavailable: return .error(code: -6)
         case .lockout: return .lockout
@@ -61,8 +64,21 @@ actor SensorAnswers {
             case "m", "match": return .match
             case "n", "no match", "fail": return .fail
             case "c", "cancel", "": return .cancel
+            case "t", "try again", "try-again": return .tryAgain
+            case "f", "fallback": return .fallback
             case "o", "other", "other-method": return .otherMethod
             case "p", "password": return .password
+            default: continue
+            }
+        }
+    }
+
+    private func askPasscode() async -> SimulatedAnswer {
+        while true {
+            guard let line = await terminal.ask(text.passcodeQuestion) else { return .cancel }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "p", "passcode": return .passcode
+            case "c", "cancel", "": return .cancel
             default: continue
             }
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `--simulate LIST`: the simulated sensor's answers for scripts.
+/// `--simulate LIST`: the simulated sensor's steps for scripts (see `SimulatedAnswer`).
 struct SensorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Answers of the simulated sensor, one per prompt: match, fail, cancel, deny-permission, unavailable, lockout, other-method, password. Without it (or when it runs out) the sensor asks [m]atch [n]o match [c]ancel.",
+            "Steps of the simulated sensor, in order across its prompts: match, fail (a failed scan or touch), try-again, cancel, fallback, passcode, deny-permission, unavailable, lockout, other-method, password. Face ID scans again by itself and never reports -1; Touch ID reports -1 after three failed touches; five failures in a row lock it out until passcode. Without it (or when it runs out) the sensor asks at each step.",
             valueName: "list"))
     var simulate: String?
 

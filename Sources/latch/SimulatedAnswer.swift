@@ -1,20 +1,32 @@
-/// One answer of the simulated sensor, as `--simulate` lists them (`match,fail,fail`).
+/// One step of the simulated sensor, as `--simulate` lists them (`fail,cancel,match`): what the person
+/// does while a system prompt is up — a scan or touch that matches or fails, a button of the prompt — and
+/// the sensor derives the `LAError` a real device returns (`SimulatedAuthenticator`): Face ID scans
+/// again by itself and then waits on "Try Face ID Again", Cancel and the fallback button; Touch ID
+/// reports −1 after three failed touches; both lock out (−8) on the fifth consecutive failure, counted
+/// across prompts and runs, until `passcode`.
 ///
-/// Each biometric prompt takes the next answer. `other-method` and `password` are the buttons a
-/// person presses instead: on the verification page they are its "使用其他方式验证" and
-/// "使用密码验证"; in a system prompt elsewhere they are its fallback button (LAError −3).
+/// `other-method` and `password` are the buttons a person presses instead: on the verification page
+/// they are its "使用其他方式验证" and "使用密码验证"; in a system prompt elsewhere they are its
+/// fallback button (LAError −3), like `fallback`.
 enum SimulatedAnswer: String, CaseIterable, Sendable {
     /// The face or finger matches.
     case match
-    /// No match (LAError −1).
+    /// A scan or touch that does not match (Touch ID: −1 after the third in a prompt).
     case fail
-    /// The user taps Cancel (−2).
+    /// The prompt's Cancel (−2; after a failed scan the page counts it as a failed attempt).
     case cancel
+    /// Face ID's "Try Face ID Again" after failed scans.
+    case tryAgain = "try-again"
+    /// The prompt's fallback button (−3).
+    case fallback
+    /// The device passcode, entered in the passcode prompt after a lockout: biometry is unlocked.
+    case passcode
     /// The user refuses the app's Face ID permission (−6); it stays refused in this home.
     case denyPermission = "deny-permission"
     /// The sensor cannot be used (−6, biometryNotAvailable).
     case unavailable
-    /// Too many failures system-wide (−8); it stays locked out in this home.
+    /// Locked out at once, as after failures elsewhere (−8); it stays locked out in this home until
+    /// `passcode` (or `latch biometrics sensor --unlock`).
     case lockout
     /// "使用其他方式验证" (or the prompt's fallback button).
     case otherMethod = "other-method"

@@ -11,6 +11,8 @@ struct SimulatedSensorState: Codable, Sendable, Equatable {
     var domainState: Data
     /// `nil` while usable.
     var unavailable: Unavailable?
+    /// Failed scans or touches in a row, across runs (five lock the sensor out).
+    var consecutiveFailures = 0
 
     enum Unavailable: String, Codable, Sendable {
         case notEnrolled = "not_enrolled"
@@ -44,6 +46,23 @@ struct SimulatedSensorState: Codable, Sendable, Equatable {
         case kind
         case domainState = "domain_state"
         case unavailable
+        case consecutiveFailures = "consecutive_failures"
+    }
+
+    init(kind: BiometryKind, domainState: Data, unavailable: Unavailable?, consecutiveFailures: Int = 0) {
+        self.kind = kind
+        self.domainState = domainState
+        self.unavailable = unavailable
+        self.consecutiveFailures = consecutiveFailures
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(BiometryKind.self, forKey: .kind)
+        domainState = try container.decode(Data.self, forKey: .domainState)
+        unavailable = try container.decodeIfPresent(Unavailable.self, forKey: .unavailable)
+        // Homes from before the count was kept start at none.
+        consecutiveFailures = try container.decodeIfPresent(Int.self, forKey: .consecutiveFailures) ?? 0
     }
 
     /// A Face ID sensor with one enrolled face.
@@ -69,12 +88,13 @@ struct SimulatedSensorState: Codable, Sendable, Equatable {
     }
 
     /// A `SimulatedAuthenticator` in this state, asking `decide` at each prompt.
-    func authenticator(decide: @escaping @Sendable (SimulatedAuthenticator.Prompt) async -> SimulatedAuthenticator.Outcome)
+    func authenticator(decide: @escaping @Sendable (SimulatedAuthenticator.Prompt) async -> SimulatedAuthenticator.Step)
         async -> SimulatedAuthenticator
     {
         let sensor = SimulatedAuthenticator(kind: kind, decide: decide)
         await sensor.setDomainState(domainState)
         await sensor.setUnavailable(unavailable?.reason)
+        await sensor.setConsecutiveFailures(consecutiveFailures)
         return sensor
     }
 
@@ -82,6 +102,7 @@ struct SimulatedSensorState: Codable, Sendable, Equatable {
     static func reading(_ sensor: SimulatedAuthenticator) async -> SimulatedSensorState {
         SimulatedSensorState(
             kind: await sensor.kind ?? .faceID, domainState: await sensor.enrolledState,
-            unavailable: await sensor.unavailableReason.map(Unavailable.init))
+            unavailable: await sensor.unavailableReason.map(Unavailable.init),
+            consecutiveFailures: await sensor.consecutiveFailures)
     }
 }

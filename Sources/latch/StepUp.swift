@@ -17,7 +17,7 @@ struct StepUp {
         let state = await SimulatedSensorState.load(from: context.vault)
         let sensorAnswers = SensorAnswers(script: answers, terminal: context.terminal, text: text, page: page)
         let kind = state.kind
-        let sensor = await state.authenticator { prompt in await sensorAnswers.outcome(for: prompt, kind: kind) }
+        let sensor = await state.authenticator { prompt in await sensorAnswers.step(for: prompt, kind: kind) }
         let presenter = TerminalVerificationPresenter(
             terminal: context.terminal, text: text, page: page, answers: sensorAnswers,
             secrets: VerificationSecrets(code: code, fundPassword: fundPassword))

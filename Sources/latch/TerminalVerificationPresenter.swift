@@ -52,6 +52,10 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     // MARK: - Answering
 
     private func answer(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        if await answers.peek() == .passcode, screen.button(.unlockWithPasscode)?.isEnabled == true {
+            // After a lockout: "输入设备密码解锁…"; the passcode prompt then takes the `passcode` step.
+            return respond(.tapped(.unlockWithPasscode))
+        }
         switch screen.kind {
         case .preparing, .biometric, .biometricChecking:
             // The server or the simulated sensor answers these.

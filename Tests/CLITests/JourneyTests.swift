@@ -155,20 +155,45 @@ struct JourneyTests {
         }
     }
 
-    // MARK: J5 three Face ID failures, then the fund password
+    // MARK: J5 three Face ID / Touch ID failures, then the fund password
 
-    @Test("J5 A3 three Face ID failures, the exact messages, then the fund password (zh-Hans)")
-    func J5_A3_threeFaceIDFailuresThenFundPassword_zhHans() async throws { try await J5_A3_threeFaceIDFailuresThenFundPassword(.zhHans) }
+    @Test("J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (zh-Hans)")
+    func J5_A3_threeFaceIDFailuresThenFundPassword_zhHans() async throws { try await J5_A3_threeFailuresThenFundPassword(.zhHans, .faceID) }
 
-    @Test("J5 A3 three Face ID failures, the exact messages, then the fund password (en)")
-    func J5_A3_threeFaceIDFailuresThenFundPassword_en() async throws { try await J5_A3_threeFaceIDFailuresThenFundPassword(.en) }
+    @Test("J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (en)")
+    func J5_A3_threeFaceIDFailuresThenFundPassword_en() async throws { try await J5_A3_threeFailuresThenFundPassword(.en, .faceID) }
 
-    private func J5_A3_threeFaceIDFailuresThenFundPassword(_ language: LatchLanguage) async throws {
+    @Test("J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (zh-Hans)")
+    func J5_A3_threeTouchIDFailuresThenFundPassword_zhHans() async throws { try await J5_A3_threeFailuresThenFundPassword(.zhHans, .touchID) }
+
+    @Test("J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (en)")
+    func J5_A3_threeTouchIDFailuresThenFundPassword_en() async throws { try await J5_A3_threeFailuresThenFundPassword(.en, .touchID) }
+
+    private enum Sensor { case faceID, touchID }
+
+    private func J5_A3_threeFailuresThenFundPassword(_ language: LatchLanguage, _ sensor: Sensor) async throws {
         try await journey(language) { j in
-            try await j.signUpWithFaceID("j5@example.com", fundPassword: Journey.fundPassword)
+            let name: String
+            let steps: String
+            switch sensor {
+            case .faceID:
+                try await j.signUpWithFaceID("j5@example.com", fundPassword: Journey.fundPassword)
+                name = "Face ID"
+                // Face ID never reports −1: a failed scan, then the prompt's Cancel, is one failed attempt.
+                steps = "fail,cancel,fail,fail,cancel,fail,cancel"
+            case .touchID:
+                try await j.signUp("j5@example.com")
+                let fund = try await j.latch(["fund-password", "set", "--fund-password-stdin"], input: Journey.fundPassword)
+                let enable = try await j.latch(["biometrics", "enable", "--sensor", "touch-id", "--simulate", "match"])
+                try #require(fund.status == 0 && enable.status == 0, "\(fund)\n\(enable)")
+                name = "Touch ID"
+                // Three touches end the first prompt with −1; a touch and Cancel end the second; the fifth
+                // consecutive failed touch locks Touch ID (−8) in the third.
+                steps = "fail,fail,fail,fail,cancel,fail"
+            }
 
             let verify = try await j.latch(
-                ["verify", "withdrawal", "amount=100.00", "currency=USDT", "address=TXj5", "--simulate", "fail,fail,fail",
+                ["verify", "withdrawal", "amount=100.00", "currency=USDT", "address=TXj5", "--simulate", steps,
                     "--fund-password-stdin"],
                 input: Journey.fundPassword)
 
@@ -178,7 +203,7 @@ struct JourneyTests {
                 j.text("[再试一次]", "[Try Again]"),
                 j.text("第2/3次尝试失败", "Attempt 2 of 3 failed."),
                 j.text("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password."),
-                j.text("Face ID验证失败次数过多，请使用密码验证", "Too many failed Face ID attempts. Please verify with your password."),
+                j.text("\(name)验证失败次数过多，请使用密码验证", "Too many failed \(name) attempts. Please verify with your password."),
                 j.text("验证成功", "Verified."),
                 j.text("（验证方式：资金密码）", "(verified by fund password)"),
             ]), "\(verify)")

@@ -50,6 +50,30 @@ struct SensorTests {
         }
     }
 
+    @Test("issue 11 B2 −8: failures are kept across runs; a locked Face ID offers the device passcode, which unlocks it, then Face ID verifies (zh-Hans)")
+    func issue11_B2_lockoutOffersPasscode_zhHans() async throws {
+        try await journey(.zhHans) { j in
+            try await j.signUpWithFaceID("lock@example.com", fundPassword: Journey.fundPassword)
+            let verify = ["verify", "withdrawal", "amount=4.00", "currency=USDT"]
+
+            // A failed scan, then the prompt's Cancel: one failed attempt; the fund password finishes.
+            let failed = try await j.latch(verify + ["--simulate", "fail,cancel", "--fund-password-stdin"], input: Journey.fundPassword)
+            let counted = try await j.latch(["biometrics", "sensor"])
+            // Locked elsewhere: the password page offers the passcode, which brings Face ID back.
+            let unlocked = try await j.latch(verify + ["--simulate", "lockout,passcode,match"])
+            let after = try await j.latch(["biometrics", "sensor"])
+
+            #expect(failed.status == 0 && failed.showsInOrder(["→ 不匹配", "→ 取消", "第1/3次尝试失败", "验证成功"]), "\(failed)")
+            #expect(counted.output.contains("模拟传感器：Face ID，可用，连续失败1次"), "\(counted)")
+            #expect(unlocked.status == 0, "\(unlocked)")
+            #expect(unlocked.showsInOrder([
+                "→ 已锁定", "Face ID已被锁定，请使用密码验证", "[输入设备密码解锁Face ID]", "［模拟 设备密码］ 输入设备密码以解锁Face ID → 输入设备密码",
+                "→ 匹配", "验证成功", "（验证方式：生物识别）",
+            ]), "\(unlocked)")
+            #expect(after.output.contains("模拟传感器：Face ID，可用") && !after.output.contains("连续失败"), "\(after)")
+        }
+    }
+
     @Test("B6 no biometric sign-in on a device that never enabled it (zh-Hans)")
     func B6_noBindingNoBiometricSignIn_zhHans() async throws {
         try await journey(.zhHans) { j in

@@ -66,6 +66,24 @@ struct UsageTests {
         }
     }
 
+    @Test("issue 11 §5 global options work before the subcommand too, as in git and kubectl")
+    func issue11_globalOptionsBeforeTheSubcommand() async throws {
+        try await withLatchd { server in
+            let home = server.folder.appendingPathComponent("before")
+
+            let chinese = try await latch(["--lang", "zh-Hans", "whoami"], home: home, server: server)
+            let english = try await latch(["--lang=en", "whoami"], home: home, server: server, environment: ["LANG": "zh_CN.UTF-8"])
+            let badServer = try await latch(["--server", "ftp://example.com", "whoami"], home: home, server: server)
+            let homeFirst = try await latch(
+                ["--home", home.path, "--lang", "en", "verify", "withdrawal", "amount=1"], home: home, server: server)
+
+            #expect(chinese.status == 1 && chinese.errors.hasPrefix("尚未登录"), "\(chinese)")
+            #expect(english.status == 1 && english.errors.hasPrefix("Not signed in."), "\(english)")
+            #expect(badServer.status == 2 && badServer.errors.contains("--server must be an http:// or https:// URL"), "\(badServer)")
+            #expect(homeFirst.status == 1 && homeFirst.errors.hasPrefix("Not signed in."), "\(homeFirst)")
+        }
+    }
+
     @Test("No colour and no spinner when the output is not a terminal; --json is plain JSON")
     func Output_plainWhenNotATerminal() async throws {
         try await withLatchd { server in

@@ -133,7 +133,8 @@ struct JourneyTests {
             _ = try await device.signUp(on: server)
             _ = try await device.enableFaceID()
             try await device.client.setFundPassword(Self.fundPassword)
-            await device.sensor.enqueue(.noMatch, .noMatch, .noMatch)
+            // Face ID never reports −1: each attempt is a failed scan, then the prompt's Cancel.
+            await device.sensor.enqueue(.noMatch, .cancel, .noMatch, .cancel, .noMatch, .cancel)
             let page = ScriptedPresenter { screen in
                 switch screen.kind {
                 case .biometricRetry: .tapped(.retry)

@@ -39,8 +39,8 @@ struct BiometricEnrollmentTests {
         #expect(await bed.vault.keys == ["session"])
     }
 
-    @Test(arguments: [SimulatedAuthenticator.Outcome.cancel, .noMatch, .otherMethod, .lockout])
-    func B5_enableNeedsABiometricMatch(outcome: SimulatedAuthenticator.Outcome) async throws {
+    @Test(arguments: [SimulatedAuthenticator.Step.cancel, .noMatch, .otherMethod, .lockout])
+    func B5_enableNeedsABiometricMatch(outcome: SimulatedAuthenticator.Step) async throws {
         let bed = BiometricTestBed()
         await bed.sensor.enqueue(outcome)
 

@@ -16,7 +16,7 @@ struct BiometricSignInTests {
         accessToken: "access", expiresIn: 7200, refreshToken: "refresh", refreshExpiresIn: 2_592_000, sessionId: "s-1",
         user: UserInfo(id: "u-1", email: "a@example.com", emailVerified: true, nickname: nil, createdAt: Date(timeIntervalSince1970: 0)))
     static let evaluate = BiometricSignIn.Action.evaluate(
-        reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password")
+        reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel")
 
     static func failure(_ code: Int) -> BiometricResult { .failure(BiometricFailure(laErrorCode: code)) }
 
@@ -86,7 +86,7 @@ struct BiometricSignInTests {
         // Retry: checks again (it may have locked out meanwhile).
         #expect(machine.userTappedBiometricSignIn() == .checkAvailability)
         #expect(machine.availabilityKnown(.available(kind: .touchID), enrollment: .usable) == .evaluate(
-            reason: "Use Touch ID to sign in to your account", fallbackTitle: "Sign in with password"))
+            reason: "Use Touch ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel"))
         #expect(machine.evaluationFinished(.success) == .requestChallenge(credentialID: "cred-2"))
     }
 
@@ -307,20 +307,21 @@ struct BiometricSignInTests {
 
     // MARK: - Prompt texts (B3, A10)
 
-    @Test func B3_promptTextsFollowLanguageAndConfiguration() {
+    @Test("B3 issue 11: prompt texts, the cancel title included, follow the SDK language and configuration")
+    func B3_promptTextsFollowLanguageAndConfiguration() {
         var chinese = BiometricSignIn(language: .zhHans)
         _ = chinese.appLaunched(binding: Self.binding, hasStoredSession: false)
         #expect(chinese.availabilityKnown(.available(kind: .faceID), enrollment: .usable) == .evaluate(
-            reason: "使用Face ID登录您的账号", fallbackTitle: "使用密码登录"))
+            reason: "使用Face ID登录您的账号", fallbackTitle: "使用密码登录", cancelTitle: "取消"))
 
         var hidden = BiometricSignIn(reason: "Unlock Acme", fallbackButton: .hidden)
         _ = hidden.appLaunched(binding: Self.binding, hasStoredSession: false)
         #expect(hidden.availabilityKnown(.available(kind: .faceID), enrollment: .usable) == .evaluate(
-            reason: "Unlock Acme", fallbackTitle: ""))
+            reason: "Unlock Acme", fallbackTitle: "", cancelTitle: "Cancel"))
 
         var system = BiometricSignIn(fallbackButton: .systemDefault)
         _ = system.appLaunched(binding: Self.touchBinding, hasStoredSession: false)
         #expect(system.availabilityKnown(.available(kind: .touchID), enrollment: .usable) == .evaluate(
-            reason: "Use Touch ID to sign in to your account", fallbackTitle: nil))
+            reason: "Use Touch ID to sign in to your account", fallbackTitle: nil, cancelTitle: "Cancel"))
     }
 }

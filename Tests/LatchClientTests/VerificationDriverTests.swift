@@ -58,6 +58,30 @@ struct VerificationDriverTests {
         #expect(await environment.attempts.map(\.attempt) == [VerificationAttempt(method: "fund_password", fundPassword: "135790")])
     }
 
+    @Test("issue 11 B2 −8: the driver runs the passcode prompt from the password page; not entered, the page stays; entered, Face ID passes")
+    func issue11_B2_passcodeUnlocksThroughTheDriver() async throws {
+        let environment = FakeVerificationEnvironment(
+            starts: [.success(F.started())], outcomes: [.outcome(.lockout), .outcome(.success)], passcodes: [false, true])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // Locked before this page: the fund password, with the passcode offered.
+        let locked = try await environment.next(.fundPassword)
+        #expect(locked.button(.unlockWithPasscode) != nil)
+        driver.send(.tapped(.unlockWithPasscode))
+
+        // Not entered: the same page again.
+        #expect(try await environment.next(.fundPassword) == locked)
+        driver.send(.tapped(.unlockWithPasscode))
+
+        // Entered: Face ID at once, which passes.
+        #expect(await run.value.proofMethod == .biometric)
+        #expect(await environment.passcodePrompts == Array(
+            repeating: VerificationPasscodePrompt(sensor: .faceID, localizedReason: "输入设备密码以解锁Face ID", cancelTitle: "取消"),
+            count: 2))
+        #expect(await environment.evaluationPrompts.count == 2)
+    }
+
     @Test("A5 使用其他方式验证 reaches 2FA, a wrong code shows what is left, the right one passes")
     func A5_otherMethodTo2FA() async throws {
         let environment = FakeVerificationEnvironment(
@@ -243,11 +267,14 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     private var attemptAnswers: [Result<VerificationPassed, VerificationServerFailure>]
     private let permission: Bool
     private let signingFails: Bool
+    /// Answers of the device-passcode prompt, in order: entered or not.
+    private var passcodeAnswers: [Bool]
 
     private(set) var startRequests: [VerificationRequest] = []
     private(set) var attempts: [(attempt: VerificationAttempt, verificationID: String)] = []
     private(set) var evaluationPrompts: [VerificationBiometricPrompt] = []
     private(set) var cancelledEvaluations = 0
+    private(set) var passcodePrompts: [VerificationPasscodePrompt] = []
     private(set) var screens: [VerificationScreen] = []
     private(set) var dismissals: [VerificationAnnouncement] = []
     private(set) var settingsOpened = 0
@@ -261,8 +288,9 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     init(
         starts: [Start], outcomes: [Prompt], permission: Bool = true,
         attempts: [Result<VerificationPassed, VerificationServerFailure>] = [.success(VerificationFixtures.passed)],
-        signingFails: Bool = false
+        signingFails: Bool = false, passcodes: [Bool] = []
     ) {
+        self.passcodeAnswers = passcodes
         self.starts = starts
         self.outcomes = outcomes
         self.permission = permission
@@ -326,6 +354,11 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
             pendingCancel = false
             return .appCancel
         }
+    }
+
+    func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool {
+        passcodePrompts.append(prompt)
+        return passcodeAnswers.isEmpty ? false : passcodeAnswers.removeFirst()
     }
 
     func cancelBiometricEvaluation() async {

@@ -65,7 +65,7 @@ extension VerificationFlow.Action {
             .cancelBiometricEvaluation(let screen), .submitBiometricSignature(_, let screen),
             .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen):
             return screen
-        case .requestBiometricPermission, .openSettings, .finish, .none:
+        case .requestBiometricPermission, .unlockBiometricsWithPasscode, .openSettings, .finish, .none:
             return nil
         }
     }

@@ -492,7 +492,7 @@ struct VerificationFlowTests {
         arguments: [
             (BiometricOutcome.lockout, "Face ID已被锁定，请使用密码验证"),
             (.notAvailable, "Face ID不可用，请使用密码验证"),
-            (.passcodeNotSet, "Face ID不可用，请使用密码验证"),
+            (.passcodeNotSet, "未设置设备密码，无法使用Face ID，请使用密码验证"),
             (.notEnrolled, "未设置Face ID，请使用密码验证"),
         ])
     func A7_unusableDuringEvaluationDegrades(outcome: BiometricOutcome, message: String) {

@@ -25,9 +25,16 @@ public protocol BiometricAuthenticator: Sendable {
     /// Whether biometrics can be used now, and which sensor (B1).
     func availability() async -> BiometricAvailability
 
-    /// Shows the biometric prompt with `reason` and the fallback button `fallbackTitle`
-    /// (`nil`: the system's; `""`: none — see `BiometricFallbackButton`).
-    func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult
+    /// Shows the biometric prompt with `reason`, the fallback button `fallbackTitle` (`nil`: the system's;
+    /// `""`: none — see `BiometricFallbackButton`) and the cancel button `cancelTitle` (`nil`: the system's,
+    /// in the device's language; the SDK passes "取消" / "Cancel" in its own language). A failure says
+    /// whether a scan failed in the prompt (`BiometricFailure.scanFailed`).
+    func evaluate(reason: String, fallbackTitle: String?, cancelTitle: String?) async -> BiometricResult
+
+    /// Asks for the device passcode (policy `deviceOwnerAuthentication`) after a lockout (−8): entering
+    /// it unlocks biometry again. `.success` when the passcode was entered; a failure otherwise (−2 when
+    /// the user cancels, −5 when no passcode is set).
+    func unlockWithPasscode(reason: String, cancelTitle: String?) async -> BiometricResult
 
     /// An opaque value that changes whenever the enrolled faces or fingers change (B4), or `nil` when it
     /// cannot be read now (no sensor, not enrolled, locked out). Compare with `EnrollmentCheck`.
@@ -40,4 +47,9 @@ public protocol BiometricAuthenticator: Sendable {
 
 extension BiometricAuthenticator {
     public func cancelEvaluation() async {}
+
+    /// The prompt with the system's cancel title.
+    public func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult {
+        await evaluate(reason: reason, fallbackTitle: fallbackTitle, cancelTitle: nil)
+    }
 }

@@ -2,14 +2,27 @@
 public struct BiometricFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `LAError` code.
     public let code: BiometricErrorCode
+    /// Whether a scan (Face ID) or touch (Touch ID) failed to match in this prompt before it ended.
+    /// Always `true` for −1 (Touch ID reports it after three failed touches). The verification page
+    /// counts a −2 or −8 with a failed scan as a failed attempt (see <doc:CountingBiometricAttempts>).
+    /// `SimulatedAuthenticator` knows it exactly; `LocalAuthenticationAuthenticator` infers it with
+    /// `FailedScanInference`, as `LAContext` reports no scans.
+    public let scanFailed: Bool
 
-    public init(code: BiometricErrorCode) { self.code = code }
+    public init(code: BiometricErrorCode, scanFailed: Bool = false) {
+        self.code = code
+        self.scanFailed = scanFailed || code == .authenticationFailed
+    }
 
     /// A failure from the integer `LAError` code (`(error as NSError).code`).
-    public init(laErrorCode: Int) { self.code = BiometricErrorCode(code: laErrorCode) }
+    public init(laErrorCode: Int, scanFailed: Bool = false) {
+        self.init(code: BiometricErrorCode(code: laErrorCode), scanFailed: scanFailed)
+    }
 
     /// How to react (B2).
     public var handling: BiometricFailureHandling { code.handling }
 
-    public var description: String { "LAError \(code.code) (\(code.name))" }
+    public var description: String {
+        "LAError \(code.code) (\(code.name))" + (scanFailed && code != .authenticationFailed ? " after a failed scan" : "")
+    }
 }

@@ -7,8 +7,8 @@ extension BiometricSignIn {
         case none
         /// Ask `availability()` and compare `domainState()` with the kept one, then call `availabilityKnown`.
         case checkAvailability
-        /// Show the biometric prompt, then call `evaluationFinished`.
-        case evaluate(reason: String, fallbackTitle: String?)
+        /// Show the biometric prompt (its Cancel titled in the SDK's language), then call `evaluationFinished`.
+        case evaluate(reason: String, fallbackTitle: String?, cancelTitle: String)
         /// Ask the server for a login challenge, then call `challengeReceived` or `serverRejected`.
         case requestChallenge(credentialID: String)
         /// Sign `message` with the device key, then call `signed` or `signingFailed`.

@@ -101,7 +101,8 @@ public struct BiometricSignIn: Sendable {
                 return .forgetBinding
             case (.available(let kind), .usable):
                 state = .evaluating(attempt)
-                return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: kind, in: language), fallbackTitle: fallbackTitle)
+                return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: kind, in: language), fallbackTitle: fallbackTitle,
+                cancelTitle: BiometricStrings.cancel(in: language))
             }
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while availability was being checked.
@@ -137,7 +138,8 @@ public struct BiometricSignIn: Sendable {
         switch state {
         case .waitingUntilActive(let attempt):
             state = .evaluating(attempt)
-            return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: attempt.kind, in: language), fallbackTitle: fallbackTitle)
+            return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: attempt.kind, in: language), fallbackTitle: fallbackTitle,
+                cancelTitle: BiometricStrings.cancel(in: language))
         case .idle, .checkingAvailability, .evaluating, .requestingChallenge, .signing, .exchanging, .forgettingBinding,
             .showingSignIn, .finished:
             // The app becomes active all the time; only a prompt that could not appear cares.
@@ -287,6 +289,9 @@ public struct BiometricSignIn: Sendable {
 
     private mutating func evaluationFailed(_ failure: BiometricFailure, attempt: Attempt) -> Action {
         switch failure.handling {
+        case .cancelLike where failure.scanFailed && failure.code == .userCancel:
+            // Cancel after a failed scan (how Face ID ends a failed attempt, as it never reports −1).
+            return showSignIn(offering: attempt, notice: .notRecognized(attempt.kind))
         case .cancelLike:
             return showSignIn(offering: attempt, notice: nil)
         case .settingsLike, .lockout:

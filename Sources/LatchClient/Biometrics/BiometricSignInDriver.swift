@@ -105,8 +105,8 @@ public final class BiometricSignInDriver {
                 let check = await enrollment.check(current: await authenticator.domainState())
                 guard current == generation else { return .pending }
                 action = machine.availabilityKnown(availability, enrollment: check)
-            case .evaluate(let reason, let fallbackTitle):
-                let result = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle)
+            case .evaluate(let reason, let fallbackTitle, let cancelTitle):
+                let result = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle, cancelTitle: cancelTitle)
                 guard current == generation else { return .pending }
                 action = machine.evaluationFinished(result)
             case .requestChallenge(let credentialID):

@@ -26,6 +26,14 @@ public enum BiometricStrings {
         }
     }
 
+    /// The system prompt's cancel button (`localizedCancelTitle`): "取消" / "Cancel".
+    public static func cancel(in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "取消"
+        case .en: "Cancel"
+        }
+    }
+
     /// The button to the system Settings: "去设置" / "Open Settings".
     public static func openSettings(in language: LatchLanguage) -> String {
         switch language {

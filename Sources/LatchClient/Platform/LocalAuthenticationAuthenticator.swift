@@ -32,9 +32,17 @@ public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
         return BiometricAvailability(canEvaluate: canEvaluate, errorCode: error?.code, kind: Self.kind(of: context.biometryType))
     }
 
-    public func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult {
+    public func evaluate(reason: String, fallbackTitle: String?, cancelTitle: String?) async -> BiometricResult {
         let context = LAContext()
         context.localizedFallbackTitle = BiometricFallbackButton(title: fallbackTitle).localizedFallbackTitle
+        if let cancelTitle { context.localizedCancelTitle = cancelTitle }
+        // LAContext reports no scans: FailedScanInference decides from what can be seen here.
+        var lockError: NSError?
+        let lockedOutBefore =
+            !context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &lockError)
+            && lockError?.code == LAError.biometryLockout.rawValue
+        let kind = Self.kind(of: context.biometryType) ?? .faceID
+        let shown = ContinuousClock.now
         running.start(context)
         defer { running.end(context) }
         do {
@@ -44,7 +52,27 @@ public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
         } catch {
             let error = error as NSError
             let code = error.domain == LAErrorDomain ? BiometricErrorCode(code: error.code) : .other(error.code)
-            return .failure(BiometricFailure(code: code))
+            let elapsed = ContinuousClock.now - shown
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let scanFailed = FailedScanInference.scanFailed(
+                code: code, kind: kind, lockedOutBefore: lockedOutBefore, secondsShown: seconds)
+            return .failure(BiometricFailure(code: code, scanFailed: scanFailed))
+        }
+    }
+
+    /// The device-passcode prompt (`deviceOwnerAuthentication`): while biometry is locked out it asks for
+    /// the passcode at once, and entering it unlocks biometry again.
+    public func unlockWithPasscode(reason: String, cancelTitle: String?) async -> BiometricResult {
+        let context = LAContext()
+        if let cancelTitle { context.localizedCancelTitle = cancelTitle }
+        running.start(context)
+        defer { running.end(context) }
+        do {
+            _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason)
+            return .success
+        } catch {
+            let error = error as NSError
+            return .failure(BiometricFailure(laErrorCode: error.domain == LAErrorDomain ? error.code : 0))
         }
     }
 

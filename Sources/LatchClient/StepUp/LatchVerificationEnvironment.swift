@@ -49,12 +49,17 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     }
 
     public func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome {
-        let result = await authenticator.evaluate(reason: prompt.localizedReason, fallbackTitle: prompt.fallbackTitle)
+        let result = await authenticator.evaluate(
+            reason: prompt.localizedReason, fallbackTitle: prompt.fallbackTitle, cancelTitle: prompt.cancelTitle)
         let outcome = BiometricOutcome(result, sensor: sensor)
         if outcome == .success, sensor == .faceID {
             await FaceIDPermissionRecord(vault: client.vault).remember()
         }
         return outcome
+    }
+
+    public func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool {
+        await authenticator.unlockWithPasscode(reason: prompt.localizedReason, cancelTitle: prompt.cancelTitle) == .success
     }
 
     /// Takes the system prompt down; the driver drops its result.

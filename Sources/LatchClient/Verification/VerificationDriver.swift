@@ -22,6 +22,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case serverStartFailed(VerificationServerFailure)
         case permissionAnswered(granted: Bool)
         case biometricFinished(BiometricOutcome, evaluation: Int)
+        case passcodeFinished(unlocked: Bool, evaluation: Int)
         case signingFailed
         case attemptSucceeded(VerificationPassed)
         case attemptFailed(VerificationServerFailure)
@@ -86,6 +87,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
                 case .otherMethod: return flow.userTappedOtherMethod()
                 case .useBiometrics: return flow.userTappedUseBiometrics()
                 case .openSettings: return flow.userTappedOpenSettings()
+                case .unlockWithPasscode: return flow.userTappedUnlockWithPasscode()
                 case .cancel: return flow.userTappedCancel()
                 case .submit:
                     // The field's text arrives as .submittedCode / .submittedFundPassword.
@@ -110,6 +112,11 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             guard number == evaluation, evaluationRunning else { return .none }
             evaluationRunning = false
             return flow.biometricFinished(outcome)
+        case .passcodeFinished(let unlocked, let number):
+            // A passcode prompt the driver cancelled already told the flow where it went.
+            guard number == evaluation, evaluationRunning else { return .none }
+            evaluationRunning = false
+            return flow.passcodeUnlockFinished(unlocked: unlocked)
         case .signingFailed:
             return flow.signingFailed()
         case .attemptSucceeded(let passed):
@@ -148,6 +155,15 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             let number = evaluation
             spawn {
                 continuation.yield(.biometricFinished(await environment.evaluateBiometrics(prompt), evaluation: number))
+            }
+        case .unlockBiometricsWithPasscode(let prompt):
+            // Counted like a biometric prompt, so that a time-out or cancel takes it down the same way.
+            evaluation += 1
+            evaluationRunning = true
+            let number = evaluation
+            spawn {
+                let unlocked = await environment.unlockBiometricsWithPasscode(prompt)
+                continuation.yield(.passcodeFinished(unlocked: unlocked, evaluation: number))
             }
         case .cancelBiometricEvaluation(let screen):
             await stopEvaluation()

@@ -34,6 +34,10 @@ public protocol VerificationDriverEnvironment: Sendable {
     /// Runs the system biometric prompt with a fresh context and maps its result (B2).
     func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome
 
+    /// Runs the device-passcode prompt after a lockout (`deviceOwnerAuthentication`, B2 −8) and says
+    /// whether the passcode was entered (biometry is then unlocked).
+    func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool
+
     /// Cancels the running prompt (`LAContext.invalidate()`); its result is dropped by the driver.
     func cancelBiometricEvaluation() async
 

@@ -23,7 +23,11 @@ extension VerificationFlow {
         case submitCode(verificationID: String, code: VerificationSecret, screen: VerificationScreen)
         /// Show `screen` and send a `fund_password` attempt with `password`.
         case submitFundPassword(verificationID: String, password: VerificationSecret, screen: VerificationScreen)
-        /// Open the app's page in the system Settings (to turn the Face ID permission on).
+        /// Run the device-passcode prompt (B2 −8; the page stays as it is); report
+        /// `passcodeUnlockFinished(unlocked:)`.
+        case unlockBiometricsWithPasscode(VerificationPasscodePrompt)
+        /// Open the app's page in the system Settings (to turn the Face ID permission on, enrol a face or
+        /// finger, or set a passcode).
         case openSettings
         /// Close the page, announce `announcement` and hand `result` to the caller. Anything still
         /// running (a prompt, a request, the timer) is to be cancelled and its result dropped.

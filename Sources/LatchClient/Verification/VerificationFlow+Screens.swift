@@ -138,6 +138,7 @@ struct VerificationScreens {
                     .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
                     role: .secondary, enabled: !busy))
         }
+        buttons += biometricRepairs(session, notice: notice, enabled: !busy)
         buttons.append(cancel())
         let message = busy ? strings.verifying : (noticeMessage ?? prompt)
         let detail = busy ? nil : noticeDetail
@@ -158,7 +159,7 @@ struct VerificationScreens {
             buttons: [button(.retry, strings.restart, hint: strings.restartHint, role: .primary), cancel()])
     }
 
-    func noMethodAvailable(notice: Notice?) -> VerificationScreen {
+    func noMethodAvailable(_ session: Session, notice: Notice?) -> VerificationScreen {
         let message: String
         let detail: String?
         if let notice {
@@ -170,7 +171,7 @@ struct VerificationScreens {
         }
         return screen(
             .noMethodAvailable, icon: .warning, title: strings.verificationTitle, message: message, detail: detail,
-            tone: .warning, buttons: [cancel()])
+            tone: .warning, buttons: biometricRepairs(session, notice: notice, enabled: true) + [cancel()])
     }
 
     // MARK: Parts
@@ -186,6 +187,26 @@ struct VerificationScreens {
         if let other = session.otherTargetFromBiometrics {
             buttons.append(
                 button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary))
+        }
+        return buttons
+    }
+
+    /// What can bring biometrics back once the password page replaced them: the device passcode after a
+    /// lockout (B2 −8), Settings for −5, −6 and −7.
+    private func biometricRepairs(_ session: Session, notice: Notice?, enabled: Bool) -> [VerificationButton] {
+        var buttons: [VerificationButton] = []
+        if let locked = session.lockedBiometrics {
+            let sensor = locked.route.sensor
+            buttons.append(
+                button(
+                    .unlockWithPasscode, strings.unlockWithPasscode(sensor), hint: strings.unlockWithPasscodeHint(sensor),
+                    role: .secondary, enabled: enabled))
+        }
+        if let notice, notice.offersSettings, case .biometricsUnavailable(let reason, let sensor) = notice {
+            buttons.append(
+                button(
+                    .openSettings, strings.openSettings, hint: strings.openSettingsHint(for: reason, sensor: sensor),
+                    role: .secondary, enabled: enabled))
         }
         return buttons
     }

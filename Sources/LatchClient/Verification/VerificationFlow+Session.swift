@@ -18,6 +18,19 @@ extension VerificationFlow {
         var challenge: String
     }
 
+    /// Biometrics set aside because the sensor is locked out (−8) while they could otherwise answer:
+    /// the device passcode unlocks them, and they come back with this route and permission (B2).
+    struct LockedBiometrics: Equatable {
+        var route: BiometricRoute
+        var permission: VerificationPermission
+    }
+
+    /// The page the device-passcode prompt was asked from.
+    enum LockedPage: Equatable {
+        case secret(SecretMethod, Notice?)
+        case noMethodLeft(Notice?)
+    }
+
     /// The method a code page asks for.
     enum SecretMethod: Equatable {
         case totp
@@ -40,6 +53,8 @@ extension VerificationFlow {
         /// standing open).
         var biometric: BiometricRoute?
         var standing: BiometricStanding
+        /// Set while biometrics are set aside for a lockout that the device passcode can end.
+        var lockedBiometrics: LockedBiometrics?
 
         init(started: VerificationStarted, standing: BiometricStanding) {
             let types = Set(started.methods.map(\.type))
@@ -48,6 +63,7 @@ extension VerificationFlow {
             self.offersFundPassword = types.contains(VerificationMethod.fundPassword.rawValue)
             self.biometric = nil
             self.standing = standing
+            self.lockedBiometrics = nil
         }
 
         /// Where "password verification" goes (A3, A6, A7): the fund password, else 2FA.
@@ -109,6 +125,20 @@ extension VerificationFlow {
         case serverError
         /// What was typed cannot be a code or fund password.
         case invalidFormat
+
+        /// Whether the page offers "前往设置": biometrics need a face or finger enrolled (−7), a device
+        /// passcode (−5), or turning on (−6).
+        var offersSettings: Bool {
+            switch self {
+            case .biometricsUnavailable(let reason, _):
+                switch reason {
+                case .notEnrolled, .passcodeNotSet, .notAvailable: true
+                case .lockedOut, .notSupported, .rejected: false
+                }
+            case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .network, .serverError, .invalidFormat:
+                false
+            }
+        }
     }
 
     /// Why opening the verification failed (for the message).

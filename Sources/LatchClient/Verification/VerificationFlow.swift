@@ -54,8 +54,11 @@ public struct VerificationFlow: Sendable {
         case submittingSecret(Session, SecretMethod)
         /// The verification timed out, was used up or invalidated; "重新验证" opens a new one.
         case expired(BiometricStanding, ExpiryReason)
-        /// No method is left to try; only "取消".
+        /// No method is left to try; only "取消" (and, after a lockout, the passcode; or Settings).
         case noMethodLeft(Session, Notice?)
+        /// Biometry is locked out and the device-passcode prompt is up (B2 −8); `page` is where it was
+        /// asked from, shown again when the passcode is not entered.
+        case unlockingBiometrics(Session, LockedPage)
         /// The page is closed (passed, cancelled or failed); later events are ignored.
         case finished
     }
@@ -106,7 +109,7 @@ public struct VerificationFlow: Sendable {
             return .startServerVerification(context.request, screen: screens.preparing())
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
             preconditionFailure("start() is called once, by the driver, before any other event")
         }
     }
@@ -122,7 +125,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft:
+            .expired, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure("serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
@@ -148,7 +151,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft:
+            .expired, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure("serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
@@ -162,7 +165,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
             .finished:
             // A tap on the explanation just replaced (a double tap): nothing to do.
             return .none
@@ -193,7 +196,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the prompt was up.
             return .none
         case .initial, .explainingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure(
                 "the prompt is only requested on entering requestingPermission, which is left only by its answer, a time-out or cancel")
         }
@@ -213,12 +216,12 @@ public struct VerificationFlow: Sendable {
                     verificationID: session.verificationID, credentialID: route.credentialID,
                     challengeID: route.challengeID, challenge: route.challenge, context: context)
                 return .submitBiometricSignature(request, screen: screens.biometricChecking(sensor: route.sensor))
-            case .failed:
+            case .failed, .failedThenCancelled:
+                // Touch ID's −1, or a Cancel after a failed scan (how Face ID attempts end): one attempt.
                 let count = failures + 1
                 guard count < Self.maximumBiometricFailures else {
                     // A3: the third failure switches to the password by itself.
-                    session.closeBiometrics()
-                    return enterPassword(session, notice: .tooManyBiometricFailures(route.sensor))
+                    return tooManyFailures(session, sensor: route.sensor)
                 }
                 session.standing = .open(failures: count, permission: permission)
                 state = .awaitingBiometricRetry(session, .failed)
@@ -239,10 +242,21 @@ public struct VerificationFlow: Sendable {
                         screens.biometricRetry(session, sensor: route.sensor, reason: .interrupted, failures: failures))
                 }
                 return enterSecret(session, target, notice: nil)
+            case .failedThenLockedOut:
+                // The fifth consecutive failure, in this prompt: too many failed attempts (A3).
+                return tooManyFailures(session, sensor: route.sensor)
             case .lockout:
+                guard failures == 0 else {
+                    // Locked right after a counted failure on this page: too many failed attempts (A3).
+                    return tooManyFailures(session, sensor: route.sensor)
+                }
+                // Locked before this page (failures elsewhere): the password, and the passcode to unlock.
+                session.lockedBiometrics = LockedBiometrics(route: route, permission: permission)
                 return degrade(session, .lockedOut, sensor: route.sensor)
-            case .notAvailable, .passcodeNotSet:
+            case .notAvailable:
                 return degrade(session, .notAvailable, sensor: route.sensor)
+            case .passcodeNotSet:
+                return degrade(session, .passcodeNotSet, sensor: route.sensor)
             case .notEnrolled:
                 return degrade(session, .notEnrolled, sensor: route.sensor)
             case .permissionDenied:
@@ -257,7 +271,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no prompt runs before start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
             .finished:
             // A late result of a prompt the flow already left (app switch, time-out, another method,
             // cancel): it means nothing now.
@@ -274,7 +288,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while signing.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure("signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
         }
     }
@@ -291,7 +305,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .finished:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished:
             // A tap on a screen just replaced (a double tap): nothing to do.
             return .none
         }
@@ -315,7 +329,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .finished:
+            .noMethodLeft, .unlockingBiometrics, .finished:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -336,7 +350,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -352,23 +366,82 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .finished:
+            .noMethodLeft, .unlockingBiometrics, .finished:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
     }
 
-    /// "前往设置" on the denial page.
+    /// "前往设置" on the denial page (−6), and on the password page when biometrics need a face or finger
+    /// enrolled (−7), a device passcode (−5) or turning on (−6).
     public mutating func userTappedOpenSettings() -> Action {
         switch state {
         case .permissionDenied:
             return .openSettings
+        case .enteringSecret(_, _, let notice?), .noMethodLeft(_, let notice?):
+            return notice.offersSettings ? .openSettings : .none
+        case .enteringSecret(_, _, nil), .noMethodLeft(_, nil):
+            // The button is not on this screen: a tap on a screen just replaced.
+            return .none
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
-            .finished:
+            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished:
             // The button is not on this screen: a tap on a screen just replaced.
+            return .none
+        }
+    }
+
+    /// "输入设备密码解锁Face ID" on the password page after a lockout (B2 −8): ask for the device passcode,
+    /// which unlocks biometry again.
+    public mutating func userTappedUnlockWithPasscode() -> Action {
+        let page: LockedPage
+        let session: Session
+        switch state {
+        case .enteringSecret(let current, let method, let notice):
+            (session, page) = (current, .secret(method, notice))
+        case .noMethodLeft(let current, let notice):
+            (session, page) = (current, .noMethodLeft(notice))
+        case .initial:
+            preconditionFailure("no screen is shown before start(), so nothing can be tapped")
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
+            .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
+            .unlockingBiometrics, .finished:
+            // The button is not on this screen: a tap on a screen just replaced (or a double tap).
+            return .none
+        }
+        guard let locked = session.lockedBiometrics else {
+            // Only pages of a locked-out flow show the button.
+            return .none
+        }
+        state = .unlockingBiometrics(session, page)
+        return .unlockBiometricsWithPasscode(
+            VerificationPasscodePrompt(
+                sensor: locked.route.sensor, localizedReason: strings.passcodeReason(locked.route.sensor),
+                cancelTitle: strings.cancel))
+    }
+
+    /// The device-passcode prompt ended: entered → biometry is unlocked and evaluated again at once
+    /// (a fresh count of three); not entered → the page it was asked from, as it was.
+    public mutating func passcodeUnlockFinished(unlocked: Bool) -> Action {
+        switch state {
+        case .unlockingBiometrics(var session, let page):
+            guard unlocked, let locked = session.lockedBiometrics else {
+                switch page {
+                case .secret(let method, let notice): return enterSecret(session, method, notice: notice)
+                case .noMethodLeft(let notice): return noMethodLeft(session, notice: notice)
+                }
+            }
+            session.lockedBiometrics = nil
+            session.biometric = locked.route
+            session.standing = .open(failures: 0, permission: locked.permission)
+            return enterBiometrics(session)
+        case .initial:
+            preconditionFailure("no prompt runs before start()")
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
+            .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
+            .expired, .noMethodLeft, .finished:
+            // A late answer of a prompt the page already left (time-out, cancel): it means nothing now.
             return .none
         }
     }
@@ -379,7 +452,7 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft:
+            .expired, .noMethodLeft, .unlockingBiometrics:
             return finish(.cancelled)
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
@@ -404,7 +477,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .fundPassword, _), .starting, .startFailed, .explainingPermission,
             .requestingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .finished:
+            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished:
             // Sent from a code field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -425,7 +498,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .totp, _), .starting, .startFailed, .explainingPermission, .requestingPermission,
             .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret,
-            .expired, .noMethodLeft, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
             // Sent from a field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -443,7 +516,7 @@ public struct VerificationFlow: Sendable {
             // not executed (A4).
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
@@ -489,7 +562,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the answer was on its way.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics:
             preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
@@ -508,7 +581,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("the driver reports lifecycle events only after start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
             .finished:
             // Nothing runs that leaving the app would cut off; the page waits as it is.
             return .none
@@ -522,7 +595,7 @@ public struct VerificationFlow: Sendable {
             .awaitingBiometricRetry(let session, _), .enteringSecret(let session, _, _):
             guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
             return expire(session.standing, .timedOut)
-        case .evaluatingBiometrics(let session):
+        case .evaluatingBiometrics(let session), .unlockingBiometrics(let session, _):
             guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
             state = .expired(session.standing, .timedOut)
             return .cancelBiometricEvaluation(thenShow: screens.expired(.timedOut))
@@ -569,8 +642,20 @@ public struct VerificationFlow: Sendable {
         case .notAvailable(let sensor):
             return degrade(session, .notAvailable, sensor: sensor)
         case .lockedOut(let sensor):
+            if case .open(_, let permission) = session.standing {
+                let route = BiometricRoute(
+                    sensor: sensor, credentialID: credentialID, challengeID: challengeID, challenge: challenge)
+                session.lockedBiometrics = LockedBiometrics(route: route, permission: permission)
+            }
             return degrade(session, .lockedOut, sensor: sensor)
         }
+    }
+
+    /// A3: too many failed attempts; biometrics are set aside and the password page says so.
+    private mutating func tooManyFailures(_ session: Session, sensor: VerificationSensor) -> Action {
+        var session = session
+        session.closeBiometrics()
+        return enterPassword(session, notice: .tooManyBiometricFailures(sensor))
     }
 
     /// Biometrics, minding the Face ID permission (A6): explain first on first use, evaluate at
@@ -628,7 +713,7 @@ public struct VerificationFlow: Sendable {
 
     private mutating func noMethodLeft(_ session: Session, notice: Notice?) -> Action {
         state = .noMethodLeft(session, notice)
-        return .show(screens.noMethodAvailable(notice: notice))
+        return .show(screens.noMethodAvailable(session, notice: notice))
     }
 
     private mutating func retryBiometrics(_ session: Session, _ reason: RetryReason) -> Action {

@@ -125,8 +125,10 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
         case otherMethod
         /// "使用Face ID验证" / "使用Touch ID验证" from a code page.
         case useBiometrics
-        /// "前往设置" when the Face ID permission is off.
+        /// "前往设置" when the Face ID permission is off, or biometrics need Settings (−5, −6, −7).
         case openSettings
+        /// "输入设备密码解锁Face ID" after a lockout (B2 −8): the device passcode unlocks biometry.
+        case unlockWithPasscode
         /// "确认": sends the typed code or fund password.
         case submit
         /// "取消": closes the page; the action is not executed (A4).

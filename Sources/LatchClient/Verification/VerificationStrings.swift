@@ -104,6 +104,7 @@ public struct VerificationStrings: Sendable, Equatable {
         switch reason {
         case .lockedOut: problem = pick("\(name)已被锁定", "\(name) is locked.")
         case .notEnrolled: problem = pick("未设置\(name)", "\(name) is not set up.")
+        case .passcodeNotSet: problem = pick("未设置设备密码，无法使用\(name)", "\(name) needs a device passcode.")
         case .notAvailable: problem = pick("\(name)不可用", "\(name) is unavailable.")
         case .notSupported: problem = pick("此设备不支持生物识别", "This device does not support biometrics.")
         case .rejected: problem = pick("\(name)验证未通过", "\(name) verification was not accepted.")
@@ -278,6 +279,35 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
+    /// "输入设备密码解锁Face ID" on the password page after a lockout (B2 −8).
+    public func unlockWithPasscode(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("输入设备密码解锁\(name)", "Unlock \(name) with Passcode")
+    }
+
+    /// What "输入设备密码解锁Face ID" does.
+    public func unlockWithPasscodeHint(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("输入设备密码后可重新使用\(name)验证", "Enter your device passcode to use \(name) again.")
+    }
+
+    /// The device-passcode prompt's reason line.
+    public func passcodeReason(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("输入设备密码以解锁\(name)", "Enter your passcode to unlock \(name).")
+    }
+
+    /// What "前往设置" does on the password page, by why biometrics cannot be used (−5, −6, −7).
+    public func openSettingsHint(for reason: BiometricsUnavailableReason, sensor: VerificationSensor?) -> String {
+        let name = sensor.map(title(for:)) ?? pick("生物识别", "biometrics")
+        switch reason {
+        case .notEnrolled: return pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
+        case .passcodeNotSet: return pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
+        case .notAvailable, .lockedOut, .notSupported, .rejected:
+            return pick("打开系统设置，开启\(name)", "Opens Settings to turn on \(name).")
+        }
+    }
+
     /// The explicit description of "使用密码验证" (A9, seed §9).
     public func usePasswordHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
@@ -379,6 +409,8 @@ public enum BiometricsUnavailableReason: String, Sendable, Equatable, CaseIterab
     case lockedOut
     /// No face or finger enrolled.
     case notEnrolled
+    /// No device passcode is set, so biometrics are off (−5).
+    case passcodeNotSet
     /// Turned off, no passcode, or otherwise unusable now.
     case notAvailable
     /// The device has no biometric sensor.
