@@ -91,6 +91,8 @@ struct SMTPConnection: Sendable {
     /// A short name for a low-level error, safe to log.
     static func name(of error: any Error) -> String {
         if let error = error as? NIOSSLError { return "TLS: \(error)" }
+        // E.g. a certificate that does not name the host (or, for an IP host, its address).
+        if let error = error as? NIOSSLExtraError { return "TLS: \(error)" }
         if let error = error as? IOError { return "I/O: \(error.errnoCode)" }
         return String(describing: type(of: error))
     }
