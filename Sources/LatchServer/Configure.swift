@@ -15,6 +15,7 @@ import Vapor
 public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClock = .system) async throws {
     switch config.database {
     case .sqlite(let path):
+        try SQLiteFilePermissions.restrict(databaseAt: path)
         app.databases.use(.sqlite(.file(path)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
@@ -70,7 +71,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         verificationTokens: VerificationTokens(), delivery: delivery, outbox: outbox)
 
     app.middleware = Middlewares()
-    if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
+    if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
 
