@@ -36,7 +36,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
-        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
+        CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(), CreateAppleTokenUses(),
     ] {
         app.migrations.add(migration)
     }

@@ -26,7 +26,7 @@ struct IdentityLinkTests {
             _ = try await PhoneSignInTests.requestCode(server)
             let code = try await PhoneSignInTests.textedCode(server)
 
-            let apple = try await Self.link(server, ["provider": "apple", "identity_token": appleToken], bearer: alice.accessToken)
+            let apple = try await Self.link(server, ["provider": "apple", "identity_token": appleToken, "nonce": AppleTestKey.defaultNonce], bearer: alice.accessToken)
             let wechat = try await Self.link(server, ["provider": "wechat", "code": "LINK"], bearer: alice.accessToken)
             let phone = try await Self.link(
                 server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": code], bearer: alice.accessToken)
@@ -38,7 +38,9 @@ struct IdentityLinkTests {
             #expect(Self.providers(me).first == "email")
             #expect(Set(Self.providers(me)) == ["email", "apple", "wechat", "phone"])
             #expect(me.json["email"] as? String == "alice@example.com", "the existing fields stay")
-            let viaApple = try await AppleSignInTests.appleSignIn(server, appleToken)
+            // A new token: the one that linked has been used.
+            let viaApple = try await AppleSignInTests.appleSignIn(
+                server, try await key.identityToken(subject: "apple-alice", expires: server.clock.now + 600))
             let viaWeChat = try await WeChatSignInTests.wechatSignIn(server, code: "SIGNIN")
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
@@ -113,10 +115,16 @@ struct IdentityLinkTests {
             let alice = try await server.signUp()
 
             let taken = try await Self.link(
-                server, ["provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob", expires: server.clock.now + 600)],
+                server, [
+                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce,
+                ],
                 bearer: alice.accessToken)
             let second = try await Self.link(
-                server, ["provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob-2", expires: server.clock.now + 600)],
+                server, [
+                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob-2", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce,
+                ],
                 bearer: bob.accessToken)
             let unknownProvider = try await Self.link(server, ["provider": "github"], bearer: alice.accessToken)
 
