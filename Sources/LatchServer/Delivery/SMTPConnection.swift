@@ -31,9 +31,15 @@ struct SMTPConnection: Sendable {
         } catch {
             throw SMTPError.connection(Self.name(of: error))
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
-        }.get()
+        let handler: NIOLoopBound<SMTPReplyHandler>
+        do {
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+        } catch {
+            // The pipeline is already torn down: the connection closed at once (e.g. a refused TLS handshake).
+            throw SMTPError.connection("connection closed")
+        }
         return SMTPConnection(channel: channel, handler: handler, stepTimeout: configuration.stepTimeout)
     }
 
