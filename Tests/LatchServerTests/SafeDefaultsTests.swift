@@ -46,20 +46,30 @@ struct SafeDefaultsTests {
         }
     }
 
-    @Test("test_10 request paths are logged escaped: %0D%0A in a URL cannot start a forged log line")
+    @Test("test_10 request paths are logged escaped: %0D%0A in a URL cannot start a forged log line (LATCH_LOG_REQUESTS on)")
     func test_10_requestPathsAreLoggedEscaped() async throws {
         let app = try await Application.make(.testing)
         let lines = LogCapture()
-        let request = Request(
-            application: app, method: .GET, url: URI(string: "/v1/nope%0D%0Alevel=info%20message=forged%1B%5B2J"),
-            logger: Logger(label: "test") { _ in lines }, on: app.eventLoopGroup.next())
-
-        _ = try await RequestLogMiddleware().respond(to: request, chainingTo: Answer200())
+        app.logger = Logger(label: "test") { _ in lines }
+        let config = LatchConfig(
+            database: try await TestDatabase.sqlite.makeLocation(), port: 0, secretKey: Data(repeating: 7, count: 32), bcryptCost: 4,
+            logRequests: true)
+        do {
+            try await configure(app, config, clock: TestClock().latchClock)
+            let request = Request(
+                application: app, method: .GET, url: URI(string: "/v1/nope%0D%0Alevel=info%20message=forged%1B%5B2J"),
+                logger: app.logger, on: app.eventLoopGroup.next())
+            _ = try await app.responder.respond(to: request).get()
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
         try await app.asyncShutdown()
 
-        let logged = lines.text
-        #expect(!logged.contains("\n") && !logged.contains("\r") && !logged.contains("\u{1B}"), "\(logged)")
+        let logged = lines.text.split(separator: "\n").filter { $0.hasPrefix("info ") }.joined(separator: "\n")
+        #expect(!logged.contains("\r") && !logged.contains("\u{1B}"), "\(logged)")
         #expect(logged.contains("GET /v1/nope%0D%0Alevel=info%20message=forged%1B%5B2J"), "\(logged)")
+        #expect(!logged.split(separator: "\n").contains { $0.hasPrefix("level=info") }, "no forged line")
         #expect(LogSafeText.escaped("/a b\u{7F}é%zz") == "/a%20b%7F%C3%A9%25zz")
         #expect(LogSafeText.escaped(String(repeating: "a", count: 300)).count == 257)
     }
@@ -115,9 +125,4 @@ struct SafeDefaultsTests {
         let freshMode = (try FileManager.default.attributesOfItem(atPath: freshPath)[.posixPermissions] as? NSNumber)?.intValue
         #expect(freshMode == 0o600, "a new database file is created 0600")
     }
-}
-
-/// A responder that answers 200, for testing a middleware alone.
-private struct Answer200: AsyncResponder {
-    func respond(to request: Request) async throws -> Response { Response(status: .ok) }
 }
