@@ -270,6 +270,25 @@ struct AppleSignInTests {
         }
     }
 
+    @Test("test_10 six concurrent sign-ins with one Apple identity token on two latchd: exactly one is accepted", arguments: TestDatabase.all)
+    func test_10_concurrentUsesOfOneAppleTokenAcceptOne(database: TestDatabase) async throws {
+        try await withProviders(database) { server, apple in
+            let key = try AppleTestKey(kid: "apple-1")
+            apple.publish([key])
+            let other = try await TestServer.start(database, clock: server.clock, sharing: server.location, signInProviders: apple.providers)
+            let token = try await key.identityToken(expires: server.clock.now + 600)
+
+            let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for index in 0..<6 { group.addTask { try await Self.appleSignIn(index.isMultiple(of: 2) ? server : other, token) } }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            try await other.stop()
+
+            #expect(answers.filter { $0.status == 200 }.count == 1, "\(answers.map(\.text))")
+            #expect(answers.filter { $0.json["reasons"] as? [String] == ["token_replayed"] }.count == 5, "\(answers.map(\.text))")
+        }
+    }
+
     static let appleEnvironment = [
         "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_APPLE_CLIENT_IDS": ProviderStandIn.appleClientID,
     ]
