@@ -15,6 +15,7 @@ import Vapor
 public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClock = .system) async throws {
     switch config.database {
     case .sqlite(let path):
+        try SQLiteFilePermissions.restrict(databaseAt: path)
         app.databases.use(.sqlite(.file(path)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
@@ -36,7 +37,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
-        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(),
+        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
     ] {
         app.migrations.add(migration)
     }
@@ -83,7 +84,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         outbox: outbox)
 
     app.middleware = Middlewares()
-    if config.logRequests { app.middleware.use(RouteLoggingMiddleware(logLevel: .info)) }
+    if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
     app.middleware.use(JSONBodyMiddleware())

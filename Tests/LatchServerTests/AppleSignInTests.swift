@@ -7,9 +7,9 @@ import Testing
 /// JWKS endpoint that stands in for Apple's.
 @Suite("Sign in with Apple (C1)")
 struct AppleSignInTests {
-    /// Signs in with `token` (and `nonce`, `full_name` when given).
+    /// Signs in with `token` (and `nonce`, by default the one test tokens carry; `full_name` when given).
     static func appleSignIn(
-        _ server: TestServer, _ token: String, nonce: String? = nil, fullName: String? = nil, device: [String: String]? = nil
+        _ server: TestServer, _ token: String, nonce: String? = AppleTestKey.defaultNonce, fullName: String? = nil, device: [String: String]? = nil
     ) async throws -> TestResponse {
         var body: [String: Any] = ["grant_type": "apple", "identity_token": token]
         if let nonce { body["nonce"] = nonce }
@@ -78,13 +78,13 @@ struct AppleSignInTests {
             let token = try await key.identityToken(expires: server.clock.now + 600, nonce: "the-raw-nonce")
 
             let wrong = try await Self.appleSignIn(server, token, nonce: "another-nonce")
-            let missing = try await Self.appleSignIn(server, token)
+            let missing = try await Self.appleSignIn(server, token, nonce: nil)
             let hashedSentAsRaw = try await Self.appleSignIn(
                 server, token, nonce: "0d4f4d6c0b2e3e0c4e1f1c5d0f2b6f7a8e9d0c1b2a3f4e5d6c7b8a9f0e1d2c3b")
             let right = try await Self.appleSignIn(server, token, nonce: "the-raw-nonce")
 
             #expect(wrong.status == 401 && wrong.json["reasons"] as? [String] == ["nonce_mismatch"])
-            #expect(missing.status == 401 && missing.json["reasons"] as? [String] == ["nonce_mismatch"])
+            #expect(missing.status == 401 && missing.json["reasons"] as? [String] == ["nonce_required"])
             #expect(hashedSentAsRaw.status == 401)
             #expect(right.status == 200, "\(right.text)")
         }
@@ -117,10 +117,10 @@ struct AppleSignInTests {
         try await withProviders(database) { server, apple in
             let key = try AppleTestKey(kid: "apple-1")
             apple.publish([key])
-            let token = try await key.identityToken(expires: server.clock.now + 600)
-
-            let first = try await Self.appleSignIn(server, token, fullName: "  Zhang  San ")
-            let later = try await Self.appleSignIn(server, token, fullName: "Someone Else")
+            let first = try await Self.appleSignIn(
+                server, try await key.identityToken(expires: server.clock.now + 600), fullName: "  Zhang  San ")
+            let later = try await Self.appleSignIn(
+                server, try await key.identityToken(expires: server.clock.now + 600), fullName: "Someone Else")
 
             #expect(try first.decode(TokenResponse.self).user.nickname == "Zhang  San")
             #expect(try later.decode(TokenResponse.self).user.nickname == "Zhang  San")
@@ -160,11 +160,12 @@ struct AppleSignInTests {
         try await withProviders(database) { server, apple in
             let key = try AppleTestKey(kid: "apple-1")
             apple.publish([key])
-            let token = try await key.identityToken(expires: server.clock.now + 600)
+            var tokens: [String] = []
+            for _ in 0..<6 { tokens.append(try await key.identityToken(expires: server.clock.now + 600)) }
 
             let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 // Six: below the test client's eight connections per host, so none waits for a connection.
-                for _ in 0..<6 { group.addTask { try await Self.appleSignIn(server, token) } }
+                for token in tokens { group.addTask { try await Self.appleSignIn(server, token) } }
                 return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
             }
 
@@ -199,4 +200,97 @@ struct AppleSignInTests {
         #expect(answer.status == 503 && answer.json["reasons"] as? [String] == ["provider_unavailable", "keys_unavailable"])
         #expect(answer.json["retry_after"] as? Int == 30)
     }
+
+    @Test("test_10 with LATCH_APPLE_REQUIRE_NONCE on (the default) an Apple grant without a nonce is refused: 401 nonce_required", arguments: TestDatabase.all)
+    func test_10_appleNonceIsRequiredByDefault(database: TestDatabase) async throws {
+        try await withProviders(database) { server, apple in
+            let key = try AppleTestKey(kid: "apple-1")
+            apple.publish([key])
+
+            // A token bound to no nonce at all, sent without one: acceptable only if nonces are optional.
+            let unbound = try await Self.appleSignIn(server, try await key.identityToken(expires: server.clock.now + 600, nonce: nil), nonce: nil)
+            let bound = try await Self.appleSignIn(server, try await key.identityToken(expires: server.clock.now + 600), nonce: nil)
+
+            for answer in [unbound, bound] {
+                #expect(answer.status == 401 && answer.errorCode == "AUTH_001", "\(answer.text)")
+                #expect(answer.json["field"] as? String == "nonce" && answer.json["reasons"] as? [String] == ["nonce_required"])
+            }
+            #expect(try LatchConfig.fromEnvironment(Self.appleEnvironment).signInProviders.apple?.requireNonce == true)
+        }
+    }
+
+    @Test("test_10 LATCH_APPLE_REQUIRE_NONCE=0 accepts a token without a nonce; a bad value names the variable")
+    func test_10_appleNonceRequirementCanBeTurnedOff() async throws {
+        let standIn = try await ProviderStandIn.start()
+        var providers = standIn.providers
+        providers.apple?.requireNonce = false
+        let server = try await TestServer.start(.sqlite, signInProviders: providers)
+        let key = try AppleTestKey(kid: "apple-1")
+        standIn.publish([key])
+        let answer = try await Self.appleSignIn(server, try await key.identityToken(expires: server.clock.now + 600, nonce: nil), nonce: nil)
+        try await server.stop()
+        try await standIn.stop()
+
+        #expect(answer.status == 200, "\(answer.text)")
+        var off = Self.appleEnvironment
+        off["LATCH_APPLE_REQUIRE_NONCE"] = "false"
+        #expect(try LatchConfig.fromEnvironment(off).signInProviders.apple?.requireNonce == false)
+        var bad = Self.appleEnvironment
+        bad["LATCH_APPLE_REQUIRE_NONCE"] = "sometimes"
+        let error = try #require(throws: ConfigurationError.self) { try LatchConfig.fromEnvironment(bad) }
+        #expect(error.variable == "LATCH_APPLE_REQUIRE_NONCE")
+    }
+
+    @Test("test_10 an Apple identity token is accepted once: a replay, even by another latchd on the same database, is 401 token_replayed", arguments: TestDatabase.all)
+    func test_10_appleIdentityTokenIsAcceptedOnce(database: TestDatabase) async throws {
+        try await withProviders(database) { server, apple in
+            let key = try AppleTestKey(kid: "apple-1")
+            apple.publish([key])
+            let other = try await TestServer.start(database, clock: server.clock, sharing: server.location, signInProviders: apple.providers)
+            let token = try await key.identityToken(expires: server.clock.now + 600)
+            let linkToken = try await key.identityToken(subject: "apple-linker", expires: server.clock.now + 600)
+            let alice = try await server.signUp()
+
+            let first = try await Self.appleSignIn(server, token)
+            let again = try await Self.appleSignIn(server, token)
+            let elsewhere = try await Self.appleSignIn(other, token)
+            let linked = try await server.send(
+                .POST, "/v1/me/identities", json: ["provider": "apple", "identity_token": linkToken, "nonce": AppleTestKey.defaultNonce],
+                bearer: alice.accessToken)
+            let linkReplayed = try await Self.appleSignIn(other, linkToken)
+            let fresh = try await Self.appleSignIn(other, try await key.identityToken(expires: server.clock.now + 600))
+            try await other.stop()
+
+            #expect(first.status == 200, "\(first.text)")
+            for replay in [again, elsewhere, linkReplayed] {
+                #expect(replay.status == 401 && replay.errorCode == "AUTH_001", "\(replay.text)")
+                #expect(replay.json["reasons"] as? [String] == ["token_replayed"], "\(replay.text)")
+            }
+            #expect(linked.status == 201, "\(linked.text)")
+            #expect(fresh.status == 200, "a new token of the same person is fine: \(fresh.text)")
+        }
+    }
+
+    @Test("test_10 six concurrent sign-ins with one Apple identity token on two latchd: exactly one is accepted", arguments: TestDatabase.all)
+    func test_10_concurrentUsesOfOneAppleTokenAcceptOne(database: TestDatabase) async throws {
+        try await withProviders(database) { server, apple in
+            let key = try AppleTestKey(kid: "apple-1")
+            apple.publish([key])
+            let other = try await TestServer.start(database, clock: server.clock, sharing: server.location, signInProviders: apple.providers)
+            let token = try await key.identityToken(expires: server.clock.now + 600)
+
+            let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for index in 0..<6 { group.addTask { try await Self.appleSignIn(index.isMultiple(of: 2) ? server : other, token) } }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            try await other.stop()
+
+            #expect(answers.filter { $0.status == 200 }.count == 1, "\(answers.map(\.text))")
+            #expect(answers.filter { $0.json["reasons"] as? [String] == ["token_replayed"] }.count == 5, "\(answers.map(\.text))")
+        }
+    }
+
+    static let appleEnvironment = [
+        "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_APPLE_CLIENT_IDS": ProviderStandIn.appleClientID,
+    ]
 }

@@ -30,7 +30,7 @@ struct ConfigurationTests {
     func Config_explicitValues() throws {
         let config = try LatchConfig.fromEnvironment([
             "LATCH_SECRET_KEY": Self.key, "LATCH_DATABASE_URL": "postgres://latch:secret@db.internal:5433/latch",
-            "LATCH_HOST": "0.0.0.0", "LATCH_PORT": "9090", "LATCH_ISSUER": "https://auth.example.com",
+            "LATCH_HOST": "0.0.0.0", "LATCH_ALLOW_DEV_ON_NETWORK": "1", "LATCH_PORT": "9090", "LATCH_ISSUER": "https://auth.example.com",
             "LATCH_BCRYPT_COST": "10", "LATCH_LOG_REQUESTS": "false", "LATCH_SMTP_URL": " ",
             "LATCH_SESSION_MAX_DAYS": "30",
         ])
@@ -142,6 +142,66 @@ struct ConfigurationTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("latch.sqlite").path), "nothing started")
     }
 
+    @Test(
+        "test_10 development refuses a non-loopback LATCH_HOST unless LATCH_ALLOW_DEV_ON_NETWORK=1; loopback and production are unaffected",
+        arguments: ["0.0.0.0", "::", "192.168.1.20", "example.com", "127.example.com"])
+    func test_10_developmentStaysOnLoopback(host: String) throws {
+        let refused = try #require(throws: ConfigurationError.self) {
+            try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": host])
+        }
+        let allowed = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": host, "LATCH_ALLOW_DEV_ON_NETWORK": "1"])
+        var production = Self.production
+        production["LATCH_HOST"] = host
+
+        #expect(refused.variable == "LATCH_ALLOW_DEV_ON_NETWORK" && !refused.description.contains("\n"))
+        #expect(refused.description.hasPrefix("LATCH_ALLOW_DEV_ON_NETWORK: "))
+        #expect(allowed.host == host && allowed.mode == .development)
+        #expect(try LatchConfig.fromEnvironment(production).host == host)
+        for loopback in ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"] {
+            #expect(try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": loopback]).host == loopback)
+        }
+    }
+
+    @Test(
+        "test_10 latchd in development with LATCH_HOST=0.0.0.0 exits with status 2 printing one line that names LATCH_ALLOW_DEV_ON_NETWORK",
+        .enabled(if: ConfigurationTests.latchd != nil, "needs the latchd binary built beside the tests"))
+    func test_10_latchdRefusesDevelopmentOnNetwork() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latchd = try #require(Self.latchd)
+        let process = try ChildProcess(
+            [latchd.path],
+            environment: [
+                "LATCH_HOST": "0.0.0.0", "LATCH_PORT": "18080", "LATCH_SECRET_KEY": Self.key,
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+            ],
+            directory: folder)
+
+        let text = process.readToEnd()
+        let status = process.wait()
+
+        #expect(status == 2, "exit status 2: \(status)")
+        let lines = text.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1, "\(text)")
+        #expect(lines.first?.contains("LATCH_ALLOW_DEV_ON_NETWORK") == true, "\(text)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing started, no file written")
+    }
+
+    @Test("test_10 an existing development key file is kept at (or tightened to) 0600")
+    func test_10_developmentKeyFileStaysPrivate() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("latch.key")
+        try Data((Self.key + "\n").utf8).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+
+        let config = try LatchConfig.fromEnvironment(["LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path])
+
+        #expect(config.secretKey == Self.keyBytes)
+        let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
     /// A complete production environment.
     static let production = [
         "LATCH_ENV": "production", "LATCH_SECRET_KEY": key, "LATCH_ISSUER": "https://auth.example.com",
@@ -205,5 +265,6 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting("LATCH_ISSUER", "auth.example.com"),
         BadSetting("LATCH_SMTP_URL", "http://mail.example.com"),
         BadSetting("LATCH_LOG_REQUESTS", "maybe"),
+        BadSetting("LATCH_ALLOW_DEV_ON_NETWORK", "maybe"),
     ]
 }

@@ -14,7 +14,7 @@ struct DeliveryUnitTests {
         let submission = try SMTPConfiguration(url: "smtp://latch:p%40ss@mail.example.com:587")
         let implicit = try SMTPConfiguration(url: "smtps://latch:secret@mail.example.com")
 
-        #expect(plain.port == 25 && plain.security == .startTLSWhenOffered && plain.username == nil)
+        #expect(plain.port == 25 && plain.security == .startTLSRequired && plain.username == nil)
         #expect(submission.port == 587 && submission.username == "latch" && submission.password == "p@ss")
         #expect(implicit.port == 465 && implicit.security == .implicitTLS)
         #expect(submission.description == "smtp://latch:***@mail.example.com:587")

@@ -1,5 +1,9 @@
 import Foundation
+import NIOCore
 import Testing
+import Vapor
+
+@testable import LatchServer
 
 /// The development outbox exists in development only.
 @Suite("Development outbox")
@@ -9,11 +13,9 @@ struct DevelopmentOutboxTests {
         try await withServer(database) { server in
             try await server.signUp("bob@example.com")
 
-            let all = try await server.send(.GET, "/dev/outbox")
             let bobs = try await server.send(.GET, "/dev/outbox?to=BOB@example.com")
             let nobody = try await server.send(.GET, "/dev/outbox?to=carol@example.com")
 
-            #expect(all.status == 200 && all.jsonArray.count == 1)
             let mail = try #require(bobs.jsonArray.first)
             #expect(mail["to"] as? String == "bob@example.com" && mail["channel"] as? String == "email")
             #expect((mail["code"] as? String)?.count == 6 && mail["created_at"] is String)
@@ -30,5 +32,66 @@ struct DevelopmentOutboxTests {
 
         #expect(response.status == 404 && response.errorCode == "NOT_FOUND")
         #expect(health.status == 200)
+    }
+
+    @Test("test_10 the outbox answers only with ?to=: without it 400 VALIDATION_FAILED naming to", arguments: TestDatabase.all)
+    func test_10_outboxNeedsAnAddress(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp("bob@example.com")
+
+            let all = try await server.send(.GET, "/dev/outbox")
+            let empty = try await server.send(.GET, "/dev/outbox?to=")
+
+            for answer in [all, empty] {
+                #expect(answer.status == 400 && answer.errorCode == "VALIDATION_FAILED", "\(answer.text)")
+                #expect(answer.json["field"] as? String == "to")
+                #expect(!answer.text.contains("bob@example.com"))
+            }
+        }
+    }
+
+    @Test("test_10 the outbox answers only loopback peers: any other TCP peer gets 404, whatever X-Forwarded-For says", arguments: TestDatabase.all)
+    func test_10_outboxAnswersOnlyLoopbackPeers(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp("bob@example.com")
+
+            let fromIPv4 = try await Self.outbox(server, peer: "192.0.2.7")
+            let fromIPv6 = try await Self.outbox(server, peer: "2001:db8::7")
+            let forged = try await Self.outbox(server, peer: "198.51.100.9", headers: ["X-Forwarded-For": "127.0.0.1"])
+            let unknownPeer = try await Self.outbox(server, peer: nil)
+            let fromLoopbackIPv4 = try await Self.outbox(server, peer: "127.0.0.1")
+            let fromLoopbackIPv6 = try await Self.outbox(server, peer: "::1")
+
+            for answer in [fromIPv4, fromIPv6, forged, unknownPeer] {
+                #expect(answer.status == .notFound, "\(answer.body.string ?? "")")
+                #expect(answer.body.string?.contains("NOT_FOUND") == true && answer.body.string?.contains("bob@") == false)
+            }
+            for answer in [fromLoopbackIPv4, fromLoopbackIPv6] {
+                #expect(answer.status == .ok && answer.body.string?.contains("bob@example.com") == true, "\(answer.body.string ?? "")")
+            }
+        }
+    }
+
+    @Test("test_10 loopback means 127.0.0.0/8 and ::1 (and IPv4-mapped 127/8), parsed strictly")
+    func test_10_loopbackAddresses() throws {
+        for host in ["127.0.0.1", "127.255.0.9", "::1", "[::1]", "::ffff:127.0.0.1", "localhost", "LOCALHOST"] {
+            #expect(LoopbackAddress.isLoopback(host: host), "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "10.0.0.1", "128.0.0.1", "127.example.com", "127.0.0.1.nip.io", "::2", "::ffff:10.0.0.1", ""] {
+            #expect(!LoopbackAddress.isLoopback(host: host), "\(host)")
+        }
+        #expect(LoopbackAddress.isLoopback(try SocketAddress(ipAddress: "127.0.0.2", port: 1)))
+        #expect(!LoopbackAddress.isLoopback(try SocketAddress(ipAddress: "192.0.2.1", port: 1)))
+        #expect(!LoopbackAddress.isLoopback(nil))
+    }
+
+    /// `GET /dev/outbox?to=bob@example.com` through the app's whole middleware chain, as if sent by `peer`.
+    static func outbox(_ server: TestServer, peer: String?, headers: [String: String] = [:]) async throws -> Response {
+        var httpHeaders = HTTPHeaders()
+        for (name, value) in headers { httpHeaders.add(name: name, value: value) }
+        let request = Request(
+            application: server.app, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"), headers: httpHeaders,
+            remoteAddress: try peer.map { try SocketAddress(ipAddress: $0, port: 50_000) }, on: server.app.eventLoopGroup.next())
+        return try await server.app.responder.respond(to: request).get()
     }
 }

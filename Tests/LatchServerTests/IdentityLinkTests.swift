@@ -26,7 +26,7 @@ struct IdentityLinkTests {
             _ = try await PhoneSignInTests.requestCode(server)
             let code = try await PhoneSignInTests.textedCode(server)
 
-            let apple = try await Self.link(server, ["provider": "apple", "identity_token": appleToken], bearer: alice.accessToken)
+            let apple = try await Self.link(server, ["provider": "apple", "identity_token": appleToken, "nonce": AppleTestKey.defaultNonce], bearer: alice.accessToken)
             let wechat = try await Self.link(server, ["provider": "wechat", "code": "LINK"], bearer: alice.accessToken)
             let phone = try await Self.link(
                 server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": code], bearer: alice.accessToken)
@@ -38,8 +38,10 @@ struct IdentityLinkTests {
             #expect(Self.providers(me).first == "email")
             #expect(Set(Self.providers(me)) == ["email", "apple", "wechat", "phone"])
             #expect(me.json["email"] as? String == "alice@example.com", "the existing fields stay")
-            // From Alice's own (known) device: another device would be screened (C8).
-            let viaApple = try await AppleSignInTests.appleSignIn(server, appleToken, device: TestServer.testDevice)
+            // From Alice's own (known) device: another device would be screened (C8). A new Apple token:
+            // the one that linked has been used.
+            let viaApple = try await AppleSignInTests.appleSignIn(
+                server, try await key.identityToken(subject: "apple-alice", expires: server.clock.now + 600), device: TestServer.testDevice)
             let viaWeChat = try await WeChatSignInTests.wechatSignIn(server, code: "SIGNIN", device: TestServer.testDevice)
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
@@ -114,10 +116,16 @@ struct IdentityLinkTests {
             let alice = try await server.signUp()
 
             let taken = try await Self.link(
-                server, ["provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob", expires: server.clock.now + 600)],
+                server, [
+                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce,
+                ],
                 bearer: alice.accessToken)
             let second = try await Self.link(
-                server, ["provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob-2", expires: server.clock.now + 600)],
+                server, [
+                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob-2", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce,
+                ],
                 bearer: bob.accessToken)
             let unknownProvider = try await Self.link(server, ["provider": "github"], bearer: alice.accessToken)
 

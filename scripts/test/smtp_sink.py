@@ -12,6 +12,7 @@ Prints "READY <port>" on stdout when it listens; runs until killed or until its 
   --starttls              offer STARTTLS with a self-signed certificate (made by openssl into
                           FOLDER/cert.pem) and require it before MAIL
   --implicit-tls          TLS from the first byte (smtps), same self-signed certificate
+  --san NAMES             the certificate's subjectAltName (default IP:127.0.0.1,DNS:localhost)
   --stall-data            never answer the end of DATA
   --silent                accept connections and never say anything (no greeting)
 """
@@ -35,11 +36,11 @@ def free_port():
         return s.getsockname()[1]
 
 
-def make_certificate(folder):
+def make_certificate(folder, san="IP:127.0.0.1,DNS:localhost"):
     cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-         "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+         "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=" + san],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
@@ -116,6 +117,7 @@ def main():
     parser.add_argument("--fail-code", type=int, default=451)
     parser.add_argument("--starttls", action="store_true")
     parser.add_argument("--implicit-tls", action="store_true")
+    parser.add_argument("--san", default="IP:127.0.0.1,DNS:localhost")
     parser.add_argument("--stall-data", action="store_true")
     parser.add_argument("--silent", action="store_true")
     args = parser.parse_args()
@@ -148,10 +150,10 @@ def main():
         if args.only_login:
             kwargs["auth_exclude_mechanism"] = ["PLAIN"]
     if args.starttls:
-        kwargs.update(tls_context=make_certificate(args.folder), require_starttls=True)
+        kwargs.update(tls_context=make_certificate(args.folder, args.san), require_starttls=True)
 
     if args.implicit_tls:
-        kwargs.update(ssl_context=make_certificate(args.folder))
+        kwargs.update(ssl_context=make_certificate(args.folder, args.san))
 
     sink = Sink(args.folder, args.fail_first, args.fail_code, args.stall_data)
     controller = Controller(sink, hostname="127.0.0.1", port=port, **kwargs)

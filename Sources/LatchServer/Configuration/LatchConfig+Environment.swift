@@ -25,6 +25,19 @@ extension LatchConfig {
         let sessionMaxDays = try parseInteger(
             "LATCH_SESSION_MAX_DAYS", value("LATCH_SESSION_MAX_DAYS"), default: 90, range: 1...3650)
 
+        // Development serves the outbox (live codes) and generates a key file: never on a network by accident.
+        let allowDevelopmentOnNetwork: Bool
+        switch value("LATCH_ALLOW_DEV_ON_NETWORK") {
+        case nil, "0", "false", "no": allowDevelopmentOnNetwork = false
+        case "1", "true", "yes": allowDevelopmentOnNetwork = true
+        case let other?: throw ConfigurationError("LATCH_ALLOW_DEV_ON_NETWORK", "must be 1 or 0 (got \(other))")
+        }
+        if mode == .development, !allowDevelopmentOnNetwork, !LoopbackAddress.isLoopback(host: host) {
+            throw ConfigurationError(
+                "LATCH_ALLOW_DEV_ON_NETWORK",
+                "development latchd listens only on loopback; LATCH_HOST=\(host) needs LATCH_ALLOW_DEV_ON_NETWORK=1 (or LATCH_ENV=production)")
+        }
+
         let issuer = value("LATCH_ISSUER")
         if let issuer, URL(string: issuer)?.scheme == nil {
             throw ConfigurationError("LATCH_ISSUER", "must be a URL such as https://auth.example.com")

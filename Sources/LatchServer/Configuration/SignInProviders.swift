@@ -9,12 +9,17 @@ public struct SignInProviders: Sendable {
         public var clientIDs: [String]
         /// Apple's key set (`LATCH_APPLE_JWKS_URL`).
         public var jwksURL: String
+        /// Whether every grant must carry the raw `nonce` whose SHA-256 the token holds
+        /// (`LATCH_APPLE_REQUIRE_NONCE`, on unless `0`/`false`): a token without one could be replayed
+        /// by whoever saw it.
+        public var requireNonce: Bool
 
         public static let defaultJWKSURL = "https://appleid.apple.com/auth/keys"
 
-        public init(clientIDs: [String], jwksURL: String = Self.defaultJWKSURL) {
+        public init(clientIDs: [String], jwksURL: String = Self.defaultJWKSURL, requireNonce: Bool = true) {
             self.clientIDs = clientIDs
             self.jwksURL = jwksURL
+            self.requireNonce = requireNonce
         }
     }
 
@@ -59,8 +64,14 @@ public struct SignInProviders: Sendable {
         let clientIDs = (value("LATCH_APPLE_CLIENT_IDS") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let jwksURL = try value("LATCH_APPLE_JWKS_URL").map { try httpURL("LATCH_APPLE_JWKS_URL", $0) }
+        let requireNonce: Bool
+        switch value("LATCH_APPLE_REQUIRE_NONCE")?.lowercased() {
+        case nil, "1", "true", "yes", "on": requireNonce = true
+        case "0", "false", "no", "off": requireNonce = false
+        case let other?: throw ConfigurationError("LATCH_APPLE_REQUIRE_NONCE", "must be 1 or 0 (got \(other))")
+        }
         if !clientIDs.isEmpty {
-            providers.apple = Apple(clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL)
+            providers.apple = Apple(clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL, requireNonce: requireNonce)
         }
 
         let appID = value("LATCH_WECHAT_APP_ID"), appSecret = value("LATCH_WECHAT_APP_SECRET")

@@ -233,8 +233,9 @@ enum MailTemplates {
         }
     }
 
+    /// `deviceName` is the client's text: shown only as `MailDisplayText` cleans it.
     static func deviceBound(deviceName: String?, language: LatchLanguage) -> Mail {
-        let name = deviceName ?? (language == .zhHans ? "未命名设备" : "an unnamed device")
+        let name = MailDisplayText.cleaned(deviceName) ?? (language == .zhHans ? "未命名设备" : "an unnamed device")
         return switch language {
         case .zhHans:
             Mail(
@@ -252,9 +253,10 @@ enum MailTemplates {
         }
     }
 
+    /// `deviceName` and `ip` come from the client: shown only as `MailDisplayText` cleans them.
     static func newDeviceSignedIn(deviceName: String?, ip: String?, language: LatchLanguage) -> Mail {
-        let name = deviceName ?? (language == .zhHans ? "未知设备" : "an unknown device")
-        let address = ip ?? "?"
+        let name = MailDisplayText.cleaned(deviceName) ?? (language == .zhHans ? "未知设备" : "an unknown device")
+        let address = MailDisplayText.cleaned(ip) ?? "?"
         return switch language {
         case .zhHans:
             Mail(

@@ -17,6 +17,16 @@ enum MessageDeliverySetup {
             guard let sender = config.mailFrom else {
                 throw ConfigurationError("LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
             }
+            switch smtp.security {
+            case .startTLSRequired:
+                app.logger.notice("mail over \(smtp): STARTTLS required (a server without it fails each mail)")
+            case .implicitTLS:
+                app.logger.notice("mail over \(smtp): TLS from the first byte")
+            case .startTLSWhenOffered where !smtp.isLoopback:
+                app.logger.warning("mail over \(smtp): may travel unencrypted (smtp+insecure://); STARTTLS only when offered")
+            case .startTLSWhenOffered:
+                app.logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
+            }
             let queue = DeliveryQueue(channel: "mail", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
             app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
             mail = SMTPMailDelivery(client: try SMTPClient(configuration: smtp), from: try MailAddress(parsing: sender), queue: queue)

@@ -2,12 +2,18 @@ import Vapor
 
 /// `GET /dev/outbox?to=ADDRESS`: the development outbox. Registered only in development;
 /// in production the path is unknown (404).
+///
+/// Even in development it holds live codes, so it answers only a client on this machine (the TCP
+/// peer is 127.0.0.0/8 or ::1; anyone else gets the 404 of a path that does not exist, whatever
+/// `X-Forwarded-For` says) and only for one address at a time (`?to=` is required: 400 without it).
 struct OutboxRoutes: RouteCollection {
     let outbox: DevelopmentOutbox
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("dev", "outbox") { req async -> [OutgoingMessage] in
-            await outbox.messages(to: req.query[String.self, at: "to"])
+        routes.get("dev", "outbox") { req async throws -> [OutgoingMessage] in
+            guard LoopbackAddress.isLoopback(req.remoteAddress) else { throw LatchError.notFound }
+            guard let address = req.query[String.self, at: "to"], !address.isEmpty else { throw LatchError.missing("to") }
+            return await outbox.messages(to: address)
         }
     }
 }

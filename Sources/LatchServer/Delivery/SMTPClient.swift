@@ -4,8 +4,9 @@ import NIOPosix
 import NIOSSL
 
 /// A small SMTP client (RFC 5321) on SwiftNIO: one connection per mail, EHLO, STARTTLS when the
-/// server offers it, AUTH PLAIN or LOGIN when credentials are configured, MAIL FROM / RCPT TO /
-/// DATA, QUIT. Every step has a timeout; a cancelled task closes the connection.
+/// server offers it (required unless the host is loopback or the URL says `smtp+insecure://`),
+/// AUTH PLAIN or LOGIN when credentials are configured, MAIL FROM / RCPT TO / DATA, QUIT.
+/// Every step has a timeout; a cancelled task closes the connection.
 ///
 ///     let client = try SMTPClient(configuration: SMTPConfiguration(url: "smtp://user:pass@mail.example.com:587"))
 ///     try await client.send(SMTPEnvelope(from: "latch@example.com", recipients: ["alice@example.com"], message: text))
@@ -47,6 +48,7 @@ struct SMTPClient: Sendable {
             encrypted = true
             extensions = try await hello(envelope.clientName, on: connection)
         }
+        if !encrypted, configuration.security == .startTLSRequired { throw SMTPError.startTLSUnavailable }
         if let username = configuration.username {
             guard encrypted || configuration.isLoopback else { throw SMTPError.refusedPlaintextAuthentication }
             try await authenticate(username, configuration.password ?? "", extensions: extensions, on: connection)

@@ -31,9 +31,15 @@ struct SMTPConnection: Sendable {
         } catch {
             throw SMTPError.connection(Self.name(of: error))
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
-        }.get()
+        let handler: NIOLoopBound<SMTPReplyHandler>
+        do {
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+        } catch {
+            // The pipeline is already torn down: the connection closed at once (e.g. a refused TLS handshake).
+            throw SMTPError.connection("connection closed")
+        }
         return SMTPConnection(channel: channel, handler: handler, stepTimeout: configuration.stepTimeout)
     }
 
@@ -91,6 +97,8 @@ struct SMTPConnection: Sendable {
     /// A short name for a low-level error, safe to log.
     static func name(of error: any Error) -> String {
         if let error = error as? NIOSSLError { return "TLS: \(error)" }
+        // E.g. a certificate that does not name the host (or, for an IP host, its address).
+        if let error = error as? NIOSSLExtraError { return "TLS: \(error)" }
         if let error = error as? IOError { return "I/O: \(error.errnoCode)" }
         return String(describing: type(of: error))
     }

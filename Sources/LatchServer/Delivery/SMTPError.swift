@@ -15,13 +15,16 @@ enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case refusedPlaintextAuthentication
     /// An address contains characters SMTP cannot carry (CR, LF, angle brackets).
     case invalidAddress
+    /// The server offers no STARTTLS, but the configuration requires TLS (`smtp://` to a host that is
+    /// not loopback): a configuration problem, not retried.
+    case startTLSUnavailable
 
     /// Whether the same mail may succeed later (4xx replies, timeouts, connection trouble).
     var isTemporary: Bool {
         switch self {
         case .rejected(_, let code): (400..<500).contains(code)
         case .timeout, .connection, .malformedReply: true
-        case .authenticationUnsupported, .refusedPlaintextAuthentication, .invalidAddress: false
+        case .authenticationUnsupported, .refusedPlaintextAuthentication, .invalidAddress, .startTLSUnavailable: false
         }
     }
 
@@ -34,6 +37,8 @@ enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .authenticationUnsupported: "the server offers neither AUTH PLAIN nor AUTH LOGIN"
         case .refusedPlaintextAuthentication: "the server offers no STARTTLS; credentials are not sent in the clear"
         case .invalidAddress: "an address cannot be carried by SMTP"
+        case .startTLSUnavailable:
+            "configuration error: the server offers no STARTTLS, and smtp:// to a host that is not loopback sends only over TLS (LATCH_SMTP_URL smtp+insecure:// allows plain SMTP)"
         }
     }
 }

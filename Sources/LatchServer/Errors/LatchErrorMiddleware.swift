@@ -1,3 +1,4 @@
+import Fluent
 import LatchCore
 import Vapor
 
@@ -18,7 +19,7 @@ struct LatchErrorMiddleware: AsyncMiddleware {
         } catch {
             let latchError = Self.translate(error)
             if latchError.status.code >= 500 {
-                request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                request.logger.error("request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
             }
             return Self.response(for: latchError, language: request.language)
         }
@@ -35,6 +36,28 @@ struct LatchErrorMiddleware: AsyncMiddleware {
         if let retryAfter = error.retryAfter { headers.replaceOrAdd(name: .retryAfter, value: "\(retryAfter)") }
         let data = (try? LatchJSON.encoder.encode(body)) ?? Data(#"{"error":"INTERNAL_ERROR"}"#.utf8)
         return Response(status: error.status, headers: headers, body: .init(data: data))
+    }
+
+    /// What a 5xx log line says: the error's type, the answer's code, whether a database error was a
+    /// constraint, connection or syntax failure, the method, path and request id (escaped) — never
+    /// the error's own text, which for a database error may echo bound values (PostgreSQL's
+    /// `Key (email)=(alice@example.com) already exists`).
+    static func failureMetadata(for error: any Error, answered: LatchError, request: Request) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "error_type": "\(String(reflecting: type(of: error)))",
+            "code": "\(answered.code.rawValue)",
+            "method": "\(request.method.rawValue)",
+            "path": "\(LogSafeText.escaped(request.url.path))",
+            "request_id": "\(LogSafeText.escaped(request.id, limit: 64))",
+        ]
+        if let reasons = answered.reasons, error is LatchError { metadata["reasons"] = "\(reasons.joined(separator: ","))" }
+        if let database = error as? any DatabaseError {
+            let kind =
+                database.isConstraintFailure ? "constraint"
+                : database.isConnectionClosed ? "connection" : database.isSyntaxError ? "syntax" : "other"
+            metadata["database_error"] = "\(kind)"
+        }
+        return metadata
     }
 
     static func translate(_ error: any Error) -> LatchError {

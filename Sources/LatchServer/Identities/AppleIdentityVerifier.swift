@@ -5,7 +5,9 @@ import LatchCore
 
 /// Verifies a Sign in with Apple identity token (C1): RS256 by a key of Apple's key set, issuer
 /// `https://appleid.apple.com`, an audience of `LATCH_APPLE_CLIENT_IDS`, not expired, and the nonce:
-/// the token's `nonce` is the hex SHA-256 of the raw nonce the app sent (compared in constant time).
+/// the token's `nonce` is the hex SHA-256 of the raw nonce the app sent (compared in constant time),
+/// and with `requireNonce` (the default) a grant without a nonce is refused (`nonce_required`).
+/// That a token is used only once is `AppleTokenUses`'s job (it needs the database).
 struct AppleIdentityVerifier: Sendable {
     static let issuer = "https://appleid.apple.com"
     /// Tokens are small; anything longer is refused before parsing.
@@ -13,6 +15,8 @@ struct AppleIdentityVerifier: Sendable {
 
     let clientIDs: [String]
     let keySet: AppleKeySet
+    /// `LATCH_APPLE_REQUIRE_NONCE`.
+    var requireNonce = true
 
     /// What a valid token says about the person.
     struct VerifiedIdentity: Sendable {
@@ -21,11 +25,14 @@ struct AppleIdentityVerifier: Sendable {
         /// The address Apple shares (possibly a private-relay address), normalised.
         let email: String?
         let emailVerified: Bool
+        /// The token's `exp` (seconds since 1970): until then it must not be accepted again.
+        let expiresAt: Double
     }
 
     /// Checks `token` at `now`; throws `IdentityFailure.rejected` naming the reason, or `.unavailable`
     /// when Apple's keys cannot be fetched.
     func verify(_ token: String, rawNonce: String?, now: Double) async throws -> VerifiedIdentity {
+        if requireNonce, rawNonce == nil { throw IdentityFailure.rejected(.apple, field: "nonce", reason: "nonce_required") }
         guard token.utf8.count <= Self.maximumTokenLength else { throw Self.rejected("malformed_token") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
@@ -64,7 +71,9 @@ struct AppleIdentityVerifier: Sendable {
             throw Self.rejected("nonce_mismatch")
         }
         let email = claims.email.flatMap(EmailAddress.init)?.value
-        return VerifiedIdentity(subject: claims.sub, email: email, emailVerified: email != nil && claims.emailVerified?.value == true)
+        return VerifiedIdentity(
+            subject: claims.sub, email: email, emailVerified: email != nil && claims.emailVerified?.value == true,
+            expiresAt: claims.exp.value.timeIntervalSince1970)
     }
 
     static func rejected(_ reason: String) -> IdentityFailure {

@@ -16,7 +16,8 @@ struct ProvenIdentity: Sendable {
 }
 
 extension Request {
-    /// Checks an Apple identity token (and its nonce).
+    /// Checks an Apple identity token (and its nonce), and records its use: a token already accepted
+    /// once (here or by another latchd on the same database) is refused with `token_replayed`.
     func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil) async throws -> ProvenIdentity {
         guard let apple = identityServices.apple else {
             throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
@@ -30,6 +31,8 @@ extension Request {
         } catch let failure as IdentityFailure {
             throw failure.latchError(language: language)
         }
+        guard try await AppleTokenUses.recordFirstUse(of: identityToken, expiresAt: verified.expiresAt, now: latch.clock.epochSeconds, on: db)
+        else { throw AppleIdentityVerifier.rejected("token_replayed").latchError(language: language) }
         return ProvenIdentity(
             provider: .apple, subject: verified.subject, email: verified.email, emailVerified: verified.emailVerified,
             nickname: nickname)

@@ -18,7 +18,8 @@ public struct IdentityServices: Sendable {
         let client = app.client
         app.identityServices = IdentityServices(
             apple: config.signInProviders.apple.map {
-                AppleIdentityVerifier(clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client))
+                AppleIdentityVerifier(
+                    clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client), requireNonce: $0.requireNonce)
             },
             wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, client: client) },
             smsCodes: SMSCodeStore(secrets: SecretBox(secretKey: config.secretKey)))

@@ -147,6 +147,12 @@ final class ProviderStandIn: Sendable {
 
 /// An RSA key standing in for one of Apple's, with its `kid`; signs identity tokens as Apple would.
 struct AppleTestKey: Sendable {
+    /// The raw nonce tokens carry unless a test says otherwise (`AppleSignInTests.appleSignIn` sends it).
+    static let defaultNonce = "test-raw-nonce"
+    /// Makes every token unique (its `iat` moves back one second per token): latchd accepts a token
+    /// only once, so a test that means to replay one must reuse the same string.
+    private static let tokensSigned = Atomic<Int>(0)
+
     let kid: String
     let privateKey: JWTKit.Insecure.RSA.PrivateKey
 
@@ -164,16 +170,18 @@ struct AppleTestKey: Sendable {
         ]
     }
 
-    /// An identity token with Apple's claims; `nonce` is the raw nonce (the token carries its SHA-256).
+    /// An identity token with Apple's claims; `nonce` is the raw nonce (the token carries its SHA-256;
+    /// nil: a token without a nonce).
     func identityToken(
         subject: String = "001234.abcdef", audience: String = ProviderStandIn.appleClientID,
-        issuer: String = "https://appleid.apple.com", expires: Date, nonce: String? = nil, email: String? = nil,
+        issuer: String = "https://appleid.apple.com", expires: Date, nonce: String? = Self.defaultNonce, email: String? = nil,
         emailVerified: Bool = true, signingKid: String? = nil
     ) async throws -> String {
         let hashedNonce = nonce.map { Data(SHA256.hash(data: Data($0.utf8))).map { String(format: "%02x", $0) }.joined() }
         let claims = AppleIdentityToken(
             issuer: .init(value: issuer), audience: .init(value: audience), expires: .init(value: expires),
-            issuedAt: .init(value: expires.addingTimeInterval(-600)), subject: .init(value: subject), nonce: hashedNonce,
+            issuedAt: .init(value: expires.addingTimeInterval(-600 - Double(Self.tokensSigned.add(1, ordering: .relaxed).newValue))),
+            subject: .init(value: subject), nonce: hashedNonce,
             email: email, emailVerified: email == nil ? nil : .init(value: emailVerified),
             isPrivateEmail: email.map { .init(value: $0.hasSuffix("privaterelay.appleid.com")) })
         let keys = JWTKeyCollection()
