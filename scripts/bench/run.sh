@@ -4,7 +4,8 @@
 #
 # usage: scripts/bench/run.sh [SECONDS_PER_RUN]
 #   LATCH_BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432   also run on PostgreSQL (databases are created)
-#   LATCH_BENCH_USERS=1000000                                  size of the large database (d)
+#   LATCH_BENCH_USERS=1000000                                  size of the large database (d); 0 skips (d)
+#   LATCH_BENCH_BIN=path/to/latchd                             the binary to measure (default: a release build)
 # needs: wrk (apt-get install wrk), python3 with bcrypt (pip install bcrypt), psql for PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,7 +39,7 @@ sign_in_all() {  # 40 sessions of the 8 users (8 for one run, 32 for the other):
   for n in $(seq 0 39); do
     i=$((n % 8))
     curl -sf -X POST "$url/v1/token" -H 'Content-Type: application/json' \
-      -d "{\"grant_type\":\"password\",\"email\":\"bench$i@bench.test\",\"password\":\"Bench-Password-1\"}" >"$work/t.json"
+      -d "{\"grant_type\":\"password\",\"email\":\"bench$i@bench.test\",\"password\":\"Bench-Password-1\",\"device\":{\"id\":\"bench-device\"}}" >"$work/t.json"
     python3 -c "import json; print(json.load(open('$work/t.json'))['access_token'])" >>"$work/access.txt"
     python3 -c "import json; print(json.load(open('$work/t.json'))['refresh_token'])" >>"$work/refresh.txt"
   done
@@ -77,13 +78,13 @@ echo
 echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s, 8 clients | refresh/s, 32 clients | refresh non-200 (8 / 32) |"
 echo "|---|---|---|---|---|---|---|---|"
 measure sqlite-small "sqlite://$work/small.sqlite" sqlite "$work/small.sqlite" 0
-measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
+[ "$large" -gt 0 ] && measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
 if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
   for size in small large; do
     psql -q "$LATCH_BENCH_POSTGRES/postgres" -c "DROP DATABASE IF EXISTS latch_bench_$size" -c "CREATE DATABASE latch_bench_$size"
   done
   measure postgres-small "$LATCH_BENCH_POSTGRES/latch_bench_small?sslmode=disable" postgres "$LATCH_BENCH_POSTGRES/latch_bench_small" 0
-  measure postgres-large "$LATCH_BENCH_POSTGRES/latch_bench_large?sslmode=disable" postgres "$LATCH_BENCH_POSTGRES/latch_bench_large" "$large"
+  [ "$large" -gt 0 ] && measure postgres-large "$LATCH_BENCH_POSTGRES/latch_bench_large?sslmode=disable" postgres "$LATCH_BENCH_POSTGRES/latch_bench_large" "$large"
 fi
 
 # (c) sign-in storm: 32 concurrent password sign-ins while /health is measured.

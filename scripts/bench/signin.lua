@@ -1,5 +1,6 @@
 -- wrk script: password sign-ins spread over the 8 benchmark users (a storm is many people
--- signing in at once), all with the right password.
+-- signing in at once), all with the right password, each from its user's known device (an unknown
+-- one would be screened: C8).
 local threads = {}
 local counter = 0
 
@@ -9,7 +10,8 @@ function init(args) failures = 0 end
 function request()
   counter = counter + 1
   return wrk.format("POST", "/v1/token", { ["Content-Type"] = "application/json" },
-    '{"grant_type":"password","email":"bench' .. (counter % 8) .. '@bench.test","password":"Bench-Password-1"}')
+    '{"grant_type":"password","email":"bench' .. (counter % 8) .. '@bench.test","password":"Bench-Password-1",'
+      .. '"device":{"id":"bench-device"}}')
 end
 
 function response(status, headers, body) if status ~= 200 then failures = failures + 1 end end
