@@ -16,6 +16,15 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     switch config.database {
     case .sqlite(let path):
         try SQLiteFilePermissions.restrict(databaseAt: path)
+        // SQLite statements block a thread of `app.threadPool`, and a writer that finds the database
+        // locked spins there until the lock is free (SQLiteNIO's busy handler). By default that pool is
+        // the process-wide NIO blocking pool (one thread per core): writers of other applications in
+        // the process (tests run several servers at once) could fill it and starve the transaction
+        // that holds the lock — a spinning deadlock. Give this application a pool of its own with a
+        // thread more than it has connections (one per event loop), so the holder always gets one.
+        // (Set before `app.databases` is first used: Fluent takes the pool then.)
+        let connections = Array(app.eventLoopGroup.makeIterator()).count
+        app.threadPool = NIOThreadPool(numberOfThreads: connections + 2)
         app.databases.use(.sqlite(.file(path)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
