@@ -62,11 +62,14 @@ read -r standins_port <"$workdir/standins.port" || { echo "$0: the provider stan
 standins="http://127.0.0.1:$standins_port"
 
 # A clean development environment: SQLite in the temporary directory, mail kept in the dev outbox,
-# Apple and WeChat at the stand-ins.
+# Apple and WeChat at the stand-ins. Every fuzzed request comes from 127.0.0.1, so the per-client
+# rate limits are scaled up (LATCH_RATE_LIMIT_SCALE, default 1000 here) to let the requests reach the
+# logic behind them; the limiter itself still runs, and its 429s are tested in RateLimitTests.
 (
     cd "$workdir"
     exec env -u LATCH_DATABASE_URL -u LATCH_SMTP_URL -u LATCH_MAIL_FROM -u LATCH_SECRET_KEY -u LATCH_SMS_WEBHOOK_URL \
         LATCH_ENV=development LATCH_HOST=127.0.0.1 LATCH_PORT="$port" LATCH_ISSUER="$base" LATCH_BCRYPT_COST=4 \
+        LATCH_RATE_LIMIT_SCALE="${LATCH_RATE_LIMIT_SCALE:-1000}" \
         LATCH_APPLE_CLIENT_IDS=com.example.latch.fuzz LATCH_APPLE_JWKS_URL="$standins/auth/keys" \
         LATCH_WECHAT_APP_ID=wx0000000000fuzz LATCH_WECHAT_APP_SECRET=fuzz-app-secret LATCH_WECHAT_API_BASE="$standins" \
         "$latchd" >"$workdir/latchd.log" 2>&1
