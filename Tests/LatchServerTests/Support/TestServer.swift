@@ -22,6 +22,12 @@ final class TestServer: Sendable {
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
         let app = try await Application.make(.testing)
+        // The test client: the concurrency tests send up to 32 requests at once, and on a loaded 2-core
+        // machine the default 8 connections per host with a 10 s wait for one made them time out
+        // (getConnectionFromPoolTimeout) before latchd had answered.
+        app.http.client.configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        app.http.client.configuration.timeout = .init(connect: .seconds(60), read: .seconds(120))
         do {
             var config = LatchConfig(
                 mode: production ? .production : .development, database: location, host: "127.0.0.1", port: 0,
