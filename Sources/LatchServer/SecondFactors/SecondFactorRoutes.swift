@@ -96,13 +96,8 @@ struct SecondFactorRoutes: RouteCollection {
         if let existing {
             if let current = body.currentFundPassword {
                 // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-                let result = try await latch.passwords.withPlace {
-                    try await req.guardedCheck(
-                        throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
-                        owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
-                        notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
-                    ) { try await latch.passwords.verify(current, against: existing.passwordHash) }
-                }
+                let result = try await req.checkFundPassword(
+                    current, against: existing.passwordHash, of: me.userID, owner: user, session: me.sessionID)
                 switch result {
                 case .matched: break
                 case .failed(let remaining): throw LatchError.wrongCode(attemptsRemaining: remaining)

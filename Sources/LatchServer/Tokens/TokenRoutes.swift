@@ -115,10 +115,9 @@ struct TokenRoutes: RouteCollection {
         // Every guess counts toward the account's budget, however many challenges a known password opens.
         let result: GuardedCheck
         if challenge.method == "totp" {
-            result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, budget: .codes, key: "totp:\(userKey)", owner: user,
-                failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
-            ) { try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil }
+            result = try await req.checkTOTP(of: challenge.userID, owner: user, failureEvent: .signInFailed) {
+                try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil
+            }
         } else {
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
             result = try await req.guardedCheck(

@@ -101,10 +101,7 @@ struct VerificationRoutes: RouteCollection {
         case "totp":
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
-            result = try await req.guardedCheck(
-                throttle: latch.methodThrottle, budget: .codes, key: "totp:\(me.userID.uuidString.lowercased())", owner: user,
-                session: me.sessionID, failureEvent: .stepUpFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
-            ) {
+            result = try await req.checkTOTP(of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed) {
                 used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
                 return used != nil
             }
@@ -115,13 +112,8 @@ struct VerificationRoutes: RouteCollection {
             let candidate = body.fundPassword ?? ""
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-            result = try await latch.passwords.withPlace {
-                try await req.guardedCheck(
-                    throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(me.userID.uuidString.lowercased())",
-                    owner: user, session: me.sessionID, failureEvent: .stepUpFailed,
-                    notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
-                ) { try await latch.passwords.verify(candidate, against: fund.passwordHash) }
-            }
+            result = try await req.checkFundPassword(
+                candidate, against: fund.passwordHash, of: me.userID, owner: user, session: me.sessionID)
         }
 
         switch result {
