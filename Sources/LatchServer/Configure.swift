@@ -24,7 +24,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         // thread more than it has connections (one per event loop), so the holder always gets one.
         // (Set before `app.databases` is first used: Fluent takes the pool then.)
         let connections = Array(app.eventLoopGroup.makeIterator()).count
-        app.threadPool = NIOThreadPool(numberOfThreads: connections + 2)
+        app.threadPool = NIOThreadPool(numberOfThreads: connections + 1)
         app.databases.use(.sqlite(.file(path)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)

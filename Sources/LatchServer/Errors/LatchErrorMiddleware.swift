@@ -4,25 +4,28 @@ import Vapor
 
 /// Turns every error into the API's error format (`{"error", "message", …}`), in the request's
 /// language. Decoding problems become 400s naming the field; nothing becomes a bare 500 page.
-struct LatchErrorMiddleware: AsyncMiddleware {
+struct LatchErrorMiddleware: Middleware {
     let allowedMethods = AllowedMethods()
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch is RouteNotFound {
+    // Future-based (no task hop per request, like `JSONBodyMiddleware`); `recover` also catches what
+    // the next responder returns as a failed future, which is how thrown route errors arrive.
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).recover { error in self.response(for: error, to: request) }
+    }
+
+    func response(for error: any Error, to request: Request) -> Response {
+        if error is RouteNotFound {
             let allowed = allowedMethods.methods(for: request.url.path, in: request.application.routes)
             guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
             let response = Self.response(for: LatchError(.methodNotAllowed, status: .methodNotAllowed), language: request.language)
             response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
             return response
-        } catch {
-            let latchError = Self.translate(error)
-            if latchError.status.code >= 500 {
-                request.logger.error("request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
-            }
-            return Self.response(for: latchError, language: request.language)
         }
+        let latchError = Self.translate(error)
+        if latchError.status.code >= 500 {
+            request.logger.error("request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
+        }
+        return Self.response(for: latchError, language: request.language)
     }
 
     static func response(for error: LatchError, language: LatchLanguage) -> Response {
