@@ -20,11 +20,12 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         // locked spins there until the lock is free (SQLiteNIO's busy handler). By default that pool is
         // the process-wide NIO blocking pool (one thread per core): writers of other applications in
         // the process (tests run several servers at once) could fill it and starve the transaction
-        // that holds the lock — a spinning deadlock. Give this application a pool of its own with a
-        // thread more than it has connections (one per event loop), so the holder always gets one.
+        // that holds the lock — a spinning deadlock. Give this application a pool of its own with one
+        // thread per connection (one connection per event loop, each running one statement at a time),
+        // so the holder always has its thread; more threads only add context switches (issue 10 bench).
         // (Set before `app.databases` is first used: Fluent takes the pool then.)
         let connections = Array(app.eventLoopGroup.makeIterator()).count
-        app.threadPool = NIOThreadPool(numberOfThreads: connections + 1)
+        app.threadPool = NIOThreadPool(numberOfThreads: connections)
         app.databases.use(.sqlite(.file(path)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
