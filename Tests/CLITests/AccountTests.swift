@@ -44,7 +44,7 @@ struct AccountTests {
             let declined = try await j.latch(["account", "delete"], input: "no")
 
             #expect(declined.status == 3, "\(declined)")
-            #expect(declined.output.contains(j.text("将永久注销账号 keep@example.com", "This deletes the account keep@example.com")), "\(declined)")
+            #expect(declined.all.contains(j.text("将永久注销账号 keep@example.com", "This deletes the account keep@example.com")), "\(declined)")
             #expect(declined.errors.contains(j.text("已取消，账号未注销", "Cancelled; the account was not deleted.")), "\(declined)")
             #expect(try await j.latch(["whoami"]).status == 0, "still signed in")
         }

@@ -13,11 +13,14 @@ import Vapor
 /// Apple is the local stand-in, which checks client secrets as Apple documents.
 @Suite("Sign in with Apple revocation (issue 12 §1)")
 struct AppleRevocationTests {
+    /// The stand-in's Apple key (one for every test: latchd caches the key set it fetched).
+    static let key = try! AppleTestKey(kid: "apple-1")
+
     /// An `apple` grant with an authorization code the stand-in issued for `subject`.
     static func appleSignIn(
         _ server: TestServer, _ apple: ProviderStandIn, code: String? = "code-1", subject: String = "001234.abcdef"
     ) async throws -> TestResponse {
-        let key = try AppleTestKey(kid: "apple-1")
+        let key = Self.key
         apple.publish([key])
         var body: [String: Any] = [
             "grant_type": "apple", "identity_token": try await key.identityToken(subject: subject, expires: server.clock.now + 600),

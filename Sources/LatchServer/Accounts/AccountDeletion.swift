@@ -12,8 +12,8 @@ import Vapor
 ///
 /// In one transaction it erases the person's data — email, phone, names, identities, the password
 /// and fund-password hashes, TOTP and recovery codes, device keys and their challenges, known devices,
-/// pending codes and verifications, the guess budgets and lockout counters keyed by the address,
-/// number or account — and ends every session: sessions are revoked (on PostgreSQL the revocation
+/// pending codes and verifications, the guess budgets, lockout counters and send caps keyed by the
+/// address, number or account — and ends every session: sessions are revoked (on PostgreSQL the revocation
 /// trigger tells every latchd at once) and stripped of their device and address, their refresh
 /// tokens deleted. The session rows themselves stay, without personal data, so a refresh racing the
 /// deletion finds its session revoked rather than missing. The user row stays as a tombstone (id,
@@ -138,9 +138,16 @@ public struct AccountDeletion: Sendable {
             DELETE FROM email_codes WHERE email = \(bind: email ?? "") OR email LIKE \(bind: "\(user):%")
             """).run()
         if let phone { try await sql.raw("DELETE FROM sms_codes WHERE phone = \(bind: phone)").run() }
-        var keys = ["fund:\(user)", "totp:\(user)", "code:sign_in:\(user)", "user:\(user)"]
+        // Guess budgets and lockout counters, and the daily caps on codes sent (`send:…`): their keys
+        // hold the address, number or account.
+        var keys = [
+            "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)", "user:\(user)",
+        ]
         if let email {
-            keys += ["email:\(email)", "code:\(EmailCode.Purpose.registration.rawValue):\(email)", "code:\(EmailCode.Purpose.passwordReset.rawValue):\(email)"]
+            keys.append("email:\(email)")
+            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
+                keys += ["code:\(purpose.rawValue):\(email)", "send:\(purpose.rawValue):\(email)"]
+            }
         }
         if let phone { keys.append("code:sms:\(phone)") }
         try await sql.raw("""
