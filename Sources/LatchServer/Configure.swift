@@ -48,6 +48,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
+        AddAccountLifecycleColumns(),
     ] {
         app.migrations.add(migration)
     }
@@ -105,6 +106,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: RegistrationRoutes())
     try app.register(collection: TokenRoutes())
     try app.register(collection: ProfileRoutes())
+    try app.register(collection: AccountLifecycleRoutes())
     try app.register(collection: SessionRoutes())
     try app.register(collection: PasswordRoutes())
     try app.register(collection: SecurityEventRoutes())

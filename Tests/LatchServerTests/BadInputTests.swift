@@ -20,14 +20,14 @@ struct BadInputTests {
     @Test("C11 a known path asked with another method is 405 METHOD_NOT_ALLOWED with Allow; an unknown path is 404", arguments: TestDatabase.all)
     func C11_wrongMethodIs405(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let onMe = try await server.send(.DELETE, "/v1/me")
+            let onMe = try await server.send(.PUT, "/v1/me")
             let onSession = try await server.send(.PUT, "/v1/sessions/\(UUID().uuidString)")
             let onToken = try await server.send(.GET, "/v1/token")
             let unknown = try await server.send(.GET, "/v1/nothing-here")
             let deeper = try await server.send(.GET, "/v1/me/nothing/here")
 
             #expect(onMe.status == 405 && onMe.errorCode == "METHOD_NOT_ALLOWED", "\(onMe.text)")
-            #expect(onMe.headers.first(name: .allow) == "GET, HEAD, PATCH")
+            #expect(onMe.headers.first(name: .allow) == "DELETE, GET, HEAD, PATCH", "DELETE /v1/me deletes the account (issue 12)")
             #expect(onSession.status == 405 && onSession.headers.first(name: .allow) == "DELETE", "\(onSession.text)")
             #expect(onToken.status == 405 && onToken.headers.first(name: .allow) == "POST")
             #expect(unknown.status == 404 && unknown.errorCode == "NOT_FOUND", "\(unknown.text)")

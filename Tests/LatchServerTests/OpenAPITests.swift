@@ -79,7 +79,7 @@ struct OpenAPITests {
                     checked += 1
                 }
             }
-            #expect(checked == 22, "the twenty-two signed-in operations")
+            #expect(checked == 24, "the twenty-four signed-in operations")
         }
     }
 

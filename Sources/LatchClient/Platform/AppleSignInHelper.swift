@@ -9,7 +9,8 @@ import LatchCore
 /// drives the system sheet.
 ///
 ///     let apple = try await AppleSignInHelper(presentationAnchor: view.window!).signIn()
-///     try await client.signInWithApple(identityToken: apple.identityToken, nonce: apple.rawNonce, fullName: apple.fullName)
+///     try await client.signInWithApple(
+///         identityToken: apple.identityToken, nonce: apple.rawNonce, fullName: apple.fullName, authorizationCode: apple.authorizationCode)
 @MainActor
 public final class AppleSignInHelper: NSObject {
     /// A finished Apple authorization.
@@ -22,6 +23,9 @@ public final class AppleSignInHelper: NSObject {
         public let fullName: String?
         /// Apple's stable user id (the token's `sub`).
         public let userIdentifier: String
+        /// The short-lived authorization code for grant `apple` (`authorization_code`): latchd exchanges it
+        /// for Apple's refresh token, so deleting the account can revoke the app's Apple authorization.
+        public var authorizationCode: String? = nil
     }
 
     /// Why no credential came back.
@@ -61,13 +65,15 @@ public final class AppleSignInHelper: NSObject {
     }
 
     /// Resumes the waiting `signIn` once (a second callback is ignored).
-    private func finish(_ result: Result<(token: String, fullName: String?, user: String), Failure>) {
+    private func finish(_ result: Result<(token: String, fullName: String?, user: String, code: String?), Failure>) {
         guard let (nonce, continuation) = pending else { return }
         pending = nil
         switch result {
         case .success(let value):
             continuation.resume(
-                returning: Credential(identityToken: value.token, rawNonce: nonce.raw, fullName: value.fullName, userIdentifier: value.user))
+                returning: Credential(
+                    identityToken: value.token, rawNonce: nonce.raw, fullName: value.fullName, userIdentifier: value.user,
+                    authorizationCode: value.code))
         case .failure(let failure):
             continuation.resume(throwing: failure)
         }
@@ -86,9 +92,10 @@ extension AppleSignInHelper: ASAuthorizationControllerDelegate {
             return formatted.isEmpty ? nil : formatted
         }
         let user = credential?.user ?? ""
+        let code = credential?.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
         MainActor.assumeIsolated {
             guard let token else { return finish(.failure(.noIdentityToken)) }
-            finish(.success((token, fullName, user)))
+            finish(.success((token, fullName, user, code)))
         }
     }
 

@@ -6,6 +6,8 @@ extension LatchClient {
     /// Signs in with Apple (C1, the recommended method): sends the identity token from
     /// `ASAuthorizationAppleIDCredential` and the raw nonce whose SHA-256 went into the Apple request.
     /// The first sign-in creates the account; `fullName` (Apple gives it only then) becomes its nickname.
+    /// Pass `authorizationCode` too (`ASAuthorizationAppleIDCredential.authorizationCode`): with it the
+    /// server can revoke the app's Apple authorization when the account is deleted (App Store 5.1.1(v)).
     ///
     ///     let nonce = AppleSignInNonce()                     // request.nonce = nonce.sha256
     ///     // … ASAuthorizationController runs, or use AppleSignInHelper on Apple platforms …
@@ -15,10 +17,11 @@ extension LatchClient {
     /// a server without Apple configured answers VALIDATION_FAILED `provider_not_configured`.
     @discardableResult
     public func signInWithApple(
-        identityToken: String, nonce: String?, fullName: String? = nil, device: DeviceInfo? = nil
+        identityToken: String, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil, device: DeviceInfo? = nil
     ) async throws -> UserInfo {
         let grant = TokenRequest(
-            grantType: .apple, identityToken: identityToken, nonce: nonce, fullName: fullName, device: try await deviceInfo(device))
+            grantType: .apple, identityToken: identityToken, nonce: nonce, fullName: fullName, device: try await deviceInfo(device),
+            authorizationCode: authorizationCode)
         return try await signIn(with: try await api.token(grant))
     }
 

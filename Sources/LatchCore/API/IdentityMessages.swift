@@ -28,6 +28,9 @@ public struct LinkIdentityRequest: Codable, Sendable, Equatable {
     public var identityToken: String?
     /// `apple`: the raw nonce.
     public var nonce: String?
+    /// `apple`: the authorization code (optional), exchanged for Apple's refresh token so that deleting
+    /// the account or unlinking Apple can revoke the app's Apple authorization.
+    public var authorizationCode: String?
     /// `wechat`: the OAuth code; `phone`: the texted code; `email`: the mailed code (second call).
     public var code: String?
     /// `phone`: the number in E.164 form.
@@ -41,9 +44,10 @@ public struct LinkIdentityRequest: Codable, Sendable, Equatable {
 
     public init(
         provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil,
-        email: String? = nil, password: String? = nil, verificationToken: String? = nil
+        email: String? = nil, password: String? = nil, verificationToken: String? = nil, authorizationCode: String? = nil
     ) {
         self.provider = provider
+        self.authorizationCode = authorizationCode
         self.identityToken = identityToken
         self.nonce = nonce
         self.code = code
@@ -56,6 +60,7 @@ public struct LinkIdentityRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case provider, nonce, code, phone, email, password
         case identityToken = "identity_token"
+        case authorizationCode = "authorization_code"
         case verificationToken = "verification_token"
     }
 }

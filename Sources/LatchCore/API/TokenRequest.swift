@@ -25,6 +25,9 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public var identityToken: String?
     /// `apple`: the raw nonce the app put (SHA-256, hex) into the Apple request.
     public var nonce: String?
+    /// `apple`: the authorization code Sign in with Apple gave the app (optional). latchd exchanges it
+    /// for Apple's refresh token, which lets it revoke the app's Apple authorization when the account is deleted.
+    public var authorizationCode: String?
     /// `apple`: the name Apple gave the app on the first sign-in only; kept for a new account.
     public var fullName: String?
     /// `sms_code`: the phone number in E.164 form (`+8613800138000`).
@@ -34,7 +37,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
         challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
-        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, device: DeviceInfo? = nil
+        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, device: DeviceInfo? = nil,
+        authorizationCode: String? = nil
     ) {
         self.grantType = grantType
         self.email = email
@@ -45,6 +49,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         self.code = code
         self.identityToken = identityToken
         self.nonce = nonce
+        self.authorizationCode = authorizationCode
         self.fullName = fullName
         self.phone = phone
         self.device = device
@@ -62,6 +67,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         case grantType = "grant_type"
         case email, password, device, signature, code, nonce, phone
         case identityToken = "identity_token"
+        case authorizationCode = "authorization_code"
         case fullName = "full_name"
         case refreshToken = "refresh_token"
         case challengeId = "challenge_id"

@@ -34,6 +34,11 @@ final class ProfileCache: Sendable {
         return try remember(try await user.profile(on: db), of: userID, now: now)
     }
 
+    /// Drops a user's profile (a deleted account).
+    func forget(_ userID: UUID) {
+        _ = entries.withLock { $0.removeValue(forKey: userID) }
+    }
+
     /// Stores a profile this instance just loaded or changed.
     @discardableResult
     func remember(_ info: UserInfo, of userID: UUID, now: Double) throws -> Profile {

@@ -16,6 +16,9 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Double
     /// C8: sign-ins from new devices need a code (on by default).
     @Field(key: "verify_unusual_sign_ins") var verifyUnusualSignIns: Bool
+    /// Set when the account was deleted: the row stays as a tombstone without personal data, so the
+    /// security events still point somewhere (see `AccountDeletion`).
+    @OptionalField(key: "deleted_at") var deletedAt: Double?
 
     init() {}
 

@@ -13,13 +13,28 @@ public struct SignInProviders: Sendable {
         /// (`LATCH_APPLE_REQUIRE_NONCE`, on unless `0`/`false`): a token without one could be replayed
         /// by whoever saw it.
         public var requireNonce: Bool
+        /// The team's key that signs the client secret for Apple's token and revoke endpoints; without
+        /// it an `authorization_code` is not exchanged and a deletion answers `apple_revocation: "not_possible"`.
+        public var teamKey: AppleTeamKey?
+        /// Where authorization codes are exchanged (`LATCH_APPLE_TOKEN_URL`).
+        public var tokenURL: String
+        /// Where refresh tokens are revoked (`LATCH_APPLE_REVOKE_URL`).
+        public var revokeURL: String
 
         public static let defaultJWKSURL = "https://appleid.apple.com/auth/keys"
+        public static let defaultTokenURL = "https://appleid.apple.com/auth/token"
+        public static let defaultRevokeURL = "https://appleid.apple.com/auth/revoke"
 
-        public init(clientIDs: [String], jwksURL: String = Self.defaultJWKSURL, requireNonce: Bool = true) {
+        public init(
+            clientIDs: [String], jwksURL: String = Self.defaultJWKSURL, requireNonce: Bool = true, teamKey: AppleTeamKey? = nil,
+            tokenURL: String = Self.defaultTokenURL, revokeURL: String = Self.defaultRevokeURL
+        ) {
             self.clientIDs = clientIDs
             self.jwksURL = jwksURL
             self.requireNonce = requireNonce
+            self.teamKey = teamKey
+            self.tokenURL = tokenURL
+            self.revokeURL = revokeURL
         }
     }
 
@@ -48,7 +63,9 @@ public struct SignInProviders: Sendable {
     }
 
     /// Reads the `LATCH_APPLE_*` and `LATCH_WECHAT_*` variables.
-    static func fromEnvironment(_ environment: [String: String]) throws -> SignInProviders {
+    static func fromEnvironment(
+        _ environment: [String: String], readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
+    ) throws -> SignInProviders {
         func value(_ name: String) -> String? {
             guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
             return raw
@@ -70,8 +87,16 @@ public struct SignInProviders: Sendable {
         case "0", "false", "no", "off": requireNonce = false
         case let other?: throw ConfigurationError("LATCH_APPLE_REQUIRE_NONCE", "must be 1 or 0 (got \(other))")
         }
+        let teamKey = try AppleTeamKey.fromEnvironment(value, readFile: readFile)
+        let tokenURL = try value("LATCH_APPLE_TOKEN_URL").map { try httpURL("LATCH_APPLE_TOKEN_URL", $0) }
+        let revokeURL = try value("LATCH_APPLE_REVOKE_URL").map { try httpURL("LATCH_APPLE_REVOKE_URL", $0) }
+        if teamKey != nil, clientIDs.isEmpty {
+            throw ConfigurationError("LATCH_APPLE_CLIENT_IDS", "is required with LATCH_APPLE_TEAM_ID (the app's bundle id)")
+        }
         if !clientIDs.isEmpty {
-            providers.apple = Apple(clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL, requireNonce: requireNonce)
+            providers.apple = Apple(
+                clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL, requireNonce: requireNonce, teamKey: teamKey,
+                tokenURL: tokenURL ?? Apple.defaultTokenURL, revokeURL: revokeURL ?? Apple.defaultRevokeURL)
         }
 
         let appID = value("LATCH_WECHAT_APP_ID"), appSecret = value("LATCH_WECHAT_APP_SECRET")

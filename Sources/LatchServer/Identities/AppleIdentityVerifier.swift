@@ -27,6 +27,9 @@ struct AppleIdentityVerifier: Sendable {
         let emailVerified: Bool
         /// The token's `exp` (seconds since 1970): until then it must not be accepted again.
         let expiresAt: Double
+        /// The client id (of `LATCH_APPLE_CLIENT_IDS`) the token was issued to: its authorization code
+        /// is exchanged, and its refresh token revoked, under that client id.
+        var audience: String = ""
     }
 
     /// Checks `token` at `now`; throws `IdentityFailure.rejected` naming the reason, or `.unavailable`
@@ -57,7 +60,7 @@ struct AppleIdentityVerifier: Sendable {
         }
 
         guard claims.iss == Self.issuer else { throw Self.rejected("wrong_issuer") }
-        guard claims.aud.value.contains(where: { clientIDs.contains($0) }) else { throw Self.rejected("wrong_audience") }
+        guard let audience = claims.aud.value.first(where: { clientIDs.contains($0) }) else { throw Self.rejected("wrong_audience") }
         guard claims.exp.value.timeIntervalSince1970 > now else { throw Self.rejected("expired") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw Self.rejected("malformed_token") }
         switch (rawNonce, claims.nonce) {
@@ -73,7 +76,7 @@ struct AppleIdentityVerifier: Sendable {
         let email = claims.email.flatMap(EmailAddress.init)?.value
         return VerifiedIdentity(
             subject: claims.sub, email: email, emailVerified: email != nil && claims.emailVerified?.value == true,
-            expiresAt: claims.exp.value.timeIntervalSince1970)
+            expiresAt: claims.exp.value.timeIntervalSince1970, audience: audience)
     }
 
     static func rejected(_ reason: String) -> IdentityFailure {

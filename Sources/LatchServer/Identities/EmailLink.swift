@@ -66,7 +66,7 @@ struct EmailLink {
             linked = try await req.db.sql.raw("""
                 UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
                   password_hash = \(bind: matched.passwordHash)
-                WHERE id = \(bind: userID) AND email IS NULL
+                WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
                 RETURNING id
                 """).all()
         } catch let error as any DatabaseError where error.isConstraintFailure {

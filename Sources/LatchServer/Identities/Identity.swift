@@ -22,6 +22,10 @@ final class Identity: Model, @unchecked Sendable {
     /// Apple's email for the account (possibly a private-relay address), as Apple sent it.
     @OptionalField(key: "email") var email: String?
     @Field(key: "created_at") var createdAt: Double
+    /// Apple only: Apple's refresh token, sealed with `LATCH_SECRET_KEY` (see `AddAccountLifecycleColumns`).
+    @OptionalField(key: "apple_refresh_token") var appleRefreshToken: String?
+    /// Apple only: the client id the refresh token was issued to.
+    @OptionalField(key: "apple_client_id") var appleClientID: String?
 
     init() {}
 

@@ -13,17 +13,31 @@ struct ProvenIdentity: Sendable {
     var emailVerified = false
     /// A name for a new account (the app's `full_name` on the first Apple sign-in, WeChat's nickname).
     var nickname: String? = nil
+    /// Apple, when the app sent an `authorization_code`: Apple's refresh token, to keep (sealed) for revocation.
+    var appleRefreshToken: String? = nil
+    /// Apple: the client id the identity token (and the refresh token) were issued to.
+    var appleClientID: String? = nil
 }
 
 extension Request {
     /// Checks an Apple identity token (and its nonce), and records its use: a token already accepted
     /// once (here or by another latchd on the same database) is refused with `token_replayed`.
-    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil) async throws -> ProvenIdentity {
+    /// An `authorizationCode` is exchanged at Apple's token endpoint (when the team key is configured)
+    /// and must belong to the same person; Apple's refresh token then comes with the identity.
+    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil) async throws
+        -> ProvenIdentity
+    {
         guard let apple = identityServices.apple else {
             throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
         }
         guard let identityToken, !identityToken.isEmpty else { throw LatchError.missing("identity_token") }
         if let nonce { guard (1...256).contains(nonce.utf8.count) else { throw LatchError.invalid("nonce", ["invalid"]) } }
+        if let authorizationCode {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+            guard (1...1024).contains(authorizationCode.utf8.count), authorizationCode.allSatisfy({ allowed.contains($0) }) else {
+                throw LatchError.invalid("authorization_code", ["invalid"])
+            }
+        }
         let nickname = try Self.name(fullName)
         let verified: AppleIdentityVerifier.VerifiedIdentity
         do {
@@ -33,9 +47,26 @@ extension Request {
         }
         guard try await AppleTokenUses.recordFirstUse(of: identityToken, expiresAt: verified.expiresAt, now: latch.clock.epochSeconds, on: db)
         else { throw AppleIdentityVerifier.rejected("token_replayed").latchError(language: language) }
-        return ProvenIdentity(
+        var proven = ProvenIdentity(
             provider: .apple, subject: verified.subject, email: verified.email, emailVerified: verified.emailVerified,
-            nickname: nickname)
+            nickname: nickname, appleClientID: verified.audience)
+        if let authorizationCode {
+            guard let endpoint = identityServices.appleTokens else {
+                logger.warning("an Apple authorization_code was sent but LATCH_APPLE_TEAM_ID/KEY_ID/PRIVATE_KEY are not set: it is ignored, and deleting this account cannot revoke its Apple authorization")
+                return proven
+            }
+            let exchanged: AppleTokenEndpoint.Exchanged
+            do {
+                exchanged = try await endpoint.exchange(code: authorizationCode, clientID: verified.audience, now: latch.clock.epochSeconds)
+            } catch let failure as IdentityFailure {
+                throw failure.latchError(language: language)
+            }
+            guard exchanged.subject == verified.subject else {
+                throw IdentityFailure.rejected(.apple, field: "authorization_code", reason: "code_mismatch").latchError(language: language)
+            }
+            proven.appleRefreshToken = exchanged.refreshToken
+        }
+        return proven
     }
 
     /// Exchanges a WeChat OAuth code.
@@ -99,11 +130,17 @@ extension Request {
 }
 
 extension Identity {
-    /// The account holding (provider, subject), if any.
+    /// The account holding (provider, subject), if any. An identity found on a deleted account (linked
+    /// while the account was being deleted) is erased here, so the number or Apple ID can sign up again.
     static func owner(of provider: Provider, subject: String, on database: any Database) async throws -> User? {
         guard let identity = try await Identity.query(on: database)
             .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()
         else { return nil }
-        return try await User.find(identity.userID, on: database)
+        guard let user = try await User.find(identity.userID, on: database) else { return nil }
+        guard user.deletedAt == nil else {
+            try await identity.delete(on: database)
+            return nil
+        }
+        return user
     }
 }

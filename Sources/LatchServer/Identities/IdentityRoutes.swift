@@ -67,7 +67,8 @@ struct IdentityRoutes: RouteCollection {
         try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
         let proven: ProvenIdentity =
             switch provider {
-            case .apple: try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce)
+            case .apple:
+                try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce, authorizationCode: body.authorizationCode)
             case .wechat: try await req.proveWeChat(code: body.code)
             case .phone: try await req.provePhone(phone: body.phone, code: body.code)
             }
@@ -84,6 +85,7 @@ struct IdentityRoutes: RouteCollection {
             // The account already has an identity of this provider (or a concurrent link won).
             throw LatchError(.conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
         }
+        try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: req.db)
         try await latch.events.record(.identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
@@ -114,12 +116,12 @@ struct IdentityRoutes: RouteCollection {
                 user.emailVerified = false
                 user.passwordHash = nil
                 try await user.save(on: database)
-                return .removed
+                return .removed(appleRefreshToken: nil, appleClientID: nil)
             }
             guard let identity = others.first(where: { $0.provider == provider }) else { return .notFound }
             guard ways > 1 else { return .last }
             try await identity.delete(on: database)
-            return .removed
+            return .removed(appleRefreshToken: identity.appleRefreshToken, appleClientID: identity.appleClientID)
         }
         switch outcome {
         case .notFound: throw LatchError.notFound
@@ -127,13 +129,24 @@ struct IdentityRoutes: RouteCollection {
             throw LatchError(
                 .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
                 message: req.language == .zhHans ? "这是账号唯一的登录方式，无法解除绑定" : "This is the account's only way to sign in; it cannot be removed.")
-        case .removed: break
+        case .removed(let appleRefreshToken, let appleClientID):
+            // Unlinking Apple also ends the app's Apple authorization (TN3194), when a refresh token is held.
+            if appleRefreshToken != nil {
+                _ = await AppleRefreshTokens.revoke(
+                    sealed: appleRefreshToken, clientID: appleClientID, endpoint: req.identityServices.appleTokens,
+                    secrets: latch.secrets, now: now)
+            }
         }
         try await latch.events.record(.identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: userID, req)
     }
 
-    private enum UnlinkOutcome { case removed, last, notFound }
+    private enum UnlinkOutcome {
+        /// Removed; an Apple identity's sealed refresh token comes along, to revoke it.
+        case removed(appleRefreshToken: String?, appleClientID: String?)
+        case last
+        case notFound
+    }
 
     /// The fresh profile, also refreshing this instance's `/v1/me` cache.
     private func profile(of userID: UUID, _ req: Request) async throws -> UserInfo {

@@ -5,6 +5,8 @@ import Vapor
 /// `app.identityServices`, read as `req.identityServices`. Apple and WeChat are nil when not configured.
 public struct IdentityServices: Sendable {
     let apple: AppleIdentityVerifier?
+    /// Apple's token and revoke endpoints; nil unless Apple and its team key are configured.
+    let appleTokens: AppleTokenEndpoint?
     let wechat: WeChatOAuth?
     let smsCodes: SMSCodeStore
 
@@ -20,6 +22,11 @@ public struct IdentityServices: Sendable {
             apple: config.signInProviders.apple.map {
                 AppleIdentityVerifier(
                     clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client), requireNonce: $0.requireNonce)
+            },
+            appleTokens: config.signInProviders.apple.flatMap { apple in
+                apple.teamKey.map {
+                    AppleTokenEndpoint(teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, client: client, logger: app.logger)
+                }
             },
             wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, client: client) },
             smsCodes: SMSCodeStore(secrets: SecretBox(secretKey: config.secretKey)))

@@ -16,6 +16,7 @@ extension Request {
         let seconds = now.timeIntervalSince1970
         let (user, created) = try await account(for: proven, now: seconds)
         let userID = try user.requireID()
+        try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: db)
         var canReceiveCode = user.email != nil
         if !canReceiveCode, !created { canReceiveCode = try await latch.totp.isActive(user: userID, on: db) }
         if created {

@@ -40,6 +40,8 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case securitySettingsChanged = "security_settings_changed"
         case identityLinked = "identity_linked"
         case identityUnlinked = "identity_unlinked"
+        /// The account was deleted (issue 12 §1); the user row left is a tombstone.
+        case accountDeleted = "account_deleted"
     }
 
     @ID(key: .id) var id: UUID?

@@ -61,7 +61,7 @@ struct RefreshTokenRotation: Sendable {
         session.deviceModel = Validate.deviceName(device?.model)
         session.platform = Validate.deviceName(device?.platform)
         session.ip = ip
-        try await session.create(on: database)
+        try await insert(session, on: database)
         let token = Self.refreshToken(secret: secret, counter: 0)
         try await record(SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
         return (session, try await response(user: user, session: session, refreshToken: token, now: now))
@@ -189,6 +189,26 @@ struct RefreshTokenRotation: Sendable {
             PostgresRefreshStatements.Rotate(
                 nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
         return !(rows ?? []).isEmpty
+    }
+
+    /// Inserts the session only while its user is not deleted, in one statement: a sign-in that raced
+    /// the account's deletion (checked its password, then found the account gone) gets AUTH_001 and
+    /// no session. On PostgreSQL the user row is read `FOR SHARE`, which waits for a deletion in
+    /// progress (it updates that row first) and then sees it; a deletion that starts later waits for
+    /// this insert and revokes the session it made. SQLite runs one writer at a time.
+    private func insert(_ session: Session, on database: any Database) async throws {
+        let lock: SQLQueryString = database.sql.dialect.name == "postgresql" ? " FOR SHARE" : ""
+        let rows = try await database.sql.raw("""
+            INSERT INTO sessions (id, user_id, sealed_secret, counter, refresh_expires_at, created_at, signed_in_at,
+              last_active_at, device_id, device_name, device_model, platform, ip)
+            SELECT \(bind: session.id), \(bind: session.userID), \(bind: session.sealedSecret), \(bind: session.counter),
+              \(bind: session.refreshExpiresAt), \(bind: session.createdAt), \(bind: session.signedInAt),
+              \(bind: session.lastActiveAt), \(bind: session.deviceID), \(bind: session.deviceName),
+              \(bind: session.deviceModel), \(bind: session.platform), \(bind: session.ip)
+            WHERE EXISTS (SELECT 1 FROM users WHERE id = \(bind: session.userID) AND deleted_at IS NULL\(lock))
+            RETURNING id
+            """).all()
+        guard !rows.isEmpty else { throw LatchError.wrongCredentials() }
     }
 
     static func refreshToken(secret: Data, counter: Int) -> String {

@@ -22,7 +22,8 @@ struct TokenRoutes: RouteCollection {
         case .loginChallenge:
             return try await loginChallengeGrant(body, req)
         case .apple:
-            let proven = try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName)
+            let proven = try await req.proveApple(
+                identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName, authorizationCode: body.authorizationCode)
             return try await req.signIn(with: proven, device: body.device)
         case .wechat:
             return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)

@@ -29,6 +29,23 @@ final class ProviderStandIn: Sendable {
         var lastExchange: [String: String] = [:]
         /// Answer every exchange with this errcode (e.g. -1 "system busy").
         var forcedErrcode: Int?
+        /// Apple authorization codes not used yet: code → the person's `sub`.
+        var appleCodes: [String: String] = [:]
+        /// Apple refresh tokens issued: token → (sub, client id).
+        var appleRefreshTokens: [String: AppleGrant] = [:]
+        /// Refresh tokens revoked at `/auth/revoke`, in order, with the client id that revoked them.
+        var appleRevoked: [AppleGrant] = []
+        /// Why the token and revoke endpoints refused client secrets, in order (e.g. `bad_signature`).
+        var clientSecretRefusals: [String] = []
+        /// Answer every revoke request with this status (Apple having trouble).
+        var forcedRevokeStatus: UInt?
+    }
+
+    /// A refresh token Apple issued, and to whom.
+    struct AppleGrant: Sendable, Equatable {
+        let token: String
+        let subject: String
+        let clientID: String
     }
 
     struct WeChatUser: Sendable {
@@ -41,10 +58,61 @@ final class ProviderStandIn: Sendable {
     static let wechatSecret = "wechat-test-secret"
     static let appleClientID = "com.example.wallet"
 
-    static func start() async throws -> ProviderStandIn {
+    static let appleTeamID = "TEAM123456"
+    static let appleKeyID = "KEY7654321"
+
+    /// Starts the stand-ins; `clock` is the time client secrets are checked against (latchd's test clock).
+    static func start(clock: TestClock? = nil) async throws -> ProviderStandIn {
         let app = try await Application.make(.testing)
         let box = Box()
+        let teamKey = P256.Signing.PrivateKey()
+        let idTokenKey = try AppleTestKey(kid: "apple-id-token")
+        let now: @Sendable () -> Date = { clock?.now ?? Date() }
         do {
+            // Apple's token endpoint: form-encoded POST, client secret checked, code exchanged once.
+            app.post("auth", "token") { req -> Response in
+                let form = try req.content.decode([String: String].self, as: .urlEncodedForm)
+                let clientID = form["client_id"] ?? ""
+                if let refusal = AppleClientSecretCheck.refusal(
+                    form["client_secret"], clientID: clientID, publicKey: teamKey.publicKey, now: now())
+                {
+                    box.state.withLock { $0.clientSecretRefusals.append(refusal) }
+                    return try Self.json(["error": "invalid_client"], status: .badRequest)
+                }
+                guard form["grant_type"] == "authorization_code", let code = form["code"],
+                    let subject = box.state.withLock({ $0.appleCodes.removeValue(forKey: code) })
+                else { return try Self.json(["error": "invalid_grant"], status: .badRequest) }
+                let refreshToken = "r" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                box.state.withLock { $0.appleRefreshTokens[refreshToken] = AppleGrant(token: refreshToken, subject: subject, clientID: clientID) }
+                let idToken = try await idTokenKey.identityToken(subject: subject, audience: clientID, expires: now() + 600, nonce: nil)
+                return try Self.json([
+                    "access_token": "a" + UUID().uuidString, "token_type": "Bearer", "expires_in": 3600,
+                    "refresh_token": refreshToken, "id_token": idToken,
+                ])
+            }
+            // Apple's revoke endpoint: form-encoded POST, client secret checked; 200 with an empty body.
+            app.post("auth", "revoke") { req -> Response in
+                let form = try req.content.decode([String: String].self, as: .urlEncodedForm)
+                let clientID = form["client_id"] ?? ""
+                if let refusal = AppleClientSecretCheck.refusal(
+                    form["client_secret"], clientID: clientID, publicKey: teamKey.publicKey, now: now())
+                {
+                    box.state.withLock { $0.clientSecretRefusals.append(refusal) }
+                    return try Self.json(["error": "invalid_client"], status: .badRequest)
+                }
+                if let forced = box.state.withLock({ $0.forcedRevokeStatus }) {
+                    return try Self.json(["error": "server_error"], status: HTTPResponseStatus(statusCode: Int(forced)))
+                }
+                guard form["token_type_hint"] == "refresh_token", let token = form["token"] else {
+                    return try Self.json(["error": "invalid_request"], status: .badRequest)
+                }
+                box.state.withLock { state in
+                    if let grant = state.appleRefreshTokens.removeValue(forKey: token) {
+                        state.appleRevoked.append(AppleGrant(token: token, subject: grant.subject, clientID: clientID))
+                    }
+                }
+                return Response(status: .ok)
+            }
             app.get("auth", "keys") { _ -> Response in
                 let keys = box.state.withLock { state in
                     state.jwksFetches += 1
@@ -91,29 +159,33 @@ final class ProviderStandIn: Sendable {
             }
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-            return ProviderStandIn(app: app, baseURL: "http://127.0.0.1:\(port)", box: box)
+            return ProviderStandIn(app: app, baseURL: "http://127.0.0.1:\(port)", box: box, teamKey: teamKey)
         } catch {
             try? await app.asyncShutdown()
             throw error
         }
     }
 
-    private init(app: Application, baseURL: String, box: Box) {
+    private init(app: Application, baseURL: String, box: Box, teamKey: P256.Signing.PrivateKey) {
         self.app = app
         self.baseURL = baseURL
         self.box = box
+        self.teamKey = teamKey
     }
+
+    /// The team's Sign in with Apple key, whose public half the token and revoke endpoints check secrets with.
+    let teamKey: P256.Signing.PrivateKey
 
     func stop() async throws {
         await app.server.shutdown()
         try await app.asyncShutdown()
     }
 
-    private static func json(_ object: Any, contentType: String = "application/json") throws -> Response {
+    private static func json(_ object: Any, contentType: String = "application/json", status: HTTPResponseStatus = .ok) throws -> Response {
         let data = try JSONSerialization.data(withJSONObject: object)
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: contentType)
-        return Response(status: .ok, headers: headers, body: .init(data: data))
+        return Response(status: status, headers: headers, body: .init(data: data))
     }
 
     // MARK: Apple
@@ -121,7 +193,10 @@ final class ProviderStandIn: Sendable {
     /// The providers latchd is configured with to use this stand-in.
     var providers: SignInProviders {
         SignInProviders(
-            apple: .init(clientIDs: ["com.example.other", Self.appleClientID], jwksURL: baseURL + "/auth/keys"),
+            apple: .init(
+                clientIDs: ["com.example.other", Self.appleClientID], jwksURL: baseURL + "/auth/keys",
+                teamKey: AppleTeamKey(teamID: Self.appleTeamID, keyID: Self.appleKeyID, privateKey: teamKey),
+                tokenURL: baseURL + "/auth/token", revokeURL: baseURL + "/auth/revoke"),
             wechat: .init(appID: Self.wechatAppID, appSecret: Self.wechatSecret, apiBase: baseURL))
     }
 
@@ -132,6 +207,17 @@ final class ProviderStandIn: Sendable {
     }
 
     var jwksFetches: Int { box.state.withLock { $0.jwksFetches } }
+
+    /// Makes `code` a fresh authorization code of the Apple user `subject`.
+    func issueAppleCode(_ code: String, subject: String = "001234.abcdef") {
+        box.state.withLock { $0.appleCodes[code] = subject }
+    }
+
+    /// The refresh tokens issued and not revoked.
+    var appleRefreshTokens: [AppleGrant] { box.state.withLock { Array($0.appleRefreshTokens.values) } }
+    var appleRevoked: [AppleGrant] { box.state.withLock { $0.appleRevoked } }
+    var clientSecretRefusals: [String] { box.state.withLock { $0.clientSecretRefusals } }
+    func forceRevokeStatus(_ status: UInt?) { box.state.withLock { $0.forcedRevokeStatus = status } }
 
     // MARK: WeChat
 
@@ -199,7 +285,7 @@ struct AppleTestKey: Sendable {
 func withProviders(
     _ database: TestDatabase, clock: TestClock = TestClock(), _ body: (TestServer, ProviderStandIn) async throws -> Void
 ) async throws {
-    let standIn = try await ProviderStandIn.start()
+    let standIn = try await ProviderStandIn.start(clock: clock)
     let server: TestServer
     do {
         server = try await TestServer.start(database, clock: clock, signInProviders: standIn.providers)

@@ -1,0 +1,168 @@
+import Fluent
+import Foundation
+import LatchCore
+import Logging
+import SQLKit
+import Vapor
+
+/// Deletes an account (issue 12 §1), for `DELETE /v1/me` and for operators (the admin API and
+/// `latchd admin`), without HTTP:
+///
+///     let outcome = try await AccountDeletion(application: app).delete(userID: id, ip: nil, on: app.db)
+///
+/// In one transaction it erases the person's data — email, phone, names, identities, the password
+/// and fund-password hashes, TOTP and recovery codes, device keys and their challenges, known devices,
+/// pending codes and verifications, the guess budgets, lockout counters and send caps keyed by the
+/// address, number or account — and ends every session: sessions are revoked (on PostgreSQL the revocation
+/// trigger tells every latchd at once) and stripped of their device and address, their refresh
+/// tokens deleted. The session rows themselves stay, without personal data, so a refresh racing the
+/// deletion finds its session revoked rather than missing. The user row stays as a tombstone (id,
+/// `created_at`, `deleted_at`) so security events still point somewhere; sessions can no longer be
+/// started for it (`RefreshTokenRotation.start`). The address and number are free to register again.
+///
+/// After the commit it revokes the Apple refresh token (when an Apple identity held one) and mails
+/// the owner a last message. Neither can undo the deletion: a failure is logged and the answer says
+/// `apple_revocation: "not_possible"`.
+public struct AccountDeletion: Sendable {
+    let latch: LatchServices
+    let appleTokens: AppleTokenEndpoint?
+    let logger: Logger
+
+    public init(application: Application) {
+        latch = application.latch
+        appleTokens = application.identityServices.appleTokens
+        logger = application.logger
+    }
+
+    init(request: Request) {
+        latch = request.latch
+        appleTokens = request.identityServices.appleTokens
+        logger = request.logger
+    }
+
+    /// Deletes the account `userID`; `ip` is recorded with the `account_deleted` security event and
+    /// `language` chooses the last mail's. Throws `LatchError.notFound` when there is no such live account.
+    public func delete(
+        userID: UUID, ip: String?, language: LatchLanguage = .en, on database: any Database
+    ) async throws -> AppleRevocation {
+        let now = latch.clock.epochSeconds
+        guard let erased = try await database.transaction({ try await erase(userID, now: now, ip: ip, on: $0) }) else {
+            throw LatchError.notFound
+        }
+        latch.sessionStatus.markRevoked(erased.sessionIDs)
+        latch.profiles.forget(userID)
+
+        let revocation: AppleRevocation
+        if let apple = erased.apple {
+            revocation = await AppleRefreshTokens.revoke(
+                sealed: apple.sealedRefreshToken, clientID: apple.clientID, endpoint: appleTokens, secrets: latch.secrets, now: now)
+            if revocation == .notPossible {
+                logger.notice("deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed)")
+            }
+        } else {
+            revocation = .notLinked
+        }
+        if let email = erased.email {
+            do {
+                try await latch.send(MailTemplates.accountDeleted(language: language), to: email)
+            } catch {
+                logger.warning("deleted account \(userID.uuidString.lowercased()): its last mail could not be queued")
+            }
+        }
+        return revocation
+    }
+
+    /// What the erasure found before erasing it: where to send the last mail, and the Apple token to revoke.
+    struct Erased {
+        let email: String?
+        let apple: AppleAuthorization?
+        let sessionIDs: [UUID]
+    }
+
+    struct AppleAuthorization {
+        let sealedRefreshToken: String?
+        let clientID: String?
+    }
+
+    /// The erasure, in the caller's transaction; nil when the account does not exist or is already deleted.
+    private func erase(_ userID: UUID, now: Double, ip: String?, on database: any Database) async throws -> Erased? {
+        let sql = database.sql
+        // Marking the row first locks it (PostgreSQL) and makes the deletion happen once; the sign-ins
+        // in flight now wait for it and then find the account deleted (`RefreshTokenRotation.start`).
+        guard let marked = try await sql.raw("""
+            UPDATE users SET deleted_at = \(bind: now) WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING email
+            """).first()
+        else { return nil }
+        let email = try marked.decode(column: "email", as: String?.self)
+        let identities = try await sql.raw("""
+            SELECT provider, subject, apple_refresh_token, apple_client_id FROM identities WHERE user_id = \(bind: userID)
+            """).all()
+        var phone: String?
+        var apple: AppleAuthorization?
+        for row in identities {
+            switch Identity.Provider(rawValue: try row.decode(column: "provider", as: String.self)) {
+            case .phone: phone = try row.decode(column: "subject", as: String.self)
+            case .apple:
+                apple = AppleAuthorization(
+                    sealedRefreshToken: try row.decode(column: "apple_refresh_token", as: String?.self),
+                    clientID: try row.decode(column: "apple_client_id", as: String?.self))
+            case .wechat, nil: break
+            }
+        }
+
+        try await sql.raw("""
+            UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL
+            WHERE id = \(bind: userID)
+            """).run()
+        let sessions = try await sql.raw("""
+            UPDATE sessions SET revoked_at = COALESCE(revoked_at, \(bind: now)), sealed_secret = '', device_id = NULL,
+              device_name = NULL, device_model = NULL, platform = NULL, ip = NULL
+            WHERE user_id = \(bind: userID)
+            RETURNING id
+            """).all()
+        try await sql.raw("""
+            DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: userID))
+            """).run()
+        try await sql.raw("""
+            DELETE FROM signature_challenges
+            WHERE credential_id IN (SELECT id FROM device_credentials WHERE user_id = \(bind: userID))
+              OR verification_id IN (SELECT id FROM verifications WHERE user_id = \(bind: userID))
+            """).run()
+        for table in Self.tablesKeyedByUser {
+            try await sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userID)").run()
+        }
+
+        let user = userID.uuidString.lowercased()
+        // Pending emailed codes: to the address (registration, reset), and email links of this account.
+        try await sql.raw("""
+            DELETE FROM email_codes WHERE email = \(bind: email ?? "") OR email LIKE \(bind: "\(user):%")
+            """).run()
+        if let phone { try await sql.raw("DELETE FROM sms_codes WHERE phone = \(bind: phone)").run() }
+        // Guess budgets and lockout counters, and the daily caps on codes sent (`send:…`): their keys
+        // hold the address, number or account.
+        var keys = [
+            "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)", "user:\(user)",
+        ]
+        if let email {
+            keys.append("email:\(email)")
+            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
+                keys += ["code:\(purpose.rawValue):\(email)", "send:\(purpose.rawValue):\(email)"]
+            }
+        }
+        if let phone { keys.append("code:sms:\(phone)") }
+        try await sql.raw("""
+            DELETE FROM guess_budgets WHERE key IN (\(binds: keys)) OR key LIKE \(bind: "code:\(EmailCode.Purpose.linkEmail.rawValue):\(user):%")
+            """).run()
+        try await sql.raw("DELETE FROM login_throttles WHERE key IN (\(binds: keys))").run()
+
+        try await latch.events.record(.accountDeleted, user: userID, ip: ip, now: now, on: database)
+        return Erased(
+            email: email, apple: apple, sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
+    }
+
+    /// Every table whose rows belong to one user and hold that user's data or secrets.
+    static let tablesKeyedByUser = [
+        DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema, RecoveryCodeRecord.schema,
+        FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema,
+    ]
+}

@@ -1,0 +1,35 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+extension AccountExport: Content {}
+extension AccountDeleted: Content {}
+
+extension AccountExport {
+    /// Everything latchd holds about `userID` (issue 12 §1, `GET /v1/me/export`), read from the
+    /// database. Never a secret: no password or fund-password hash, TOTP secret, recovery code,
+    /// refresh token or Apple token, and for codes and budgets nothing at all (they only guard secrets).
+    static func collect(userID: UUID, currentSession: UUID, now: Date, on database: any Database) async throws -> AccountExport? {
+        guard let user = try await User.find(userID, on: database), user.deletedAt == nil else { return nil }
+        let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
+        let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+        let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(\.$firstSeenAt).all()
+        let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
+        let totp = try await TOTPCredential.find(userID, on: database)?.active == true
+        let fundPassword = try await FundPassword.find(userID, on: database) != nil
+        let recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID).filter(\.$usedAt == nil).count()
+        return AccountExport(
+            exportedAt: now, user: try await user.profile(on: database),
+            securitySettings: SecuritySettings(verifyUnusualSignIns: user.verifyUnusualSignIns),
+            sessions: sessions.map { $0.info(current: currentSession) },
+            deviceCredentials: credentials.map {
+                DeviceCredentialInfo(
+                    id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
+                    createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+            },
+            knownDevices: devices.map { KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt)) },
+            factors: Factors(totp: totp, fundPassword: fundPassword, biometric: !credentials.isEmpty, recoveryCodesRemaining: totp ? recoveryCodes : 0),
+            securityEvents: events.map(\.info))
+    }
+}

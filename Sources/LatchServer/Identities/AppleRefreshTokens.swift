@@ -1,0 +1,28 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Apple refresh tokens at rest: kept sealed (AES-GCM with `LATCH_SECRET_KEY`, as TOTP secrets) on
+/// the account's Apple identity, and revoked at Apple when the account is deleted or Apple unlinked.
+enum AppleRefreshTokens {
+    /// Keeps the refresh token an `authorization_code` gave (if any) on the Apple identity of `proven`.
+    static func keep(_ proven: ProvenIdentity, secrets: SecretBox, on database: any Database) async throws {
+        guard proven.provider == .apple, let token = proven.appleRefreshToken, let clientID = proven.appleClientID else { return }
+        let sealed = try secrets.seal(Data(token.utf8))
+        try await database.sql.raw("""
+            UPDATE identities SET apple_refresh_token = \(bind: sealed), apple_client_id = \(bind: clientID)
+            WHERE provider = 'apple' AND subject = \(bind: proven.subject)
+            """).run()
+    }
+
+    /// Revokes the sealed refresh token of a removed Apple identity at Apple: `revoked` when Apple
+    /// confirmed it, `notPossible` when no token is held, the team key is not configured or Apple failed.
+    static func revoke(
+        sealed: String?, clientID: String?, endpoint: AppleTokenEndpoint?, secrets: SecretBox, now: Double
+    ) async -> AppleRevocation {
+        guard let sealed, let clientID, let endpoint, let token = try? secrets.open(sealed) else { return .notPossible }
+        return await endpoint.revoke(refreshToken: String(decoding: token, as: UTF8.self), clientID: clientID, now: now)
+            ? .revoked : .notPossible
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import LatchCore
+import Logging
+import NIOCore
+import Vapor
+
+/// Apple's REST endpoints for Sign in with Apple tokens (TN3194): the app's `authorization_code` is
+/// exchanged at the token endpoint for Apple's refresh token, which latchd keeps (encrypted) so that
+/// deleting the account, or unlinking Apple, can revoke the app's authorization at the revoke endpoint.
+/// Both calls are form-encoded POSTs authenticated by an `AppleClientSecret`.
+struct AppleTokenEndpoint: Sendable {
+    static let timeout: TimeAmount = .seconds(5)
+
+    let teamKey: AppleTeamKey
+    let tokenURL: String
+    let revokeURL: String
+    let client: any Client
+    let logger: Logger
+
+    /// What an exchanged code gave.
+    struct Exchanged: Sendable {
+        /// Apple's refresh token (Apple sends one for a fresh code).
+        let refreshToken: String?
+        /// The `sub` of the ID token Apple answered with: the person the code belongs to.
+        let subject: String?
+    }
+
+    /// Exchanges `code` (issued to `clientID`). A code Apple refuses is `IdentityFailure.rejected`
+    /// (`invalid_code`); Apple refusing latchd's client secret, or not answering, is `.unavailable`.
+    func exchange(code: String, clientID: String, now: Double) async throws -> Exchanged {
+        let form = TokenForm(
+            clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now), code: code,
+            grantType: "authorization_code")
+        let response: ClientResponse
+        do {
+            response = try await client.post(URI(string: tokenURL)) { request in
+                request.timeout = Self.timeout
+                try request.content.encode(form, as: .urlEncodedForm)
+            }
+        } catch {
+            logger.warning("Apple token endpoint unreachable")
+            throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_unreachable")
+        }
+        let body = response.body.map { Data(buffer: $0) } ?? Data()
+        guard response.status == .ok else {
+            let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: body))?.error
+            switch error {
+            case "invalid_grant":
+                throw IdentityFailure.rejected(.apple, field: "authorization_code", reason: "invalid_code")
+            case "invalid_client", "unauthorized_client":
+                logger.error("Apple refused latchd's client secret (\(error ?? "")): check LATCH_APPLE_TEAM_ID, LATCH_APPLE_KEY_ID and the private key")
+                throw IdentityFailure.unavailable(.apple, reason: "client_secret_refused")
+            default:
+                logger.warning("Apple token endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64))")
+                throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_failed")
+            }
+        }
+        guard let answer = try? JSONDecoder().decode(TokenAnswer.self, from: body) else {
+            throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_failed")
+        }
+        return Exchanged(refreshToken: answer.refreshToken, subject: answer.idToken.flatMap(Self.subject(ofJWT:)))
+    }
+
+    /// Revokes `refreshToken` (issued to `clientID`); whether Apple confirmed it. Failures are logged
+    /// (status and Apple's error code only, never a token) and never thrown: a deletion goes on.
+    func revoke(refreshToken: String, clientID: String, now: Double) async -> Bool {
+        do {
+            let form = RevokeForm(
+                clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
+                token: refreshToken, tokenTypeHint: "refresh_token")
+            let response = try await client.post(URI(string: revokeURL)) { request in
+                request.timeout = Self.timeout
+                try request.content.encode(form, as: .urlEncodedForm)
+            }
+            guard response.status == .ok else {
+                let error = response.body.flatMap { try? JSONDecoder().decode(ErrorAnswer.self, from: Data(buffer: $0)) }?.error
+                logger.warning("Apple revoke endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked")
+                return false
+            }
+            return true
+        } catch {
+            logger.warning("Apple revoke endpoint unreachable; the Apple authorization was not revoked")
+            return false
+        }
+    }
+
+    /// The `sub` claim of a compact JWT, read without checking its signature: Apple's own answer over
+    /// TLS, compared only with the subject of the identity token latchd already verified.
+    static func subject(ofJWT token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
+            let claims = try? JSONDecoder().decode(SubjectClaim.self, from: Data(bytes))
+        else { return nil }
+        return claims.sub
+    }
+
+    private struct SubjectClaim: Decodable {
+        let sub: String?
+    }
+
+    private struct TokenForm: Content {
+        let clientID: String
+        let clientSecret: String
+        let code: String
+        let grantType: String
+
+        enum CodingKeys: String, CodingKey {
+            case code
+            case clientID = "client_id"
+            case clientSecret = "client_secret"
+            case grantType = "grant_type"
+        }
+    }
+
+    private struct RevokeForm: Content {
+        let clientID: String
+        let clientSecret: String
+        let token: String
+        let tokenTypeHint: String
+
+        enum CodingKeys: String, CodingKey {
+            case token
+            case clientID = "client_id"
+            case clientSecret = "client_secret"
+            case tokenTypeHint = "token_type_hint"
+        }
+    }
+
+    private struct TokenAnswer: Decodable {
+        let refreshToken: String?
+        let idToken: String?
+
+        enum CodingKeys: String, CodingKey {
+            case refreshToken = "refresh_token"
+            case idToken = "id_token"
+        }
+    }
+
+    private struct ErrorAnswer: Decodable {
+        let error: String?
+    }
+}
