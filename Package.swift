@@ -12,6 +12,13 @@ let package = Package(
         .executable(name: "latchd", targets: ["latchd"]),
         .executable(name: "latch", targets: ["latch"]),
     ],
+    // The trait `Server` (on by default) holds every server dependency: `swift run latchd` and `swift test`
+    // work as before, and an app that adds the package with `traits: []` for `LatchClient` resolves
+    // only swift-crypto and swift-argument-parser (Fixtures/ClientConsumer proves it, see README).
+    traits: [
+        .trait(name: "Server", description: "latchd and LatchServer: Vapor, Fluent, SQLite, PostgreSQL, NIO, JWTKit."),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
@@ -33,21 +40,22 @@ let package = Package(
             name: "LatchServer",
             dependencies: [
                 "LatchCore",
-                .product(name: "Vapor", package: "vapor"),
-                .product(name: "Fluent", package: "fluent"),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver", condition: .when(traits: ["Server"])),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver", condition: .when(traits: ["Server"])),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
             ],
             resources: [.copy("OpenAPI/openapi.json")]
         ),
         .target(
             name: "LatchClient",
-            dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
         .executableTarget(
@@ -63,16 +71,16 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor")]
+            dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))]
         ),
         .testTarget(
             name: "LatchServerTests",
             dependencies: [
                 "LatchServer",
                 "LatchTestSupport",
-                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"])),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),

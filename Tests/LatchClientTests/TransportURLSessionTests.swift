@@ -104,11 +104,17 @@ final class LoopbackHTTPServer: Sendable {
         }
         port = UInt16(bigEndian: actual.sin_port)
         listener = descriptor
-        // The thread ends when `stop()` shuts the listening socket down and `accept` fails.
+        // The thread ends when `stop()` shuts the listening socket down and `accept` fails; only then
+        // does it close the descriptor. (Closed by `stop()` instead, its number could be reused by
+        // another test's new listener at once, and this thread would accept that server's
+        // connections and answer them with this server's responder.)
         let thread = Thread {
             while true {
                 let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }
+                guard connection >= 0 else {
+                    close(descriptor)
+                    return
+                }
                 Self.serve(connection, respond)
                 close(connection)
             }
@@ -118,7 +124,6 @@ final class LoopbackHTTPServer: Sendable {
 
     func stop() {
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = close(listener)
     }
 
     private static func serve(_ connection: Int32, _ respond: Responder) {

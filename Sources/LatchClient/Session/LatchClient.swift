@@ -18,6 +18,9 @@ public final class LatchClient: Sendable {
     public let api: LatchAPI
     /// Where the session (key `session`) and the installation id (key `installation-id`) are kept.
     public let vault: any TokenVault
+    /// The language of the server's messages and of the SDK's own texts: the one given at init, else
+    /// the first of the device's preferred languages that Latch speaks (`Locale.preferredLanguages`).
+    public let language: LatchLanguage
 
     let broadcast: SessionStateBroadcast
     let coordinator: RefreshCoordinator
@@ -28,7 +31,8 @@ public final class LatchClient: Sendable {
     /// - Parameters:
     ///   - vault: `KeychainVault()` on Apple platforms, `FileVault()` elsewhere, `InMemoryVault()` in tests.
     ///   - transport: how HTTP is sent (`URLSessionTransport`, optionally with certificate pinning on Apple).
-    ///   - acceptLanguage: the language of the server's messages (`zh-Hans` or `en`); English when nil.
+    ///   - acceptLanguage: the language of the server's messages (`zh-Hans` or `en`); when nil, the
+    ///     device's: the first of `Locale.preferredLanguages` that Latch speaks, else English.
     ///   - refreshPolicy: when to refresh (default: less than 5 minutes left).
     ///   - clock: the current time; injected so that tests decide it.
     public init(
@@ -36,8 +40,10 @@ public final class LatchClient: Sendable {
         acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        let api = LatchAPI(serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage)
+        let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
+        let api = LatchAPI(serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue)
         let broadcast = SessionStateBroadcast(.signedOut)
+        self.language = language
         self.api = api
         self.vault = vault
         self.broadcast = broadcast

@@ -30,4 +30,23 @@ public enum LatchLanguage: String, Sendable, CaseIterable {
         }
         self = best?.language ?? .en
     }
+
+    /// The first supported language of a device's preferred languages, most preferred first, as
+    /// `Locale.preferredLanguages` gives them (`["zh-Hans-CN", "en-US"]`); English when none is
+    /// supported. Any `zh` tag selects Simplified Chinese, as for `Accept-Language`.
+    ///
+    ///     LatchLanguage(preferredLanguages: ["fr-FR", "zh-Hant-TW", "en"]) // .zhHans
+    public init(preferredLanguages: [String]) {
+        for tag in preferredLanguages.map({ $0.lowercased() }) {
+            if tag == "zh" || tag.hasPrefix("zh-") || tag.hasPrefix("zh_") {
+                self = .zhHans
+                return
+            }
+            if tag == "en" || tag.hasPrefix("en-") || tag.hasPrefix("en_") {
+                self = .en
+                return
+            }
+        }
+        self = .en
+    }
 }

@@ -1,0 +1,26 @@
+import Foundation
+import LatchCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension LatchClient {
+    /// An access token with more than 5 minutes left, refreshed first when needed (concurrent callers
+    /// share one refresh), for an app's own calls to its backend. Throws ``LatchClientError/notSignedIn``
+    /// without a session and ``LatchClientError/server(_:)`` AUTH_004 when the session is over.
+    ///
+    ///     let token = try await client.validAccessToken()
+    public func validAccessToken() async throws -> String {
+        try await coordinator.accessToken()
+    }
+
+    /// Sets `Authorization: Bearer …` on `request` with a valid access token (see ``validAccessToken()``).
+    ///
+    ///     var request = URLRequest(url: ordersURL)
+    ///     try await client.authorize(&request)
+    ///     let (data, _) = try await URLSession.shared.data(for: request)
+    public func authorize(_ request: inout URLRequest) async throws {
+        request.setValue("Bearer \(try await validAccessToken())", forHTTPHeaderField: "Authorization")
+    }
+}
