@@ -47,6 +47,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
+        AddAccountDisabledAt(), CreateAdminAuditLog(),
     ] {
         app.migrations.add(migration)
     }
@@ -111,6 +112,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: DeviceCredentialRoutes())
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
+    try app.register(collection: AdminRoutes())
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

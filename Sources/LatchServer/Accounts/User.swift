@@ -16,6 +16,8 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Double
     /// C8: sign-ins from new devices need a code (on by default).
     @Field(key: "verify_unusual_sign_ins") var verifyUnusualSignIns: Bool
+    /// When an operator disabled the account (issue 12); nil: enabled. A disabled account cannot sign in.
+    @OptionalField(key: "disabled_at") var disabledAt: Double?
 
     init() {}
 

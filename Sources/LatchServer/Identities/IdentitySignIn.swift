@@ -15,6 +15,7 @@ extension Request {
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
         let (user, created) = try await account(for: proven, now: seconds)
+        try AccountDisabling.refuse(user)  // before the new-device check mails a code
         let userID = try user.requireID()
         var canReceiveCode = user.email != nil
         if !canReceiveCode, !created { canReceiveCode = try await latch.totp.isActive(user: userID, on: db) }

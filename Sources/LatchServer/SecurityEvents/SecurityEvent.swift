@@ -40,6 +40,13 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case securitySettingsChanged = "security_settings_changed"
         case identityLinked = "identity_linked"
         case identityUnlinked = "identity_unlinked"
+        /// An operator (admin key or `latchd admin`) acted on the account (issue 12 §2).
+        case accountUnlocked = "account_unlocked"
+        case accountDisabled = "account_disabled"
+        case accountEnabled = "account_enabled"
+        case signedOutEverywhere = "signed_out_everywhere"
+        case totpReset = "totp_reset"
+        case fundPasswordReset = "fund_password_reset"
     }
 
     @ID(key: .id) var id: UUID?
