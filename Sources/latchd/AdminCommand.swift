@@ -19,6 +19,7 @@ enum AdminCommand {
         case signOut(String)
         case resetTOTP(String)
         case resetFundPassword(String)
+        case delete(String)
         case audit
 
         /// Parses `VERB ARGUMENT` (`audit` takes none); nil when it is not a subcommand.
@@ -33,6 +34,7 @@ enum AdminCommand {
             case ("sign-out", 2): self = .signOut(arguments[1])
             case ("reset-totp", 2): self = .resetTOTP(arguments[1])
             case ("reset-fund-password", 2): self = .resetFundPassword(arguments[1])
+            case ("delete", 2): self = .delete(arguments[1])
             default: return nil
             }
         }
@@ -49,6 +51,7 @@ enum AdminCommand {
             case .signOut(let id): try await admin.signOut(id)
             case .resetTOTP(let id): try await admin.resetTOTP(id)
             case .resetFundPassword(let id): try await admin.resetFundPassword(id)
+            case .delete(let id): try await admin.deleteUser(id)
             }
             return "ok"
         }
@@ -70,6 +73,7 @@ enum AdminCommand {
           sign-out ID               end every session
           reset-totp ID             remove 2FA (the user is mailed)
           reset-fund-password ID    remove the fund password (the user is mailed)
+          delete ID                 delete the account (not available yet: exits 1 with INTERNAL_ERROR)
           audit                     the newest 100 admin audit entries (JSON)
         Mails to the user go out in the language of LANG (zh… → Simplified Chinese, else English).
         """

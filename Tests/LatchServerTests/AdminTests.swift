@@ -177,7 +177,7 @@ struct AdminTests {
             let recoveryCodes = try activated.decode(TOTPActivated.self).recoveryCodes
             let key = DeviceKey()
             _ = try await server.bindDevice(key, bearer: tokens.accessToken)
-            let second = try #require(try await server.signIn().decode(TokenResponse.self))
+            let second = try await server.signIn().decode(TokenResponse.self)
             _ = try await server.signIn(password: "Wrong-Horse-1")
 
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
@@ -343,6 +343,23 @@ struct AdminTests {
             #expect(started.errorCode == "NO_VERIFICATION_METHOD", "no factor is left to verify with: \(started.text)")
             let events = try await server.eventTypes(bearer: tokens.accessToken)
             #expect(events.contains("totp_reset") && events.contains("fund_password_reset"))
+        }
+    }
+
+    @Test("12 §2 DELETE /v1/admin/users/{id} is routed and audited, and answers 501 until account deletion is wired in", arguments: TestDatabase.all)
+    func test_12_adminDeletionAwaitsAccountDeletion(database: TestDatabase) async throws {
+        try await Self.withAdminServer(database) { server in
+            let tokens = try await server.signUp()
+
+            let deletion = try await server.send(.DELETE, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
+            let nobody = try await server.send(.DELETE, "/v1/admin/users/\(UUID().uuidString)", bearer: Self.adminKey)
+
+            // TODO(merge): with AccountDeletion wired into AdminService.deleteUser this answers 204 and the account is gone.
+            #expect(deletion.status == 501 && deletion.json["reasons"] as? [String] == ["not_implemented"], "\(deletion.text)")
+            #expect(nobody.status == 404)
+            let audit = try await server.send(.GET, "/v1/admin/audit", bearer: Self.adminKey)
+            let newest = try #require((audit.json["entries"] as? [[String: Any]])?.dropFirst().first)
+            #expect(newest["action"] as? String == "delete_user" && newest["target_user_id"] as? String == tokens.user.id)
         }
     }
 

@@ -73,6 +73,15 @@ extension AdminService {
         }
     }
 
+    /// Deletes the account as `DELETE /v1/me` does (issue 12 §1: data erased, a tombstone kept, every
+    /// token dead, Apple revoked, the owner mailed). Answers 501 until `AccountDeletion` is merged.
+    public func deleteUser(_ id: String) async throws {
+        try await onUser(id, action: "delete_user") { _ in
+            // TODO(merge): call AccountDeletion (issue 12 §1, built in parallel) for this user, then return (204).
+            throw LatchError(.internalError, status: .notImplemented, reasons: ["not_implemented"])
+        }
+    }
+
     private func record(_ kind: SecurityEvent.Kind, for userID: UUID) async throws {
         try await latch.events.record(kind, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
     }
