@@ -279,7 +279,7 @@ struct AdminTests {
         try await shared.stop()
     }
 
-    @Test("12 §2 unlock clears the password lock and budgets, so a locked user signs in at once", arguments: TestDatabase.all)
+    @Test("12 §2 unlock clears the password and fund-password locks and budgets, so a locked user signs in at once", arguments: TestDatabase.all)
     func test_12_unlockLetsALockedUserSignIn(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -287,13 +287,23 @@ struct AdminTests {
             for _ in 0..<5 { _ = try await server.signIn(password: "Wrong-Horse-1") }
             let locked = try await server.signIn()
             try #require(locked.status == 423 && locked.errorCode == "AUTH_002", "\(locked.text)")
+            func changeFundPassword(current: String) async throws -> TestResponse {
+                try await server.send(
+                    .PUT, "/v1/fund-password", json: ["fund_password": "975318", "current_fund_password": current], bearer: tokens.accessToken)
+            }
+            for _ in 0..<5 { _ = try await changeFundPassword(current: "111112") }
+            let fundLocked = try await changeFundPassword(current: StepUp.fundPassword)
+            try #require(fundLocked.status == 423, "the fund password's D2 ladder is locked: \(fundLocked.text)")
             let before = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
             let locks = try #require(before.json["locks"] as? [[String: Any]])
             #expect(locks.contains { $0["kind"] as? String == "ladder" && $0["key"] as? String == "email:alice@example.com" && $0["locked_until"] is String })
+            #expect(locks.contains { $0["kind"] as? String == "ladder" && $0["key"] as? String == "fund:\(tokens.user.id)" && $0["count"] as? Int == 5 }, "\(before.text)")
 
             let unlocked = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/unlock", bearer: Self.adminKey)
 
             #expect(unlocked.status == 204)
+            let fundChanged = try await changeFundPassword(current: StepUp.fundPassword)
+            #expect(fundChanged.status == 204, "the fund password's lock is cleared too: \(fundChanged.text)")
             let signedIn = try await server.signIn()
             #expect(signedIn.status == 200, "\(signedIn.text)")
             let after = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)

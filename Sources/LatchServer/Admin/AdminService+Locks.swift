@@ -50,11 +50,10 @@ extension AdminService {
         return .codes
     }
 
-    /// Clears the ladders (failures and lock) and deletes the budgets of `keys`: one statement each.
+    /// Clears the ladders (failures and lock) and forgets the budgets of `keys` (the step-up methods'
+    /// ladders live in the same table as the password's, so one statement covers both).
     func clearLocks(_ keys: [String]) async throws {
-        try await database.sql.update(LoginThrottle.schema)
-            .set("failures", to: 0).set("locked_until", to: SQLLiteral.null)
-            .where("key", .in, keys).run()
-        try await database.sql.delete(from: GuessBudgetRecord.schema).where("key", .in, keys).run()
+        try await latch.throttle.reset(keys, on: database)
+        try await latch.budgets.clear(keys, on: database)
     }
 }
