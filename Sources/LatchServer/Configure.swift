@@ -48,7 +48,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
-        AddAccountLifecycleColumns(),
+        AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
     ] {
         app.migrations.add(migration)
     }
@@ -114,6 +114,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: DeviceCredentialRoutes())
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
+    try app.register(collection: AdminRoutes())
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

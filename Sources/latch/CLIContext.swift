@@ -62,6 +62,8 @@ struct CLIContext: Sendable {
 
     func describe(_ error: LatchClientError) -> String {
         switch error {
+        case .server(let server) where server.code == .accountDisabled:
+            return text.accountDisabled
         case .server(let server):
             var line = server.message
             if server.code == .locked, let until = server.lockedUntil {

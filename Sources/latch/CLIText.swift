@@ -26,6 +26,11 @@ struct CLIText: Sendable {
         pick("服务器返回了无法识别的响应（HTTP \(status)）", "The server sent an answer latch cannot read (HTTP \(status)).")
     }
     func unexpectedError(_ description: String) -> String { pick("出错了：\(description)", "Something went wrong: \(description)") }
+    var accountDisabled: String {
+        pick(
+            "该账号已被管理员停用，无法登录；如需恢复请联系客服",
+            "This account was disabled by an administrator and cannot sign in. Contact support to have it enabled again.")
+    }
     func lockedUntil(_ date: Date) -> String { pick("，解锁时间 \(Self.time(date))", " Unlocks at \(Self.time(date)).") }
     var noAnswerLeft: String {
         pick(

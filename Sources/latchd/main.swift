@@ -6,6 +6,7 @@ import Vapor
 // latchd: reads LATCH_* configuration, migrates, serves. Bad configuration prints one line
 // naming the variable and exits with status 2. `latchd bcrypt-time` prints how long one password
 // check takes at LATCH_BCRYPT_COST on this machine (to choose the cost; the benchmarks use it).
+// `latchd admin …` runs an operator's action on the configured database (AdminCommand.swift).
 
 func fail(_ error: ConfigurationError) -> Never {
     FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
@@ -17,6 +18,10 @@ do {
     config = try LatchConfig.fromEnvironment()
 } catch let error as ConfigurationError {
     fail(error)
+}
+
+if CommandLine.arguments.dropFirst().first == "admin" {
+    exit(await AdminCommand.run(Array(CommandLine.arguments.dropFirst(2)), config: config))
 }
 
 if CommandLine.arguments.dropFirst().first == "bcrypt-time" {

@@ -11,11 +11,14 @@ import FoundationNetworking
 final class Latchd: Sendable {
     let url: URL
     let folder: URL
+    /// The `LATCH_*` configuration it runs with (for `latchd admin` on the same database).
+    let environment: [String: String]
     private let process: ChildProcess
 
-    private init(url: URL, folder: URL, process: ChildProcess) {
+    private init(url: URL, folder: URL, environment: [String: String], process: ChildProcess) {
         self.url = url
         self.folder = folder
+        self.environment = environment
         self.process = process
     }
 
@@ -39,7 +42,8 @@ final class Latchd: Sendable {
             let log = folder.appendingPathComponent("latchd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = try ChildProcess([binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
-            let server = Latchd(url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, process: process)
+            let server = Latchd(
+                url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment, process: process)
             do {
                 try await server.waitUntilHealthy()
                 return server

@@ -118,6 +118,7 @@ struct APIClientTests {
         case .verificationInvalid: 403
         case .limitReached: 409
         case .internalError: 500
+        case .accountDisabled: 403
         }
     }
 
@@ -133,6 +134,7 @@ struct APIClientTests {
         #expect(error.serverError?.message == message)
         #expect(error.serverError?.status == Self.status(of: code))
         #expect(error.isSessionExpired == (code == .sessionExpired))
+        #expect(error.isAccountDisabled == (code == .accountDisabled))
     }
 
     @Test func C11_detailsAreKept() throws {

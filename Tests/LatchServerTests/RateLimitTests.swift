@@ -15,7 +15,7 @@ struct RateLimitTests {
     static func limits(_ rule: RateLimitRule, maximumTrackedClients: Int = 100_000) -> RateLimits {
         RateLimits(
             signIn: rule, refresh: rule, registration: rule, codeCheck: rule, codeSend: rule, deviceChallenge: rule,
-            maximumTrackedClients: maximumTrackedClients)
+            adminAuth: rule, maximumTrackedClients: maximumTrackedClients)
     }
 
     // MARK: The limiter
@@ -115,6 +115,7 @@ struct RateLimitTests {
         (.codeSend, "/v1/password/forgot", { _ in ["email": "alice@example.com"] }),
         (.codeSend, "/v1/sms/codes", { n in ["phone": "+861380013800\(n)"] }),
         (.deviceChallenge, "/v1/device-credentials/\(UUID().uuidString)/challenges", { _ in [:] }),
+        (.adminAuth, "/v1/admin/users/\(UUID().uuidString)/unlock", { _ in [:] }),
     ]
 
     @Test("issue 10 §3: every priced endpoint answers 429 RATE_LIMITED with retry_after and Retry-After over its per-client limit", arguments: TestDatabase.all)

@@ -8,6 +8,8 @@ import LatchCore
 ///         askForCode(challenge)                        // then completeSignIn(challengeID:code:)
 ///     } catch let error as LatchClientError where error.code == .locked {
 ///         showLocked(until: error.serverError?.lockedUntil)
+///     } catch let error as LatchClientError where error.isAccountDisabled {
+///         showAccountDisabled()                        // an operator disabled it: contact support
 ///     } catch LatchClientError.network {
 ///         offerRetry()                                 // C11: network errors suggest a retry
 ///     }
@@ -42,6 +44,14 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
 
     /// Whether the session is over (AUTH_004): sign in again.
     public var isSessionExpired: Bool { code == .sessionExpired }
+
+    /// Whether an operator disabled the account (403 ACCOUNT_DISABLED, issue 12): no sign-in works
+    /// until it is enabled again, so say so (`code.message(in:)` has the words) instead of offering a retry.
+    ///
+    ///     } catch let error as LatchClientError where error.isAccountDisabled {
+    ///         showAccountDisabled(LatchErrorCode.accountDisabled.message(in: .zhHans))
+    ///     }
+    public var isAccountDisabled: Bool { code == .accountDisabled }
 
     public var description: String {
         switch self {

@@ -47,7 +47,7 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
         case .notFound, .conflict, .verificationInvalid:
             self = .verificationGone
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
-            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError:
+            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError, .accountDisabled:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

@@ -36,6 +36,8 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     case limitReached = "LIMIT_REACHED"
     /// Something failed inside the server; nothing sensitive is said.
     case internalError = "INTERNAL_ERROR"
+    /// An operator disabled the account (issue 12): no grant signs it in, its sessions are over (403).
+    case accountDisabled = "ACCOUNT_DISABLED"
 
     /// The human message for this code in the given language.
     public func message(in language: LatchLanguage) -> String {
@@ -74,6 +76,8 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.limitReached, .en): "The limit has been reached."
         case (.internalError, .zhHans): "服务器内部错误，请稍后重试"
         case (.internalError, .en): "Something went wrong on the server. Please retry."
+        case (.accountDisabled, .zhHans): "该账号已被停用，请联系客服"
+        case (.accountDisabled, .en): "This account has been disabled. Please contact support."
         }
     }
 }

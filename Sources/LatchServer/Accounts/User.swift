@@ -19,6 +19,8 @@ final class User: Model, @unchecked Sendable {
     /// Set when the account was deleted: the row stays as a tombstone without personal data, so the
     /// security events still point somewhere (see `AccountDeletion`).
     @OptionalField(key: "deleted_at") var deletedAt: Double?
+    /// When an operator disabled the account (issue 12); nil: enabled. A disabled account cannot sign in.
+    @OptionalField(key: "disabled_at") var disabledAt: Double?
 
     init() {}
 

@@ -108,6 +108,12 @@ extension LatchConfig {
         config.bcryptQueueLimit = try parseInteger(
             "LATCH_BCRYPT_QUEUE", value("LATCH_BCRYPT_QUEUE"), default: config.bcryptQueueLimit, range: 1...100_000)
         config.sessionMaxDays = sessionMaxDays
+        config.adminKeys = (value("LATCH_ADMIN_KEYS") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        if let short = config.adminKeys.first(where: { $0.count < 32 }) {
+            throw ConfigurationError("LATCH_ADMIN_KEYS", "each key needs at least 32 characters (one has \(short.count))")
+        }
         return config
     }
 

@@ -45,6 +45,9 @@ public struct LatchConfig: Sendable {
     /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it
     /// is refreshed, a session ends this long after its sign-in (besides the 30-day idle limit).
     public var sessionMaxDays = 90
+    /// Keys that authenticate operators on `/v1/admin/*` (`LATCH_ADMIN_KEYS`, at least 32 characters each);
+    /// none: every admin route answers 401.
+    public var adminKeys: [String] = []
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -58,6 +58,8 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     static func missing(_ field: String) -> LatchError {
         LatchError(.validationFailed, status: .badRequest, field: field, reasons: ["missing"])
     }
+    /// 403 ACCOUNT_DISABLED: an operator disabled the account; no grant signs it in.
+    static let accountDisabled = LatchError(.accountDisabled, status: .forbidden)
     /// 404.
     static let notFound = LatchError(.notFound, status: .notFound)
     /// 400/422 naming the field.

@@ -65,6 +65,12 @@ struct GuessBudgetStore: Sendable {
         return Date(timeIntervalSince1970: until)
     }
 
+    /// Forgets the budgets of several keys in one statement (an operator's unlock).
+    func clear(_ keys: [String], on database: any Database) async throws {
+        guard !keys.isEmpty else { return }
+        try await database.sql.delete(from: GuessBudgetRecord.schema).where("key", .in, keys).run()
+    }
+
     /// Forgets `key`'s budget (the owner proved the mailbox with a password reset).
     func clear(_ key: String, on database: any Database) async throws {
         try await database.sql.raw("DELETE FROM guess_budgets WHERE key = \(bind: key)").run()

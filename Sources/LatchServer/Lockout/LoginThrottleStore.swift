@@ -105,6 +105,14 @@ struct LoginThrottleStore: Sendable {
         ).run()
     }
 
+    /// Clears the counts and locks of several keys in one statement (an operator's unlock).
+    func reset(_ keys: [String], on database: any Database) async throws {
+        guard !keys.isEmpty else { return }
+        try await database.sql.update(LoginThrottle.schema)
+            .set("failures", to: 0).set("locked_until", to: SQLLiteral.null)
+            .where("key", .in, keys).run()
+    }
+
     /// Failures left before the next lock, for the AUTH_001 answer.
     func attemptsBeforeLock(failures: Int) -> Int { ladder.nextLockAt(afterConsecutiveFailures: failures) - failures }
 

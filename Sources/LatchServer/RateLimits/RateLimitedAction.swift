@@ -13,4 +13,6 @@ public enum RateLimitedAction: String, Sendable, CaseIterable {
     case codeSend = "code_send"
     /// `POST /v1/device-credentials/{id}/challenges` (a database row).
     case deviceChallenge = "device_challenge"
+    /// A request to `/v1/admin/*` whose admin key is wrong or missing (a right key gets its charge back).
+    case adminAuth = "admin_auth"
 }

@@ -43,6 +43,17 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back the token a request of `action` from `client` took (it turned out not to be what the
+    /// limit is about, e.g. an admin request whose key was right). Never fills a bucket past its burst.
+    func refund(_ action: RateLimitedAction, client: String, now: Double) {
+        let rule = limits.rule(for: action)
+        let key = ClientKey(action: action, client: client)
+        state.withLock { state in
+            state.clients[key]?.giveBack(rate: rule.perClient, now: now)
+            state.global[action]?.giveBack(rate: rule.global, now: now)
+        }
+    }
+
     /// How many client buckets are kept (for tests of the memory bound).
     var trackedClients: Int { state.withLock { $0.clients.count } }
 

@@ -13,12 +13,15 @@ public struct RateLimits: Sendable, Equatable {
     public var codeCheck: RateLimitRule
     public var codeSend: RateLimitRule
     public var deviceChallenge: RateLimitRule
+    /// Failed admin-key checks (`/v1/admin/*`).
+    public var adminAuth: RateLimitRule
     /// Client buckets kept at most; beyond, idle ones (full again) go first, then the least recently used.
     public var maximumTrackedClients: Int
 
     public init(
         signIn: RateLimitRule, refresh: RateLimitRule, registration: RateLimitRule, codeCheck: RateLimitRule,
-        codeSend: RateLimitRule, deviceChallenge: RateLimitRule, maximumTrackedClients: Int = 100_000
+        codeSend: RateLimitRule, deviceChallenge: RateLimitRule, adminAuth: RateLimitRule = RateLimits.standardAdminAuth,
+        maximumTrackedClients: Int = 100_000
     ) {
         self.signIn = signIn
         self.refresh = refresh
@@ -26,6 +29,7 @@ public struct RateLimits: Sendable, Equatable {
         self.codeCheck = codeCheck
         self.codeSend = codeSend
         self.deviceChallenge = deviceChallenge
+        self.adminAuth = adminAuth
         self.maximumTrackedClients = maximumTrackedClients
     }
 
@@ -37,13 +41,21 @@ public struct RateLimits: Sendable, Equatable {
     /// | code check | 5/s, burst 20 | 200/s, burst 400 |
     /// | code send | 1/s, burst 10 | 50/s, burst 100 |
     /// | device challenge | 10/s, burst 20 | 300/s, burst 600 |
+    /// | failed admin key | 1/s, burst 10 | 100/s, burst 200 |
     public static let standard = RateLimits(
         signIn: RateLimitRule(perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
         refresh: RateLimitRule(perClient: TokenRate(perSecond: 50, burst: 100), global: TokenRate(perSecond: 5000, burst: 5000)),
         registration: RateLimitRule(perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
         codeCheck: RateLimitRule(perClient: TokenRate(perSecond: 5, burst: 20), global: TokenRate(perSecond: 200, burst: 400)),
         codeSend: RateLimitRule(perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
-        deviceChallenge: RateLimitRule(perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)))
+        deviceChallenge: RateLimitRule(perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
+        adminAuth: standardAdminAuth)
+
+    /// Failed admin-key checks: 1/s, burst 10 per client (guessing a 32-character key is hopeless
+    /// anyway; this keeps the log quiet), 100/s, burst 200 for all clients (generous, so a flood of
+    /// wrong keys does not lock the operators out).
+    public static let standardAdminAuth = RateLimitRule(
+        perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 100, burst: 200))
 
     /// The rule of `action`.
     public func rule(for action: RateLimitedAction) -> RateLimitRule {
@@ -54,6 +66,7 @@ public struct RateLimits: Sendable, Equatable {
         case .codeCheck: codeCheck
         case .codeSend: codeSend
         case .deviceChallenge: deviceChallenge
+        case .adminAuth: adminAuth
         }
     }
 
@@ -62,6 +75,7 @@ public struct RateLimits: Sendable, Equatable {
         RateLimits(
             signIn: signIn.scaled(by: factor), refresh: refresh.scaled(by: factor), registration: registration.scaled(by: factor),
             codeCheck: codeCheck.scaled(by: factor), codeSend: codeSend.scaled(by: factor),
-            deviceChallenge: deviceChallenge.scaled(by: factor), maximumTrackedClients: maximumTrackedClients)
+            deviceChallenge: deviceChallenge.scaled(by: factor), adminAuth: adminAuth.scaled(by: factor),
+            maximumTrackedClients: maximumTrackedClients)
     }
 }

@@ -30,4 +30,10 @@ struct TokenBucket: Sendable {
         tokens = available(rate: rate, now: now) - 1
         updatedAt = max(updatedAt, now)
     }
+
+    /// Puts one token back (a refunded request), up to the burst.
+    mutating func giveBack(rate: TokenRate, now: Double) {
+        tokens = min(rate.burst, available(rate: rate, now: now) + 1)
+        updatedAt = max(updatedAt, now)
+    }
 }

@@ -42,6 +42,13 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case identityUnlinked = "identity_unlinked"
         /// The account was deleted (issue 12 §1); the user row left is a tombstone.
         case accountDeleted = "account_deleted"
+        /// An operator (admin key or `latchd admin`) acted on the account (issue 12 §2).
+        case accountUnlocked = "account_unlocked"
+        case accountDisabled = "account_disabled"
+        case accountEnabled = "account_enabled"
+        case signedOutEverywhere = "signed_out_everywhere"
+        case totpReset = "totp_reset"
+        case fundPasswordReset = "fund_password_reset"
     }
 
     @ID(key: .id) var id: UUID?

@@ -52,6 +52,7 @@ struct TokenRoutes: RouteCollection {
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
+        try AccountDisabling.refuse(user)  // before the new-device check mails a code
         try await req.screenNewDevice(user, device: body.device)
         let (session, tokens) = try await latch.rotation.start(
             user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)

@@ -1,0 +1,57 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Disabled accounts (issue 12 §2): an operator's switch that refuses every grant with 403
+/// ACCOUNT_DISABLED and ends the account's sessions at once, on every instance.
+///
+/// Ordering makes it race-free without a lock: `disable` sets `users.disabled_at` first and then
+/// revokes every session; a sign-in creates its session first and then reads `disabled_at`
+/// (`RefreshTokenRotation.start`). Whichever comes second sees the other's write, so no session
+/// started around a disable survives it.
+enum AccountDisabling {
+    /// Throws 403 ACCOUNT_DISABLED when `user` (as loaded) is disabled.
+    static func refuse(_ user: User) throws {
+        if user.disabledAt != nil { throw LatchError.accountDisabled }
+    }
+
+    /// Whether the account is disabled now (one read of the database, not of a loaded model).
+    static func isDisabled(_ userID: UUID, on database: any Database) async throws -> Bool {
+        let row = try await database.sql.raw("SELECT disabled_at FROM users WHERE id = \(bind: userID)").first()
+        return try row?.decode(column: "disabled_at", as: Double?.self) != nil
+    }
+
+    /// Disables the account (keeping the first time when it already was) and revokes every session;
+    /// returns whether it was enabled before.
+    @discardableResult
+    static func disable(
+        _ userID: UUID, now: Double, revocation: SessionRevocation, on database: any Database
+    ) async throws -> Bool {
+        let changed = try await database.sql.raw("""
+            UPDATE users SET disabled_at = \(bind: now) WHERE id = \(bind: userID) AND disabled_at IS NULL RETURNING id
+            """).all()
+        // Always, also when it was disabled already: a session that slipped in is ended too.
+        try await revocation.revoke(.all, of: userID, now: now, on: database)
+        return !changed.isEmpty
+    }
+
+    /// Enables the account again; its ended sessions stay ended (the owner signs in again).
+    /// Returns whether it was disabled before.
+    @discardableResult
+    static func enable(_ userID: UUID, on database: any Database) async throws -> Bool {
+        try await !database.sql.raw("""
+            UPDATE users SET disabled_at = NULL WHERE id = \(bind: userID) AND disabled_at IS NOT NULL RETURNING id
+            """).all().isEmpty
+    }
+}
+
+/// Issue 12 §2: the `users.disabled_at` column (NULL: enabled).
+struct AddAccountDisabledAt: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(User.schema).field("disabled_at", .double).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(User.schema).deleteField("disabled_at").update()
+    }
+}

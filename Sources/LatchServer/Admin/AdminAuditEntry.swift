@@ -1,0 +1,102 @@
+import Fluent
+import Foundation
+
+/// One admin call (issue 12 §2): who (`actor`), what (`action`), on whom, from where, when, and how
+/// it ended (`result`: `ok` or the error code it answered). Written for every authenticated call,
+/// also for failed actions on an existing user.
+// Fluent model (see User for why @unchecked Sendable).
+final class AdminAuditEntry: Model, @unchecked Sendable {
+    static let schema = "admin_audit_log"
+
+    /// Assigned by the database in insertion order: the cursor of `GET /v1/admin/audit`.
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "actor") var actor: String
+    @Field(key: "action") var action: String
+    @OptionalField(key: "target_user_id") var targetUserID: UUID?
+    @OptionalField(key: "ip") var ip: String?
+    @Field(key: "at") var at: Double
+    @Field(key: "result") var result: String
+
+    init() {}
+
+    init(actor: AdminActor, action: String, target: UUID?, ip: String?, at: Double, result: String) {
+        self.actor = actor.auditName
+        self.action = action
+        self.targetUserID = target
+        self.ip = ip
+        self.at = at
+        self.result = result
+    }
+
+    var info: AdminAuditRecord {
+        AdminAuditRecord(
+            id: id ?? 0, actor: actor, action: action, targetUserId: targetUserID?.uuidString.lowercased(), ip: ip,
+            at: Date(timeIntervalSince1970: at), result: result)
+    }
+}
+
+/// An audit entry as `GET /v1/admin/audit` lists it.
+public struct AdminAuditRecord: Codable, Sendable, Equatable {
+    public var id: Int
+    /// `key:{fingerprint}` or `console`.
+    public var actor: String
+    public var action: String
+    public var targetUserId: String?
+    public var ip: String?
+    public var at: Date
+    /// `ok`, or the error code the call answered (`NOT_FOUND`, …).
+    public var result: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, actor, action, ip, at, result
+        case targetUserId = "target_user_id"
+    }
+
+    /// Every field is always there (`target_user_id` and `ip` null when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(actor, forKey: .actor)
+        try container.encode(action, forKey: .action)
+        try container.encode(targetUserId, forKey: .targetUserId)
+        try container.encode(ip, forKey: .ip)
+        try container.encode(at, forKey: .at)
+        try container.encode(result, forKey: .result)
+    }
+}
+
+/// One page of the audit log, newest first; `next_cursor` asks for older entries (null: no more).
+public struct AdminAuditPage: Codable, Sendable, Equatable {
+    public var entries: [AdminAuditRecord]
+    public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case entries
+        case nextCursor = "next_cursor"
+    }
+
+    /// `next_cursor` is always there: null on the last page.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+struct CreateAdminAuditLog: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(AdminAuditEntry.schema)
+            .field("id", .int, .identifier(auto: true))
+            .field("actor", .string, .required)
+            .field("action", .string, .required)
+            .field("target_user_id", .uuid)
+            .field("ip", .string)
+            .field("at", .double, .required)
+            .field("result", .string, .required)
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(AdminAuditEntry.schema).delete()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LatchCore
+import Vapor
+
+extension AdminUserPage: Content {}
+extension AdminUserDetail: Content {}
+extension AdminAuditPage: Content {}
+
+/// `/v1/admin/*` (issue 12 §2): the operators' API, authenticated by admin keys, every call audited.
+/// The work is `AdminService`'s; these handlers only read the request and write the answer.
+struct AdminRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let admin = routes.grouped("v1", "admin")
+        admin.get("users", use: findUsers)
+        admin.get("users", ":id", use: showUser)
+        admin.post("users", ":id", "unlock", use: action { try await $0.unlock($1) })
+        admin.post("users", ":id", "disable", use: action { try await $0.disable($1) })
+        admin.post("users", ":id", "enable", use: action { try await $0.enable($1) })
+        admin.post("users", ":id", "sign-out", use: action { try await $0.signOut($1) })
+        admin.delete("users", ":id", "totp", use: action { try await $0.resetTOTP($1) })
+        admin.delete("users", ":id", "fund-password", use: action { try await $0.resetFundPassword($1) })
+        admin.delete("users", ":id", use: action { try await $0.deleteUser($1) })
+        admin.get("audit", use: auditLog)
+    }
+
+    /// A handler that authenticates the admin key, runs `work` on the `{id}` user and answers 204.
+    private func action(
+        _ work: @escaping @Sendable (AdminService, String) async throws -> Void
+    ) -> @Sendable (Request) async throws -> HTTPStatus {
+        { req in
+            let admin = try req.adminService()
+            try await work(admin, try req.userParameter)
+            return .noContent
+        }
+    }
+
+    func findUsers(_ req: Request) async throws -> AdminUserPage {
+        let admin = try req.adminService()
+        return try await admin.findUsers(
+            matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"], limit: try req.limitParameter)
+    }
+
+    func showUser(_ req: Request) async throws -> AdminUserDetail {
+        let admin = try req.adminService()
+        return try await admin.user(try req.userParameter)
+    }
+
+    func auditLog(_ req: Request) async throws -> AdminAuditPage {
+        let admin = try req.adminService()
+        return try await admin.auditLog(cursor: req.query[String.self, at: "cursor"], limit: try req.limitParameter)
+    }
+}
+
+extension Request {
+    /// The `{id}` of an admin user route (checked by `AdminService`: not a user → 404).
+    fileprivate var userParameter: String {
+        get throws {
+            guard let id = parameters.get("id") else { throw LatchError.notFound }
+            return id
+        }
+    }
+
+    /// The `limit` query parameter: a whole number (the service checks its range), else 400.
+    fileprivate var limitParameter: Int? {
+        get throws {
+            guard let raw = query[String.self, at: "limit"] else { return nil }
+            guard let limit = Int(raw) else {
+                throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["wrong_type"])
+            }
+            return limit
+        }
+    }
+}

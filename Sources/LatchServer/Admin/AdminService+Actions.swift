@@ -1,0 +1,88 @@
+import Fluent
+import Foundation
+import LatchCore
+
+extension AdminService {
+    /// Clears every lock and failure budget of the user's targets (password ladder and budget, codes,
+    /// sends, fund password, TOTP), so a locked user can sign in again at once.
+    public func unlock(_ id: String) async throws {
+        try await onUser(id, action: "unlock") { user in
+            let userID = try user.requireID()
+            let phone = try await phoneNumbers(of: [userID])[userID]
+            try await clearLocks(Self.lockKeys(of: userID, email: user.email, phone: phone))
+            try await record(.accountUnlocked, for: userID)
+        }
+    }
+
+    /// Disables the account: every grant answers 403 ACCOUNT_DISABLED, and its sessions end at once
+    /// (on every instance: the revocation is announced like any other).
+    public func disable(_ id: String) async throws {
+        try await onUser(id, action: "disable") { user in
+            let userID = try user.requireID()
+            if try await AccountDisabling.disable(userID, now: latch.clock.epochSeconds, revocation: latch.revocation, on: database) {
+                try await record(.accountDisabled, for: userID)
+            }
+        }
+    }
+
+    /// Enables a disabled account again (its sessions stay ended).
+    public func enable(_ id: String) async throws {
+        try await onUser(id, action: "enable") { user in
+            let userID = try user.requireID()
+            if try await AccountDisabling.enable(userID, on: database) {
+                try await record(.accountEnabled, for: userID)
+            }
+        }
+    }
+
+    /// Ends every session of the user, on every instance.
+    public func signOut(_ id: String) async throws {
+        try await onUser(id, action: "sign_out") { user in
+            let userID = try user.requireID()
+            try await latch.revocation.revoke(.all, of: userID, now: latch.clock.epochSeconds, on: database)
+            try await record(.signedOutEverywhere, for: userID)
+        }
+    }
+
+    /// Removes TOTP 2FA (secret and recovery codes) and its lock, and mails the user. 404 when the
+    /// user has no TOTP.
+    public func resetTOTP(_ id: String) async throws {
+        try await onUser(id, action: "reset_totp") { user in
+            let userID = try user.requireID()
+            guard try await latch.totp.isActive(user: userID, on: database) else { throw LatchError.notFound }
+            try await latch.totp.disable(user: userID, on: database)
+            let key = userID.uuidString.lowercased()
+            try await clearLocks(["totp:\(key)", "totp-enrol:\(key)"])
+            try await record(.totpReset, for: userID)
+            if let email = user.email { try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email) }
+        }
+    }
+
+    /// Removes the fund password and its lock, and mails the user (who sets a new one after a
+    /// recent sign-in). 404 when the user has none.
+    public func resetFundPassword(_ id: String) async throws {
+        try await onUser(id, action: "reset_fund_password") { user in
+            let userID = try user.requireID()
+            guard let fundPassword = try await FundPassword.find(userID, on: database) else { throw LatchError.notFound }
+            try await fundPassword.delete(on: database)
+            try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
+            try await record(.fundPasswordReset, for: userID)
+            if let email = user.email {
+                try await latch.send(MailTemplates.fundPasswordResetByOperator(language: language), to: email)
+            }
+        }
+    }
+
+    /// Deletes the account as `DELETE /v1/me` does (issue 12 §1: data erased, a tombstone kept, every
+    /// token dead, Apple revoked when a token is held, the owner mailed). An account already deleted is 404.
+    @discardableResult
+    public func deleteUser(_ id: String) async throws -> AppleRevocation {
+        try await onUser(id, action: "delete_user") { user in
+            try await deletion.delete(userID: user.requireID(), ip: ip, language: language, on: database)
+        }
+    }
+
+    private func record(_ kind: SecurityEvent.Kind, for userID: UUID) async throws {
+        try await latch.events.record(kind, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
+    }
+}

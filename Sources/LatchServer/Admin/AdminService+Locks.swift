@@ -1,0 +1,59 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+extension AdminService {
+    /// Every lockout and budget key that counts against this user, by who guesses at what: the
+    /// address's password ladder and budget, its emailed codes and sends, the account's own codes,
+    /// fund password and TOTP, and the phone's texted codes (see `guardedCheck` and its callers).
+    static func lockKeys(of userID: UUID, email: String?, phone: String?) -> [String] {
+        let id = userID.uuidString.lowercased()
+        var keys = ["user:\(id)", "fund:\(id)", "totp:\(id)", "totp-enrol:\(id)", "code:sign_in:\(id)", "send:sign_in:\(id)"]
+        if let email {
+            keys.append("email:\(email)")
+            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
+                keys += ["code:\(purpose.rawValue):\(email)", "send:\(purpose.rawValue):\(email)"]
+            }
+        }
+        if let phone { keys.append("code:sms:\(phone)") }
+        return keys
+    }
+
+    /// The ladders with failures or a lock, and the budgets that are locked or spent, of the user's keys.
+    func locks(of user: User, phone: String?, now: Double) async throws -> [AdminLock] {
+        let keys = Self.lockKeys(of: try user.requireID(), email: user.email, phone: phone)
+        let ladders = try await LoginThrottle.query(on: database).filter(\.$id ~~ keys).all()
+            .filter { $0.failures > 0 || ($0.lockedUntil ?? 0) > now }
+            .map {
+                AdminLock(
+                    kind: .ladder, key: $0.id ?? "", count: $0.failures,
+                    lockedUntil: $0.lockedUntil.flatMap { $0 > now ? Date(timeIntervalSince1970: $0) : nil })
+            }
+        let budgets = try await GuessBudgetRecord.query(on: database).filter(\.$id ~~ keys).all()
+            .compactMap { record -> AdminLock? in
+                let key = record.id ?? ""
+                let budget = Self.budget(of: key)
+                guard record.windowStart > now - budget.window else { return nil }  // the window is over
+                let lockedUntil = record.lockedUntil.flatMap { $0 > now ? Date(timeIntervalSince1970: $0) : nil }
+                guard lockedUntil != nil || record.charged >= budget.limit else { return nil }
+                return AdminLock(kind: .budget, key: key, count: record.charged, lockedUntil: lockedUntil)
+            }
+        return (ladders + budgets).sorted { ($0.kind.rawValue, $0.key) < ($1.kind.rawValue, $1.key) }
+    }
+
+    /// The budget a key is charged against (by its prefix, as the callers of `guardedCheck` choose).
+    static func budget(of key: String) -> GuessBudget {
+        if key.hasPrefix("email:") || key.hasPrefix("user:") { return .passwords }
+        if key.hasPrefix("fund:") { return .fundPasswords }
+        if key.hasPrefix("send:") { return .sends }
+        return .codes
+    }
+
+    /// Clears the ladders (failures and lock) and forgets the budgets of `keys` (the step-up methods'
+    /// ladders live in the same table as the password's, so one statement covers both).
+    func clearLocks(_ keys: [String]) async throws {
+        try await latch.throttle.reset(keys, on: database)
+        try await latch.budgets.clear(keys, on: database)
+    }
+}

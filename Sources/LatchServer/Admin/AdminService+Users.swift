@@ -1,0 +1,116 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+extension AdminService {
+    /// Users whose email or phone number starts with `query`, or whose id does (case-insensitive;
+    /// nil or empty: everyone), in id order, `limit` at a time after `cursor`.
+    public func findUsers(matching query: String?, cursor: String?, limit: Int?) async throws -> AdminUserPage {
+        try await audited("find_users", target: nil) {
+            let size = try Self.pageSize(limit)
+            let after = try cursor.map(AdminCursor.user)
+            let text = (query ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard text.count <= 320 else {
+                throw LatchError(.validationFailed, status: .badRequest, field: "q", reasons: ["too_long"])
+            }
+            let idText: SQLQueryString = "lower(CAST(users.id AS TEXT))"
+            var conditions: [SQLQueryString] = []
+            if !text.isEmpty {
+                let prefix = Self.likePrefix(text)
+                var matches: [SQLQueryString] = ["lower(users.email) LIKE \(bind: prefix) ESCAPE '\\'"]
+                if text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                    matches.append("\(idText) LIKE \(bind: prefix) ESCAPE '\\'")
+                }
+                let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+                    matches.append("""
+                        users.id IN (SELECT user_id FROM identities WHERE provider = 'phone'
+                          AND subject LIKE \(bind: Self.likePrefix("+" + digits)) ESCAPE '\\')
+                        """)
+                }
+                conditions.append("(\(matches.joined(separator: " OR ")))")
+            }
+            if let after { conditions.append("\(idText) > \(bind: after.uuidString.lowercased())") }
+            let whereClause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
+            let rows = try await database.sql.raw("""
+                SELECT users.id FROM users \(whereClause) ORDER BY \(idText) LIMIT \(bind: size + 1)
+                """).all()
+            let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+            let pageIDs = Array(ids.prefix(size))
+            let users = try await User.query(on: database).filter(\.$id ~~ pageIDs).all()
+            let phones = try await phoneNumbers(of: pageIDs)
+            let byID = Dictionary(uniqueKeysWithValues: users.compactMap { user in user.id.map { ($0, user) } })
+            let page = pageIDs.compactMap { id in byID[id].map { $0.adminInfo(phone: phones[id]) } }
+            let next = ids.count > size ? pageIDs.last.map(AdminCursor.after(user:)) : nil
+            return AdminUserPage(users: page, nextCursor: next)
+        }
+    }
+
+    /// One user in full: identities, live sessions, device keys, factors, locks and the latest 50
+    /// security events. Nothing secret.
+    public func user(_ id: String) async throws -> AdminUserDetail {
+        try await onUser(id, action: "show_user") { user in
+            let userID = try user.requireID()
+            let now = latch.clock.epochSeconds
+            let phone = try await phoneNumbers(of: [userID])[userID]
+            let sessions = try await Session.query(on: database)
+                .filter(\.$userID == userID).filter(\.$revokedAt == nil).filter(\.$refreshExpiresAt > now)
+                .sort(\.$lastActiveAt, .descending).all()
+                .map {
+                    AdminSession(
+                        id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, deviceModel: $0.deviceModel,
+                        platform: $0.platform, ip: $0.ip, createdAt: Date(timeIntervalSince1970: $0.createdAt),
+                        lastActiveAt: Date(timeIntervalSince1970: $0.lastActiveAt))
+                }
+            let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+                .map {
+                    DeviceCredentialInfo(
+                        id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
+                        createdAt: Date(timeIntervalSince1970: $0.createdAt),
+                        lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+                }
+            let factors = AdminFactors(
+                totp: try await latch.totp.isActive(user: userID, on: database),
+                fundPassword: try await FundPassword.find(userID, on: database) != nil, biometric: !credentials.isEmpty)
+            let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID)
+                .sort(\.$createdAt, .descending).limit(50).all().map(\.info)
+            return AdminUserDetail(
+                user: user.adminInfo(phone: phone), identities: try await user.identities(on: database), sessions: sessions,
+                // TODO(merge): list the user's passkeys once issue 13's passkeys are merged.
+                deviceCredentials: credentials, passkeys: [], factors: factors,
+                locks: try await locks(of: user, phone: phone, now: now), securityEvents: events)
+        }
+    }
+
+    /// The audit log, newest first, `limit` entries after `cursor`.
+    public func auditLog(cursor: String?, limit: Int?) async throws -> AdminAuditPage {
+        try await audited("list_audit", target: nil) {
+            let size = try Self.pageSize(limit)
+            var query = AdminAuditEntry.query(on: database).sort(\.$id, .descending).limit(size + 1)
+            if let cursor { query = query.filter(\.$id < (try AdminCursor.auditEntry(cursor))) }
+            let entries = try await query.all()
+            let page = Array(entries.prefix(size))
+            let next = entries.count > size ? page.last?.id.map(AdminCursor.after(auditEntry:)) : nil
+            return AdminAuditPage(entries: page.map(\.info), nextCursor: next)
+        }
+    }
+
+    /// The linked phone numbers of `users`.
+    func phoneNumbers(of users: [UUID]) async throws -> [UUID: String] {
+        guard !users.isEmpty else { return [:] }
+        let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(\.$provider == Identity.Provider.phone.rawValue)
+            .all()
+        return Dictionary(rows.map { ($0.userID, $0.subject) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `text%` for LIKE, with `\`, `%` and `_` in `text` escaped (ESCAPE '\').
+    static func likePrefix(_ text: some StringProtocol) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "%"
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import LatchCore
+import LatchServer
+import Vapor
+
+/// `latchd admin …` (issue 12 §2): the admin API's actions for break-glass use without a key, run
+/// where latchd's configuration is. It opens the same database from the `LATCH_*` variables (applying
+/// any pending migration, as latchd does at start), calls the same `AdminService`, and is audited
+/// with actor `console`. Output: JSON for `find`, `show` and `audit`, one line for the actions.
+/// Exit status: 0 done, 1 refused (e.g. no such user), 2 usage or configuration error.
+enum AdminCommand {
+    /// One subcommand and its argument.
+    enum Operation {
+        case find(String)
+        case show(String)
+        case unlock(String)
+        case disable(String)
+        case enable(String)
+        case signOut(String)
+        case resetTOTP(String)
+        case resetFundPassword(String)
+        case delete(String)
+        case audit
+
+        /// Parses `VERB ARGUMENT` (`audit` takes none); nil when it is not a subcommand.
+        init?(_ arguments: [String]) {
+            switch (arguments.first, arguments.count) {
+            case ("audit", 1): self = .audit
+            case ("find", 2): self = .find(arguments[1])
+            case ("show", 2): self = .show(arguments[1])
+            case ("unlock", 2): self = .unlock(arguments[1])
+            case ("disable", 2): self = .disable(arguments[1])
+            case ("enable", 2): self = .enable(arguments[1])
+            case ("sign-out", 2): self = .signOut(arguments[1])
+            case ("reset-totp", 2): self = .resetTOTP(arguments[1])
+            case ("reset-fund-password", 2): self = .resetFundPassword(arguments[1])
+            case ("delete", 2): self = .delete(arguments[1])
+            default: return nil
+            }
+        }
+
+        /// Runs it; the text to print.
+        func run(_ admin: AdminService) async throws -> String {
+            switch self {
+            case .find(let text): return try json(await admin.findUsers(matching: text, cursor: nil, limit: 100))
+            case .show(let id): return try json(await admin.user(id))
+            case .audit: return try json(await admin.auditLog(cursor: nil, limit: 100))
+            case .unlock(let id): try await admin.unlock(id)
+            case .disable(let id): try await admin.disable(id)
+            case .enable(let id): try await admin.enable(id)
+            case .signOut(let id): try await admin.signOut(id)
+            case .resetTOTP(let id): try await admin.resetTOTP(id)
+            case .resetFundPassword(let id): try await admin.resetFundPassword(id)
+            case .delete(let id): try await admin.deleteUser(id)
+            }
+            return "ok"
+        }
+
+        private func json(_ value: some Encodable) throws -> String {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        }
+    }
+
+    static let usage = """
+        usage: latchd admin COMMAND
+          find TEXT                 users whose email, phone or id starts with TEXT (JSON)
+          show ID                   one user in full (JSON)
+          unlock ID                 clear the user's locks and failure budgets
+          disable ID | enable ID    refuse every sign-in and end the sessions | allow sign-in again
+          sign-out ID               end every session
+          reset-totp ID             remove 2FA (the user is mailed)
+          reset-fund-password ID    remove the fund password (the user is mailed)
+          delete ID                 delete the account (not available yet: exits 1 with INTERNAL_ERROR)
+          audit                     the newest 100 admin audit entries (JSON)
+        Mails to the user go out in the language of LANG (zh… → Simplified Chinese, else English).
+        """
+
+    /// Runs `latchd admin ARGUMENTS` and returns the exit status.
+    static func run(_ arguments: [String], config: LatchConfig) async -> Int32 {
+        guard let operation = Operation(arguments) else {
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            return 2
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let tag = (environment["LANG"] ?? "").replacingOccurrences(of: "_", with: "-")
+        let language = LatchLanguage(acceptLanguage: tag.split(separator: ".").first.map(String.init))
+        let app: Application
+        do {
+            app = try await Application.make(Environment(name: config.mode.rawValue, arguments: ["latchd"]))
+        } catch {
+            FileHandle.standardError.write(Data("latchd admin: \(error)\n".utf8))
+            return 1
+        }
+        var status: Int32 = 0
+        do {
+            try await configure(app, config)
+            print(try await operation.run(AdminService.console(on: app, language: language)))
+        } catch let error as LatchError {
+            FileHandle.standardError.write(Data("latchd admin: \(error.code.rawValue) \(error.code.message(in: .en))\n".utf8))
+            status = 1
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
+            status = 2
+        } catch {
+            FileHandle.standardError.write(Data("latchd admin: \(String(describing: error))\n".utf8))
+            status = 1
+        }
+        try? await app.asyncShutdown()
+        return status
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LatchCore
+import LatchTestSupport
+import Testing
+
+/// Issue 12 §2: `latchd admin …`, the break-glass console, run as the real binary beside a running
+/// latchd on the same SQLite file, through the same service as the admin API, audited as `console`.
+@Suite("latchd admin (issue 12 §2)")
+struct AdminCommandTests {
+    /// One run of `latchd admin ARGUMENTS` with the server's configuration.
+    struct AdminRun: CustomStringConvertible {
+        let status: Int32
+        let output: String
+        let errors: String
+
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]) ?? [:] }
+        var description: String { "→ \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
+    }
+
+    static func admin(_ arguments: [String], server: Latchd) async throws -> AdminRun {
+        let id = UUID().uuidString
+        let out = server.folder.appendingPathComponent("admin-out-\(id)"), err = server.folder.appendingPathComponent("admin-err-\(id)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = try ChildProcess(
+            [try Binaries.require("latchd").path, "admin"] + arguments, environment: server.environment, directory: server.folder,
+            output: .files(standardOutput: out, standardError: err))
+        let status = await process.exited()
+        return AdminRun(
+            status: status, output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    @Test("12 §2 latchd admin finds, disables and enables a user on the server's database, audited as console; the CLI says the account is disabled")
+    func test_12_consoleDisablesAndEnablesAUser() async throws {
+        try await journey(.en) { journey in
+            try await journey.signUp("alice@example.com")
+
+            let found = try await Self.admin(["find", "ALICE@"], server: journey.server)
+            try #require(found.status == 0, "\(found)")
+            let users = try #require(found.json["users"] as? [[String: Any]], "\(found)")
+            #expect(users.count == 1 && users.first?["email"] as? String == "alice@example.com")
+            let id = try #require(users.first?["id"] as? String)
+
+            let disabled = try await Self.admin(["disable", id], server: journey.server)
+            #expect(disabled.status == 0 && disabled.output == "ok\n", "\(disabled)")
+            let shown = try await Self.admin(["show", id], server: journey.server)
+            #expect((shown.json["user"] as? [String: Any])?["disabled"] as? Bool == true, "\(shown)")
+
+            let english = try await journey.latch(["login", "alice@example.com", "--password-stdin"], on: "laptop", input: Journey.password)
+            let chinese = try await CLITests.latch(
+                ["login", "alice@example.com", "--password-stdin", "--lang", "zh-Hans"], home: journey.home("tablet"),
+                server: journey.server, input: Journey.password)
+            #expect(english.status == 1 && english.errors.contains("This account was disabled by an administrator"), "\(english)")
+            #expect(chinese.status == 1 && chinese.errors.contains("该账号已被管理员停用"), "\(chinese)")
+
+            let enabled = try await Self.admin(["enable", id], server: journey.server)
+            #expect(enabled.status == 0, "\(enabled)")
+            let again = try await journey.latch(
+                ["login", "alice@example.com", "--password-stdin", "--code-from-outbox"], on: "laptop", input: Journey.password)
+            #expect(again.status == 0, "\(again)")
+
+            let audit = try await Self.admin(["audit"], server: journey.server)
+            let entries = try #require(audit.json["entries"] as? [[String: Any]], "\(audit)")
+            let actions = entries.map { "\($0["actor"] as? String ?? "") \($0["action"] as? String ?? "") \($0["target_user_id"] as? String ?? "-")" }
+            // Newest first; this listing's own entry is written after it read the log.
+            #expect(actions.prefix(4) == [
+                "console enable \(id)", "console show_user \(id)", "console disable \(id)", "console find_users -",
+            ], "\(actions)")
+            #expect(entries.allSatisfy { $0["ip"] is NSNull && $0["result"] as? String == "ok" }, "\(audit)")
+        }
+    }
+
+    @Test("12 §2 latchd admin: an unknown user exits 1 naming NOT_FOUND, a wrong command line exits 2 with the usage")
+    func test_12_consoleRefusals() async throws {
+        try await withLatchd { server in
+            let unknown = try await Self.admin(["unlock", UUID().uuidString], server: server)
+            let noID = try await Self.admin(["disable"], server: server)
+            let unknownCommand = try await Self.admin(["explode", "x"], server: server)
+
+            #expect(unknown.status == 1 && unknown.errors.contains("NOT_FOUND"), "\(unknown)")
+            #expect(noID.status == 2 && noID.errors.contains("usage: latchd admin"), "\(noID)")
+            #expect(unknownCommand.status == 2, "\(unknownCommand)")
+        }
+    }
+}
