@@ -108,6 +108,8 @@ extension LatchConfig {
         config.bcryptQueueLimit = try parseInteger(
             "LATCH_BCRYPT_QUEUE", value("LATCH_BCRYPT_QUEUE"), default: config.bcryptQueueLimit, range: 1...100_000)
         config.sessionMaxDays = sessionMaxDays
+        config.keyRotationDays = try parseInteger(
+            "LATCH_KEY_ROTATION_DAYS", value("LATCH_KEY_ROTATION_DAYS"), default: 90, range: 1...3650)
         return config
     }
 
