@@ -4,6 +4,7 @@ import LatchCore
 import SQLKit
 import Synchronization
 import Testing
+import Vapor
 
 @testable import LatchServer
 

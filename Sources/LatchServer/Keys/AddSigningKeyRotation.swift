@@ -10,10 +10,9 @@ import SQLKit
 /// all keep verifying until the next rotation.
 struct AddSigningKeyRotation: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await database.schema(SigningKeyRecord.schema)
-            .field("generation", .int)
-            .field("retires_at", .double)
-            .update()
+        // One column per ALTER TABLE: SQLite adds one at a time.
+        try await database.schema(SigningKeyRecord.schema).field("generation", .int).update()
+        try await database.schema(SigningKeyRecord.schema).field("retires_at", .double).update()
         try await database.sql.raw("""
             UPDATE signing_keys SET generation = (
               SELECT COUNT(*) FROM signing_keys AS older
@@ -26,6 +25,7 @@ struct AddSigningKeyRotation: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.sql.drop(index: "signing_keys_generation").run()
-        try await database.schema(SigningKeyRecord.schema).deleteField("retires_at").deleteField("generation").update()
+        try await database.schema(SigningKeyRecord.schema).deleteField("retires_at").update()
+        try await database.schema(SigningKeyRecord.schema).deleteField("generation").update()
     }
 }
