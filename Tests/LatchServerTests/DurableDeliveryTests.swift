@@ -201,4 +201,31 @@ struct DurableDeliveryTests {
         #expect(refusal?.reasons == ["delivery_queue_full"] && refusal?.status == .serviceUnavailable)
         #expect(count == 3)
     }
+
+    @Test("test_12 queuing is one INSERT and wakes this instance's worker at once (not the poll)", arguments: TestDatabase.all)
+    func test_12_enqueueWakesWorkerAtOnce(database: TestDatabase) async throws {
+        try await withSMTPSink { sink in
+            // A poll this slow never delivers within the test: only the wake can.
+            let server = try await DeliveryTestServer.start(
+                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.deliveryPollInterval = .seconds(60) })
+            try await Task.sleep(for: .milliseconds(300))  // the worker's first look (at start) is over
+            let queued = ContinuousClock.now
+            try await server.app.latch.delivery.deliver(Self.mail(to: "ivy@example.com"))
+            let enqueue = ContinuousClock.now - queued
+            _ = try await sink.waitForMessages(1, seconds: 10)
+            let arrival = ContinuousClock.now - queued
+
+            // The cost of queuing alone, worker off.
+            let quiet = try await DeliveryTestServer.start(
+                database, smtpURL: "smtp://127.0.0.1:9", adjust: { $0.runsBackgroundTasks = false })
+            let started = ContinuousClock.now
+            for index in 0..<100 { try await quiet.app.latch.delivery.deliver(Self.mail(to: "m\(index)@example.com")) }
+            let perEnqueue = (ContinuousClock.now - started) / 100
+            try await quiet.stop()
+            try await server.stop()
+
+            print("durable delivery on \(database.testDescription): enqueue \(perEnqueue) each (100 in a row), queued → SMTP server \(arrival)")
+            #expect(arrival < .seconds(5), "woken at once, not after the 60 s poll: \(arrival) (enqueue \(enqueue))")
+        }
+    }
 }
