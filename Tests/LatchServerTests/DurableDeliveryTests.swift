@@ -228,4 +228,21 @@ struct DurableDeliveryTests {
             #expect(arrival < .seconds(5), "woken at once, not after the 60 s poll: \(arrival) (enqueue \(enqueue))")
         }
     }
+
+    @Test("test_12 a job sealed under another LATCH_SECRET_KEY is deleted and reported, never sent or left to block", arguments: TestDatabase.all)
+    func test_12_unreadableJobIsReported(database: TestDatabase) async throws {
+        let server = try await TestServer.start(database)
+        let now = Date().timeIntervalSince1970
+        try await DeliveryJobStore(secrets: Self.secrets, capacity: 10).enqueue(.sms(to: "+8613800138000", text: "x"), now: now, on: server.app.db)
+        let otherKey = DeliveryJobStore(secrets: SecretBox(secretKey: Data(repeating: 8, count: 32)), capacity: 10)
+        let reported = Mutex(0)
+        let claimed = try await otherKey.claim(
+            channel: OutgoingMessage.smsChannel, by: "w", limit: 5, now: now + 1, lease: 60, on: server.app.db
+        ) { count in reported.withLock { $0 += count } }
+        let left = try await Self.jobCount(server.app)
+        try await server.stop()
+
+        #expect(claimed.isEmpty && left == 0)
+        #expect(reported.withLock { $0 } == 1)
+    }
 }

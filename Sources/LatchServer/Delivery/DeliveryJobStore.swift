@@ -51,9 +51,11 @@ struct DeliveryJobStore: Sendable {
     }
 
     /// Claims at most `limit` due jobs of `channel` for `worker` until `now + lease`, counting an attempt
-    /// on each. A job whose payload cannot be opened (sealed under another `LATCH_SECRET_KEY`) is deleted.
+    /// on each. A job whose payload cannot be opened (sealed under another `LATCH_SECRET_KEY`) is deleted
+    /// and counted in `unreadable`, for the caller to log.
     func claim(
-        channel: String, by worker: String, limit: Int, now: Double, lease: Double, on database: any Database
+        channel: String, by worker: String, limit: Int, now: Double, lease: Double, on database: any Database,
+        unreadable: ((Int) -> Void)? = nil
     ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         let sql = database.sql
@@ -81,6 +83,7 @@ struct DeliveryJobStore: Sendable {
             RETURNING id, sealed_payload, attempts
             """).all()
         var jobs: [ClaimedJob] = []
+        var discarded = 0
         for row in rows {
             let id = try row.decode(column: "id", as: UUID.self)
             let sealed = try row.decode(column: "sealed_payload", as: String.self)
@@ -88,10 +91,12 @@ struct DeliveryJobStore: Sendable {
             guard let opened = try? secrets.open(sealed), let payload = try? JSONDecoder().decode(DeliveryJobPayload.self, from: opened)
             else {
                 try await finish(id, claimedBy: worker, on: database)
+                discarded += 1
                 continue
             }
             jobs.append(ClaimedJob(id: id, payload: payload, attempt: attempt))
         }
+        if discarded > 0 { unreadable?(discarded) }
         return jobs
     }
 

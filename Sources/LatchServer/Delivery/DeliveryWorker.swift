@@ -99,9 +99,15 @@ actor DeliveryWorker: LifecycleHandler {
             let free = carrier.concurrency - running[carrier.channel, default: 0]
             guard free > 0, !stopped else { continue }
             let jobs: [DeliveryJobStore.ClaimedJob]
+            let logger = self.logger
             do {
                 jobs = try await store.claim(
-                    channel: carrier.channel, by: workerID, limit: free, now: clock.epochSeconds, lease: lease, on: database())
+                    channel: carrier.channel, by: workerID, limit: free, now: clock.epochSeconds, lease: lease, on: database()
+                ) { count in
+                    logger.error(
+                        "\(carrier.channel) not delivered: \(count) queued job(s) cannot be opened with this LATCH_SECRET_KEY; deleted",
+                        metadata: ["channel": "\(carrier.channel)"])
+                }
             } catch {
                 logger.warning("delivery: could not claim \(carrier.channel) jobs: \(String(reflecting: type(of: error)))")
                 continue
