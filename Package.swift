@@ -77,6 +77,8 @@ let package = Package(
             name: "LatchServerTests",
             dependencies: [
                 "LatchServer",
+                // The durable-queue and key-rotation tests kill -9 and restart the real latchd binary.
+                "latchd",
                 "LatchTestSupport",
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"])),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.

@@ -49,6 +49,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
+        CreateDeliveryJobs(), AddSigningKeyRotation(),
     ] {
         app.migrations.add(migration)
     }
@@ -66,8 +67,14 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     hashingPool.start()
     app.lifecycle.use(ThreadPoolShutdown(pool: hashingPool))
     let secrets = SecretBox(secretKey: config.secretKey)
-    let keys = try await SigningKeys.loadOrCreate(on: app.db, secrets: secrets, now: clock.epochSeconds)
-    let accessTokens = AccessTokens(keys: keys, issuer: config.issuer)
+    let keys = try await SigningKeyRing(
+        secrets: secrets, database: { app.db }, clock: clock, rotationDays: config.keyRotationDays,
+        reloadInterval: config.keyReloadInterval, logger: app.logger)
+    if config.runsBackgroundTasks {
+        keys.startRefreshing()
+        app.lifecycle.use(keys)
+    }
+    let accessTokens = AccessTokens(ring: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
     if case .postgres(let url, let searchPath) = config.database {
         var listening = try SQLPostgresConfiguration(url: url).coreConfiguration
@@ -80,7 +87,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         app.lifecycle.use(listener)
     }
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
-    let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, on: app)
+    let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, secrets: secrets, on: app)
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit),

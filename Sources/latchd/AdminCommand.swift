@@ -84,6 +84,10 @@ enum AdminCommand {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             return 2
         }
+        // No delivery worker or key reload in a command: the mails it queues (SMTP / SMS configured)
+        // are rows of the durable delivery queue, which the serving latchd sends.
+        var config = config
+        config.runsBackgroundTasks = false
         let environment = ProcessInfo.processInfo.environment
         let tag = (environment["LANG"] ?? "").replacingOccurrences(of: "_", with: "-")
         let language = LatchLanguage(acceptLanguage: tag.split(separator: ".").first.map(String.init))

@@ -7,6 +7,7 @@ import Vapor
 // naming the variable and exits with status 2. `latchd bcrypt-time` prints how long one password
 // check takes at LATCH_BCRYPT_COST on this machine (to choose the cost; the benchmarks use it).
 // `latchd admin …` runs an operator's action on the configured database (AdminCommand.swift).
+// `latchd keys list|rotate` lists or rotates the signing keys (KeysCommand).
 
 func fail(_ error: ConfigurationError) -> Never {
     FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))
@@ -28,6 +29,10 @@ if CommandLine.arguments.dropFirst().first == "bcrypt-time" {
     let milliseconds = try BcryptTiming.millisecondsPerCheck(cost: config.bcryptCost)
     print(String(format: "%.1f", milliseconds))
     exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "keys" {
+    exit(await KeysCommand.run(Array(CommandLine.arguments.dropFirst(2)), config: config))
 }
 
 var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)

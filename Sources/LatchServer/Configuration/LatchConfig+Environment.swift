@@ -114,6 +114,8 @@ extension LatchConfig {
         if let short = config.adminKeys.first(where: { $0.count < 32 }) {
             throw ConfigurationError("LATCH_ADMIN_KEYS", "each key needs at least 32 characters (one has \(short.count))")
         }
+        config.keyRotationDays = try parseInteger(
+            "LATCH_KEY_ROTATION_DAYS", value("LATCH_KEY_ROTATION_DAYS"), default: 90, range: 1...3650)
         return config
     }
 

@@ -48,6 +48,22 @@ public struct LatchConfig: Sendable {
     /// Keys that authenticate operators on `/v1/admin/*` (`LATCH_ADMIN_KEYS`, at least 32 characters each);
     /// none: every admin route answers 401.
     public var adminKeys: [String] = []
+    /// How long a claimed delivery job stays with the instance sending it without a renewal (renewed
+    /// every third of it while the send runs): a killed instance's jobs are sent by another after it.
+    public var deliveryLease: Duration = .seconds(60)
+    /// How often an idle delivery worker looks for due jobs (queued by other instances, retries coming
+    /// due, a dead instance's); a job queued by this instance wakes it at once.
+    public var deliveryPollInterval: Duration = .seconds(1)
+    /// Backoff and attempts of failed deliveries.
+    public var deliveryRetry = RetryPolicy.standard
+    /// Signing keys: a new one signs every this many days (`LATCH_KEY_ROTATION_DAYS`, 1–3650).
+    public var keyRotationDays = 90
+    /// How often an instance reads the signing keys again (another instance's rotation signs here
+    /// within this), and checks whether automatic rotation is due.
+    public var keyReloadInterval: Duration = .seconds(5)
+    /// Whether `configure` starts the background work of a serving latchd (the delivery worker, the
+    /// signing-key reload and automatic rotation). Operator commands (`latchd keys …`) turn it off.
+    public var runsBackgroundTasks = true
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -1,3 +1,5 @@
+import FluentKit
+
 /// Delivers each message by its `OutgoingMessage.channel`: `"sms"` goes to `sms` (the
 /// `LATCH_SMS_WEBHOOK_URL` gateway, or the development outbox when none is configured); every
 /// other channel (`"email"`) goes to `mail` (SMTP from `LATCH_SMTP_URL`, or the outbox).
@@ -13,6 +15,14 @@ struct ChannelRouter: MessageDelivery {
             try await sms.deliver(message)
         } else {
             try await mail.deliver(message)
+        }
+    }
+
+    func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
+        if message.channel == OutgoingMessage.smsChannel {
+            try await sms.deliver(message, on: database)
+        } else {
+            try await mail.deliver(message, on: database)
         }
     }
 }

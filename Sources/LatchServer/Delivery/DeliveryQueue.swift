@@ -1,7 +1,8 @@
 import Logging
 
-/// Sends in the background, so a request that triggers a message never waits for, or fails
-/// because of, the carrier. At most `concurrency` sends run at once; a temporary failure is tried
+/// Sends in the background, in memory, so a request that triggers a message never waits for, or fails
+/// because of, the carrier. (latchd itself queues in the database: `DurableDelivery`, `DeliveryWorker`;
+/// this queue backs `SMTPMailDelivery` and `SMSWebhookDelivery` used on their own.) At most `concurrency` sends run at once; a temporary failure is tried
 /// again after the policy's backoff, a permanent one (or the last attempt) is logged and dropped.
 /// At most `capacity` messages wait: one more is refused, counted in `refused` and logged, and
 /// `enqueue` throws 503 (`delivery_queue_full`), so the request that wanted it sent says so.

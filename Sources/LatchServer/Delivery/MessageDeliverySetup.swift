@@ -1,3 +1,4 @@
+import Fluent
 import NIOPosix
 import Vapor
 
@@ -8,10 +9,14 @@ import Vapor
 /// | mail | SMTP (`LATCH_SMTP_URL`, `LATCH_MAIL_FROM`) | development outbox | cannot start (required) |
 /// | sms | webhook (`LATCH_SMS_WEBHOOK_URL`) | development outbox | logged as not sent |
 enum MessageDeliverySetup {
+    /// The configured carriers' messages go through the durable queue (`delivery_jobs`, sent by a
+    /// `DeliveryWorker` started here unless `config.runsBackgroundTasks` is off); the development
+    /// outbox and the unconfigured channel take theirs at once, in memory.
     static func delivery(
-        for config: LatchConfig, outbox: DevelopmentOutbox?, on app: Application, retry: RetryPolicy = .standard
+        for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox, on app: Application, clock: LatchClock = .system
     ) throws -> any MessageDelivery {
-        let mail: any MessageDelivery
+        var carriers: [DeliveryCarrier] = []
+        let mailPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
         if let smtpURL = config.smtpURL {
             let smtp = try SMTPConfiguration(url: smtpURL)
             guard let sender = config.mailFrom else {
@@ -27,22 +32,52 @@ enum MessageDeliverySetup {
             case .startTLSWhenOffered:
                 app.logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
             }
-            let queue = DeliveryQueue(channel: "mail", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
-            app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
-            mail = SMTPMailDelivery(client: try SMTPClient(configuration: smtp), from: try MailAddress(parsing: sender), queue: queue)
+            let client = try SMTPClient(configuration: smtp)
+            let from = try MailAddress(parsing: sender)
+            carriers.append(DeliveryCarrier(channel: OutgoingMessage.emailChannel) { payload in
+                switch payload {
+                case .mail(let from, let recipients, let message, let clientName):
+                    try await client.send(SMTPEnvelope(from: from, recipients: recipients, message: message, clientName: clientName))
+                case .sms:
+                    throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.emailChannel)
+                }
+            })
+            mailPayload = { DeliveryJobPayload(SMTPMailDelivery.envelope(for: $0, from: from)) }
         } else {
-            mail = outbox ?? UnconfiguredDelivery(logger: app.logger, variable: "LATCH_SMTP_URL")
+            mailPayload = nil
         }
 
-        let sms: any MessageDelivery
+        let smsPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
         if let webhook = config.smsWebhookURL {
             try LatchConfig.validateWebhook(webhook)
-            let queue = DeliveryQueue(channel: "sms", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
-            app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
-            sms = SMSWebhookDelivery(url: URI(string: webhook), client: app.client, queue: queue)
+            let (url, client) = (URI(string: webhook), app.client)
+            carriers.append(DeliveryCarrier(channel: OutgoingMessage.smsChannel) { payload in
+                switch payload {
+                case .sms(let to, let text):
+                    try await SMSWebhookDelivery.post(to: to, text: text, url: url, client: client, timeout: .seconds(15))
+                case .mail:
+                    throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.smsChannel)
+                }
+            })
+            smsPayload = { .sms(to: $0.to, text: $0.body) }
         } else {
-            sms = outbox ?? UnconfiguredDelivery(logger: app.logger, variable: "LATCH_SMS_WEBHOOK_URL")
+            smsPayload = nil
         }
-        return ChannelRouter(mail: mail, sms: sms)
+
+        let store = DeliveryJobStore(secrets: secrets, capacity: config.deliveryQueueCapacity)
+        let database: @Sendable () -> any Database = { app.db }
+        let worker = DeliveryWorker(
+            store: store, database: database, carriers: carriers, policy: config.deliveryRetry, lease: config.deliveryLease,
+            pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger)
+        if !carriers.isEmpty, config.runsBackgroundTasks {
+            app.lifecycle.use(worker)
+            Task { await worker.start() }
+        }
+        func durable(_ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, variable: String) -> any MessageDelivery {
+            if let payload { return DurableDelivery(store: store, worker: worker, database: database, clock: clock, payload: payload) }
+            return outbox ?? UnconfiguredDelivery(logger: app.logger, variable: variable)
+        }
+        return ChannelRouter(
+            mail: durable(mailPayload, variable: "LATCH_SMTP_URL"), sms: durable(smsPayload, variable: "LATCH_SMS_WEBHOOK_URL"))
     }
 }

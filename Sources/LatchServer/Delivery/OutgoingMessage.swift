@@ -1,3 +1,4 @@
+import FluentKit
 import Foundation
 
 /// A message to a person, by mail (`channel` "email") or SMS (`channel` "sms").
@@ -34,4 +35,14 @@ public struct OutgoingMessage: Sendable, Codable, Equatable {
 /// so a message is never dropped without the request that wanted it sent saying so.
 public protocol MessageDelivery: Sendable {
     func deliver(_ message: OutgoingMessage) async throws
+
+    /// Delivers `message` as part of the work on `database`: a durable queue stores it there, so on a
+    /// transaction's database it is sent only if the transaction commits. Others ignore `database`.
+    func deliver(_ message: OutgoingMessage, on database: any Database) async throws
+}
+
+extension MessageDelivery {
+    public func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
+        try await deliver(message)
+    }
 }

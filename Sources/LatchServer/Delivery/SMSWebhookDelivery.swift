@@ -33,19 +33,23 @@ struct SMSWebhookDelivery: MessageDelivery {
 
     func deliver(_ message: OutgoingMessage) async throws {
         let (url, client, timeout) = (self.url, self.client, self.timeout)
-        let body = (try? JSONEncoder().encode(Payload(to: message.to, text: message.body))) ?? Data()
-        try await queue.enqueue {
-            let response: ClientResponse
-            do {
-                response = try await client.post(url) { request in
-                    request.timeout = timeout
-                    request.headers.contentType = .json
-                    request.body = ByteBuffer(data: body)
-                }
-            } catch {
-                throw Failure.transport(String(describing: type(of: error)))
+        let (to, text) = (message.to, message.body)
+        try await queue.enqueue { try await Self.post(to: to, text: text, url: url, client: client, timeout: timeout) }
+    }
+
+    /// One attempt: POSTs `{to, text}` to the gateway; throws `Failure` unless it answers 2xx.
+    static func post(to: String, text: String, url: URI, client: any Client, timeout: TimeAmount) async throws {
+        let body = (try? JSONEncoder().encode(Payload(to: to, text: text))) ?? Data()
+        let response: ClientResponse
+        do {
+            response = try await client.post(url) { request in
+                request.timeout = timeout
+                request.headers.contentType = .json
+                request.body = ByteBuffer(data: body)
             }
-            guard (200..<300).contains(response.status.code) else { throw Failure.status(response.status.code) }
+        } catch {
+            throw Failure.transport(String(describing: type(of: error)))
         }
+        guard (200..<300).contains(response.status.code) else { throw Failure.status(response.status.code) }
     }
 }

@@ -6,11 +6,16 @@ struct SMTPMailDelivery: MessageDelivery {
     let queue: DeliveryQueue
 
     func deliver(_ message: OutgoingMessage) async throws {
+        let envelope = Self.envelope(for: message, from: from)
+        let client = self.client
+        try await queue.enqueue { try await client.send(envelope) }
+    }
+
+    /// `message` as an SMTP transaction from `from`: a MIME mail with a text and an HTML part.
+    static func envelope(for message: OutgoingMessage, from: MailAddress) -> SMTPEnvelope {
         let mail = MIMEMessage(
             from: from, to: message.to, subject: message.subject, text: message.body,
             html: message.html ?? MailHTML.page(paragraphs: [message.body]), date: message.createdAt)
-        let envelope = SMTPEnvelope(from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
-        let client = self.client
-        try await queue.enqueue { try await client.send(envelope) }
+        return SMTPEnvelope(from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
     }
 }

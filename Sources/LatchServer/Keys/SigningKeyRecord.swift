@@ -9,6 +9,10 @@ final class SigningKeyRecord: Model, @unchecked Sendable {
     @ID(custom: "kid", generatedBy: .user) var id: String?
     @Field(key: "sealed_private_key") var sealedPrivateKey: String
     @Field(key: "created_at") var createdAt: Double
+    /// 1, 2, 3 …: the highest signs (`AddSigningKeyRotation`).
+    @OptionalField(key: "generation") var generation: Int?
+    /// When a newer key took over: this one verifies until then (NULL: still the signer).
+    @OptionalField(key: "retires_at") var retiresAt: Double?
 
     init() {}
 

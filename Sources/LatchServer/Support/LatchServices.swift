@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import LatchCore
 import Vapor
@@ -32,12 +33,17 @@ public struct LatchServices: Sendable {
     public let outbox: DevelopmentOutbox?
 
     /// Queues `mail` to `address`; throws 503 (`delivery_queue_full`, `retry_after`) when the queue is
-    /// full, so a message is never dropped without the request saying so.
-    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil) async throws {
-        try await delivery.deliver(
-            OutgoingMessage(
-                to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
-                createdAt: clock.now, html: mail.html))
+    /// full, so a message is never dropped without the request saying so. Pass a transaction's
+    /// `database` to queue the mail with the change that causes it (sent only if it commits).
+    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: (any Database)? = nil) async throws {
+        let message = OutgoingMessage(
+            to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
+            createdAt: clock.now, html: mail.html)
+        if let database {
+            try await delivery.deliver(message, on: database)
+        } else {
+            try await delivery.deliver(message)
+        }
     }
 
     /// How many password checks ran (for tests of the lockout gate).

@@ -9,15 +9,18 @@ import Synchronization
 final class AccessTokens: Sendable {
     static let lifetime = 7200
 
-    let keys: SigningKeys
+    let ring: SigningKeyRing
     let issuer: String
     private let verified = Mutex<[String: AccessTokenClaims]>([:])
     private static let rememberedLimit = 20_000
 
-    init(keys: SigningKeys, issuer: String) {
-        self.keys = keys
+    init(ring: SigningKeyRing, issuer: String) {
+        self.ring = ring
         self.issuer = issuer
     }
+
+    /// The signing keys as this instance last read them.
+    var keys: SigningKeys { ring.current }
 
     func issue(userID: UUID, sessionID: UUID, now: Date) async throws -> String {
         let iat = Int(now.timeIntervalSince1970)
@@ -26,17 +29,26 @@ final class AccessTokens: Sendable {
             exp: iat + Self.lifetime, jti: UUID().uuidString.lowercased(), sid: sessionID.uuidString.lowercased())
         var header = JWTHeader()
         header.typ = "JWT"
+        let keys = self.keys
         return try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.signingKID), header: header)
     }
 
-    /// The claims of a valid token: known `kid`, ES256 only, signature, issuer, audience, not expired.
-    /// `nil` for anything else.
+    /// The claims of a valid token: known `kid` not retired, ES256 only, signature, issuer, audience,
+    /// not expired. `nil` for anything else. A `kid` unknown here makes the keys be read again first
+    /// (a rotation by another instance).
     func verify(_ token: String, now: Date) async -> AccessTokenClaims? {
         let claims: AccessTokenClaims
         if let known = verified.withLock({ $0[token] }) {
             claims = known
         } else {
-            guard token.utf8.count < 4096, Self.algorithm(of: token) == "ES256",
+            guard token.utf8.count < 4096, let header = Self.header(of: token), header.alg == "ES256", let kid = header.kid
+            else { return nil }
+            var keys = self.keys
+            if !keys.entries.contains(where: { $0.kid == kid }) {
+                await ring.reloadForUnknownKID()
+                keys = self.keys
+            }
+            guard keys.verifies(kid: kid, now: now.timeIntervalSince1970),
                 let checked = try? await keys.collection.verify(token, as: AccessTokenClaims.self)
             else { return nil }
             claims = checked
@@ -52,14 +64,16 @@ final class AccessTokens: Sendable {
         return claims
     }
 
-    /// The `alg` of a compact JWT's header, read without trusting anything else in it.
-    private static func algorithm(of token: String) -> String? {
+    /// The `alg` and `kid` of a compact JWT's header, read without trusting anything else in it.
+    private static func header(of token: String) -> KeyHeader? {
         guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
-            let bytes = Base64URL.decode(String(headerPart)),
-            let header = try? JSONDecoder().decode(AlgorithmHeader.self, from: Data(bytes))
+            let bytes = Base64URL.decode(String(headerPart))
         else { return nil }
-        return header.alg
+        return try? JSONDecoder().decode(KeyHeader.self, from: Data(bytes))
     }
 
-    private struct AlgorithmHeader: Decodable { let alg: String }
+    private struct KeyHeader: Decodable {
+        let alg: String
+        let kid: String?
+    }
 }

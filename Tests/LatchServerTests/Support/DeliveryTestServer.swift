@@ -9,12 +9,14 @@ import Vapor
 struct DeliveryTestServer: Sendable {
     let app: Application
     let baseURL: String
+    let location: LatchConfig.DatabaseLocation
 
     static func start(
         _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
-        smsWebhookURL: String? = nil, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in }
+        smsWebhookURL: String? = nil, clock: TestClock = TestClock(), sharing: LatchConfig.DatabaseLocation? = nil,
+        adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> DeliveryTestServer {
-        let location = try await database.makeLocation()
+        let location = if let sharing { sharing } else { try await database.makeLocation() }
         let app = try await Application.make(.testing)
         do {
             var config = LatchConfig(
@@ -26,7 +28,7 @@ struct DeliveryTestServer: Sendable {
             try await configure(app, config, clock: clock.latchClock)
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-            return DeliveryTestServer(app: app, baseURL: "http://127.0.0.1:\(port)")
+            return DeliveryTestServer(app: app, baseURL: "http://127.0.0.1:\(port)", location: location)
         } catch {
             try? await app.asyncShutdown()
             throw error

@@ -1,0 +1,35 @@
+import Fluent
+import Foundation
+
+/// One channel's messages through the durable queue: `deliver` turns the message into its carrier's
+/// payload (a mail is rendered here, once), stores it as a `delivery_jobs` row (one INSERT) and wakes
+/// this instance's `DeliveryWorker`. Returns at once; throws 503 `delivery_queue_full` when the
+/// channel's unsent jobs reach the cap.
+///
+/// Queued on a transaction's database, the job commits (or rolls back) with the change that caused it;
+/// the worker is woken once more shortly after, by when the transaction has normally committed (the
+/// worker's poll picks it up otherwise).
+struct DurableDelivery: MessageDelivery {
+    let store: DeliveryJobStore
+    let worker: DeliveryWorker
+    let database: @Sendable () -> any Database
+    let clock: LatchClock
+    let payload: @Sendable (OutgoingMessage) -> DeliveryJobPayload
+
+    func deliver(_ message: OutgoingMessage) async throws {
+        try await deliver(message, on: database())
+    }
+
+    func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
+        try await store.enqueue(payload(message), now: clock.epochSeconds, on: database)
+        let worker = self.worker
+        if database.inTransaction {
+            Task {
+                try? await Task.sleep(for: .milliseconds(50))
+                await worker.wake()
+            }
+        } else {
+            await worker.wake()
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// One row of `latchd keys list`.
+public struct SigningKeyListing: Sendable, Equatable {
+    /// What a key does now.
+    public enum Role: String, Sendable {
+        /// It signs new access tokens (the newest generation).
+        case signing
+        /// Superseded: it still verifies the tokens it signed, until `retiresAt`.
+        case verifying
+        /// Every token it signed has expired: out of the JWKS, refused.
+        case retired
+    }
+
+    public let kid: String
+    public let generation: Int
+    public let createdAt: Date
+    public let role: Role
+    /// When it stops (or stopped) verifying; nil for the signer.
+    public let retiresAt: Date?
+}
+
+/// The operator's side of signing-key rotation (`latchd keys list|rotate`), on an application that
+/// `configure(_:_:)` set up (with `runsBackgroundTasks` off, for a command).
+public enum SigningKeyCommands {
+    /// Every stored key, oldest first, with its role at `now`.
+    public static func list(_ app: Application, now: Date = Date()) async throws -> [SigningKeyListing] {
+        let records = try await SigningKeyRecord.query(on: app.db).sort(\.$generation).sort(\.$id).all()
+        let newest = records.compactMap(\.generation).max()
+        let seconds = now.timeIntervalSince1970
+        return records.map { record in
+            let role: SigningKeyListing.Role =
+                if record.generation == newest { .signing }
+                else if let retiresAt = record.retiresAt, retiresAt <= seconds { .retired }
+                else { .verifying }
+            return SigningKeyListing(
+                kid: record.id ?? "", generation: record.generation ?? 0,
+                createdAt: Date(timeIntervalSince1970: record.createdAt), role: role,
+                retiresAt: record.retiresAt.map { Date(timeIntervalSince1970: $0) })
+        }
+    }
+
+    /// Makes a new key the signer at once (every instance signs with it within its key reload
+    /// interval, 5 s); the previous ones keep verifying for 2 h 5 min. Returns the new kid.
+    public static func rotate(_ app: Application, now: Date = Date()) async throws -> String {
+        try await SigningKeyRing.rotateNow(secrets: app.latch.secrets, now: now.timeIntervalSince1970, on: app.db)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LatchCore
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Issue 12 §3 with the real latchd binary: a kill -9 loses no queued mail, and `latchd keys rotate`
+/// reaches a running latchd within seconds.
+@Suite("latchd processes: kill -9 with queued mail, keys rotate (issue 12 §3)", .serialized)
+struct LatchdProcessTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-process-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Waits (up to `seconds`) until `file` contains `text`.
+    static func waitForLog(_ file: URL, containing text: String, seconds: Double = 20) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains(text) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("latchd never logged \"\(text)\": \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
+    }
+
+    @Test("test_12 kill -9 with a queued mail (SMTP down), restart: the mail is sent exactly once", arguments: TestDatabase.all)
+    func test_12_killedLatchdSendsQueuedMailOnceAfterRestart(database: TestDatabase) async throws {
+        let folder = try Self.folder()
+        let databaseURL = try await LatchdProcess.databaseURL(database)
+        let mailFrom = ["LATCH_MAIL_FROM": "latch@latch.test"]
+        let nobody = try LatchdProcess.freePort()  // no SMTP server listens there
+        let first = try await LatchdProcess.start(
+            databaseURL: databaseURL, extra: mailFrom.merging(["LATCH_SMTP_URL": "smtp://127.0.0.1:\(nobody)"]) { $1 },
+            logIn: folder)
+        let registered = try await first.send(
+            "POST", "/v1/registrations", json: ["email": "ivan@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+        try #require(registered.status == 202)
+        let registrationID = try #require(registered.body["registration_id"] as? String)
+        // The first attempt failed (connection refused): the job waits in the database for its retry.
+        try await Self.waitForLog(first.log, containing: "delivery failed, will retry")
+        first.kill()
+
+        try await withSMTPSink { sink in
+            let second = try await LatchdProcess.start(
+                databaseURL: databaseURL, extra: mailFrom.merging(["LATCH_SMTP_URL": "smtp://127.0.0.1:\(sink.port)"]) { $1 },
+                logIn: folder)
+            let mails = try await sink.waitForMessages(1, seconds: 40)
+            try await Task.sleep(for: .seconds(2))  // a second copy would have arrived by now
+            let settled = try sink.messages()
+            // The code mailed before the crash completes the registration.
+            let code = mails.first?.subject.components(separatedBy: ": ").last ?? ""
+            let verified = try await second.send("POST", "/v1/registrations/\(registrationID)/verify", json: ["code": code])
+            second.terminate()
+
+            #expect(mails.first?.rcpt_tos == ["ivan@example.com"])
+            #expect(settled.count == 1, "sent exactly once, got \(settled.count)")
+            #expect(verified.status == 201)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test("test_12 latchd keys rotate: a running latchd signs with the new key within seconds, older tokens still verify, keys list shows the roles", arguments: TestDatabase.all)
+    func test_12_keysRotateReachesRunningLatchd(database: TestDatabase) async throws {
+        let folder = try Self.folder()
+        let databaseURL = try await LatchdProcess.databaseURL(database)
+        let server = try await LatchdProcess.start(databaseURL: databaseURL, logIn: folder)
+        let before = try await signUp(server)
+        let oldKID = try #require(try JWTParts(before).header["kid"] as? String)
+
+        let rotated = try LatchdProcess.run(["keys", "rotate"], databaseURL: databaseURL)
+        let rotatedAt = ContinuousClock.now
+        let newKID = try #require(
+            rotated.output.split(separator: "\n").first { $0.hasPrefix("rotated: ") }.map { String($0.dropFirst(9).prefix { $0 != " " }) },
+            "\(rotated.output)")
+        var signedWith = oldKID
+        var after = before
+        while signedWith != newKID, ContinuousClock.now - rotatedAt < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(500))
+            after = try await signIn(server)
+            signedWith = try JWTParts(after).header["kid"] as? String ?? ""
+        }
+        let propagation = ContinuousClock.now - rotatedAt
+        let oldStillVerifies = try await server.send("GET", "/v1/me", bearer: before).status
+        let newVerifies = try await server.send("GET", "/v1/me", bearer: after).status
+        let (jwks, _) = try await URLSession.shared.data(from: URL(string: server.url + "/.well-known/jwks.json")!)
+        let published = ((try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
+            .compactMap { $0["kid"] as? String }
+        let listed = try LatchdProcess.run(["keys", "list"], databaseURL: databaseURL)
+        let usage = try LatchdProcess.run(["keys", "spin"], databaseURL: databaseURL)
+        server.terminate()
+        try? FileManager.default.removeItem(at: folder)
+
+        #expect(rotated.status == 0 && newKID != oldKID, "\(rotated.output)")
+        #expect(signedWith == newKID, "the running latchd signs with the new key after \(propagation)")
+        #expect(propagation < .seconds(10), "within seconds (reload every 5 s): \(propagation)")
+        #expect(oldStillVerifies == 200 && newVerifies == 200)
+        #expect(Set(published) == [oldKID, newKID])
+        let lines = listed.output.split(separator: "\n").map(String.init)
+        #expect(listed.status == 0)
+        #expect(lines.contains { $0.hasPrefix(oldKID) && $0.contains("verifying") }, "\(listed.output)")
+        #expect(lines.contains { $0.hasPrefix(newKID) && $0.contains("signing") }, "\(listed.output)")
+        #expect(usage.status == 64 && usage.output.contains("usage: latchd keys"))
+        print("latchd keys rotate → the running latchd signed with the new key after \(propagation)")
+    }
+
+    /// Registers bob on `server` through the development outbox; his access token.
+    private func signUp(_ server: LatchdProcess) async throws -> String {
+        let registered = try await server.send(
+            "POST", "/v1/registrations", json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+        let id = try #require(registered.body["registration_id"] as? String)
+        let (outbox, _) = try await URLSession.shared.data(from: URL(string: server.url + "/dev/outbox?to=bob@example.com")!)
+        let messages = try #require(try JSONSerialization.jsonObject(with: outbox) as? [[String: Any]])
+        let code = try #require(messages.last?["code"] as? String)
+        let verified = try await server.send(
+            "POST", "/v1/registrations/\(id)/verify", json: ["code": code, "device": TestServer.testDevice])
+        return try #require(verified.body["access_token"] as? String, "\(verified.body)")
+    }
+
+    private func signIn(_ server: LatchdProcess) async throws -> String {
+        let signedIn = try await server.send(
+            "POST", "/v1/token",
+            json: ["grant_type": "password", "email": "bob@example.com", "password": "Correct-Horse-9", "device": TestServer.testDevice])
+        return try #require(signedIn.body["access_token"] as? String, "\(signedIn.body)")
+    }
+}
