@@ -50,6 +50,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
+        CreatePasskeys(), CreatePasskeyChallenges(),
     ] {
         app.migrations.add(migration)
     }
@@ -122,6 +123,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
     try app.register(collection: AdminRoutes())
+    try app.register(collection: PasskeyRoutes())
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

@@ -196,7 +196,7 @@ actor SessionFakeServer: HTTPTransport {
                 }
                 return try Self.json(200, issueTokens(for: user))
             }
-        case .deviceSignature, .apple, .wechat, .smsCode:
+        case .deviceSignature, .apple, .wechat, .smsCode, .passkey:
             return Self.json(422, #"{"error":"VALIDATION_FAILED","message":"x","field":"grant_type"}"#)
         }
     }

@@ -116,6 +116,7 @@ struct RateLimitTests {
         (.codeSend, "/v1/sms/codes", { n in ["phone": "+861380013800\(n)"] }),
         (.deviceChallenge, "/v1/device-credentials/\(UUID().uuidString)/challenges", { _ in [:] }),
         (.adminAuth, "/v1/admin/users/\(UUID().uuidString)/unlock", { _ in [:] }),
+        (.deviceChallenge, "/v1/passkeys/authentication/options", { _ in [:] }),
     ]
 
     @Test("issue 10 §3: every priced endpoint answers 429 RATE_LIMITED with retry_after and Retry-After over its per-client limit", arguments: TestDatabase.all)

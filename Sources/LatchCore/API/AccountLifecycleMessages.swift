@@ -90,6 +90,8 @@ public struct AccountExport: Codable, Sendable, Equatable {
     /// Every session the account has (ended ones too, while latchd keeps them).
     public var sessions: [SessionInfo]
     public var deviceCredentials: [DeviceCredentialInfo]
+    /// The account's passkeys (their public keys stay on the server; nothing here signs in).
+    public var passkeys: [PasskeyInfo]
     public var knownDevices: [KnownDevice]
     public var factors: Factors
     /// The account's security log, newest first.
@@ -97,9 +99,10 @@ public struct AccountExport: Codable, Sendable, Equatable {
 
     public init(
         exportedAt: Date, user: UserInfo, securitySettings: SecuritySettings, sessions: [SessionInfo],
-        deviceCredentials: [DeviceCredentialInfo], knownDevices: [KnownDevice], factors: Factors,
+        deviceCredentials: [DeviceCredentialInfo], passkeys: [PasskeyInfo] = [], knownDevices: [KnownDevice], factors: Factors,
         securityEvents: [SecurityEventInfo]
     ) {
+        self.passkeys = passkeys
         self.exportedAt = exportedAt
         self.user = user
         self.securitySettings = securitySettings
@@ -111,7 +114,7 @@ public struct AccountExport: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case user, sessions, factors
+        case user, sessions, factors, passkeys
         case exportedAt = "exported_at"
         case securitySettings = "security_settings"
         case deviceCredentials = "device_credentials"

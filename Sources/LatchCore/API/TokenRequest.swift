@@ -9,13 +9,14 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         case wechat
         case smsCode = "sms_code"
         case loginChallenge = "login_challenge"
+        case passkey
     }
 
     public var grantType: GrantType
     public var email: String?
     public var password: String?
     public var refreshToken: String?
-    /// `device_signature` and `login_challenge`: the challenge answered.
+    /// `device_signature`, `login_challenge` and `passkey`: the challenge answered.
     public var challengeId: String?
     /// `device_signature`: base64url DER ECDSA signature of the `latch-v1` login message.
     public var signature: String?
@@ -32,13 +33,15 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public var fullName: String?
     /// `sms_code`: the phone number in E.164 form (`+8613800138000`).
     public var phone: String?
+    /// `passkey`: the assertion answering the challenge of `POST /v1/passkeys/authentication/options`.
+    public var credential: AuthenticationResponseJSON?
     public var device: DeviceInfo?
 
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
         challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
-        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, device: DeviceInfo? = nil,
-        authorizationCode: String? = nil
+        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, credential: AuthenticationResponseJSON? = nil,
+        device: DeviceInfo? = nil, authorizationCode: String? = nil
     ) {
         self.grantType = grantType
         self.email = email
@@ -52,6 +55,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         self.authorizationCode = authorizationCode
         self.fullName = fullName
         self.phone = phone
+        self.credential = credential
         self.device = device
     }
 
@@ -65,7 +69,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case grantType = "grant_type"
-        case email, password, device, signature, code, nonce, phone
+        case email, password, device, signature, code, nonce, phone, credential
         case identityToken = "identity_token"
         case authorizationCode = "authorization_code"
         case fullName = "full_name"

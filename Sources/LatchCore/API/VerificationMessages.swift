@@ -15,22 +15,30 @@ public struct VerificationRequest: Codable, Sendable, Equatable {
 
 /// One way the user can answer a verification.
 public struct VerificationMethodOffer: Codable, Sendable, Equatable {
-    /// `biometric`, `totp` or `fund_password`.
+    /// `biometric`, `passkey`, `totp` or `fund_password`.
     public var type: String
     /// For `biometric`: the bound device keys, the challenge to sign and its id.
     public var credentialIds: [String]?
+    /// For `biometric` and `passkey`: the challenge and its id.
     public var challengeId: String?
     public var challenge: String?
+    /// For `passkey`: the request options, whose `challenge` is `PasskeyStepUpChallenge` of this
+    /// verification's action, parameters, `challenge_id` and `challenge` (base64url).
+    public var options: PublicKeyCredentialRequestOptionsJSON?
 
-    public init(type: String, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil) {
+    public init(
+        type: String, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil,
+        options: PublicKeyCredentialRequestOptionsJSON? = nil
+    ) {
         self.type = type
         self.credentialIds = credentialIds
         self.challengeId = challengeId
         self.challenge = challenge
+        self.options = options
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, challenge
+        case type, challenge, options
         case credentialIds = "credential_ids"
         case challengeId = "challenge_id"
     }
@@ -40,7 +48,7 @@ public struct VerificationMethodOffer: Codable, Sendable, Equatable {
 public struct VerificationStarted: Codable, Sendable, Equatable {
     public var verificationId: String
     public var methods: [VerificationMethodOffer]
-    /// biometric > totp > fund_password, among those offered.
+    /// biometric > passkey > totp > fund_password, among those offered.
     public var preferred: String
     public var expiresIn: Int
 
@@ -60,24 +68,30 @@ public struct VerificationStarted: Codable, Sendable, Equatable {
 
 /// `POST /v1/verifications/{id}/attempts`: one answer by one method.
 public struct VerificationAttempt: Codable, Sendable, Equatable {
-    /// `biometric`, `totp` or `fund_password`.
+    /// `biometric`, `passkey`, `totp` or `fund_password`.
     public var method: String
     public var credentialId: String?
     public var signature: String?
     /// A TOTP code or a recovery code.
     public var code: String?
     public var fundPassword: String?
+    /// For `passkey`: the assertion over the offer's `options.challenge`.
+    public var credential: AuthenticationResponseJSON?
 
-    public init(method: String, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil) {
+    public init(
+        method: String, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil,
+        credential: AuthenticationResponseJSON? = nil
+    ) {
         self.method = method
         self.credentialId = credentialId
         self.signature = signature
         self.code = code
         self.fundPassword = fundPassword
+        self.credential = credential
     }
 
     enum CodingKeys: String, CodingKey {
-        case method, signature, code
+        case method, signature, code, credential
         case credentialId = "credential_id"
         case fundPassword = "fund_password"
     }

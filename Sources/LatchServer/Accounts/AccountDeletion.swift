@@ -12,7 +12,7 @@ import Vapor
 ///
 /// In one transaction it erases the person's data — email, phone, names, identities, the password
 /// and fund-password hashes, TOTP and recovery codes, device keys and their challenges, known devices,
-/// pending codes and verifications, the guess budgets, lockout counters and send caps keyed by the
+/// passkeys, pending codes and verifications, the guess budgets, lockout counters and send caps keyed by the
 /// address, number or account — and ends every session: sessions are revoked (on PostgreSQL the revocation
 /// trigger tells every latchd at once) and stripped of their device and address, their refresh
 /// tokens deleted. The session rows themselves stay, without personal data, so a refresh racing the
@@ -163,6 +163,7 @@ public struct AccountDeletion: Sendable {
     /// Every table whose rows belong to one user and hold that user's data or secrets.
     static let tablesKeyedByUser = [
         DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema, RecoveryCodeRecord.schema,
-        FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema,
+        FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
+        PasskeyChallenge.schema,
     ]
 }

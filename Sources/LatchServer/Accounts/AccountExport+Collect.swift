@@ -14,6 +14,7 @@ extension AccountExport {
         guard let user = try await User.find(userID, on: database), user.deletedAt == nil else { return nil }
         let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
         let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+        let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
         let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(\.$firstSeenAt).all()
         let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
         let totp = try await TOTPCredential.find(userID, on: database)?.active == true
@@ -28,6 +29,7 @@ extension AccountExport {
                     id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
                     createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
             },
+            passkeys: passkeys.map(\.info),
             knownDevices: devices.map { KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt)) },
             factors: Factors(totp: totp, fundPassword: fundPassword, biometric: !credentials.isEmpty, recoveryCodesRemaining: totp ? recoveryCodes : 0),
             securityEvents: events.map(\.info))

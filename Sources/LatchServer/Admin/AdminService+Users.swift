@@ -77,8 +77,11 @@ extension AdminService {
                 .sort(\.$createdAt, .descending).limit(50).all().map(\.info)
             return AdminUserDetail(
                 user: user.adminInfo(phone: phone), identities: try await user.identities(on: database), sessions: sessions,
-                // TODO(merge): list the user's passkeys once issue 13's passkeys are merged.
-                deviceCredentials: credentials, passkeys: [], factors: factors,
+                deviceCredentials: credentials,
+                passkeys: try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all().map {
+                    AdminPasskey(id: $0.id?.uuidString.lowercased() ?? "", name: $0.name, createdAt: Date(timeIntervalSince1970: $0.createdAt))
+                },
+                factors: factors,
                 locks: try await locks(of: user, phone: phone, now: now), securityEvents: events)
         }
     }

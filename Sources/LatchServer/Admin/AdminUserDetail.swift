@@ -40,7 +40,7 @@ public struct AdminSession: Codable, Sendable, Equatable {
     }
 }
 
-/// A registered passkey (issue 13). The list is empty until passkeys are merged.
+/// A registered passkey (issue 13): its id, name and when it was added.
 public struct AdminPasskey: Codable, Sendable, Equatable {
     public var id: String
     public var name: String?

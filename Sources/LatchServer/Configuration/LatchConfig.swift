@@ -64,6 +64,8 @@ public struct LatchConfig: Sendable {
     /// Whether `configure` starts the background work of a serving latchd (the delivery worker, the
     /// signing-key reload and automatic rotation). Operator commands (`latchd keys …`) turn it off.
     public var runsBackgroundTasks = true
+    /// The WebAuthn relying party of passkeys (`LATCH_WEBAUTHN_RP_ID`, `LATCH_WEBAUTHN_RP_NAME`, `LATCH_WEBAUTHN_ORIGINS`).
+    public var relyingParty = RelyingParty.development
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

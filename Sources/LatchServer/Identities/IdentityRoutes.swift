@@ -108,7 +108,8 @@ struct IdentityRoutes: RouteCollection {
             try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)").run()
             guard let user = try await User.find(userID, on: database) else { return .notFound }
             let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
-            let ways = others.count + (user.email == nil ? 0 : 1)
+            let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
+            let ways = others.count + passkeys + (user.email == nil ? 0 : 1)
             if provider == "email" {
                 guard user.email != nil else { return .notFound }
                 guard ways > 1 else { return .last }

@@ -11,7 +11,7 @@ public enum RateLimitedAction: String, Sendable, CaseIterable {
     case codeCheck = "code_check"
     /// `POST /v1/password/forgot` and `POST /v1/sms/codes` (a mail or an SMS).
     case codeSend = "code_send"
-    /// `POST /v1/device-credentials/{id}/challenges` (a database row).
+    /// `POST /v1/device-credentials/{id}/challenges` and `POST /v1/passkeys/authentication/options` (a database row).
     case deviceChallenge = "device_challenge"
     /// A request to `/v1/admin/*` whose admin key is wrong or missing (a right key gets its charge back).
     case adminAuth = "admin_auth"

@@ -49,6 +49,10 @@ final class SecurityEvent: Model, @unchecked Sendable {
         case signedOutEverywhere = "signed_out_everywhere"
         case totpReset = "totp_reset"
         case fundPasswordReset = "fund_password_reset"
+        case passkeyAdded = "passkey_added"
+        case passkeyRemoved = "passkey_removed"
+        /// A passkey assertion whose signature counter did not go up: a cloned authenticator, or a replay.
+        case passkeyCounterRegressed = "passkey_counter_regressed"
     }
 
     @ID(key: .id) var id: UUID?

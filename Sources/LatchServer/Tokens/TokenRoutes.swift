@@ -3,7 +3,7 @@ import LatchCore
 import Vapor
 
 /// `POST /v1/token`: the `password`, `refresh_token`, `device_signature`, `login_challenge`, `apple`, `wechat` and
-/// `sms_code` grants (C1, C4, C5, C6, C8, B6).
+/// `sms_code` grants (C1, C4, C5, C6, C8, B6), and `passkey` (issue 13).
 struct TokenRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post("v1", "token", use: token)
@@ -29,6 +29,8 @@ struct TokenRoutes: RouteCollection {
             return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)
         case .smsCode:
             return try await req.signIn(with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
+        case .passkey:
+            return try await req.passkeyGrant(body)
         }
     }
 
@@ -37,7 +39,7 @@ struct TokenRoutes: RouteCollection {
     static func rateLimitedAction(of grant: TokenRequest.GrantType) -> RateLimitedAction {
         switch grant {
         case .refreshToken: .refresh
-        case .password, .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge: .signIn
+        case .password, .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge, .passkey: .signIn
         }
     }
 

@@ -4,7 +4,7 @@ import SQLKit
 import Vapor
 
 /// Step-up verification (A5, A11, D3): offer the methods the user really has, take attempts by any
-/// ONE of them (a device-key signature for biometrics, a TOTP or recovery code, or the fund
+/// ONE of them (a device-key signature for biometrics, a passkey assertion, a TOTP or recovery code, or the fund
 /// password), and answer success with a single-use proof bound to the action and its parameters.
 struct VerificationRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
@@ -33,6 +33,10 @@ struct VerificationRoutes: RouteCollection {
                     type: "biometric", credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
                     challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
         }
+        let digest = CanonicalParameters.digest(body.parameters)
+        if let passkey = try await req.passkeyOffer(verification: verificationID, action: body.action, digest: digest, user: me.userID) {
+            offers.append(passkey)
+        }
         if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: "totp")) }
         if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: "fund_password")) }
         guard let preferred = offers.first?.type else {
@@ -43,7 +47,7 @@ struct VerificationRoutes: RouteCollection {
         record.id = verificationID
         record.userID = me.userID
         record.action = body.action
-        record.digest = CanonicalParameters.digest(body.parameters)
+        record.digest = digest
         record.attempts = 0
         record.expiresAt = now + VerificationRecord.lifetime
         try await record.create(on: req.db)
@@ -60,6 +64,8 @@ struct VerificationRoutes: RouteCollection {
         case "biometric":
             guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
             guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else { throw LatchError.missing("signature") }
+        case "passkey":
+            guard body.credential != nil else { throw LatchError.missing("credential") }
         case "totp":
             guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
             guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
@@ -98,6 +104,9 @@ struct VerificationRoutes: RouteCollection {
         switch body.method {
         case "biometric":
             result = try await checkSignature(body, verification: id, action: action, digest: digest, req)
+        case "passkey":
+            guard let credential = body.credential else { throw LatchError.missing("credential") }
+            result = try await req.checkPasskeyAttempt(credential, verification: id, action: action, digest: digest)
         case "totp":
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
@@ -120,7 +129,7 @@ struct VerificationRoutes: RouteCollection {
         case .matched:
             break
         case .failed(let beforeLock):
-            if body.method == "biometric" {
+            if body.method == "biometric" || body.method == "passkey" {
                 try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
             }

@@ -1,0 +1,261 @@
+import Fluent
+import LatchCore
+import SQLKit
+import Vapor
+
+extension PasskeyRegistrationOptions: Content {}
+extension PasskeyCreated: Content {}
+extension PasskeyInfo: Content {}
+extension PasskeyAuthenticationOptions: Content {}
+
+/// Passkeys (issue 13): registration (a sign-in within 10 minutes or a verification token for
+/// `add_passkey`), list, rename and removal (like unbinding a device key; never the last way in),
+/// and the sign-in options for grant `passkey`, which need no sign-in.
+struct PasskeyRoutes: RouteCollection {
+    /// The step-up action that adds a passkey without a recent sign-in.
+    static let addAction = "add_passkey"
+    /// The step-up action (parameters `{passkey_id}`) that removes a passkey without a recent sign-in.
+    static let removeAction = "remove_passkey"
+    /// What the options tell the browser to wait, in milliseconds (the challenge's lifetime).
+    static let timeout = Int(PasskeyChallenge.lifetime * 1000)
+
+    func boot(routes: any RoutesBuilder) throws {
+        let passkeys = routes.grouped("v1", "passkeys")
+        passkeys.post("authentication", "options", use: authenticationOptions)
+        let signedIn = passkeys.grouped(RequireSignedIn())
+        signedIn.post("registration", "options", use: registrationOptions)
+        signedIn.post(use: register)
+        signedIn.get(use: list)
+        signedIn.patch(":id", use: rename)
+        signedIn.delete(":id", use: remove)
+    }
+
+    // MARK: Registration
+
+    func registrationOptions(_ req: Request) async throws -> PasskeyRegistrationOptions {
+        let me = try req.signedIn
+        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
+        let proof = hasBody ? try req.decodeJSON(PasskeyRegistrationOptionsRequest.self).verificationToken : nil
+        guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
+        let existing = try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
+        guard existing.count < Passkey.limit else { throw LatchError(.limitReached, status: .conflict) }
+        // The proof is used only once everything else is known to be fine.
+        try await req.requireRecentSignIn(orProof: proof, action: Self.addAction)
+        let latch = req.latch
+        let challenge = try await PasskeyChallengeStore().create(
+            .registration, user: me.userID, now: latch.clock.epochSeconds, on: req.db)
+        let relyingParty = latch.config.relyingParty
+        let accountName = user.email ?? user.nickname ?? "Latch"
+        let options = PublicKeyCredentialCreationOptionsJSON(
+            rp: .init(id: relyingParty.id, name: relyingParty.name),
+            user: .init(
+                id: Base64URL.encode(PasskeyUserHandle.of(me.userID, secrets: latch.secrets)), name: accountName,
+                displayName: user.nickname ?? accountName),
+            challenge: challenge.challenge, pubKeyCredParams: [.init(alg: .es256), .init(alg: .rs256)], timeout: Self.timeout,
+            excludeCredentials: existing.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList) },
+            authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
+            attestation: "none")
+        return PasskeyRegistrationOptions(challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
+    }
+
+    func register(_ req: Request) async throws -> Response {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(PasskeyRegistrationRequest.self)
+        let name = try Self.validName(body.name, field: "name") ?? "Passkey"
+        let transports = (body.credential.response.transports ?? []).filter(Self.isTransport)
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        // The challenge is used up before anything else is checked: one try per challenge.
+        guard let challengeID = UUID(uuidString: body.challengeId),
+            let challenge = try await PasskeyChallengeStore().consume(challengeID, .registration, user: me.userID, now: now, on: req.db)
+        else { throw LatchError.invalid("challenge_id", ["unknown_or_used"]) }
+        let checked: PasskeyVerifier.Registration
+        do throws(PasskeyCheckFailure) {
+            checked = try PasskeyVerifier(relyingParty: latch.config.relyingParty)
+                .verifyRegistration(body.credential, challenge: challenge.challenge)
+        } catch {
+            throw LatchError.invalid("credential", [error.rawValue])
+        }
+        let passkey = Passkey()
+        passkey.id = UUID()
+        passkey.userID = me.userID
+        passkey.credentialID = checked.credentialID
+        passkey.publicKey = checked.publicKey
+        passkey.name = name
+        passkey.transports = transports.joined(separator: ",")
+        passkey.signCount = Int64(checked.signCount)
+        passkey.backupEligible = checked.backupEligible
+        passkey.backedUp = checked.backedUp
+        passkey.attestation = checked.attestation
+        passkey.aaguid = checked.aaguid
+        passkey.createdAt = now
+        try await Self.insert(passkey, on: req.db)
+        try await latch.events.record(.passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        if let email = try await User.find(me.userID, on: req.db)?.email {
+            try await latch.send(MailTemplates.passkeyAdded(name: name, language: req.language), to: email)
+        }
+        let created = PasskeyCreated(
+            id: try passkey.requireID().uuidString.lowercased(), name: name, createdAt: Date(timeIntervalSince1970: now),
+            backedUp: checked.backedUp, attestation: checked.attestation)
+        return try await created.encodeResponse(status: .created, for: req)
+    }
+
+    /// Inserts `passkey` unless its credential id is registered (to anyone: 409 CONFLICT) or its user
+    /// has `Passkey.limit` already (409 LIMIT_REACHED), also under concurrent registrations: on SQLite
+    /// in one statement (its single write lock), on PostgreSQL after locking the user's row.
+    static func insert(_ passkey: Passkey, on database: any Database) async throws {
+        let id = try passkey.requireID()
+        let statement: SQLQueryString = """
+            INSERT INTO passkeys (id, user_id, credential_id, public_key, name, transports, sign_count, backup_eligible,
+              backed_up, attestation, aaguid, created_at)
+            SELECT \(bind: id), \(bind: passkey.userID), \(bind: passkey.credentialID), \(bind: passkey.publicKey),
+              \(bind: passkey.name), \(bind: passkey.transports), \(bind: passkey.signCount), \(bind: passkey.backupEligible),
+              \(bind: passkey.backedUp), \(bind: passkey.attestation), \(bind: passkey.aaguid), \(bind: passkey.createdAt)
+            WHERE (SELECT COUNT(*) FROM passkeys WHERE user_id = \(bind: passkey.userID)) < \(bind: Passkey.limit)
+            ON CONFLICT (credential_id) DO NOTHING
+            RETURNING id
+            """
+        let inserted: [any SQLRow]
+        if database.sql.dialect.name == "sqlite" {
+            inserted = try await database.sql.raw(statement).all()
+        } else {
+            inserted = try await database.transaction { database in
+                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: passkey.userID) FOR UPDATE").run()
+                return try await database.sql.raw(statement).all()
+            }
+        }
+        guard inserted.isEmpty else { return }
+        if try await Passkey.query(on: database).filter(\.$credentialID == passkey.credentialID).first() != nil {
+            throw LatchError(.conflict, status: .conflict, field: "credential", reasons: ["credential_exists"])
+        }
+        throw LatchError(.limitReached, status: .conflict)
+    }
+
+    // MARK: Management
+
+    func list(_ req: Request) async throws -> [PasskeyInfo] {
+        let me = try req.signedIn
+        return try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all().map(\.info)
+    }
+
+    func rename(_ req: Request) async throws -> PasskeyInfo {
+        let me = try req.signedIn
+        let body = try req.decodeJSON(RenamePasskeyRequest.self)
+        guard let name = try Self.validName(body.name, field: "name") else { throw LatchError.missing("name") }
+        let passkey = try await Self.find(req, user: me.userID)
+        passkey.name = name
+        try await passkey.save(on: req.db)
+        return passkey.info
+    }
+
+    /// Removing a passkey is guarded like unbinding a device key: a sign-in within 10 minutes, or a
+    /// verification token for `remove_passkey` with parameters `{passkey_id}` (optional body
+    /// `{verification_token}`). The account's last way in is never removed (409).
+    func remove(_ req: Request) async throws -> HTTPStatus {
+        let me = try req.signedIn
+        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
+        let proof = hasBody ? try req.decodeJSON(RemovePasskeyRequest.self).verificationToken : nil
+        let passkey = try await Self.find(req, user: me.userID)
+        let id = try passkey.requireID()
+        // Checked before the proof is used, and again under the lock below.
+        guard try await Self.waysIn(of: me.userID, on: req.db) > 1 else { throw Self.lastWayIn(req) }
+        try await req.requireRecentSignIn(
+            orProof: proof, action: Self.removeAction, parameters: ["passkey_id": id.uuidString.lowercased()])
+        let removed: Bool = try await req.db.transaction { database in
+            // Touching the user row serialises removals and unlinks of one account (row lock on
+            // PostgreSQL, the write lock on SQLite): two at once cannot remove the last two ways together.
+            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: me.userID)").run()
+            guard try await Self.waysIn(of: me.userID, on: database) > 1 else { return false }
+            try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()
+            return true
+        }
+        guard removed else { throw Self.lastWayIn(req) }
+        let latch = req.latch
+        try await latch.events.record(
+            .passkeyRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+        if let email = try await User.find(me.userID, on: req.db)?.email {
+            try await latch.send(MailTemplates.passkeyRemoved(name: passkey.name, language: req.language), to: email)
+        }
+        return .noContent
+    }
+
+    /// The ways the account can sign in: its email (with a password), linked identities, and passkeys.
+    static func waysIn(of user: UUID, on database: any Database) async throws -> Int {
+        guard let account = try await User.find(user, on: database) else { return 0 }
+        let identities = try await Identity.query(on: database).filter(\.$userID == user).count()
+        let passkeys = try await Passkey.query(on: database).filter(\.$userID == user).count()
+        return identities + passkeys + (account.email == nil ? 0 : 1)
+    }
+
+    private static func lastWayIn(_ req: Request) -> LatchError {
+        LatchError(
+            .conflict, status: .conflict, reasons: ["last_sign_in_method"],
+            message: req.language == .zhHans ? "这是账号唯一的登录方式，无法删除" : "This is the account's only way to sign in; it cannot be removed.")
+    }
+
+    private static func find(_ req: Request, user: UUID) async throws -> Passkey {
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
+            let passkey = try await Passkey.find(id, on: req.db), passkey.userID == user
+        else { throw LatchError.notFound }
+        return passkey
+    }
+
+    /// A passkey name: trimmed, 1–64 characters, no control characters; nil when absent or empty.
+    static func validName(_ raw: String?, field: String) throws -> String? {
+        guard let trimmed = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw LatchError.invalid(field, ["invalid"])
+        }
+        return trimmed
+    }
+
+    /// The transports WebAuthn Level 3 names; others are dropped.
+    static func isTransport(_ raw: String) -> Bool {
+        ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"].contains(raw)
+    }
+
+    // MARK: Sign-in options
+
+    /// No sign-in needed. With an email, `allowCredentials` names that account's passkeys; an unknown
+    /// email, or an account without passkeys, gets one made-up credential id derived from the email
+    /// (the same every time), so the answer never tells whether the email has an account or passkeys.
+    /// Without an email, `allowCredentials` is empty: any discoverable passkey for this RP may answer.
+    func authenticationOptions(_ req: Request) async throws -> PasskeyAuthenticationOptions {
+        try req.chargeRateLimit(.deviceChallenge)
+        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
+        let rawEmail = hasBody ? try req.decodeJSON(PasskeyAuthenticationOptionsRequest.self).email : nil
+        let latch = req.latch
+        let now = latch.clock.epochSeconds
+        var allowed: [PublicKeyCredentialDescriptorJSON] = []
+        if let rawEmail {
+            let email = try Validate.email(rawEmail)
+            if let user = try await User.query(on: req.db).filter(\.$email == email.value).first() {
+                allowed = try await Passkey.query(on: req.db).filter(\.$userID == user.requireID()).sort(\.$createdAt).all().map {
+                    PublicKeyCredentialDescriptorJSON(id: $0.credentialID)
+                }
+            }
+            if allowed.isEmpty {
+                let made = latch.secrets.keyedHash(email.value, context: "webauthn-unknown-email-credential")
+                allowed = [PublicKeyCredentialDescriptorJSON(id: Base64URL.encode(PasskeyUserHandle.bytes(ofHex: made)))]
+            }
+        }
+        let store = PasskeyChallengeStore()
+        try await store.deleteExpired(now: now, on: req.db)
+        let challenge = try await store.create(.authentication, now: now, on: req.db)
+        let options = PublicKeyCredentialRequestOptionsJSON(
+            challenge: challenge.challenge, timeout: Self.timeout, rpId: latch.config.relyingParty.id, allowCredentials: allowed,
+            userVerification: "required")
+        return PasskeyAuthenticationOptions(challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
+    }
+}
+
+extension Passkey {
+    var transportList: [String] { transports.split(separator: ",").map(String.init) }
+
+    var info: PasskeyInfo {
+        PasskeyInfo(
+            id: id?.uuidString.lowercased() ?? "", name: name, createdAt: Date(timeIntervalSince1970: createdAt),
+            lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)), backedUp: backedUp, backupEligible: backupEligible,
+            transports: transportList, attestation: attestation)
+    }
+}

@@ -1,0 +1,68 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+import Vapor
+
+extension Request {
+    /// Grant `passkey` (issue 13): an assertion answering a sign-in challenge from
+    /// `POST /v1/passkeys/authentication/options`. The challenge is used up before anything is
+    /// checked; then the client data, the RP ID hash, UP and UV, the signature, the user handle and
+    /// the counter. A passkey is a strong factor: the device is remembered, with no emailed code.
+    ///
+    /// No guess budget: nothing here can be guessed (a signature by an unknown key never verifies);
+    /// the sign-in rate limit still applies.
+    func passkeyGrant(_ body: TokenRequest) async throws -> TokenResponse {
+        guard let challengeID = body.challengeId else { throw LatchError.missing("challenge_id") }
+        guard let credential = body.credential else { throw LatchError.missing("credential") }
+        let latch = self.latch
+        let now = latch.clock.now
+        let seconds = now.timeIntervalSince1970
+        guard let id = UUID(uuidString: challengeID),
+            let challenge = try await PasskeyChallengeStore().consume(id, .authentication, now: seconds, on: db)
+        else { throw Self.passkeyRefused("challenge_unknown_or_used") }
+        guard let rawID = Base64URL.decode(credential.rawId),
+            let passkey = try await Passkey.query(on: db).filter(\.$credentialID == Base64URL.encode(rawID)).first(),
+            let user = try await User.find(passkey.userID, on: db)
+        else { throw Self.passkeyRefused("unknown_credential") }
+        let userID = try user.requireID()
+        let assertion: PasskeyVerifier.Assertion
+        do throws(PasskeyCheckFailure) {
+            assertion = try PasskeyVerifier(relyingParty: latch.config.relyingParty)
+                .verifyAssertion(credential, challenge: challenge.challenge, publicKey: passkey.publicKey)
+            if let handle = assertion.userHandle, handle != PasskeyUserHandle.of(userID, secrets: latch.secrets) {
+                throw PasskeyCheckFailure.userHandleMismatch
+            }
+        } catch {
+            try await latch.events.record(.signInFailed, user: userID, ip: clientIP, now: seconds, on: db)
+            throw Self.passkeyRefused(error.rawValue)
+        }
+        try await recordPasskeyUse(passkey, assertion: assertion, session: nil, now: seconds)
+        try await rememberDevice(Validate.deviceName(body.device?.id), of: userID)
+        let (session, tokens) = try await latch.rotation.start(user: user, device: body.device, ip: clientIP, now: now, on: db)
+        try await latch.events.record(.signedIn, user: userID, session: session.id, ip: clientIP, now: seconds, on: db)
+        return tokens
+    }
+
+    /// Stores the new counter, backup state and time of use, in one conditional statement: a counter
+    /// that did not go up (when either is non-zero) is refused and recorded as a security event, as
+    /// the authenticator may have been cloned (WebAuthn Level 3 §6.1.1).
+    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double) async throws {
+        let counter = Int64(assertion.signCount)
+        let id = try passkey.requireID()
+        let updated = try await db.sql.raw("""
+            UPDATE passkeys SET sign_count = \(bind: counter), backed_up = \(bind: assertion.backedUp), last_used_at = \(bind: now)
+            WHERE id = \(bind: id)
+              AND ((sign_count = 0 AND \(bind: counter) = 0) OR sign_count < \(bind: counter))
+            RETURNING id
+            """).all()
+        guard updated.isEmpty else { return }
+        try await latch.events.record(.passkeyCounterRegressed, user: passkey.userID, session: session, ip: clientIP, now: now, on: db)
+        throw Self.passkeyRefused("counter_regressed")
+    }
+
+    /// 401 AUTH_001 naming why (`field` `credential`).
+    static func passkeyRefused(_ reason: String) -> LatchError {
+        LatchError(.wrongCredentials, status: .unauthorized, field: "credential", reasons: [reason])
+    }
+}
