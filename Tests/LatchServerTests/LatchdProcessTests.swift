@@ -53,7 +53,7 @@ struct LatchdProcessTests {
             // The code mailed before the crash completes the registration.
             let code = mails.first?.subject.components(separatedBy: ": ").last ?? ""
             let verified = try await second.send("POST", "/v1/registrations/\(registrationID)/verify", json: ["code": code])
-            second.terminate()
+            await second.terminate()
 
             #expect(mails.first?.rcpt_tos == ["ivan@example.com"])
             #expect(settled.count == 1, "sent exactly once, got \(settled.count)")
@@ -70,7 +70,7 @@ struct LatchdProcessTests {
         let before = try await signUp(server)
         let oldKID = try #require(try JWTParts(before).header["kid"] as? String)
 
-        let rotated = try LatchdProcess.run(["keys", "rotate"], databaseURL: databaseURL)
+        let rotated = try await LatchdProcess.run(["keys", "rotate"], databaseURL: databaseURL)
         let rotatedAt = ContinuousClock.now
         let newKID = try #require(
             rotated.output.split(separator: "\n").first { $0.hasPrefix("rotated: ") }.map { String($0.dropFirst(9).prefix { $0 != " " }) },
@@ -88,9 +88,9 @@ struct LatchdProcessTests {
         let (jwks, _) = try await URLSession.shared.data(from: URL(string: server.url + "/.well-known/jwks.json")!)
         let published = ((try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
             .compactMap { $0["kid"] as? String }
-        let listed = try LatchdProcess.run(["keys", "list"], databaseURL: databaseURL)
-        let usage = try LatchdProcess.run(["keys", "spin"], databaseURL: databaseURL)
-        server.terminate()
+        let listed = try await LatchdProcess.run(["keys", "list"], databaseURL: databaseURL)
+        let usage = try await LatchdProcess.run(["keys", "spin"], databaseURL: databaseURL)
+        await server.terminate()
         try? FileManager.default.removeItem(at: folder)
 
         #expect(rotated.status == 0 && newKID != oldKID, "\(rotated.output)")

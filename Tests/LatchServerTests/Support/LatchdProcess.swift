@@ -94,12 +94,17 @@ final class LatchdProcess: Sendable {
         throw LatchdError.didNotStart((try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
-    /// Runs `latchd ARGUMENTS` to its end; its exit status and output.
-    static func run(_ arguments: [String], databaseURL: String) throws -> (status: Int32, output: String) {
+    /// Runs `latchd ARGUMENTS` to its end; its exit status and output. Waits without blocking a
+    /// thread: the test process's cooperative pool has one thread per core, and a test that blocks
+    /// one (while a child migrates a database) stalls every other suite running beside it.
+    static func run(_ arguments: [String], databaseURL: String) async throws -> (status: Int32, output: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-run-\(UUID().uuidString).log")
         let process = try ChildProcess(
-            [try binary().path] + arguments, environment: environment(databaseURL: databaseURL, port: 8080))
-        let output = process.readToEnd()
-        return (process.wait(), output)
+            [try binary().path] + arguments, environment: environment(databaseURL: databaseURL, port: 8080), output: .file(log))
+        process.closeInput()
+        let status = await process.exited()
+        defer { try? FileManager.default.removeItem(at: log) }
+        return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
     private init(url: String, log: URL, process: ChildProcess) {
@@ -111,10 +116,10 @@ final class LatchdProcess: Sendable {
     /// kill -9: no orderly stop, nothing released.
     func kill() { process.stop() }
 
-    /// SIGTERM and wait.
-    func terminate() {
+    /// SIGTERM and wait (without blocking a thread, see `run`).
+    func terminate() async {
         process.terminate()
-        process.wait()
+        _ = await process.exited()
     }
 
     deinit { if process.isRunning { process.stop() } }
