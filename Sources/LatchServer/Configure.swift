@@ -54,6 +54,15 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
 
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
+    // On SIGTERM latchd drains the server (in-flight requests finish) for at most this long.
+    app.http.server.configuration.shutdownTimeout = .seconds(Int64(config.shutdownGraceSeconds))
+    let metrics = LatchMetrics.forConfiguration(config)
+    app.latchMetrics = metrics
+    if let metricsPort = config.metricsPort {
+        let server = ServerWithMetrics(
+            http: app.http.server.shared, metrics: metrics, host: config.metricsHost, port: metricsPort, group: app.eventLoopGroup)
+        app.servers.use { _ in server }
+    }
     app.routes.defaultMaxBodySize = "64kb"
     ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
     ContentConfiguration.global.use(decoder: LatchJSON.decoder, for: .json)
@@ -91,14 +100,16 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),
         outbox: outbox)
+    metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
 
     app.middleware = Middlewares()
+    if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }
     if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
     app.middleware.use(JSONBodyMiddleware())
 
-    try app.register(collection: HealthRoutes())
+    try app.register(collection: HealthRoutes(readiness: ReadinessCheck()))
     try app.register(collection: JWKSRoutes())
     try app.register(collection: OpenAPIRoutes())
     try app.register(collection: RegistrationRoutes())

@@ -26,11 +26,14 @@ if CommandLine.arguments.dropFirst().first == "bcrypt-time" {
 }
 
 var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
-try LoggingSystem.bootstrap(from: &environment)
+try LatchLogging.bootstrap(config.logFormat, from: &environment)
 let app = try await Application.make(environment)
 do {
     try await configure(app, config)
     try await app.execute()
+    // SIGTERM: drain the server (stop accepting, let in-flight requests finish, up to
+    // LATCH_SHUTDOWN_GRACE_SECONDS) before asyncShutdown stops the pools those requests use.
+    await app.server.shutdown()
     try await app.asyncShutdown()
 } catch let error as ConfigurationError {
     try? await app.asyncShutdown()

@@ -108,6 +108,7 @@ extension LatchConfig {
         config.bcryptQueueLimit = try parseInteger(
             "LATCH_BCRYPT_QUEUE", value("LATCH_BCRYPT_QUEUE"), default: config.bcryptQueueLimit, range: 1...100_000)
         config.sessionMaxDays = sessionMaxDays
+        try config.readOperations(value)
         return config
     }
 

@@ -45,6 +45,16 @@ public struct LatchConfig: Sendable {
     /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it
     /// is refreshed, a session ends this long after its sign-in (besides the 30-day idle limit).
     public var sessionMaxDays = 90
+    /// The Prometheus listener's port (`LATCH_METRICS_PORT`); nil: metrics off, nothing listens and
+    /// nothing is measured. 0 (tests): a port the system chooses, read from `app.metricsPort`.
+    public var metricsPort: Int?
+    /// The Prometheus listener's address (`LATCH_METRICS_HOST`, loopback by default).
+    public var metricsHost = "127.0.0.1"
+    /// Text for people or one JSON object per line (`LATCH_LOG_FORMAT`); read by `latchd` before it logs.
+    public var logFormat = LogFormat.text
+    /// On SIGTERM, how long in-flight requests may take to finish before latchd stops anyway
+    /// (`LATCH_SHUTDOWN_GRACE_SECONDS`, 0–3600).
+    public var shutdownGraceSeconds = 10
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -27,7 +27,10 @@ enum MessageDeliverySetup {
             case .startTLSWhenOffered:
                 app.logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
             }
-            let queue = DeliveryQueue(channel: "mail", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
+            let queue = DeliveryQueue(
+                channel: "mail", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity,
+                metrics: DeliveryMetrics(channel: "mail", metrics: app.latchMetrics))
+            DeliveryMetrics.sampleDepth(of: queue, channel: "mail", metrics: app.latchMetrics)
             app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
             mail = SMTPMailDelivery(client: try SMTPClient(configuration: smtp), from: try MailAddress(parsing: sender), queue: queue)
         } else {
@@ -37,7 +40,10 @@ enum MessageDeliverySetup {
         let sms: any MessageDelivery
         if let webhook = config.smsWebhookURL {
             try LatchConfig.validateWebhook(webhook)
-            let queue = DeliveryQueue(channel: "sms", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity)
+            let queue = DeliveryQueue(
+                channel: "sms", policy: retry, logger: app.logger, capacity: config.deliveryQueueCapacity,
+                metrics: DeliveryMetrics(channel: "sms", metrics: app.latchMetrics))
+            DeliveryMetrics.sampleDepth(of: queue, channel: "sms", metrics: app.latchMetrics)
             app.lifecycle.use(DeliveryQueueShutdown(queue: queue))
             sms = SMSWebhookDelivery(url: URI(string: webhook), client: app.client, queue: queue)
         } else {
