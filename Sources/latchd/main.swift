@@ -31,9 +31,7 @@ let app = try await Application.make(environment)
 do {
     try await configure(app, config)
     try await app.execute()
-    // SIGTERM: drain the server (stop accepting, let in-flight requests finish, up to
-    // LATCH_SHUTDOWN_GRACE_SECONDS) before asyncShutdown stops the pools those requests use.
-    await app.server.shutdown()
+    await app.stopServingGracefully()  // SIGTERM: in-flight requests finish before the pools stop
     try await app.asyncShutdown()
 } catch let error as ConfigurationError {
     try? await app.asyncShutdown()

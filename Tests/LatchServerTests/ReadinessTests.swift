@@ -14,7 +14,6 @@ struct ReadinessTests {
 
             #expect(ready.status == 200)
             #expect(ready.json["status"] as? String == "ok")
-            #expect(ready.headers.first(name: .cacheControl) == "no-store")
         }
     }
 

@@ -60,24 +60,28 @@ private final class MetricsRequestHandler: ChannelInboundHandler {
     private func respond(to head: HTTPRequestHead, on channel: any Channel) {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard path == "/metrics" else {
-            Self.answer(.notFound, body: Array("not found: the metrics are at /metrics\n".utf8), on: channel)
+            MetricsAnswer.write(.notFound, body: Array("not found: the metrics are at /metrics\n".utf8), on: channel)
             return
         }
         guard head.method == .GET || head.method == .HEAD else {
-            Self.answer(.methodNotAllowed, body: Array("GET /metrics\n".utf8), extra: [("Allow", "GET, HEAD")], on: channel)
+            MetricsAnswer.write(.methodNotAllowed, body: Array("GET /metrics\n".utf8), extra: [("Allow", "GET, HEAD")], on: channel)
             return
         }
         let metrics = self.metrics
         let headOnly = head.method == .HEAD
         Task {
             let text = await metrics.scrape()
-            Self.answer(
+            MetricsAnswer.write(
                 .ok, body: text, contentType: "text/plain; version=0.0.4; charset=utf-8", headOnly: headOnly, on: channel)
         }
     }
 
+}
+
+/// The metrics listener's answers.
+private enum MetricsAnswer {
     /// Writes a whole answer and closes the connection (from any thread: the channel hops to its loop).
-    private static func answer(
+    static func write(
         _ status: HTTPResponseStatus, body: [UInt8], contentType: String = "text/plain; charset=utf-8",
         extra: [(String, String)] = [], headOnly: Bool = false, on channel: any Channel
     ) {

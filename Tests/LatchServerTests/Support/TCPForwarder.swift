@@ -72,3 +72,24 @@ final class TCPForwarder: Sendable {
         }
     }
 }
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port` (one connect, no retries).
+enum LoopbackPort {
+    static func isListening(_ port: Int) -> Bool {
+        #if os(Linux)
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected == 0
+    }
+}
