@@ -11,9 +11,20 @@ struct ReadinessTests {
     func test_12_readyAnswers200WhenTheDatabaseAnswers(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let ready = try await server.send(.GET, "/health/ready")
+            var again: [UInt] = []
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(50))
+                again.append(try await server.send(.GET, "/health/ready").status)
+            }
+            let together = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for _ in 0..<10 { group.addTask { try await server.send(.GET, "/health/ready").status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
 
             #expect(ready.status == 200)
             #expect(ready.json["status"] as? String == "ok")
+            #expect(again == [200, 200, 200], "every probe after the first too")
+            #expect(together == Array(repeating: 200, count: 10), "probes at once share one check")
         }
     }
 

@@ -59,6 +59,8 @@ public struct JSONLogHandler: LogHandler {
         line += ",\"message\":"
         JSONText.appendString(message, to: &line)
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            // Vapor's `request-id`, unless the entry names `request_id` itself (the same id).
+            if key == "request-id", metadata["request_id"] != nil { continue }
             var name = key == "request-id" ? "request_id" : key
             var value = value
             if name == "request_id", case .string(let id) = value { value = .string(LogSafeText.escaped(id, limit: 64)) }
