@@ -35,7 +35,7 @@ struct OperationsConfigurationTests {
     @Test(
         "test_12_badOperationsSettingNamesItsVariable",
         arguments: [
-            ("LATCH_METRICS_PORT", "metrics"), ("LATCH_METRICS_PORT", "0"), ("LATCH_METRICS_PORT", "70000"),
+            ("LATCH_METRICS_PORT", "metrics"), ("LATCH_METRICS_PORT", "0"), ("LATCH_METRICS_PORT", "70000"), ("LATCH_METRICS_PORT", "8080"),
             ("LATCH_LOG_FORMAT", "xml"), ("LATCH_SHUTDOWN_GRACE_SECONDS", "-1"), ("LATCH_SHUTDOWN_GRACE_SECONDS", "soon"),
             ("LATCH_METRICS_HOST", "0.0.0.0"),
         ])

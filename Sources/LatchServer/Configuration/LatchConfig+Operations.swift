@@ -5,6 +5,9 @@ extension LatchConfig {
     mutating func readOperations(_ value: (String) -> String?) throws {
         if let raw = value("LATCH_METRICS_PORT") {
             metricsPort = try Self.parseInteger("LATCH_METRICS_PORT", raw, default: 0, range: 1...65535)
+            if metricsPort == port {
+                throw ConfigurationError("LATCH_METRICS_PORT", "must differ from LATCH_PORT (\(port)): the metrics have a listener of their own")
+            }
         }
         if let host = value("LATCH_METRICS_HOST") {
             guard metricsPort != nil else {
