@@ -58,6 +58,16 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
 
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
+    // On SIGTERM latchd drains the server (in-flight requests finish) for at most this long.
+    app.http.server.configuration.shutdownTimeout = .seconds(Int64(config.shutdownGraceSeconds))
+    // Vapor's own request series would go to the process-global MetricsSystem, which latchd never
+    // bootstraps (a no-op), yet cost a path string and two metric objects per request: ours replace them.
+    app.http.server.configuration.reportMetrics = false
+    let metrics = LatchMetrics.forConfiguration(config)
+    app.latchMetrics = metrics
+    if let metricsPort = config.metricsPort {
+        app.servers.use { app in app.serverWithMetrics(host: config.metricsHost, port: metricsPort) }
+    }
     app.routes.defaultMaxBodySize = "64kb"
     ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
     ContentConfiguration.global.use(decoder: LatchJSON.decoder, for: .json)
@@ -101,14 +111,16 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),
         outbox: outbox)
+    metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
 
     app.middleware = Middlewares()
+    if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }
     if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
     app.middleware.use(JSONBodyMiddleware())
 
-    try app.register(collection: HealthRoutes())
+    try app.register(collection: HealthRoutes(readiness: ReadinessCheck()))
     try app.register(collection: JWKSRoutes())
     try app.register(collection: OpenAPIRoutes())
     try app.register(collection: RegistrationRoutes())

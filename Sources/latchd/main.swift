@@ -36,11 +36,12 @@ if CommandLine.arguments.dropFirst().first == "keys" {
 }
 
 var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
-try LoggingSystem.bootstrap(from: &environment)
+try LatchLogging.bootstrap(config.logFormat, from: &environment)
 let app = try await Application.make(environment)
 do {
     try await configure(app, config)
     try await app.execute()
+    await app.stopServingGracefully()  // SIGTERM: in-flight requests finish before the pools stop
     try await app.asyncShutdown()
 } catch let error as ConfigurationError {
     try? await app.asyncShutdown()

@@ -13,17 +13,21 @@ final class Latchd: Sendable {
     let folder: URL
     /// The `LATCH_*` configuration it runs with (for `latchd admin` on the same database).
     let environment: [String: String]
-    private let process: ChildProcess
+    /// latchd's process (to signal it and read its exit status).
+    let process: ChildProcess
+    /// Where latchd's stdout and stderr go.
+    let log: URL
 
-    private init(url: URL, folder: URL, environment: [String: String], process: ChildProcess) {
+    private init(url: URL, folder: URL, environment: [String: String], process: ChildProcess, log: URL) {
         self.url = url
         self.folder = folder
         self.environment = environment
         self.process = process
+        self.log = log
     }
 
-    /// Starts latchd and waits until `GET /health` answers.
-    static func start() async throws -> Latchd {
+    /// Starts latchd (with `extra` in its environment) and waits until `GET /health` answers.
+    static func start(environment extra: [String: String] = [:]) async throws -> Latchd {
         let binary = try Binaries.require("latchd")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -38,12 +42,12 @@ final class Latchd: Sendable {
                 "LATCH_SECRET_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
                 "LATCH_BCRYPT_COST": "4",
                 "LATCH_LOG_REQUESTS": "false",
-            ]) { $1 }
+            ].merging(extra) { $1 }) { $1 }
             let log = folder.appendingPathComponent("latchd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = try ChildProcess([binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
             let server = Latchd(
-                url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment, process: process)
+                url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment, process: process, log: log)
             do {
                 try await server.waitUntilHealthy()
                 return server
@@ -98,7 +102,7 @@ final class Latchd: Sendable {
     enum LatchdError: Error { case didNotStart(log: String), noFreePort }
 
     /// A port nobody listens on now (the kernel's choice for port 0).
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         #if os(Linux)
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -124,8 +128,8 @@ final class Latchd: Sendable {
 }
 
 /// Runs `body` with a fresh latchd, stopping it and deleting its folder (database, homes) afterwards.
-func withLatchd(_ body: (Latchd) async throws -> Void) async throws {
-    let server = try await Latchd.start()
+func withLatchd(environment: [String: String] = [:], _ body: (Latchd) async throws -> Void) async throws {
+    let server = try await Latchd.start(environment: environment)
     defer {
         server.stop()
         try? FileManager.default.removeItem(at: server.folder)

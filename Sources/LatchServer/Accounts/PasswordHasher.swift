@@ -38,6 +38,9 @@ final class PasswordHasher: Sendable {
     /// How many password checks ran since start (tests prove the lockout gate with it).
     var checksPerformed: Int { checks.load(ordering: .relaxed) }
 
+    /// Places taken now: checks and hashes running or waiting (the metrics' bcrypt queue depth).
+    var placesInUse: Int { min(queueLimit, placesTaken.load(ordering: .relaxed)) }
+
     /// How many checks or hashes were refused because the queue was full.
     var queueRefusals: Int { refusals.load(ordering: .relaxed) }
 

@@ -66,6 +66,16 @@ public struct LatchConfig: Sendable {
     public var runsBackgroundTasks = true
     /// The WebAuthn relying party of passkeys (`LATCH_WEBAUTHN_RP_ID`, `LATCH_WEBAUTHN_RP_NAME`, `LATCH_WEBAUTHN_ORIGINS`).
     public var relyingParty = RelyingParty.development
+    /// The Prometheus listener's port (`LATCH_METRICS_PORT`); nil: metrics off, nothing listens and
+    /// nothing is measured. 0 (tests): a port the system chooses, read from `app.metricsPort`.
+    public var metricsPort: Int?
+    /// The Prometheus listener's address (`LATCH_METRICS_HOST`, loopback by default).
+    public var metricsHost = "127.0.0.1"
+    /// Text for people or one JSON object per line (`LATCH_LOG_FORMAT`); read by `latchd` before it logs.
+    public var logFormat = LogFormat.text
+    /// On SIGTERM, how long in-flight requests may take to finish before latchd stops anyway
+    /// (`LATCH_SHUTDOWN_GRACE_SECONDS`, 0–3600).
+    public var shutdownGraceSeconds = 10
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

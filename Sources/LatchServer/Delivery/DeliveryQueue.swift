@@ -22,6 +22,7 @@ actor DeliveryQueue {
     private let logger: Logger
     private let concurrency: Int
     private let capacity: Int
+    private let metrics: DeliveryMetrics
     private var ready: [Job] = []
     private var running = 0
     /// Sends in flight and retries waiting out their backoff, by task key.
@@ -33,7 +34,11 @@ actor DeliveryQueue {
     private var stopped = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    init(channel: String, policy: RetryPolicy, logger: Logger, concurrency: Int = 4, capacity: Int = 10_000) {
+    init(
+        channel: String, policy: RetryPolicy, logger: Logger, concurrency: Int = 4, capacity: Int = 10_000,
+        metrics: DeliveryMetrics = .disabled
+    ) {
+        self.metrics = metrics
         self.channel = channel
         self.policy = policy
         self.logger = logger
@@ -47,6 +52,7 @@ actor DeliveryQueue {
         guard !stopped else { return }
         guard ready.count < capacity else {
             refused += 1
+            metrics.refused.increment()
             logger.error(
                 "\(channel) not queued: the delivery queue is full; the request answers 503",
                 metadata: ["channel": "\(channel)", "refused": "\(refused)"])
@@ -74,6 +80,9 @@ actor DeliveryQueue {
     }
 
     private var isIdle: Bool { ready.isEmpty && tasks.isEmpty }
+
+    /// Messages not delivered yet: waiting, sending, or waiting out a retry's backoff.
+    var depth: Int { ready.count + tasks.count }
 
     private func pump() {
         while running < concurrency, !ready.isEmpty {
@@ -103,13 +112,16 @@ actor DeliveryQueue {
             let reason = (failure as? any DeliveryFailure)?.description ?? String(describing: type(of: failure))
             if temporary, let delay = policy.delay(afterFailedAttempt: job.attempt) {
                 logger.warning("\(channel) delivery failed, will retry: \(reason)", metadata: metadata)
+                metrics.retried.increment()
                 scheduleRetry(Job(number: job.number, attempt: job.attempt + 1, send: job.send), after: delay)
             } else {
                 let why = temporary ? "gave up after \(job.attempt) attempts" : "permanent failure"
                 logger.error("\(channel) not delivered (\(why)): \(reason)", metadata: metadata)
+                metrics.failed.increment()
             }
         } else {
             logger.info("\(channel) delivered", metadata: metadata)
+            metrics.sent.increment()
         }
         pump()
         if isIdle { resumeIdleWaiters() }

@@ -35,11 +35,15 @@ actor DeliveryWorker: LifecycleHandler {
     private var sleeper: CheckedContinuation<Void, Never>?
     private var napNumber = 0
     private var renewedAt = 0.0
+    /// `latch_deliveries_total` of each channel (sent, retried, failed).
+    private let metrics: [String: DeliveryMetrics]
 
     init(
         store: DeliveryJobStore, database: @escaping @Sendable () -> any Database, carriers: [DeliveryCarrier],
-        policy: RetryPolicy, lease: Duration, pollInterval: Duration, clock: LatchClock, logger: Logger
+        policy: RetryPolicy, lease: Duration, pollInterval: Duration, clock: LatchClock, logger: Logger,
+        metrics: [String: DeliveryMetrics] = [:]
     ) {
+        self.metrics = metrics
         self.store = store
         self.database = database
         self.carriers = Dictionary(carriers.map { ($0.channel, $0) }, uniquingKeysWith: { first, _ in first })
@@ -142,15 +146,18 @@ actor DeliveryWorker: LifecycleHandler {
                 let reason = (failure as? any DeliveryFailure)?.description ?? String(describing: type(of: failure))
                 if temporary, let delay = policy.delay(afterFailedAttempt: job.attempt) {
                     logger.warning("\(channel) delivery failed, will retry: \(reason)", metadata: metadata)
+                    metrics[channel]?.retried.increment()
                     let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
                     try await store.retry(job.id, claimedBy: workerID, at: clock.epochSeconds + seconds, on: database())
                 } else {
                     let why = temporary ? "gave up after \(job.attempt) attempts" : "permanent failure"
                     logger.error("\(channel) not delivered (\(why)): \(reason)", metadata: metadata)
+                    metrics[channel]?.failed.increment()
                     try await store.finish(job.id, claimedBy: workerID, on: database())
                 }
             } else {
                 logger.info("\(channel) delivered", metadata: metadata)
+                metrics[channel]?.sent.increment()
                 try await store.finish(job.id, claimedBy: workerID, on: database())
             }
         } catch {

@@ -15,13 +15,20 @@ struct DurableDelivery: MessageDelivery {
     let database: @Sendable () -> any Database
     let clock: LatchClock
     let payload: @Sendable (OutgoingMessage) -> DeliveryJobPayload
+    /// The channel's `latch_deliveries_total` (this counts `refused`: the queue was full).
+    var metrics = DeliveryMetrics.disabled
 
     func deliver(_ message: OutgoingMessage) async throws {
         try await deliver(message, on: database())
     }
 
     func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
-        try await store.enqueue(payload(message), now: clock.epochSeconds, on: database)
+        do {
+            try await store.enqueue(payload(message), now: clock.epochSeconds, on: database)
+        } catch let error as LatchError where error.reasons == LatchError.deliveryQueueFull.reasons {
+            metrics.refused.increment()
+            throw error
+        }
         let worker = self.worker
         if database.inTransaction {
             Task {

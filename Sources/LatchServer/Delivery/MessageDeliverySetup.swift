@@ -66,18 +66,35 @@ enum MessageDeliverySetup {
 
         let store = DeliveryJobStore(secrets: secrets, capacity: config.deliveryQueueCapacity)
         let database: @Sendable () -> any Database = { app.db }
+        // Metrics (issue 12 §3): sent / retried / failed by the worker, refused at the queue, and each
+        // channel's depth (its rows in `delivery_jobs`, on every instance) read at each scrape.
+        var metrics: [String: DeliveryMetrics] = [:]
+        for channel in carriers.map(\.channel) {
+            metrics[channel] = DeliveryMetrics(channel: channel, metrics: app.latchMetrics)
+            let depth = app.latchMetrics.gauge("latch_delivery_queue_depth", [("channel", channel)])
+            app.latchMetrics.sampleBeforeScrape {
+                if let jobs = try? await store.backlog(channel: channel, on: database()) { depth.record(jobs) }
+            }
+        }
         let worker = DeliveryWorker(
             store: store, database: database, carriers: carriers, policy: config.deliveryRetry, lease: config.deliveryLease,
-            pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger)
+            pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger, metrics: metrics)
         if !carriers.isEmpty, config.runsBackgroundTasks {
             app.lifecycle.use(worker)
             Task { await worker.start() }
         }
-        func durable(_ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, variable: String) -> any MessageDelivery {
-            if let payload { return DurableDelivery(store: store, worker: worker, database: database, clock: clock, payload: payload) }
+        func durable(
+            _ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, channel: String, variable: String
+        ) -> any MessageDelivery {
+            if let payload {
+                var delivery = DurableDelivery(store: store, worker: worker, database: database, clock: clock, payload: payload)
+                delivery.metrics = metrics[channel] ?? .disabled
+                return delivery
+            }
             return outbox ?? UnconfiguredDelivery(logger: app.logger, variable: variable)
         }
         return ChannelRouter(
-            mail: durable(mailPayload, variable: "LATCH_SMTP_URL"), sms: durable(smsPayload, variable: "LATCH_SMS_WEBHOOK_URL"))
+            mail: durable(mailPayload, channel: OutgoingMessage.emailChannel, variable: "LATCH_SMTP_URL"),
+            sms: durable(smsPayload, channel: OutgoingMessage.smsChannel, variable: "LATCH_SMS_WEBHOOK_URL"))
     }
 }

@@ -73,14 +73,22 @@ extension Request {
         }
         if let budget, let until = try await latch.budgets.lockIfSpent(key, budget, now: now, on: db) {
             lockStarts = max(lockStarts ?? until, until)
+            latchMetrics.exhaustedBudgets.increment(Self.secretKind(of: key))
         }
         try await latch.events.record(failureEvent, user: owner?.id, session: session, ip: clientIP, now: now, on: db)
         guard let until = lockStarts else { return .failed(attemptsBeforeLock: max(0, min(ladderLeft, budgetLeft))) }
+        latchMetrics.locks.increment(Self.secretKind(of: key))
         if let owner {
             try await latch.events.record(.locked, user: owner.id, session: session, ip: clientIP, now: now, on: db)
         }
         await tell(notice, owner: owner, until: until)
         return .locked(until: until)
+    }
+
+    /// The metrics label of a guarded key: its first part (`email` for a sign-in password, `fund`,
+    /// `totp`, `code`, …), never the address or id after it.
+    static func secretKind(of key: String) -> String {
+        String(key.prefix { $0 != ":" })
     }
 
     /// Queues the lock notice. A full delivery queue counts and logs the refusal; the lock itself

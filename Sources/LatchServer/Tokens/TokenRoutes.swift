@@ -11,6 +11,19 @@ struct TokenRoutes: RouteCollection {
 
     func token(_ req: Request) async throws -> TokenResponse {
         let body = try req.decodeJSON(TokenRequest.self)
+        let signIns = req.latchMetrics.signIns
+        do {
+            let tokens = try await grant(body, req)
+            signIns.increment(body.grantType.rawValue, "succeeded")
+            return tokens
+        } catch {
+            signIns.increment(body.grantType.rawValue, LatchMetrics.outcome(of: error))
+            throw error
+        }
+    }
+
+    /// Charges the grant's rate limit and runs it.
+    private func grant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
         try req.chargeRateLimit(Self.rateLimitedAction(of: body.grantType))
         switch body.grantType {
         case .password:
@@ -162,6 +175,7 @@ struct TokenRoutes: RouteCollection {
             throw LatchError.sessionExpired
         case .replayed(let userID, let sessionID):
             latch.sessionStatus.markRevoked([sessionID])
+            req.latchMetrics.refreshTokenReuse.increment()
             try await latch.events.record(
                 .refreshTokenReused, user: userID, session: sessionID, ip: req.clientIP, now: now.timeIntervalSince1970,
                 on: req.db)

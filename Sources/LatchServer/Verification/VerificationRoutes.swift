@@ -58,8 +58,22 @@ struct VerificationRoutes: RouteCollection {
     }
 
     func attempt(_ req: Request) async throws -> VerificationPassed {
-        let me = try req.signedIn
         let body = try req.decodeJSON(VerificationAttempt.self)
+        let method = ["biometric", "totp", "fund_password"].contains(body.method) ? body.method : "unknown"
+        let verifications = req.latchMetrics.verifications
+        do {
+            let passed = try await check(body, req)
+            verifications.increment(method, "passed")
+            return passed
+        } catch {
+            verifications.increment(method, LatchMetrics.outcome(of: error))
+            throw error
+        }
+    }
+
+    /// Checks one attempt by one method and answers the proof.
+    private func check(_ body: VerificationAttempt, _ req: Request) async throws -> VerificationPassed {
+        let me = try req.signedIn
         switch body.method {
         case "biometric":
             guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
