@@ -54,17 +54,19 @@ final class Latchd: Sendable {
             } catch {
                 let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 lastError = LatchdError.didNotStart(log: said)
-                server.stop()
+                await server.stop()
             }
         }
         try? FileManager.default.removeItem(at: folder)
         throw lastError ?? LatchdError.didNotStart(log: "")
     }
 
-    func stop() {
+    /// SIGTERM, then waits for latchd to exit without blocking a thread (the test process's
+    /// cooperative pool has one thread per core: tests blocking them stall every suite beside them).
+    func stop() async {
         if process.isRunning {
             process.terminate()
-            process.wait()
+            _ = await process.exited()
         }
     }
 
@@ -130,9 +132,13 @@ final class Latchd: Sendable {
 /// Runs `body` with a fresh latchd, stopping it and deleting its folder (database, homes) afterwards.
 func withLatchd(environment: [String: String] = [:], _ body: (Latchd) async throws -> Void) async throws {
     let server = try await Latchd.start(environment: environment)
-    defer {
-        server.stop()
+    do {
+        try await body(server)
+    } catch {
+        await server.stop()
         try? FileManager.default.removeItem(at: server.folder)
+        throw error
     }
-    try await body(server)
+    await server.stop()
+    try? FileManager.default.removeItem(at: server.folder)
 }

@@ -12,7 +12,7 @@ struct OperationsTests {
     @Test("test_12_sigtermLetsTheInFlightRequestFinishThenExits0: new connections are refused meanwhile")
     func test_12_sigtermLetsTheInFlightRequestFinishThenExits0() async throws {
         // A registration hashes its password with bcrypt: at this cost it takes a second or more here.
-        let cost = try Self.bcryptCost(takingAtLeast: 1500)
+        let cost = try await Self.bcryptCost(takingAtLeast: 1500)
         try await withLatchd(environment: ["LATCH_BCRYPT_COST": String(cost), "LATCH_SHUTDOWN_GRACE_SECONDS": "60"]) { server in
             var request = URLRequest(url: server.url.appendingPathComponent("v1/registrations"))
             request.httpMethod = "POST"
@@ -78,7 +78,7 @@ struct OperationsTests {
     }
 
     /// The bcrypt cost at which one check takes at least `milliseconds` here (`latchd bcrypt-time`).
-    static func bcryptCost(takingAtLeast milliseconds: Double) throws -> Int {
+    static func bcryptCost(takingAtLeast milliseconds: Double) async throws -> Int {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-bcrypt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -86,9 +86,12 @@ struct OperationsTests {
             "LATCH_BCRYPT_COST": "10", "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("l.sqlite").path,
             "LATCH_SECRET_KEY": Data(repeating: 3, count: 32).base64EncodedString(),
         ]) { $1 }
-        let timing = try ChildProcess([try Binaries.require("latchd").path, "bcrypt-time"], environment: environment)
-        let output = timing.readToEnd().trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(timing.wait() == 0)
+        let printed = folder.appendingPathComponent("bcrypt-time.txt")
+        let timing = try ChildProcess(
+            [try Binaries.require("latchd").path, "bcrypt-time"], environment: environment, output: .files(standardOutput: printed, standardError: folder.appendingPathComponent("bcrypt-time.err")))
+        timing.closeInput()
+        #expect(await timing.exited() == 0)  // awaited: never block a cooperative thread (see Latchd.stop)
+        let output = ((try? String(contentsOf: printed, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let atTen = try #require(Double(output), "bcrypt-time printed \(output)")
         // Each step of cost doubles the time.
         return min(20, 10 + max(0, Int((log2(milliseconds / max(atTen, 0.1))).rounded(.up))))

@@ -30,7 +30,7 @@ struct UsageTests {
         try await withLatchd { server in
             let (home, signup) = try await Self.signUp("down@example.com", on: server, language: language.rawValue)
             try #require(signup.status == 0, "\(signup)")
-            server.stop()
+            await server.stop()
 
             let run = try await latch(["whoami", "--lang", language.rawValue], home: home, server: server)
 

@@ -123,7 +123,12 @@ struct MetricsTests {
         _ = try await server.scrape()
         #expect(LoopbackPort.isListening(port))
         await server.app.server.shutdown()
-        #expect(!LoopbackPort.isListening(port), "the listener stopped with the server")
+        #expect(server.app.metricsPort == nil, "the listener is gone")
+        // Nothing serves the metrics there any more. (Asked over HTTP rather than "is anything
+        // listening": in the full suite another test's server may be given the freed port at once.)
+        let after = try? await server.app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics"))
+        let body = after?.body.map { String(buffer: $0) } ?? ""
+        #expect(after?.status != .ok || !body.contains("latch_"), "the listener stopped with the server")
         try await server.app.asyncShutdown()
     }
 

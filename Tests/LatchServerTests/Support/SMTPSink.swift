@@ -56,15 +56,22 @@ final class SMTPSink: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let process = try ChildProcess(["python3", script.path, folder.path] + options)
-        // Everything before READY (warnings, a traceback) explains a failed start.
-        let (port, said) = await Task.detached { () -> (Int?, String) in
-            var said: [String] = []
-            while let line = process.readLine() {
-                if line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) { return (port, "") }
-                said.append(line)
-            }
-            return (nil, said.joined(separator: "\n"))
-        }.value
+        // Everything before READY (warnings, a traceback) explains a failed start. Read on a thread of
+        // its own: `readLine` blocks until Python has started, and a blocked task would hold one of the
+        // test process's few cooperative threads (one per core) and stall every suite beside it.
+        let (port, said) = await withCheckedContinuation { (continuation: CheckedContinuation<(Int?, String), Never>) in
+            Thread {
+                var said: [String] = []
+                while let line = process.readLine() {
+                    if line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) {
+                        continuation.resume(returning: (port, ""))
+                        return
+                    }
+                    said.append(line)
+                }
+                continuation.resume(returning: (nil, said.joined(separator: "\n")))
+            }.start()
+        }
         guard let port else {
             process.stop()
             throw SinkError.didNotStart(said)
