@@ -28,11 +28,3 @@ public struct SignInAvailability: Sendable, Equatable {
         return methods
     }
 }
-
-/// A sign-in the app runs outside the form (the system's Apple sheet, the WeChat app, the biometric
-/// prompt) before the SDK call that finishes it.
-public enum ExternalSignInMethod: Sendable, Hashable {
-    case apple
-    case weChat
-    case biometrics(BiometryKind)
-}
