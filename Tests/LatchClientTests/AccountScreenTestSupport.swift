@@ -4,6 +4,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import Testing
 
 /// Time as the test says.
 @MainActor
@@ -37,6 +38,16 @@ enum ScreenErrors {
     static let offline = LatchClientError.network(Offline())
 }
 
+/// The next scripted answer; a call the test did not script is recorded as a failure (not a crash).
+@MainActor
+func nextAnswer<Value>(_ answers: inout [Result<Value, LatchClientError>], for call: String) throws -> Value {
+    guard !answers.isEmpty else {
+        Issue.record("unscripted call: \(call)")
+        throw ScreenErrors.offline
+    }
+    return try answers.removeFirst().get()
+}
+
 let screenUser = UserInfo(
     id: "u-1", email: "user@example.com", emailVerified: true, nickname: nil, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
 
@@ -53,12 +64,12 @@ final class FakeRegistrationService: RegistrationService {
 
     func startRegistration(email: String, password: String, nickname: String?, acceptTerms: Bool) async throws -> String {
         starts.append(Start(email: email, password: password, nickname: nickname, acceptTerms: acceptTerms))
-        return try startAnswers.removeFirst().get()
+        return try nextAnswer(&startAnswers, for: "startRegistration")
     }
 
     func finishRegistration(id: String, code: String) async throws -> UserInfo {
         finishes.append((id, code))
-        return try finishAnswers.removeFirst().get()
+        return try nextAnswer(&finishAnswers, for: "finishRegistration")
     }
 }
 
@@ -70,22 +81,22 @@ final class FakeSignInService: SignInService {
 
     func signInWithPassword(email: String, password: String) async throws -> UserInfo {
         calls.append("password \(email) \(password)")
-        return try answers.removeFirst().get()
+        return try nextAnswer(&answers, for: calls.last ?? "")
     }
 
     func answerSignInChallenge(id: String, code: String) async throws -> UserInfo {
         calls.append("challenge \(id) \(code)")
-        return try answers.removeFirst().get()
+        return try nextAnswer(&answers, for: calls.last ?? "")
     }
 
     func sendSignInCode(phone: String) async throws -> SMSCodeAccepted {
         calls.append("sms \(phone)")
-        return try codeAnswers.removeFirst().get()
+        return try nextAnswer(&codeAnswers, for: "sendSignInCode")
     }
 
     func signInWithCode(phone: String, code: String) async throws -> UserInfo {
         calls.append("code \(phone) \(code)")
-        return try answers.removeFirst().get()
+        return try nextAnswer(&answers, for: calls.last ?? "")
     }
 }
 
