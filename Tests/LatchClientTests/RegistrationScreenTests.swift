@@ -296,6 +296,19 @@ struct RegistrationScreenTests {
         #expect(model.resendTitle == "17秒后重新发送")
     }
 
+    @Test("issue 11 §4 the resend wait is the address's: 更换邮箱 to another address can register at once")
+    func issue11_resendWaitIsPerAddress() async {
+        let model = await onCodeStep()
+
+        model.changeEmail()
+        #expect(model.registerTitle == "60秒后重新发送")
+        #expect(!model.canRegister)
+
+        model.email = "other@example.com"
+        #expect(model.registerTitle == "注册")
+        #expect(model.canRegister)
+    }
+
     @Test("C2 验证 needs six digits")
     func C2_verifyNeedsSixDigits() async {
         let model = await onCodeStep()

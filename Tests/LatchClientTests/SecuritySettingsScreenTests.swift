@@ -143,6 +143,22 @@ struct SecuritySettingsScreenTests {
         #expect(service.calls == ["status", "totp enroll token=-", "totp activate 123456"])
     }
 
+    @Test("D1 the setup sheet shows while a setup runs; dismissing it during the code step leaves 2FA off")
+    func D1_dismissedSetupLeavesTwoFactorOff() async {
+        let model = await loaded()
+        #expect(!model.isTwoFactorSetupPresented)
+        #expect(model.biometricSwitch == false)
+        #expect(model.unusualSignInSwitch == true)
+
+        await model.changeTwoFactor()
+        #expect(model.isTwoFactorSetupPresented)
+        model.isTwoFactorSetupPresented = false
+
+        #expect(model.twoFactorSetup == nil)
+        #expect(model.twoFactorState == "未开启")
+        #expect(model.notice == nil)
+    }
+
     @Test("D1 a wrong first code keeps the setup open with the server's message")
     func D1_wrongFirstCode() async {
         let model = await loaded()

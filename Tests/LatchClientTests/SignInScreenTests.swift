@@ -202,6 +202,21 @@ struct SignInScreenTests {
         #expect(service.calls.count == 1)
     }
 
+    @Test("C4 the lock is the account's: another address can sign in, the locked one still counts down")
+    func C4_lockIsPerAccount() async {
+        let model = emailForm()
+        service.answers = [.failure(ScreenErrors.server(.locked, status: 423, message: "账号已被锁定", lockedUntil: clock.now.addingTimeInterval(300)))]
+        await model.signIn()
+
+        model.email = "other@example.com"
+        #expect(!model.isLocked)
+        #expect(model.canSignIn)
+
+        model.email = "USER@example.com"
+        #expect(model.isLocked)
+        #expect(!model.canSignIn)
+    }
+
     // MARK: Unusual sign-in (C8)
 
     @Test("C8 an unusual sign-in asks for the mailed code, then signs in")

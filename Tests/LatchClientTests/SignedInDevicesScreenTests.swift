@@ -137,6 +137,18 @@ struct SignedInDevicesScreenTests {
         #expect(model.rows.count == 3)
     }
 
+    @Test("C8 a dismissed confirmation dialog is 取消")
+    func C8_dismissedDialogCancels() async {
+        let model = await loaded()
+        model.askToSignOutOthers()
+        #expect(model.isConfirmingSignOut)
+
+        model.isConfirmingSignOut = false
+
+        #expect(model.pendingSignOut == nil)
+        #expect(model.strings.cancel == "取消")
+    }
+
     @Test("C11 a failed sign-out keeps the list and shows the server's message")
     func C11_failedSignOutKeepsList() async {
         let model = await loaded()

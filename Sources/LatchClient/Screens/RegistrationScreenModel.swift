@@ -62,6 +62,8 @@ public final class RegistrationScreenModel {
     public private(set) var now: Date
     /// When the next code may be asked for.
     public private(set) var resendCountdown: ScreenCountdown?
+    /// The address the countdown is for: the server limits sends per address.
+    public private(set) var resendCountdownAddress: String?
 
     /// The texts in the screen's language.
     public let strings: RegistrationStrings
@@ -115,8 +117,11 @@ public final class RegistrationScreenModel {
         confirmation.isEmpty || confirmation == password ? nil : strings.passwordsDiffer
     }
 
-    /// Seconds before a code may be asked for again (0: now).
-    public var secondsUntilResend: Int { resendCountdown?.secondsLeft(at: now) ?? 0 }
+    /// Seconds before a code may be asked for again to the typed address (0: now).
+    public var secondsUntilResend: Int {
+        guard let resendCountdown, resendCountdownAddress == normalizedEmail else { return 0 }
+        return resendCountdown.secondsLeft(at: now)
+    }
 
     /// "注册" works: a valid address, an acceptable password, the same confirmation, the terms ticked,
     /// nothing running, and no wait the server asked for.
@@ -183,7 +188,7 @@ public final class RegistrationScreenModel {
         }
     }
 
-    /// "更换邮箱": back to the details; the countdown still holds for the same address.
+    /// "更换邮箱": back to the details; the countdown still holds for the same address, not for another.
     public func changeEmail() {
         guard case .code = step, !isBusy else { return }
         step = .details
@@ -203,9 +208,11 @@ public final class RegistrationScreenModel {
                 email: address, password: typedPassword, nickname: name.isEmpty ? nil : name, acceptTerms: accepted)
             self.tick()
             self.resendCountdown = ScreenCountdown(seconds: Self.resendInterval, from: self.now)
+            self.resendCountdownAddress = address
         } failed: { failure in
             if let wait = failure.retryAfter, failure.code == .rateLimited {
                 self.resendCountdown = ScreenCountdown(seconds: wait, from: self.now)
+                self.resendCountdownAddress = address
                 self.failure = ScreenFailure(
                     message: self.strings.waitBeforeSending(wait), code: .rateLimited, retryAfter: wait, isRetryable: true)
             } else {

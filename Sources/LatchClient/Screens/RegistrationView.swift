@@ -5,6 +5,7 @@ import SwiftUI
 /// texts, the meter, hints, errors and which buttons work come from the model.
 ///
 ///     RegistrationView(model: model, showTerms: { openURL(termsURL) }, showSignIn: { path.append(.signIn) })
+@MainActor
 public struct RegistrationView: View {
     @Bindable private var model: RegistrationScreenModel
     private let showTerms: () -> Void

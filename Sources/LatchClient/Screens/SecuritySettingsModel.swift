@@ -84,6 +84,25 @@ public final class SecuritySettingsModel {
         return status.biometricSignInEnabled || status.biometricUnavailable == nil
     }
 
+    /// The biometric switch for a SwiftUI `Toggle`: reads the status, and moving it runs
+    /// ``setBiometricSignIn(_:)``.
+    public var biometricSwitch: Bool {
+        get { status?.biometricSignInEnabled ?? false }
+        set { Task { await self.setBiometricSignIn(newValue) } }
+    }
+
+    /// The "异常登录时强制验证" switch for a SwiftUI `Toggle`: moving it runs ``setVerifyUnusualSignIns(_:)``.
+    public var unusualSignInSwitch: Bool {
+        get { status?.verifyUnusualSignIns ?? true }
+        set { Task { await self.setVerifyUnusualSignIns(newValue) } }
+    }
+
+    /// Whether the 2FA setup sheet shows; setting `false` (the sheet dismissed) closes the setup.
+    public var isTwoFactorSetupPresented: Bool {
+        get { twoFactorSetup != nil }
+        set { if !newValue { closeTwoFactorSetup() } }
+    }
+
     /// "已开启" / "未开启" for 2FA.
     public var twoFactorState: String { status?.twoFactorEnabled == true ? strings.on : strings.off }
 

@@ -6,6 +6,7 @@ import SwiftUI
 /// The verification page the model opens is the app's `VerificationSheet`, presented as usual.
 ///
 ///     SecuritySettingsView(model: model)
+@MainActor
 public struct SecuritySettingsView: View {
     @Bindable private var model: SecuritySettingsModel
 
@@ -15,16 +16,11 @@ public struct SecuritySettingsView: View {
 
     public var body: some View {
         Form {
-            if let status = model.status {
+            if model.status != nil {
                 if model.showsBiometricRow {
                     Section {
-                        Toggle(
-                            model.biometricTitle,
-                            isOn: Binding(
-                                get: { status.biometricSignInEnabled },
-                                set: { on in Task { await model.setBiometricSignIn(on) } })
-                        )
-                        .disabled(!model.canToggleBiometrics)
+                        Toggle(model.biometricTitle, isOn: $model.biometricSwitch)
+                            .disabled(!model.canToggleBiometrics)
                     } footer: {
                         Text(model.biometricDetail)
                     }
@@ -41,12 +37,7 @@ public struct SecuritySettingsView: View {
                 }
                 Section {
                     LabeledContent(model.strings.notifyNewDevices, value: model.strings.notifyNewDevicesDetail)
-                    Toggle(
-                        model.strings.verifyUnusualSignIns,
-                        isOn: Binding(
-                            get: { status.verifyUnusualSignIns },
-                            set: { on in Task { await model.setVerifyUnusualSignIns(on) } })
-                    )
+                    Toggle(model.strings.verifyUnusualSignIns, isOn: $model.unusualSignInSwitch)
                 } footer: {
                     Text(model.strings.verifyUnusualSignInsDetail)
                 }
@@ -64,7 +55,7 @@ public struct SecuritySettingsView: View {
         .navigationTitle(model.strings.title)
         .disabled(model.isBusy)
         .task { if model.status == nil { await model.load() } }
-        .sheet(isPresented: Binding(get: { model.twoFactorSetup != nil }, set: { if !$0 { model.closeTwoFactorSetup() } })) {
+        .sheet(isPresented: $model.isTwoFactorSetupPresented) {
             twoFactorSheet
         }
     }

@@ -62,6 +62,8 @@ public final class SignInScreenModel {
     public private(set) var smsCountdown: ScreenCountdown?
     /// When the account (or number) lock ends (AUTH_002 `locked_until`).
     public private(set) var lockout: ScreenCountdown?
+    /// The address or number the lock is for: another one can still sign in.
+    public private(set) var lockedAccount: String?
 
     /// The texts in the screen's language.
     public let strings: SignInStrings
@@ -95,6 +97,7 @@ public final class SignInScreenModel {
         now = clock()
         if let lockout, lockout.isOver(at: now) {
             self.lockout = nil
+            lockedAccount = nil
             if failure?.code == .locked { failure = nil }
         }
     }
@@ -107,8 +110,19 @@ public final class SignInScreenModel {
     /// The buttons under the form: only the methods that are available.
     public var externalMethods: [ExternalSignInMethod] { availability.externalMethods }
 
-    /// Whether a lock is running now.
-    public var isLocked: Bool { lockout.map { !$0.isOver(at: now) } ?? false }
+    /// Whether a lock is running now for the typed address (or number).
+    public var isLocked: Bool {
+        guard let lockout, let lockedAccount, lockedAccount == typedAccount else { return false }
+        return !lockout.isOver(at: now)
+    }
+
+    /// The normalised address or number of the form that shows.
+    private var typedAccount: String? {
+        switch mode {
+        case .emailPassword: EmailAddress(email)?.value
+        case .phoneCode: PhoneNumberInput.e164(phone)
+        }
+    }
 
     /// The lock's line under "账号已被锁定": "将于10:35解锁，剩余04:59".
     public var lockoutDetail: String? {
@@ -257,7 +271,10 @@ public final class SignInScreenModel {
         var shown = failure
         switch failure.code {
         case .locked:
-            if let until = failure.lockedUntil { lockout = ScreenCountdown(endsAt: until) }
+            if let until = failure.lockedUntil {
+                lockout = ScreenCountdown(endsAt: until)
+                lockedAccount = typedAccount
+            }
         case .wrongCredentials, .wrongCode:
             if let left = failure.attemptsRemaining, left > 0 {
                 shown.message = strings.joined(failure.message, strings.attemptsRemaining(left))

@@ -5,6 +5,7 @@ import SwiftUI
 /// the lockout countdown, the other methods and which buttons work come from the model.
 ///
 ///     SignInView(model: model, forgotPassword: { path.append(.reset) }, register: { path.append(.register) })
+@MainActor
 public struct SignInView: View {
     @Bindable private var model: SignInScreenModel
     private let forgotPassword: () -> Void

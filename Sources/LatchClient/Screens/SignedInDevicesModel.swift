@@ -73,6 +73,12 @@ public final class SignedInDevicesModel {
     /// "退出其他设备" works: another device is signed in and nothing runs.
     public var canSignOutOthers: Bool { hasOtherDevices && !isBusy }
 
+    /// Whether the confirmation shows; setting `false` (the dialog dismissed) is "取消".
+    public var isConfirmingSignOut: Bool {
+        get { pendingSignOut != nil }
+        set { if !newValue { cancelSignOut() } }
+    }
+
     /// The confirmation's question.
     public var confirmationMessage: String? {
         switch pendingSignOut {

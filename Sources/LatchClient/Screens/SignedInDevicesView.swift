@@ -5,8 +5,9 @@ import SwiftUI
 /// each other device, "退出其他设备", and the confirmation the model asks for.
 ///
 ///     SignedInDevicesView(model: model)
+@MainActor
 public struct SignedInDevicesView: View {
-    private let model: SignedInDevicesModel
+    @Bindable private var model: SignedInDevicesModel
 
     public init(model: SignedInDevicesModel) {
         self.model = model
@@ -54,7 +55,7 @@ public struct SignedInDevicesView: View {
         .tickingEverySecond { model.tick() }
         .confirmationDialog(
             model.confirmationMessage ?? "",
-            isPresented: Binding(get: { model.pendingSignOut != nil }, set: { if !$0 { model.cancelSignOut() } }),
+            isPresented: $model.isConfirmingSignOut,
             titleVisibility: .visible
         ) {
             Button(model.strings.signOutRow, role: .destructive) { Task { await model.confirmSignOut() } }
