@@ -31,6 +31,8 @@ public struct RegistrationView: View {
                 Text(notice)
             }
         }
+        .announcing(model.failure?.message)
+        .announcing(model.notice)
         .navigationTitle(model.step == .details ? model.strings.title : model.strings.codeTitle)
         .disabled(model.isBusy)
         .tickingEverySecond { model.tick() }

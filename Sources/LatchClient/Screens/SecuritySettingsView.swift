@@ -52,6 +52,8 @@ public struct SecuritySettingsView: View {
             }
             if let notice = model.notice { Text(notice) }
         }
+        .announcing(model.failure?.message)
+        .announcing(model.notice)
         .navigationTitle(model.strings.title)
         .disabled(model.isBusy)
         .task { if model.status == nil { await model.load() } }

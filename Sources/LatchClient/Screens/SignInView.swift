@@ -32,6 +32,8 @@ public struct SignInView: View {
             }
             if let notice = model.notice { Text(notice) }
         }
+        .announcing(model.failure?.message)
+        .announcing(model.notice)
         .navigationTitle(model.challengePrompt == nil ? model.strings.title : model.strings.challengeTitle)
         .disabled(model.isBusy)
         .tickingEverySecond { model.tick() }

@@ -48,6 +48,8 @@ public struct SignedInDevicesView: View {
             }
             if let notice = model.notice { Text(notice) }
         }
+        .announcing(model.failure?.message)
+        .announcing(model.notice)
         .navigationTitle(model.strings.title)
         .overlay { if model.isBusy && !model.isLoaded { ProgressView(model.strings.loading) } }
         .task { if !model.isLoaded { await model.load() } }
