@@ -296,6 +296,20 @@ struct RegistrationScreenTests {
         #expect(model.resendTitle == "17秒后重新发送")
     }
 
+    @Test("issue 10 a full mail queue (503 with retry_after) shows the server's message and waits as told")
+    func issue10_fullMailQueueWaitsRetryAfter() async {
+        let model = filled()
+        service.startAnswers = [
+            .failure(ScreenErrors.server(.internalError, status: 503, message: "服务器内部错误，请稍后重试", retryAfter: 5))
+        ]
+
+        await model.register()
+
+        #expect(model.failure?.message == "服务器内部错误，请稍后重试")
+        #expect(model.failure?.isRetryable == true)
+        #expect(model.registerTitle == "5秒后重新发送")
+    }
+
     @Test("issue 11 §4 the resend wait is the address's: 更换邮箱 to another address can register at once")
     func issue11_resendWaitIsPerAddress() async {
         let model = await onCodeStep()

@@ -298,6 +298,17 @@ struct SignInScreenTests {
         #expect(model.sendCodeTitle == "Resend in 30 s")
     }
 
+    @Test("issue 10 a full SMS queue (503 with retry_after) shows the server's message and counts down")
+    func issue10_fullSMSQueueCountsDown() async {
+        let model = phoneForm()
+        service.codeAnswers = [.failure(ScreenErrors.server(.internalError, status: 503, message: "服务器内部错误，请稍后重试", retryAfter: 8))]
+
+        await model.sendCode()
+
+        #expect(model.failure?.message == "服务器内部错误，请稍后重试")
+        #expect(model.sendCodeTitle == "8秒后重新获取")
+    }
+
     @Test("seed §2.1 登录 with the texted code; AUTH_003 shows 验证码错误 with the tries left")
     func seed_2_1_signInWithCode() async {
         let model = phoneForm()

@@ -210,11 +210,14 @@ public final class RegistrationScreenModel {
             self.resendCountdown = ScreenCountdown(seconds: Self.resendInterval, from: self.now)
             self.resendCountdownAddress = address
         } failed: { failure in
-            if let wait = failure.retryAfter, failure.code == .rateLimited {
+            if let wait = failure.retryAfter {
+                // Too soon for this address (429), or the mail queue is full (503): wait as the server says.
                 self.resendCountdown = ScreenCountdown(seconds: wait, from: self.now)
                 self.resendCountdownAddress = address
-                self.failure = ScreenFailure(
-                    message: self.strings.waitBeforeSending(wait), code: .rateLimited, retryAfter: wait, isRetryable: true)
+                self.failure =
+                    failure.code == .rateLimited
+                    ? ScreenFailure(message: self.strings.waitBeforeSending(wait), code: .rateLimited, retryAfter: wait, isRetryable: true)
+                    : failure
             } else {
                 self.failure = failure
             }

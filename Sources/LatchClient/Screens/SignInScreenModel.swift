@@ -202,13 +202,15 @@ public final class SignInScreenModel {
                 self.tick()
                 self.smsCountdown = ScreenCountdown(seconds: accepted.resendAfter, from: self.now)
                 self.notice = self.strings.codeSent
-            } catch let error as LatchClientError where error.code == .rateLimited && error.serverError?.retryAfter != nil {
-                // Too soon for this number: the server's wait drives the countdown.
+            } catch let error as LatchClientError where error.serverError?.retryAfter != nil {
+                // Too soon for this number (429), or the SMS queue is full (503): the server's wait drives the countdown.
                 let wait = error.serverError?.retryAfter ?? 0
                 self.tick()
                 self.smsCountdown = ScreenCountdown(seconds: wait, from: self.now)
-                self.failure = ScreenFailure(
-                    message: self.strings.waitBeforeSending(wait), code: .rateLimited, retryAfter: wait, isRetryable: true)
+                self.failure =
+                    error.code == .rateLimited
+                    ? ScreenFailure(message: self.strings.waitBeforeSending(wait), code: .rateLimited, retryAfter: wait, isRetryable: true)
+                    : ScreenFailure(error, language: self.strings.language)
             }
         }
     }
