@@ -1,0 +1,20 @@
+import LatchCore
+
+extension LatchClient {
+    /// The verification action that turns the unusual sign-in check off more than 10 minutes after
+    /// signing in (parameters `[:]`).
+    public static let disableUnusualSignInCheckAction = "disable_unusual_sign_in_check"
+
+    /// `GET /v1/me/security-settings`.
+    public func securitySettings() async throws -> SecuritySettings {
+        try await perform(APICall<SecuritySettings>(method: "GET", path: "/v1/me/security-settings", requiresAuthorization: true))
+    }
+
+    /// `PATCH /v1/me/security-settings`: turning "verify unusual sign-ins" off needs a sign-in within 10
+    /// minutes or `update.verificationToken` for ``disableUnusualSignInCheckAction``.
+    @discardableResult
+    public func updateSecuritySettings(_ update: SecuritySettingsUpdate) async throws -> SecuritySettings {
+        try await perform(
+            APICall<SecuritySettings>(method: "PATCH", path: "/v1/me/security-settings", body: update, requiresAuthorization: true))
+    }
+}

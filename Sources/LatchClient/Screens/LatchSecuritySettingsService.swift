@@ -1,0 +1,73 @@
+import LatchCore
+
+/// The security settings screen's service on a real `LatchClient`: factor status from the account
+/// export, the unusual sign-in check from `/v1/me/security-settings`, biometric sign-in from this
+/// device's enrollment.
+///
+///     let service = LatchSecuritySettingsService(
+///         client: client, authenticator: LocalAuthenticationAuthenticator(), keys: SecureEnclaveDeviceKeyStore(),
+///         language: .zhHans)
+public struct LatchSecuritySettingsService: SecuritySettingsService {
+    public let client: LatchClient
+    public let authenticator: any BiometricAuthenticator
+    public let keys: any DeviceKeyStore
+    public let language: LatchLanguage
+
+    public init(client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, language: LatchLanguage) {
+        self.client = client
+        self.authenticator = authenticator
+        self.keys = keys
+        self.language = language
+    }
+
+    public func securityStatus() async throws -> SecurityStatus {
+        let export = try await client.exportAccountData()
+        let binding = await client.biometricEnrollment(authenticator: authenticator, keys: keys).binding()
+        let biometry: BiometryKind?
+        let unavailable: BiometricUnavailableReason?
+        switch await authenticator.availability() {
+        case .available(let kind): (biometry, unavailable) = (kind, nil)
+        case .unavailable(let reason): (biometry, unavailable) = (binding?.biometry, reason)
+        }
+        return SecurityStatus(
+            biometry: biometry, biometricUnavailable: unavailable, biometricSignInEnabled: binding != nil,
+            twoFactorEnabled: export.factors.totp, fundPasswordSet: export.factors.fundPassword,
+            verifyUnusualSignIns: export.securitySettings.verifyUnusualSignIns)
+    }
+
+    public func enableBiometricSignIn(verificationToken: String?) async throws -> BiometricEnableResult {
+        let kind: BiometryKind =
+            switch await authenticator.availability() {
+            case .available(let kind): kind
+            case .unavailable: .faceID
+            }
+        return try await client.enableBiometrics(
+            authenticator: authenticator, keys: keys, reason: BiometricStrings.enableReason(with: kind, in: language),
+            verificationToken: verificationToken)
+    }
+
+    public func disableBiometricSignIn() async throws {
+        try await client.disableBiometrics(authenticator: authenticator, keys: keys)
+    }
+
+    public func startTwoFactorSetup(verificationToken: String?) async throws -> TOTPEnrollment {
+        try await client.enrollTOTP(verificationToken: verificationToken)
+    }
+
+    public func activateTwoFactor(code: String) async throws -> [String] {
+        try await client.activateTOTP(code: code)
+    }
+
+    public func disableTwoFactor(verificationToken: String) async throws {
+        try await client.disableTOTP(verificationToken: verificationToken)
+    }
+
+    public func setFundPassword(_ fundPassword: String, current: String?, verificationToken: String?) async throws {
+        try await client.setFundPassword(fundPassword, current: current, verificationToken: verificationToken)
+    }
+
+    public func setVerifyUnusualSignIns(_ on: Bool, verificationToken: String?) async throws -> Bool {
+        try await client.updateSecuritySettings(SecuritySettingsUpdate(verifyUnusualSignIns: on, verificationToken: verificationToken))
+            .verifyUnusualSignIns
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LatchCore
+
+/// Every text of the signed-in devices screen (seed 004 §6.2 多设备管理), in Simplified Chinese
+/// (the seed's wording, exactly) and English.
+///
+///     SignedInDevicesStrings(.zhHans).lastActive(7200)  // "最后活动: 2 小时前"
+public struct SignedInDevicesStrings: Sendable, Equatable {
+    /// The language of every text.
+    public let language: LatchLanguage
+
+    public init(_ language: LatchLanguage) {
+        self.language = language
+    }
+
+    /// "设备列表".
+    public var title: String { pick("设备列表", "Signed-In Devices") }
+    /// "(当前设备)" after this device's name.
+    public var currentDevice: String { pick("(当前设备)", "(This Device)") }
+    /// "退出其他设备".
+    public var signOutOthers: String { pick("退出其他设备", "Sign Out Other Devices") }
+    /// "退出单个设备": the action's name (the row button's title is "退出").
+    public var signOutOne: String { pick("退出单个设备", "Sign Out a Device") }
+    /// "退出" on a row.
+    public var signOutRow: String { pick("退出", "Sign Out") }
+    /// What VoiceOver says for a row's button: "退出iPad Pro".
+    public func signOutRowLabel(_ deviceName: String) -> String {
+        pick("退出\(deviceName)", "Sign out \(deviceName)")
+    }
+    /// The question before signing out every other device.
+    public var confirmSignOutOthers: String {
+        pick("确定退出其他所有设备吗？这些设备需要重新登录。", "Sign out every other device? They will need to sign in again.")
+    }
+    /// The question before signing out one device.
+    public func confirmSignOut(_ deviceName: String) -> String {
+        pick("确定退出\(deviceName)吗？", "Sign out \(deviceName)?")
+    }
+    /// "取消" in the confirmation.
+    public var cancel: String { pick("取消", "Cancel") }
+    /// After signing out the others.
+    public var signedOutOthers: String { pick("已退出其他设备", "Other devices are signed out.") }
+    /// After signing out one.
+    public func signedOut(_ deviceName: String) -> String { pick("已退出\(deviceName)", "\(deviceName) is signed out.") }
+    /// Only this device is signed in.
+    public var noOtherDevices: String { pick("没有其他已登录的设备", "No other device is signed in.") }
+    /// A device that sent no name or model.
+    public var unknownDevice: String { pick("未知设备", "Unknown device") }
+    /// "正在加载…".
+    public var loading: String { pick("正在加载…", "Loading…") }
+    /// "重试" after a failed load.
+    public var retry: String { pick("重试", "Try Again") }
+
+    /// "最后活动: 刚刚" / "最后活动: 2 小时前" / "最后活动: 1 天前" for `seconds` since the last activity.
+    public func lastActive(_ seconds: TimeInterval) -> String {
+        pick("最后活动: ", "Last active: ") + ago(seconds)
+    }
+
+    /// "刚刚", "5 分钟前", "2 小时前", "1 天前".
+    public func ago(_ seconds: TimeInterval) -> String {
+        let elapsed = max(0, Int(seconds))
+        switch elapsed {
+        case ..<60:
+            return pick("刚刚", "just now")
+        case ..<3600:
+            let minutes = elapsed / 60
+            return pick("\(minutes) 分钟前", minutes == 1 ? "1 minute ago" : "\(minutes) minutes ago")
+        case ..<86_400:
+            let hours = elapsed / 3600
+            return pick("\(hours) 小时前", hours == 1 ? "1 hour ago" : "\(hours) hours ago")
+        default:
+            let days = elapsed / 86_400
+            return pick("\(days) 天前", days == 1 ? "1 day ago" : "\(days) days ago")
+        }
+    }
+
+    private func pick(_ zhHans: String, _ en: String) -> String {
+        switch language {
+        case .zhHans: zhHans
+        case .en: en
+        }
+    }
+}
