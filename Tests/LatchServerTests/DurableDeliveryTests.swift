@@ -252,4 +252,31 @@ struct DurableDeliveryTests {
         #expect(claimed.isEmpty && left == 0)
         #expect(reported.withLock { $0 } == 1)
     }
+
+    @Test("test_12 the durable queue reports to the metrics: sent by channel, and the depth read from delivery_jobs", arguments: TestDatabase.all)
+    func test_12_durableDeliveriesAreCounted(database: TestDatabase) async throws {
+        try await withSMTPSink { sink in
+            let server = try await DeliveryTestServer.start(
+                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.metricsPort = 0 })
+            let port = try #require(server.app.metricsPort)
+            func scrape() async throws -> PrometheusText {
+                let response = try await server.app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics"))
+                return PrometheusText(response.body.map { String(buffer: $0) } ?? "")
+            }
+
+            try await server.app.latch.delivery.deliver(Self.mail(to: "ivan@example.com"))
+            _ = try await sink.waitForMessages(1)
+            var scraped = try await scrape()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) != 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                scraped = try await scrape()
+            }
+            try await server.stop()
+
+            #expect(scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) == 1)
+            #expect(scraped.value("latch_deliveries_total", ["channel": "email", "result": "failed"]) == 0)
+            #expect(scraped.value("latch_delivery_queue_depth", ["channel": "email"]) == 0, "the sent job's row is gone")
+        }
+    }
 }
