@@ -283,7 +283,7 @@ public final class SignInScreenModel {
             }
         case .rateLimited, .sessionExpired, .validationFailed, .malformedBody, .payloadTooLarge, .notFound, .methodNotAllowed,
             .unsupportedMediaType, .conflict, .verificationRequired, .verificationInvalid, .noVerificationMethod,
-            .limitReached, .internalError, nil:
+            .limitReached, .internalError, .accountDisabled, nil:
             break
         }
         self.failure = shown
