@@ -11,6 +11,7 @@ struct TokenRoutes: RouteCollection {
 
     func token(_ req: Request) async throws -> TokenResponse {
         let body = try req.decodeJSON(TokenRequest.self)
+        try body.credential?.checkEncoding()
         let signIns = req.latchMetrics.signIns
         do {
             let tokens = try await grant(body, req)
