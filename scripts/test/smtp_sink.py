@@ -156,8 +156,17 @@ def main():
         kwargs.update(ssl_context=make_certificate(args.folder, args.san))
 
     sink = Sink(args.folder, args.fail_first, args.fail_code, args.stall_data)
-    controller = Controller(sink, hostname="127.0.0.1", port=port, **kwargs)
-    controller.start()
+    # The free port can be taken by another test between free_port() and the bind (the suite starts
+    # many servers at once): then try another one.
+    for attempt in range(10):
+        controller = Controller(sink, hostname="127.0.0.1", port=port, **kwargs)
+        try:
+            controller.start()
+            break
+        except OSError as error:
+            if error.errno != 98 or attempt == 9:
+                raise
+            port = free_port()
     print(f"READY {port}", flush=True)
     try:
         threading.Event().wait()
