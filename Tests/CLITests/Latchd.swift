@@ -101,32 +101,10 @@ final class Latchd: Sendable {
     private struct StoredTokens: Decodable { let access_token: String }
     private struct Event: Decodable { let type: String }
 
-    enum LatchdError: Error { case didNotStart(log: String), noFreePort }
+    enum LatchdError: Error { case didNotStart(log: String) }
 
-    /// A port nobody listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> Int {
-        #if os(Linux)
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let socket = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socket >= 0 else { throw LatchdError.noFreePort }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else { throw LatchdError.noFreePort }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard named == 0 else { throw LatchdError.noFreePort }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A port nobody listens on now (`FreePort`, shared with the other test targets).
+    static func freePort() throws -> Int { try FreePort.pick() }
 }
 
 /// Runs `body` with a fresh latchd, stopping it and deleting its folder (database, homes) afterwards.

@@ -15,7 +15,7 @@ final class LatchdProcess: Sendable {
     let log: URL
     private let process: ChildProcess
 
-    enum LatchdError: Error { case notBuilt, didNotStart(String), noFreePort }
+    enum LatchdError: Error { case notBuilt, didNotStart(String) }
 
     /// The latchd executable beside the test bundle (or in `.build/debug`).
     static func binary() throws -> URL {
@@ -140,28 +140,6 @@ final class LatchdProcess: Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, body)
     }
 
-    /// A port nobody listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> Int {
-        #if os(Linux)
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let socket = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socket >= 0 else { throw LatchdError.noFreePort }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else { throw LatchdError.noFreePort }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard named == 0 else { throw LatchdError.noFreePort }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A port nobody listens on now (`FreePort`, shared with the other test targets).
+    static func freePort() throws -> Int { try FreePort.pick() }
 }
