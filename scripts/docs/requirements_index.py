@@ -10,7 +10,9 @@ whose name or display name cites a SPEC ID (A1…D3, CW-023), an issue (`test_10
 of its `@Suite`. It is written between the BEGIN/END markers of docs/REQUIREMENTS.md.
 
 `--check` also verifies that every repository path written in backticks in docs/REQUIREMENTS.md and
-docs/ARCHITECTURE.md (`Sources/…`, `Tests/…`, `scripts/…`, `docs/…`, `Fixtures/…`) exists.
+docs/ARCHITECTURE.md (`Sources/…`, `Tests/…`, `scripts/…`, `docs/…`, `Fixtures/…`, and the short
+forms `Client/…`, `Server/…`, `LatchServerTests/…`) exists, and that every `LATCH_*` variable the
+sources read is named in docs/ARCHITECTURE.md.
 """
 import os
 import re
@@ -189,6 +191,21 @@ def missing_paths():
     return missing
 
 
+def unnamed_variables():
+    """`LATCH_*` names that Sources/ reads but docs/ARCHITECTURE.md does not mention."""
+    architecture = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+    if not os.path.exists(architecture):
+        return []
+    text = open(architecture, encoding="utf-8").read()
+    names = set()
+    for root, _, files in os.walk(os.path.join(ROOT, "Sources")):
+        for name in files:
+            if name.endswith(".swift"):
+                names.update(re.findall(r'"(LATCH_[A-Z0-9_]+)"', open(os.path.join(root, name), encoding="utf-8").read()))
+    return [f"docs/ARCHITECTURE.md: does not name {name} (read in Sources/)" for name in sorted(names)
+            if not re.search(r"`" + name + r"`", text)]
+
+
 def main():
     check = "--check" in sys.argv[1:]
     text = open(DOC, encoding="utf-8").read()
@@ -196,7 +213,7 @@ def main():
     if start < 0 or end < 0:
         sys.exit(f"{DOC}: the BEGIN/END markers of the test index are missing")
     fresh = text[:start] + render(scan_tests()) + text[end + len(END):]
-    problems = missing_paths()
+    problems = missing_paths() + unnamed_variables()
     if check:
         if fresh != text:
             problems.insert(0, "docs/REQUIREMENTS.md: the test index is stale; run python3 scripts/docs/requirements_index.py")
