@@ -6,8 +6,8 @@
 /// across prompts and runs, until `passcode`.
 ///
 /// `other-method` and `password` are the buttons a person presses instead: on the verification page
-/// they are its "使用其他方式验证" and "使用密码验证"; in a system prompt elsewhere they are its
-/// fallback button (LAError −3), like `fallback`.
+/// they are its "使用其他方式验证" / "Use Another Method" and "使用密码验证" / "Use Password"; in a system
+/// prompt elsewhere they are its fallback button (LAError −3), like `fallback`.
 enum SimulatedAnswer: String, CaseIterable, Sendable {
     /// The face or finger matches.
     case match
@@ -28,9 +28,9 @@ enum SimulatedAnswer: String, CaseIterable, Sendable {
     /// Locked out at once, as after failures elsewhere (−8); it stays locked out in this home until
     /// `passcode` (or `latch biometrics sensor --unlock`).
     case lockout
-    /// "使用其他方式验证" (or the prompt's fallback button).
+    /// "使用其他方式验证" / "Use Another Method" (or the prompt's fallback button).
     case otherMethod = "other-method"
-    /// "使用密码验证" (or the prompt's fallback button).
+    /// "使用密码验证" / "Use Password" (or the prompt's fallback button).
     case password
 
     /// Parses a comma list (`no-match` is `fail`); a failure names the first word that is no answer.

@@ -53,7 +53,8 @@ struct TerminalVerificationPresenter: VerificationPresenter {
 
     private func answer(_ screen: VerificationScreen, respond: VerificationResponder) async {
         if await answers.peek() == .passcode, screen.button(.unlockWithPasscode)?.isEnabled == true {
-            // After a lockout: "输入设备密码解锁…"; the passcode prompt then takes the `passcode` step.
+            // After a lockout: "输入设备密码解锁…" / "Unlock … with Passcode"; the passcode prompt then takes the
+            // `passcode` step.
             return respond(.tapped(.unlockWithPasscode))
         }
         switch screen.kind {
@@ -96,7 +97,7 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     }
 
     /// After a failed or refused biometric prompt: the next scripted answer picks the page's button
-    /// ("other-method", "password", "cancel"), a sensor answer means "再试一次".
+    /// ("other-method", "password", "cancel"), a sensor answer means "再试一次" / "Try Again".
     private func chooseAfterBiometrics(_ screen: VerificationScreen, respond: VerificationResponder) async {
         switch await answers.peek() {
         case .otherMethod? where screen.button(.otherMethod) != nil:

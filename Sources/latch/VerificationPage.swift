@@ -23,7 +23,7 @@ final class VerificationPage: Sendable {
         return true
     }
 
-    /// Closes the page with "取消" because nothing is left to answer with; `reason` says why.
+    /// Closes the page with "取消" / "Cancel" because nothing is left to answer with; `reason` says why.
     func giveUp(_ reason: String, respond: VerificationResponder) {
         gaveUp.withLock { $0 = $0 ?? reason }
         respond(.tapped(.cancel))

@@ -5,17 +5,17 @@ import LatchCore
 public struct PasswordRuleHint: Sendable, Equatable, Identifiable {
     /// A requirement.
     public enum Rule: String, Sendable, Equatable, CaseIterable {
-        /// "最少 8 位".
+        /// "最少 8 位" / "At least 8 characters".
         case minimumLength
-        /// "包含大小写字母".
+        /// "包含大小写字母" / "Upper- and lower-case letters".
         case upperAndLowerCase
-        /// "包含数字".
+        /// "包含数字" / "At least one digit".
         case digit
-        /// "可选特殊字符": advice, never required.
+        /// "可选特殊字符" / "Special characters (optional)": advice, never required.
         case specialCharacter
-        /// "最多 128 位": listed only when broken.
+        /// "最多 128 位" / "At most 128 characters": listed only when broken.
         case maximumLength
-        /// "不能使用常见密码": listed only when broken.
+        /// "不能使用常见密码" / "Not a commonly used password": listed only when broken.
         case notCommon
     }
 
@@ -29,7 +29,7 @@ public struct PasswordRuleHint: Sendable, Equatable, Identifiable {
 
     public var rule: Rule
     public var status: Status
-    /// The hint's text, e.g. "最少 8 位".
+    /// The hint's text, e.g. "最少 8 位" / "At least 8 characters".
     public var text: String
 
     public var id: Rule { rule }

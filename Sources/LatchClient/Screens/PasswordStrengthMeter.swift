@@ -1,6 +1,7 @@
 import LatchCore
 
-/// The strength meter under the password field, as seed 004 §3.2 draws it: "密码强度: ████░░░░ 中等".
+/// The strength meter under the password field, as seed 004 §3.2 draws it: "密码强度: ████░░░░ 中等" /
+/// "Password strength: ████░░░░ Medium".
 /// Eight segments, two per level of `PasswordStrength` (C3).
 public struct PasswordStrengthMeter: Sendable, Equatable {
     /// Segments in the bar.
@@ -8,7 +9,7 @@ public struct PasswordStrengthMeter: Sendable, Equatable {
 
     /// The typed password's strength.
     public var strength: PasswordStrength
-    /// "密码强度: 中等".
+    /// "密码强度: 中等" / "Password strength: Medium".
     public var text: String
 
     public init(strength: PasswordStrength, strings: RegistrationStrings) {

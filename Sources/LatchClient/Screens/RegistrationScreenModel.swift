@@ -4,7 +4,7 @@ import LatchCore
 import Observation
 
 /// The registration screen (seed 004 §3, C2) as a tested model: the email format check, the
-/// strength meter and policy hints, the confirmation, the terms checkbox that gates "注册", then the
+/// strength meter and policy hints, the confirmation, the terms checkbox that gates "注册" / "Sign Up", then the
 /// emailed-code step with its resend countdown. `RegistrationView` only renders it.
 ///
 ///     @State private var model = RegistrationScreenModel(service: client, language: .zhHans)
@@ -56,7 +56,7 @@ public final class RegistrationScreenModel {
     public private(set) var isBusy = false
     /// The last failure, shown under the form; cleared by the next request.
     public private(set) var failure: ScreenFailure?
-    /// A passing note ("新的验证码已发送").
+    /// A passing note ("新的验证码已发送" / "A new code is on its way.").
     public private(set) var notice: String?
     /// The time the countdowns are measured at; ``tick()`` moves it on.
     public private(set) var now: Date
@@ -94,7 +94,7 @@ public final class RegistrationScreenModel {
     /// The normalised address, when the email looks like one.
     public var normalizedEmail: String? { EmailAddress(email)?.value }
 
-    /// "邮箱格式不正确", once something is typed that is not an address.
+    /// "邮箱格式不正确" / "Enter a valid email address.", once something is typed that is not an address.
     public var emailError: String? {
         email.isEmpty || normalizedEmail != nil ? nil : strings.invalidEmail
     }
@@ -112,7 +112,7 @@ public final class RegistrationScreenModel {
     /// Whether the password meets every requirement.
     public var passwordAccepted: Bool { policy.accepts(password) }
 
-    /// "两次输入的密码不一致", once a confirmation is typed that differs.
+    /// "两次输入的密码不一致" / "The passwords do not match.", once a confirmation is typed that differs.
     public var confirmationError: String? {
         confirmation.isEmpty || confirmation == password ? nil : strings.passwordsDiffer
     }
@@ -123,19 +123,19 @@ public final class RegistrationScreenModel {
         return resendCountdown.secondsLeft(at: now)
     }
 
-    /// "注册" works: a valid address, an acceptable password, the same confirmation, the terms ticked,
+    /// "注册" / "Sign Up" works: a valid address, an acceptable password, the same confirmation, the terms ticked,
     /// nothing running, and no wait the server asked for.
     public var canRegister: Bool {
         normalizedEmail != nil && passwordAccepted && confirmation == password && termsAccepted && !isBusy
             && secondsUntilResend == 0
     }
 
-    /// The "注册" title, or the wait the server asked for ("60秒后重新发送") while it lasts.
+    /// The "注册" / "Sign Up" title, or the wait the server asked for ("60秒后重新发送" / "Resend in 60 s") while it lasts.
     public var registerTitle: String {
         secondsUntilResend > 0 ? strings.resendIn(secondsUntilResend) : strings.register
     }
 
-    /// "注册": asks the server to mail the code, then shows the code step.
+    /// "注册" / "Sign Up": asks the server to mail the code, then shows the code step.
     public func register() async {
         guard canRegister, let address = normalizedEmail else { return }
         if let id = await sendCode(to: address) {
@@ -146,27 +146,27 @@ public final class RegistrationScreenModel {
 
     // MARK: Code step
 
-    /// "验证码已发送至 …".
+    /// "验证码已发送至 …" / "We sent a 6-digit code to …".
     public var codeSentMessage: String { strings.codeSent(to: normalizedEmail ?? email) }
 
-    /// "验证" works: six digits typed and nothing running.
+    /// "验证" / "Verify" works: six digits typed and nothing running.
     public var canVerify: Bool {
         guard case .code = step else { return false }
         return code.count == 6 && code.allSatisfy { $0.isASCII && $0.isWholeNumber } && !isBusy
     }
 
-    /// "重新发送" works: the countdown is over and nothing runs.
+    /// "重新发送" / "Resend Code" works: the countdown is over and nothing runs.
     public var canResend: Bool {
         guard case .code = step else { return false }
         return secondsUntilResend == 0 && !isBusy
     }
 
-    /// The resend button's title: "重新发送", or "60秒后重新发送" while it waits.
+    /// The resend button's title: "重新发送" / "Resend Code", or "60秒后重新发送" / "Resend in 60 s" while it waits.
     public var resendTitle: String {
         secondsUntilResend > 0 ? strings.resendIn(secondsUntilResend) : strings.resend
     }
 
-    /// "验证": sends the code; the account is created and signed in.
+    /// "验证" / "Verify": sends the code; the account is created and signed in.
     public func verify() async {
         guard canVerify, case .code(let id) = step else { return }
         let typed = code
@@ -178,7 +178,7 @@ public final class RegistrationScreenModel {
         }
     }
 
-    /// "重新发送": a new code (and registration id) replaces the old one.
+    /// "重新发送" / "Resend Code": a new code (and registration id) replaces the old one.
     public func resend() async {
         guard canResend, let address = normalizedEmail else { return }
         if let id = await sendCode(to: address) {
@@ -188,7 +188,7 @@ public final class RegistrationScreenModel {
         }
     }
 
-    /// "更换邮箱": back to the details; the countdown still holds for the same address, not for another.
+    /// "更换邮箱" / "Change Email": back to the details; the countdown still holds for the same address, not for another.
     public func changeEmail() {
         guard case .code = step, !isBusy else { return }
         step = .details
@@ -225,7 +225,8 @@ public final class RegistrationScreenModel {
         return id
     }
 
-    /// AUTH_003 reads "验证码错误" with the tries left, or asks for a new code when none are.
+    /// AUTH_003 reads "验证码错误" / "The verification code is wrong or has expired." with the tries left, or asks
+    /// for a new code when none are.
     private func codeFailure(_ failure: ScreenFailure) -> ScreenFailure {
         guard failure.code == .wrongCode, let left = failure.attemptsRemaining else { return failure }
         var shown = failure

@@ -3,7 +3,7 @@ import LatchCore
 /// Every text of the registration screen (seed 004 §3.2 注册界面, §8.2 密码要求 / 密码强度检测), in
 /// Simplified Chinese (the seed's wording, exactly, where it gives one) and English.
 ///
-///     RegistrationStrings(.zhHans).strength(.medium)  // "密码强度: 中等"
+///     RegistrationStrings(.zhHans).strength(.medium)  // "密码强度: 中等" / "Password strength: Medium"
 public struct RegistrationStrings: Sendable, Equatable {
     /// The language of every text.
     public let language: LatchLanguage
@@ -14,31 +14,32 @@ public struct RegistrationStrings: Sendable, Equatable {
 
     // MARK: Details step (seed §3.2)
 
-    /// "创建账户".
+    /// "创建账户" / "Create Account".
     public var title: String { pick("创建账户", "Create Account") }
-    /// "邮箱".
+    /// "邮箱" / "Email".
     public var emailLabel: String { pick("邮箱", "Email") }
     /// The email placeholder (the seed's example address).
     public var emailPlaceholder: String { "user@example.com" }
-    /// "密码".
+    /// "密码" / "Password".
     public var passwordLabel: String { pick("密码", "Password") }
-    /// "确认密码".
+    /// "确认密码" / "Confirm Password".
     public var confirmPasswordLabel: String { pick("确认密码", "Confirm Password") }
-    /// The optional nickname (seed §3.1 完善资料: "昵称等信息").
+    /// The optional nickname (seed §3.1 完善资料, complete the profile: "昵称等信息", a nickname and the like).
     public var nicknameLabel: String { pick("昵称（选填）", "Nickname (optional)") }
-    /// The terms checkbox: "我已阅读并同意《用户协议》和《隐私政策》".
+    /// The terms checkbox: "我已阅读并同意《用户协议》和《隐私政策》" /
+    /// "I have read and agree to the Terms of Service and the Privacy Policy.".
     public var termsAgreement: String {
         pick("我已阅读并同意《用户协议》和《隐私政策》", "I have read and agree to the Terms of Service and the Privacy Policy.")
     }
-    /// "《用户协议》", the link to the terms.
+    /// "《用户协议》" / "Terms of Service", the link to the terms.
     public var termsOfService: String { pick("《用户协议》", "Terms of Service") }
-    /// "《隐私政策》", the link to the privacy policy.
+    /// "《隐私政策》" / "Privacy Policy", the link to the privacy policy.
     public var privacyPolicy: String { pick("《隐私政策》", "Privacy Policy") }
-    /// "注册".
+    /// "注册" / "Sign Up".
     public var register: String { pick("注册", "Sign Up") }
-    /// "已有账户？".
+    /// "已有账户？" / "Already have an account?".
     public var haveAccount: String { pick("已有账户？", "Already have an account?") }
-    /// "登录".
+    /// "登录" / "Sign In".
     public var signIn: String { pick("登录", "Sign In") }
 
     /// The 👁 button: what VoiceOver says, by whether the password shows.
@@ -53,7 +54,7 @@ public struct RegistrationStrings: Sendable, Equatable {
 
     // MARK: Strength meter and policy hints (seed §8.2)
 
-    /// The meter's line: "密码强度: 中等".
+    /// The meter's line: "密码强度: 中等" / "Password strength: Medium".
     public func strength(_ strength: PasswordStrength) -> String {
         pick("密码强度: ", "Password strength: ") + strength.label(in: language)
     }
@@ -81,7 +82,7 @@ public struct RegistrationStrings: Sendable, Equatable {
 
     // MARK: Code step (seed §3.1 发送验证码, 验证邮箱)
 
-    /// "验证邮箱".
+    /// "验证邮箱" / "Verify Your Email".
     public var codeTitle: String { pick("验证邮箱", "Verify Your Email") }
     /// Where the code went.
     public func codeSent(to email: String) -> String {
@@ -89,15 +90,15 @@ public struct RegistrationStrings: Sendable, Equatable {
     }
     /// The code field's label.
     public var codeLabel: String { pick("6位验证码", "6-digit code") }
-    /// "验证".
+    /// "验证" / "Verify".
     public var verify: String { pick("验证", "Verify") }
-    /// "重新发送".
+    /// "重新发送" / "Resend Code".
     public var resend: String { pick("重新发送", "Resend Code") }
-    /// The resend button while it waits: "60秒后重新发送".
+    /// The resend button while it waits: "60秒后重新发送" / "Resend in 60 s".
     public func resendIn(_ seconds: Int) -> String {
         pick("\(seconds)秒后重新发送", "Resend in \(seconds) s")
     }
-    /// "更换邮箱": back to the details.
+    /// "更换邮箱" / "Change Email": back to the details.
     public var changeEmail: String { pick("更换邮箱", "Change Email") }
     /// A new code went out.
     public var codeResent: String { pick("新的验证码已发送", "A new code is on its way.") }
@@ -112,7 +113,8 @@ public struct RegistrationStrings: Sendable, Equatable {
         pick("操作过于频繁，请\(seconds)秒后再试", "Please wait \(seconds) s before asking for another code.")
     }
 
-    /// A message and its detail on one line: "验证码错误，还可尝试4次".
+    /// A message and its detail on one line: "验证码错误，还可尝试4次" /
+    /// "The verification code is wrong or has expired. 4 attempts left.".
     public func joined(_ message: String, _ detail: String) -> String {
         message + pick("，", " ") + detail
     }

@@ -6,7 +6,7 @@ import LatchCore
 /// (C11: network errors suggest a retry).
 ///
 ///     } catch {
-///         failure = ScreenFailure(error, language: .zhHans)   // "邮箱或密码错误", attemptsRemaining 3
+///         failure = ScreenFailure(error, language: .zhHans)   // "邮箱或密码错误" / "Wrong email or password.", attemptsRemaining 3
 ///     }
 public struct ScreenFailure: Sendable, Equatable {
     /// The line the screen shows.
@@ -62,7 +62,7 @@ public struct ScreenFailure: Sendable, Equatable {
         }
     }
 
-    /// No answer arrived: "网络连接失败，请重试".
+    /// No answer arrived: "网络连接失败，请重试" / "The network connection failed. Please try again.".
     static func networkMessage(_ language: LatchLanguage) -> String {
         switch language {
         case .zhHans: "网络连接失败，请重试"
@@ -70,7 +70,7 @@ public struct ScreenFailure: Sendable, Equatable {
         }
     }
 
-    /// An answer the SDK cannot read: "服务暂时不可用，请稍后重试".
+    /// An answer the SDK cannot read: "服务暂时不可用，请稍后重试" / "The service is unavailable right now. Please try again later."
     static func unexpectedMessage(_ language: LatchLanguage) -> String {
         switch language {
         case .zhHans: "服务暂时不可用，请稍后重试"
@@ -78,7 +78,7 @@ public struct ScreenFailure: Sendable, Equatable {
         }
     }
 
-    /// The Keychain is locked: "设备已锁定，请解锁后重试".
+    /// The Keychain is locked: "设备已锁定，请解锁后重试" / "Your device is locked. Unlock it and try again."
     static func vaultMessage(_ language: LatchLanguage) -> String {
         switch language {
         case .zhHans: "设备已锁定，请解锁后重试"

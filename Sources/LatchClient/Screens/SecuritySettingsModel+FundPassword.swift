@@ -2,7 +2,7 @@
 import LatchCore
 
 extension SecuritySettingsModel {
-    /// "设置资金密码" / "修改资金密码": opens the form.
+    /// "设置资金密码" / "Set Fund Password" or "修改资金密码" / "Change Fund Password": opens the form.
     public func editFundPassword() {
         guard status != nil, !isBusy else { return }
         currentFundPassword = ""
@@ -11,7 +11,7 @@ extension SecuritySettingsModel {
         isEditingFundPassword = true
     }
 
-    /// "取消" on the form.
+    /// "取消" / "Cancel" on the form.
     public func cancelFundPassword() {
         guard !isBusy else { return }
         isEditingFundPassword = false
@@ -31,20 +31,20 @@ extension SecuritySettingsModel {
         return stillTyping ? nil : strings.fundPasswordRule(first)
     }
 
-    /// "两次输入的资金密码不一致", once a confirmation of full length differs.
+    /// "两次输入的资金密码不一致" / "The fund passwords do not match.", once a confirmation of full length differs.
     public var fundPasswordConfirmationError: String? {
         guard fundPasswordConfirmation.count >= newFundPassword.count, !fundPasswordConfirmation.isEmpty else { return nil }
         return fundPasswordConfirmation == newFundPassword ? nil : strings.fundPasswordsDiffer
     }
 
-    /// "保存" works: an acceptable new fund password, confirmed, with the current one when changing.
+    /// "保存" / "Save" works: an acceptable new fund password, confirmed, with the current one when changing.
     public var canSaveFundPassword: Bool {
         guard isEditingFundPassword, !isBusy else { return false }
         let currentOK = !asksForCurrentFundPassword || FundPasswordPolicy.violations(of: currentFundPassword) != [.notSixDigits]
         return currentOK && FundPasswordPolicy.violations(of: newFundPassword).isEmpty && fundPasswordConfirmation == newFundPassword
     }
 
-    /// "保存": sets the fund password (after a verification when the server asks) or changes it with
+    /// "保存" / "Save": sets the fund password (after a verification when the server asks) or changes it with
     /// the current one.
     public func saveFundPassword() async {
         guard canSaveFundPassword else { return }

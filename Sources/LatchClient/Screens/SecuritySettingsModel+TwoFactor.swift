@@ -5,13 +5,13 @@ extension SecuritySettingsModel {
     /// The 2FA button works (nothing runs, no setup open).
     public var canChangeTwoFactor: Bool { status != nil && !isBusy && twoFactorSetup == nil }
 
-    /// "确认" on the setup's code step works: six digits typed.
+    /// "确认" / "Confirm" on the setup's code step works: six digits typed.
     public var canConfirmTwoFactor: Bool {
         guard case .enterCode = twoFactorSetup, !isBusy else { return false }
         return twoFactorCode.count == 6 && twoFactorCode.allSatisfy { $0.isASCII && $0.isWholeNumber }
     }
 
-    /// "开启" (a new secret, after a verification when the server asks) or "关闭" (always after a
+    /// "开启" / "Turn On" (a new secret, after a verification when the server asks) or "关闭" / "Turn Off" (always after a
     /// verification of `disable_totp`, D1).
     public func changeTwoFactor() async {
         guard canChangeTwoFactor, let current = status else { return }
@@ -32,7 +32,7 @@ extension SecuritySettingsModel {
         }
     }
 
-    /// "确认": the first code turns 2FA on; the recovery codes show.
+    /// "确认" / "Confirm": the first code turns 2FA on; the recovery codes show.
     public func confirmTwoFactor() async {
         guard canConfirmTwoFactor else { return }
         let code = twoFactorCode
@@ -44,7 +44,7 @@ extension SecuritySettingsModel {
         }
     }
 
-    /// "我已保存" under the recovery codes, or "取消" during the setup (2FA stays off then).
+    /// "我已保存" / "I Saved Them" under the recovery codes, or "取消" / "Cancel" during the setup (2FA stays off then).
     public func closeTwoFactorSetup() {
         guard !isBusy, let setup = twoFactorSetup else { return }
         twoFactorSetup = nil

@@ -5,7 +5,8 @@ import Observation
 
 /// The security settings screen (seed 004 §6.2 安全设置, §9 生物识别; D1, D2, C8) as a tested model:
 /// Face ID / Touch ID on and off, 2FA on (secret, first code, recovery codes) and off, the fund password
-/// set or changed, "新设备登录时通知" (always on) and "异常登录时强制验证". A change the server protects
+/// set or changed, "新设备登录时通知" / "Notify me of sign-ins from new devices" (always on) and "异常登录时强制验证" /
+/// "Verify unusual sign-ins". A change the server protects
 /// (VERIFICATION_REQUIRED) opens the verification page through `verify` and is sent again with its
 /// token. `SecuritySettingsView` only renders it.
 ///
@@ -30,7 +31,7 @@ public final class SecuritySettingsModel {
     public internal(set) var isBusy = false
     /// The last failure; cleared by the next request.
     public internal(set) var failure: ScreenFailure?
-    /// A passing note ("两步验证已开启").
+    /// A passing note ("两步验证已开启" / "Two-factor authentication is on.").
     public internal(set) var notice: String?
     /// The 2FA setup in progress.
     public internal(set) var twoFactorSetup: TwoFactorSetup?
@@ -91,7 +92,8 @@ public final class SecuritySettingsModel {
         set { Task { await self.setBiometricSignIn(newValue) } }
     }
 
-    /// The "异常登录时强制验证" switch for a SwiftUI `Toggle`: moving it runs ``setVerifyUnusualSignIns(_:)``.
+    /// The "异常登录时强制验证" / "Verify unusual sign-ins" switch for a SwiftUI `Toggle`: moving it runs
+    /// ``setVerifyUnusualSignIns(_:)``.
     public var unusualSignInSwitch: Bool {
         get { status?.verifyUnusualSignIns ?? true }
         set { Task { await self.setVerifyUnusualSignIns(newValue) } }
@@ -103,16 +105,16 @@ public final class SecuritySettingsModel {
         set { if !newValue { closeTwoFactorSetup() } }
     }
 
-    /// "已开启" / "未开启" for 2FA.
+    /// "已开启" / "On" or "未开启" / "Off" for 2FA.
     public var twoFactorState: String { status?.twoFactorEnabled == true ? strings.on : strings.off }
 
-    /// The 2FA button: "开启" or "关闭".
+    /// The 2FA button: "开启" / "Turn On" or "关闭" / "Turn Off".
     public var twoFactorAction: String { status?.twoFactorEnabled == true ? strings.turnOff : strings.turnOn }
 
-    /// "已设置" / "未设置" for the fund password.
+    /// "已设置" / "Set" or "未设置" / "Not set" for the fund password.
     public var fundPasswordState: String { strings.fundPasswordState(status?.fundPasswordSet == true) }
 
-    /// The fund-password button: "设置资金密码" or "修改资金密码".
+    /// The fund-password button: "设置资金密码" / "Set Fund Password" or "修改资金密码" / "Change Fund Password".
     public var fundPasswordAction: String {
         status?.fundPasswordSet == true ? strings.changeFundPassword : strings.setFundPassword
     }
@@ -162,7 +164,7 @@ public final class SecuritySettingsModel {
 
     // MARK: Unusual sign-in check (seed §6.2 ☑ 异常登录时强制验证)
 
-    /// The "异常登录时强制验证" switch moved to `on`.
+    /// The "异常登录时强制验证" / "Verify unusual sign-ins" switch moved to `on`.
     public func setVerifyUnusualSignIns(_ on: Bool) async {
         guard let current = status, current.verifyUnusualSignIns != on, !isBusy else { return }
         await perform {

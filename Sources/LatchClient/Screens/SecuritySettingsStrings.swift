@@ -3,7 +3,7 @@ import LatchCore
 /// Every text of the security settings screen (seed 004 §6.2 安全设置, §9 生物识别; D1, D2), in
 /// Simplified Chinese (the seed's wording, exactly, where it gives one) and English.
 ///
-///     SecuritySettingsStrings(.zhHans).verifyUnusualSignIns  // "异常登录时强制验证"
+///     SecuritySettingsStrings(.zhHans).verifyUnusualSignIns  // "异常登录时强制验证" / "Verify unusual sign-ins"
 public struct SecuritySettingsStrings: Sendable, Equatable {
     /// The language of every text.
     public let language: LatchLanguage
@@ -12,20 +12,20 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
         self.language = language
     }
 
-    /// "安全设置".
+    /// "安全设置" / "Security".
     public var title: String { pick("安全设置", "Security") }
-    /// "正在加载…".
+    /// "正在加载…" / "Loading…".
     public var loading: String { pick("正在加载…", "Loading…") }
-    /// "重试" after a failed load.
+    /// "重试" / "Try Again" after a failed load.
     public var retry: String { pick("重试", "Try Again") }
-    /// "已开启".
+    /// "已开启" / "On".
     public var on: String { pick("已开启", "On") }
-    /// "未开启".
+    /// "未开启" / "Off".
     public var off: String { pick("未开启", "Off") }
 
     // MARK: Biometrics (seed §9)
 
-    /// The biometric row's name: "Face ID", "Touch ID", or "生物识别" when the sensor is unknown.
+    /// The biometric row's name: "Face ID", "Touch ID", or "生物识别" / "Biometrics" when the sensor is unknown.
     public func biometricTitle(_ kind: BiometryKind?) -> String {
         kind?.displayName ?? pick("生物识别", "Biometrics")
     }
@@ -46,7 +46,7 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     public func biometricNotVerified(_ kind: BiometryKind?) -> String {
         pick("\(biometricTitle(kind))验证未通过，未开启", "\(biometricTitle(kind)) did not match. Nothing was changed.")
     }
-    /// The switch's state for VoiceOver and the row: "Face ID登录已开启".
+    /// The switch's state for VoiceOver and the row: "Face ID登录已开启" / "Face ID sign-in is on."
     public func biometricState(_ kind: BiometryKind?, enabled: Bool) -> String {
         let name = biometricTitle(kind)
         return enabled ? pick("\(name)登录已开启", "\(name) sign-in is on.") : pick("\(name)登录未开启", "\(name) sign-in is off.")
@@ -54,11 +54,11 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
 
     // MARK: 2FA (D1)
 
-    /// "两步验证（2FA）".
+    /// "两步验证（2FA）" / "Two-Factor Authentication".
     public var twoFactorTitle: String { pick("两步验证（2FA）", "Two-Factor Authentication") }
-    /// "开启".
+    /// "开启" / "Turn On".
     public var turnOn: String { pick("开启", "Turn On") }
-    /// "关闭".
+    /// "关闭" / "Turn Off".
     public var turnOff: String { pick("关闭", "Turn Off") }
     /// The setup's first step: add the key to an authenticator app.
     public var twoFactorAddKey: String {
@@ -66,17 +66,17 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     }
     /// The setup's second step.
     public var twoFactorEnterCode: String { pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.") }
-    /// "6位验证码".
+    /// "6位验证码" / "6-digit code".
     public var codeLabel: String { pick("6位验证码", "6-digit code") }
-    /// "确认".
+    /// "确认" / "Confirm".
     public var confirm: String { pick("确认", "Confirm") }
-    /// "取消".
+    /// "取消" / "Cancel".
     public var cancel: String { pick("取消", "Cancel") }
     /// The recovery codes' warning: shown once.
     public var recoveryCodesNotice: String {
         pick("请妥善保存以下恢复码。每个恢复码只能使用一次，且只显示这一次。", "Keep these recovery codes safe. Each works once, and they are shown only now.")
     }
-    /// "我已保存".
+    /// "我已保存" / "I Saved Them".
     public var recoveryCodesSaved: String { pick("我已保存", "I Saved Them") }
     /// After turning 2FA on or off.
     public func twoFactorChanged(_ on: Bool) -> String {
@@ -89,23 +89,23 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
 
     // MARK: Fund password (D2)
 
-    /// "资金密码".
+    /// "资金密码" / "Fund Password".
     public var fundPasswordTitle: String { pick("资金密码", "Fund Password") }
-    /// "已设置" / "未设置".
+    /// "已设置" / "Set" or "未设置" / "Not set".
     public func fundPasswordState(_ isSet: Bool) -> String { isSet ? pick("已设置", "Set") : pick("未设置", "Not set") }
-    /// "设置资金密码".
+    /// "设置资金密码" / "Set Fund Password".
     public var setFundPassword: String { pick("设置资金密码", "Set Fund Password") }
-    /// "修改资金密码".
+    /// "修改资金密码" / "Change Fund Password".
     public var changeFundPassword: String { pick("修改资金密码", "Change Fund Password") }
-    /// "当前资金密码".
+    /// "当前资金密码" / "Current fund password".
     public var currentFundPasswordLabel: String { pick("当前资金密码", "Current fund password") }
-    /// "新资金密码".
+    /// "新资金密码" / "New fund password".
     public var newFundPasswordLabel: String { pick("新资金密码", "New fund password") }
-    /// "确认资金密码".
+    /// "确认资金密码" / "Confirm fund password".
     public var confirmFundPasswordLabel: String { pick("确认资金密码", "Confirm fund password") }
     /// The rule under the field.
     public var fundPasswordHint: String { pick("6位数字，不能是相同或连续的数字", "6 digits, not all the same and not a straight run.") }
-    /// "保存".
+    /// "保存" / "Save".
     public var save: String { pick("保存", "Save") }
     /// A broken fund-password rule.
     public func fundPasswordRule(_ violation: FundPasswordPolicy.Violation) -> String {
@@ -129,11 +129,11 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
 
     // MARK: Sign-in protection (seed §6.2 安全设置)
 
-    /// "新设备登录时通知" (always on: the server mails every new-device sign-in).
+    /// "新设备登录时通知" / "Notify me of sign-ins from new devices" (always on: the server mails every new-device sign-in).
     public var notifyNewDevices: String { pick("新设备登录时通知", "Notify me of sign-ins from new devices") }
     /// Why the notification cannot be turned off.
     public var notifyNewDevicesDetail: String { pick("始终开启，通过邮件通知", "Always on, by email.") }
-    /// "异常登录时强制验证".
+    /// "异常登录时强制验证" / "Verify unusual sign-ins".
     public var verifyUnusualSignIns: String { pick("异常登录时强制验证", "Verify unusual sign-ins") }
     /// What the check does.
     public var verifyUnusualSignInsDetail: String {

@@ -12,7 +12,7 @@ public struct SecurityStatus: Sendable, Equatable {
     public var twoFactorEnabled: Bool
     /// A fund password is set.
     public var fundPasswordSet: Bool
-    /// "异常登录时强制验证" (`verify_unusual_sign_ins`).
+    /// "异常登录时强制验证" / "Verify unusual sign-ins" (`verify_unusual_sign_ins`).
     public var verifyUnusualSignIns: Bool
 
     public init(

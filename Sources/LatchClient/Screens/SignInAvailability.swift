@@ -3,13 +3,13 @@
 /// Touch ID when this device has biometric sign-in enabled (`BiometricEnrollment.binding()` and the
 /// sensor available), phone when the server sends texts.
 public struct SignInAvailability: Sendable, Equatable {
-    /// Sign in with Apple (推荐).
+    /// Sign in with Apple (推荐, recommended).
     public var apple: Bool
-    /// WeChat OAuth (可选).
+    /// WeChat OAuth (可选, optional).
     public var weChat: Bool
     /// The sensor of an enabled biometric sign-in on this device; `nil` hides the button.
     public var biometry: BiometryKind?
-    /// Phone + SMS code (可选).
+    /// Phone + SMS code (可选, optional).
     public var phone: Bool
 
     public init(apple: Bool = false, weChat: Bool = false, biometry: BiometryKind? = nil, phone: Bool = false) {

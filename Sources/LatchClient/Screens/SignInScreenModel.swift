@@ -6,7 +6,7 @@ import Observation
 /// The sign-in screen (seed 004 §2, C1, C11) as a tested model: email + password, phone + SMS code
 /// with its resend countdown, the Apple / WeChat / Face ID buttons the app says are available, the
 /// unusual-sign-in code step, and a lockout (AUTH_002) that counts down to `locked_until` with
-/// "忘记密码？" offered. `SignInView` only renders it.
+/// "忘记密码？" / "Forgot Password?" offered. `SignInView` only renders it.
 ///
 ///     @State private var model = SignInScreenModel(
 ///         service: client, availability: SignInAvailability(apple: true, biometry: .faceID, phone: true),
@@ -19,9 +19,9 @@ import Observation
 public final class SignInScreenModel {
     /// Which form shows.
     public enum Mode: String, Sendable, Equatable, CaseIterable {
-        /// "邮箱登录".
+        /// "邮箱登录" / "Email".
         case emailPassword
-        /// "手机号登录".
+        /// "手机号登录" / "Phone".
         case phoneCode
     }
 
@@ -54,7 +54,7 @@ public final class SignInScreenModel {
     public private(set) var isBusy = false
     /// The last failure; cleared by the next request.
     public private(set) var failure: ScreenFailure?
-    /// A passing note ("验证码已发送").
+    /// A passing note ("验证码已发送" / "Code sent.").
     public private(set) var notice: String?
     /// The time the countdowns are measured at; ``tick()`` moves it on.
     public private(set) var now: Date
@@ -124,7 +124,8 @@ public final class SignInScreenModel {
         }
     }
 
-    /// The lock's line under "账号已被锁定": "将于10:35解锁，剩余04:59".
+    /// The lock's line under "账号已被锁定" / "The account is locked.": "将于10:35解锁，剩余04:59" /
+    /// "Unlocks at 10:35 (04:59 left)."
     public var lockoutDetail: String? {
         guard let lockout, isLocked else { return nil }
         return strings.unlocksAt(
@@ -132,23 +133,23 @@ public final class SignInScreenModel {
             countdown: ScreenCountdown.minutesAndSeconds(lockout.secondsLeft(at: now)))
     }
 
-    /// "忘记密码？" is offered on the email form, always (C12: password sign-in is always there).
+    /// "忘记密码？" / "Forgot Password?" is offered on the email form, always (C12: password sign-in is always there).
     public var offersForgotPassword: Bool { mode == .emailPassword }
 
-    /// "忘记密码？" stands out: the account is locked, resetting is the way in now.
+    /// "忘记密码？" / "Forgot Password?" stands out: the account is locked, resetting is the way in now.
     public var highlightsForgotPassword: Bool { isLocked && mode == .emailPassword }
 
-    /// "邮箱格式不正确", once something is typed that is not an address.
+    /// "邮箱格式不正确" / "Enter a valid email address.", once something is typed that is not an address.
     public var emailError: String? {
         email.isEmpty || EmailAddress(email) != nil ? nil : strings.invalidEmail
     }
 
-    /// "手机号格式不正确", once something is typed that is not a number.
+    /// "手机号格式不正确" / "Enter a valid phone number.", once something is typed that is not a number.
     public var phoneError: String? {
         phone.isEmpty || PhoneNumberInput.e164(phone) != nil ? nil : strings.invalidPhone
     }
 
-    /// "登录" works: the form is filled, no lock runs, nothing else is running.
+    /// "登录" / "Sign In" works: the form is filled, no lock runs, nothing else is running.
     public var canSignIn: Bool {
         guard !isBusy, !isLocked, challenge == nil else { return false }
         switch mode {
@@ -160,12 +161,12 @@ public final class SignInScreenModel {
     /// Seconds before another text may be asked for (0: now).
     public var secondsUntilResend: Int { smsCountdown?.secondsLeft(at: now) ?? 0 }
 
-    /// "获取验证码" works: a number is typed, the countdown is over, nothing runs.
+    /// "获取验证码" / "Send Code" works: a number is typed, the countdown is over, nothing runs.
     public var canSendCode: Bool {
         mode == .phoneCode && PhoneNumberInput.e164(phone) != nil && secondsUntilResend == 0 && !isBusy
     }
 
-    /// "获取验证码", or "60秒后重新获取" while it waits.
+    /// "获取验证码" / "Send Code", or "60秒后重新获取" / "Resend in 60 s" while it waits.
     public var sendCodeTitle: String {
         secondsUntilResend > 0 ? strings.resendIn(secondsUntilResend) : strings.sendCode
     }
@@ -173,12 +174,12 @@ public final class SignInScreenModel {
     /// The unusual sign-in's line, while its code is asked for.
     public var challengePrompt: String? { challenge.map { strings.challengePrompt($0.method) } }
 
-    /// "验证" on the code step works.
+    /// "验证" / "Verify" on the code step works.
     public var canAnswerChallenge: Bool { challenge != nil && Self.isSixDigits(challengeCode) && !isBusy }
 
     // MARK: Events
 
-    /// "登录".
+    /// "登录" / "Sign In".
     public func signIn() async {
         guard canSignIn else { return }
         switch mode {
@@ -193,7 +194,7 @@ public final class SignInScreenModel {
         }
     }
 
-    /// "获取验证码": texts a code, then counts down `resend_after`.
+    /// "获取验证码" / "Send Code": texts a code, then counts down `resend_after`.
     public func sendCode() async {
         guard canSendCode, let number = PhoneNumberInput.e164(phone) else { return }
         await perform {
@@ -215,14 +216,14 @@ public final class SignInScreenModel {
         }
     }
 
-    /// "验证" on the unusual sign-in's code step.
+    /// "验证" / "Verify" on the unusual sign-in's code step.
     public func answerChallenge() async {
         guard canAnswerChallenge, let challenge else { return }
         let code = challengeCode
         await run { try await self.service.answerSignInChallenge(id: challenge.id, code: code) }
     }
 
-    /// "返回" from the code step: the form again.
+    /// "返回" / "Back" from the code step: the form again.
     public func leaveChallenge() {
         guard !isBusy else { return }
         challenge = nil

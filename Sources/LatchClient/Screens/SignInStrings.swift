@@ -4,7 +4,7 @@ import LatchCore
 /// Every text of the sign-in screen (seed 004 §2 登录方式, §10 错误处理), in Simplified Chinese (the
 /// seed's wording where it gives one) and English.
 ///
-///     SignInStrings(.zhHans).emailTab  // "邮箱登录"
+///     SignInStrings(.zhHans).emailTab  // "邮箱登录" / "Email"
 public struct SignInStrings: Sendable, Equatable {
     /// The language of every text.
     public let language: LatchLanguage
@@ -13,29 +13,29 @@ public struct SignInStrings: Sendable, Equatable {
         self.language = language
     }
 
-    /// "登录".
+    /// "登录" / "Sign In".
     public var title: String { pick("登录", "Sign In") }
-    /// "邮箱登录" (seed §2.1).
+    /// "邮箱登录" / "Email" (seed §2.1).
     public var emailTab: String { pick("邮箱登录", "Email") }
-    /// "手机号登录" (seed §2.1).
+    /// "手机号登录" / "Phone" (seed §2.1).
     public var phoneTab: String { pick("手机号登录", "Phone") }
-    /// "邮箱".
+    /// "邮箱" / "Email".
     public var emailLabel: String { pick("邮箱", "Email") }
-    /// "密码".
+    /// "密码" / "Password".
     public var passwordLabel: String { pick("密码", "Password") }
-    /// "手机号".
+    /// "手机号" / "Phone Number".
     public var phoneLabel: String { pick("手机号", "Phone Number") }
-    /// "验证码".
+    /// "验证码" / "Code".
     public var codeLabel: String { pick("验证码", "Code") }
-    /// "登录": the form's button.
+    /// "登录" / "Sign In": the form's button.
     public var signIn: String { pick("登录", "Sign In") }
-    /// "忘记密码？".
+    /// "忘记密码？" / "Forgot Password?".
     public var forgotPassword: String { pick("忘记密码？", "Forgot Password?") }
-    /// "没有账户？" (seed §10.1 账号不存在 → 引导注册, offered to everyone so that nothing is revealed).
+    /// "没有账户？" / "No account yet?" (seed §10.1 账号不存在 → 引导注册, offered to everyone so that nothing is revealed).
     public var noAccount: String { pick("没有账户？", "No account yet?") }
-    /// "注册".
+    /// "注册" / "Sign Up".
     public var register: String { pick("注册", "Sign Up") }
-    /// "其他登录方式".
+    /// "其他登录方式" / "Other ways to sign in".
     public var otherMethods: String { pick("其他登录方式", "Other ways to sign in") }
 
     /// The 👁 button: what VoiceOver says, by whether the password shows.
@@ -43,7 +43,8 @@ public struct SignInStrings: Sendable, Equatable {
         isVisible ? pick("隐藏密码", "Hide Password") : pick("显示密码", "Show Password")
     }
 
-    /// A button under the form: "通过Apple登录", "微信登录", "Face ID登录".
+    /// A button under the form: "通过Apple登录" / "Sign in with Apple", "微信登录" / "Sign in with WeChat",
+    /// "Face ID登录" / "Sign in with Face ID".
     public func title(for method: ExternalSignInMethod) -> String {
         switch method {
         case .apple: pick("通过Apple登录", "Sign in with Apple")
@@ -54,11 +55,11 @@ public struct SignInStrings: Sendable, Equatable {
 
     // MARK: Phone + SMS code
 
-    /// "获取验证码".
+    /// "获取验证码" / "Send Code".
     public var sendCode: String { pick("获取验证码", "Send Code") }
-    /// The send button while it waits: "60秒后重新获取".
+    /// The send button while it waits: "60秒后重新获取" / "Resend in 60 s".
     public func resendIn(_ seconds: Int) -> String { pick("\(seconds)秒后重新获取", "Resend in \(seconds) s") }
-    /// "验证码已发送".
+    /// "验证码已发送" / "Code sent.".
     public var codeSent: String { pick("验证码已发送", "Code sent.") }
     /// The typed number is not one.
     public var invalidPhone: String { pick("手机号格式不正确", "Enter a valid phone number.") }
@@ -67,7 +68,7 @@ public struct SignInStrings: Sendable, Equatable {
 
     // MARK: Unusual sign-in (C8)
 
-    /// The code step's title: "验证身份".
+    /// The code step's title: "验证身份" / "Verify It’s You".
     public var challengeTitle: String { pick("验证身份", "Verify It’s You") }
     /// Why a code is asked for, and where it is.
     public func challengePrompt(_ method: SignInChallenge.Method) -> String {
@@ -77,9 +78,9 @@ public struct SignInStrings: Sendable, Equatable {
         case .other: pick("检测到新设备登录，请输入6位验证码", "New device: enter the 6-digit code.")
         }
     }
-    /// "验证".
+    /// "验证" / "Verify".
     public var verify: String { pick("验证", "Verify") }
-    /// "返回": back to the form.
+    /// "返回" / "Back": back to the form.
     public var back: String { pick("返回", "Back") }
 
     // MARK: Errors (seed §10)
@@ -89,7 +90,7 @@ public struct SignInStrings: Sendable, Equatable {
         pick("还可尝试\(count)次", count == 1 ? "1 attempt left." : "\(count) attempts left.")
     }
 
-    /// The lock's end (seed §10.1 账号被锁定 → 显示解锁时间): "将于10:35解锁，剩余04:59".
+    /// The lock's end (seed §10.1 账号被锁定 → 显示解锁时间): "将于10:35解锁，剩余04:59" / "Unlocks at 10:35 (04:59 left)."
     public func unlocksAt(_ time: String, countdown: String) -> String {
         pick("将于\(time)解锁，剩余\(countdown)", "Unlocks at \(time) (\(countdown) left).")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import LatchCore
 
-/// One line of the device list (seed 004 §6.2): "iPhone 15 Pro (当前设备)" over "最后活动: 刚刚".
+/// One line of the device list (seed 004 §6.2): "iPhone 15 Pro (当前设备)" over "最后活动: 刚刚"
+/// ("iPhone 15 Pro (This Device)" over "Last active: just now").
 public struct SignedInDeviceRow: Sendable, Equatable, Identifiable {
     /// The session's id.
     public var id: String
@@ -9,15 +10,16 @@ public struct SignedInDeviceRow: Sendable, Equatable, Identifiable {
     public var name: String
     /// Whether this is the device showing the list.
     public var isCurrent: Bool
-    /// "iPhone 15 Pro (当前设备)" or just the name.
+    /// "iPhone 15 Pro (当前设备)" / "iPhone 15 Pro (This Device)", or just the name.
     public var title: String
-    /// "最后活动: 2 小时前".
+    /// "最后活动: 2 小时前" / "Last active: 2 hours ago".
     public var lastActive: String
     /// The model and address, when known: "iPhone16,1 · 203.0.113.7".
     public var detail: String?
     /// What VoiceOver reads for the whole row.
     public var accessibilityLabel: String
-    /// Whether the row offers "退出" (every device but this one: this one signs out from the app's own button).
+    /// Whether the row offers "退出" / "Sign Out" (every device but this one: this one signs out from the
+    /// app's own button).
     public var canSignOut: Bool
 
     /// The row for `session`, its activity measured at `now`.

@@ -4,8 +4,9 @@ import LatchCore
 import Observation
 
 /// The signed-in devices screen (seed 004 §6.2 多设备管理, C8) as a tested model: the list with this
-/// device first and marked "(当前设备)", each with "最后活动: …", then "退出其他设备" and "退出"
-/// on each other device, each asked once more before it runs. `SignedInDevicesView` only renders it.
+/// device first and marked "(当前设备)" / "(This Device)", each with "最后活动: …" / "Last active: …",
+/// then "退出其他设备" / "Sign Out Other Devices" and "退出" / "Sign Out" on each other device, each asked once more
+/// before it runs. `SignedInDevicesView` only renders it.
 ///
 ///     @State private var model = SignedInDevicesModel(service: client, language: .zhHans)
 ///     var body: some View { SignedInDevicesView(model: model).task { await model.load() } }
@@ -14,9 +15,9 @@ import Observation
 public final class SignedInDevicesModel {
     /// A sign-out waiting for the user's yes.
     public enum PendingSignOut: Sendable, Equatable {
-        /// "退出其他设备".
+        /// "退出其他设备" / "Sign Out Other Devices".
         case otherDevices
-        /// "退出" on one row.
+        /// "退出" / "Sign Out" on one row.
         case device(SignedInDeviceRow)
     }
 
@@ -28,11 +29,11 @@ public final class SignedInDevicesModel {
     public private(set) var isBusy = false
     /// The last failure; cleared by the next request.
     public private(set) var failure: ScreenFailure?
-    /// A passing note ("已退出其他设备").
+    /// A passing note ("已退出其他设备" / "Other devices are signed out.").
     public private(set) var notice: String?
     /// The sign-out the confirmation asks about.
     public private(set) var pendingSignOut: PendingSignOut?
-    /// The time "最后活动" is measured at; ``tick()`` moves it on.
+    /// The time "最后活动" / "Last active" is measured at; ``tick()`` moves it on.
     public private(set) var now: Date
 
     /// The texts in the screen's language.
@@ -50,7 +51,7 @@ public final class SignedInDevicesModel {
         self.now = clock()
     }
 
-    /// Reads the clock again ("刚刚" becomes "1 分钟前").
+    /// Reads the clock again ("刚刚" / "just now" becomes "1 分钟前" / "1 minute ago").
     public func tick() {
         now = clock()
     }
@@ -70,10 +71,10 @@ public final class SignedInDevicesModel {
     /// Whether another device is signed in.
     public var hasOtherDevices: Bool { sessions.contains { !$0.current } }
 
-    /// "退出其他设备" works: another device is signed in and nothing runs.
+    /// "退出其他设备" / "Sign Out Other Devices" works: another device is signed in and nothing runs.
     public var canSignOutOthers: Bool { hasOtherDevices && !isBusy }
 
-    /// Whether the confirmation shows; setting `false` (the dialog dismissed) is "取消".
+    /// Whether the confirmation shows; setting `false` (the dialog dismissed) is "取消" / "Cancel".
     public var isConfirmingSignOut: Bool {
         get { pendingSignOut != nil }
         set { if !newValue { cancelSignOut() } }
@@ -99,19 +100,19 @@ public final class SignedInDevicesModel {
         }
     }
 
-    /// "退出其他设备": asks first.
+    /// "退出其他设备" / "Sign Out Other Devices": asks first.
     public func askToSignOutOthers() {
         guard canSignOutOthers else { return }
         pendingSignOut = .otherDevices
     }
 
-    /// "退出" on a row: asks first. This device's own row has no "退出".
+    /// "退出" / "Sign Out" on a row: asks first. This device's own row has no "退出" / "Sign Out".
     public func askToSignOut(_ row: SignedInDeviceRow) {
         guard row.canSignOut, !isBusy else { return }
         pendingSignOut = .device(row)
     }
 
-    /// "取消" in the confirmation.
+    /// "取消" / "Cancel" in the confirmation.
     public func cancelSignOut() {
         pendingSignOut = nil
     }

@@ -4,7 +4,7 @@ import LatchCore
 /// Every text of the signed-in devices screen (seed 004 §6.2 多设备管理), in Simplified Chinese
 /// (the seed's wording, exactly) and English.
 ///
-///     SignedInDevicesStrings(.zhHans).lastActive(7200)  // "最后活动: 2 小时前"
+///     SignedInDevicesStrings(.zhHans).lastActive(7200)  // "最后活动: 2 小时前" / "Last active: 2 hours ago"
 public struct SignedInDevicesStrings: Sendable, Equatable {
     /// The language of every text.
     public let language: LatchLanguage
@@ -13,17 +13,17 @@ public struct SignedInDevicesStrings: Sendable, Equatable {
         self.language = language
     }
 
-    /// "设备列表".
+    /// "设备列表" / "Signed-In Devices".
     public var title: String { pick("设备列表", "Signed-In Devices") }
-    /// "(当前设备)" after this device's name.
+    /// "(当前设备)" / "(This Device)" after this device's name.
     public var currentDevice: String { pick("(当前设备)", "(This Device)") }
-    /// "退出其他设备".
+    /// "退出其他设备" / "Sign Out Other Devices".
     public var signOutOthers: String { pick("退出其他设备", "Sign Out Other Devices") }
-    /// "退出单个设备": the action's name (the row button's title is "退出").
+    /// "退出单个设备" / "Sign Out a Device": the action's name (the row button's title is "退出" / "Sign Out").
     public var signOutOne: String { pick("退出单个设备", "Sign Out a Device") }
-    /// "退出" on a row.
+    /// "退出" / "Sign Out" on a row.
     public var signOutRow: String { pick("退出", "Sign Out") }
-    /// What VoiceOver says for a row's button: "退出iPad Pro".
+    /// What VoiceOver says for a row's button: "退出iPad Pro" / "Sign out iPad Pro".
     public func signOutRowLabel(_ deviceName: String) -> String {
         pick("退出\(deviceName)", "Sign out \(deviceName)")
     }
@@ -35,7 +35,7 @@ public struct SignedInDevicesStrings: Sendable, Equatable {
     public func confirmSignOut(_ deviceName: String) -> String {
         pick("确定退出\(deviceName)吗？", "Sign out \(deviceName)?")
     }
-    /// "取消" in the confirmation.
+    /// "取消" / "Cancel" in the confirmation.
     public var cancel: String { pick("取消", "Cancel") }
     /// After signing out the others.
     public var signedOutOthers: String { pick("已退出其他设备", "Other devices are signed out.") }
@@ -45,17 +45,18 @@ public struct SignedInDevicesStrings: Sendable, Equatable {
     public var noOtherDevices: String { pick("没有其他已登录的设备", "No other device is signed in.") }
     /// A device that sent no name or model.
     public var unknownDevice: String { pick("未知设备", "Unknown device") }
-    /// "正在加载…".
+    /// "正在加载…" / "Loading…".
     public var loading: String { pick("正在加载…", "Loading…") }
-    /// "重试" after a failed load.
+    /// "重试" / "Try Again" after a failed load.
     public var retry: String { pick("重试", "Try Again") }
 
-    /// "最后活动: 刚刚" / "最后活动: 2 小时前" / "最后活动: 1 天前" for `seconds` since the last activity.
+    /// "最后活动: 刚刚" / "Last active: just now", "最后活动: 2 小时前" / "Last active: 2 hours ago", "最后活动: 1 天前" /
+    /// "Last active: 1 day ago" for `seconds` since the last activity.
     public func lastActive(_ seconds: TimeInterval) -> String {
         pick("最后活动: ", "Last active: ") + ago(seconds)
     }
 
-    /// "刚刚", "5 分钟前", "2 小时前", "1 天前".
+    /// "刚刚" / "just now", "5 分钟前" / "5 minutes ago", "2 小时前" / "2 hours ago", "1 天前" / "1 day ago".
     public func ago(_ seconds: TimeInterval) -> String {
         let elapsed = max(0, Int(seconds))
         switch elapsed {

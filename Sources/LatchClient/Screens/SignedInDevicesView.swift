@@ -1,8 +1,8 @@
 #if canImport(SwiftUI) && canImport(Observation)
 import SwiftUI
 
-/// The signed-in devices screen (seed 004 §6.2) over a ``SignedInDevicesModel``: rows, "退出" on
-/// each other device, "退出其他设备", and the confirmation the model asks for.
+/// The signed-in devices screen (seed 004 §6.2) over a ``SignedInDevicesModel``: rows, "退出" / "Sign Out" on
+/// each other device, "退出其他设备" / "Sign Out Other Devices", and the confirmation the model asks for.
 ///
 ///     SignedInDevicesView(model: model)
 @MainActor

@@ -6,7 +6,7 @@ import Accessibility
 
 extension View {
     /// Posts `text` to VoiceOver, politely (queued after current speech), each time it changes to a
-    /// new line: an account screen's failure ("账号已被锁定") or note ("验证码已发送").
+    /// new line: an account screen's failure ("账号已被锁定" / "The account is locked.") or note ("验证码已发送" / "Code sent.").
     @MainActor
     func announcing(_ text: String?) -> some View {
         onChange(of: text) { _, new in

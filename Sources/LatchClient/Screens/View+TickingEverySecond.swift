@@ -3,7 +3,7 @@ import SwiftUI
 
 extension View {
     /// Calls `tick` once a second while the view is on screen: the account screens' countdowns
-    /// (resend, lockout) and "最后活动" move on. The models read their injected clock on each tick.
+    /// (resend, lockout) and "最后活动" / "Last active" move on. The models read their injected clock on each tick.
     @MainActor
     func tickingEverySecond(_ tick: @escaping @MainActor () -> Void) -> some View {
         task { @MainActor in

@@ -13,7 +13,7 @@ extension LatchClient {
     ///     case .cancelled, .failed: break   // A4: the action is not executed
     ///     }
     ///
-    /// Cancelling the calling task counts as the user's "取消".
+    /// Cancelling the calling task counts as the user's "取消" / "Cancel".
     public func verify(
         _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
         presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current

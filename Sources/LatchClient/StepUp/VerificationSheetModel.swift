@@ -21,7 +21,7 @@ import Observation
 public final class VerificationSheetModel: VerificationPresenter {
     /// The page to show, or `nil` when no verification is running.
     public private(set) var screen: VerificationScreen?
-    /// What was announced when the page closed ("验证成功", "已取消验证" …).
+    /// What was announced when the page closed ("验证成功" / "Verified.", "已取消验证" / "Verification cancelled." …).
     public private(set) var closingAnnouncement: VerificationAnnouncement?
 
     @ObservationIgnored private var respond: VerificationResponder?

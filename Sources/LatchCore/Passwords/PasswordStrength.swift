@@ -28,7 +28,7 @@ public enum PasswordStrength: Int, Sendable, Codable, Comparable, CaseIterable {
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The label the meter shows ("弱", "中等", "强", "很强").
+    /// The label the meter shows ("弱" / "Weak", "中等" / "Medium", "强" / "Strong", "很强" / "Very strong").
     public func label(in language: LatchLanguage) -> String {
         switch (self, language) {
         case (.weak, .zhHans): "弱"
