@@ -101,13 +101,19 @@ def scan_tests():
                     continue
                 if not re.match(r"\s*@Test\b", line):
                     continue
-                display_match = re.search(r'@Test\("((?:[^"\\]|\\.)*)"', line)
-                display = display_match.group(1) if display_match else ""
-                for following in lines[index:index + 8]:
+                # The attribute may span lines (`@Test(\n "display", arguments: […])`): read up to the func.
+                attribute = []
+                for following in lines[index:index + 60]:
                     function_match = re.search(r"\bfunc\s+([A-Za-z0-9_]+)", following)
                     if function_match:
-                        rows.append((os.path.relpath(path, ROOT), suite, function_match.group(1), display))
+                        attribute.append(following[:function_match.start()])
                         break
+                    attribute.append(following)
+                if not function_match:
+                    continue
+                display_match = re.match(r'\s*@Test\(\s*"((?:[^"\\]|\\.)*)"', "\n".join(attribute))
+                display = display_match.group(1) if display_match else ""
+                rows.append((os.path.relpath(path, ROOT), suite, function_match.group(1), display))
     result = []
     for path, suite, function, display in rows:
         tags = tags_in(function, display)
