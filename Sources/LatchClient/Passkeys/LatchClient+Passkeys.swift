@@ -28,11 +28,15 @@ extension LatchClient {
                     method: "POST", path: "/v1/passkeys/registration/options",
                     body: PasskeyRegistrationOptionsRequest(verificationToken: verificationToken), requiresAuthorization: true))
             let credential = try await authenticator.createCredential(options.options)
-            return try await perform(
+            let created = try await perform(
                 APICall<PasskeyCreated>(
                     method: "POST", path: "/v1/passkeys",
                     body: PasskeyRegistrationRequest(challengeId: options.challengeId, credential: credential, name: name),
                     requiresAuthorization: true))
+            if let software = authenticator as? SoftwarePasskeyAuthenticator {
+                try? await software.remember(serverID: created.id, forCredentialID: credential.id)
+            }
+            return created
         } catch {
             throw PasskeyError.from(error, stepUp: stepUp)
         }

@@ -18,8 +18,11 @@ public struct SoftwarePasskey: Codable, Sendable, Equatable {
     /// The counter of the last signature.
     public var signCount: UInt32
     public var createdAt: Date
+    /// latchd's id of the passkey (`PasskeyCreated.id`), once registered.
+    public var serverID: String?
 
     enum CodingKeys: String, CodingKey {
+        case serverID = "server_id"
         case rpID = "rp_id"
         case credentialID = "credential_id"
         case userHandle = "user_handle"

@@ -59,6 +59,25 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         try await save(try await storedPasskeys().filter { $0.credentialID != credentialID })
     }
 
+    /// Forgets the passkey latchd knows as `serverID` (after `removePasskey(id:)`); returns whether
+    /// this device held it.
+    @discardableResult
+    public func forget(serverID: String) async throws -> Bool {
+        let stored = try await storedPasskeys()
+        let kept = stored.filter { $0.serverID != serverID }
+        guard kept.count != stored.count else { return false }
+        try await save(kept)
+        return true
+    }
+
+    /// Notes latchd's id for the passkey `credentialID` once it is registered.
+    public func remember(serverID: String, forCredentialID credentialID: String) async throws {
+        var stored = try await storedPasskeys()
+        guard let index = stored.firstIndex(where: { $0.credentialID == credentialID }) else { return }
+        stored[index].serverID = serverID
+        try await save(stored)
+    }
+
     public func createCredential(_ options: PublicKeyCredentialCreationOptionsJSON) async throws -> RegistrationResponseJSON {
         var stored = try await storedPasskeys()
         let excluded = Set(options.excludeCredentials.map(\.id))
