@@ -11,6 +11,9 @@ struct CLIContext: Sendable {
     let vault: FileVault
     let client: LatchClient
     let keys: SoftwareDeviceKeyStore
+    /// The software passkeys of this home (vault item `passkeys`, a `0600` file). Their client data
+    /// names `LATCH_PASSKEY_ORIGIN` when set, else the origin a development latchd accepts.
+    let passkeys: SoftwarePasskeyAuthenticator
     let terminal: Terminal
     let text: CLIText
 
@@ -22,6 +25,10 @@ struct CLIContext: Sendable {
         vault = FileVault(directory: home)
         client = LatchClient(serverURL: serverURL, vault: vault, acceptLanguage: language.rawValue)
         keys = SoftwareDeviceKeyStore(vault: vault)
+        let server = serverURL
+        let origin = ProcessInfo.processInfo.environment["LATCH_PASSKEY_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 }
+        passkeys = SoftwarePasskeyAuthenticator(
+            vault: vault, origin: { rpID in origin ?? SoftwarePasskeyAuthenticator.origin(forRPID: rpID, serverURL: server) })
         terminal = .standard
         text = CLIText(language: language, server: serverURL.absoluteString)
     }
@@ -53,10 +60,35 @@ struct CLIContext: Sendable {
             return failure
         case let error as LatchClientError:
             return .failed(describe(error))
+        case let error as PasskeyError:
+            return .failed(describe(error))
         case is VaultError:
             return .failed(text.vaultUnavailable(home.path))
         default:
             return .failed(text.unexpectedError(String(describing: error)))
+        }
+    }
+
+    func describe(_ error: PasskeyError) -> String {
+        switch error {
+        case .stepUpRequired:
+            return LatchErrorCode.verificationRequired.message(in: language)
+        case .lastWayIn(let message):
+            return message
+        case .alreadyRegistered:
+            return text.passkeyAlreadyRegistered
+        case .limitReached:
+            return text.passkeyLimitReached
+        case .notFound:
+            return text.passkeyNotFound
+        case .rejected(let reasons, let message):
+            return text.passkeyRefused(message, reasons: reasons)
+        case .authenticator(.noCredential):
+            return text.noPasskeyOnDevice
+        case .authenticator(let failure):
+            return text.unexpectedError(String(describing: failure))
+        case .client(let error):
+            return describe(error)
         }
     }
 

@@ -76,6 +76,7 @@ struct CLIText: Sendable {
         var keys = [pick("c 取消", "c cancel")]
         if screen.button(.otherMethod) != nil { keys.insert(pick("o 其他方式", "o other method"), at: 0) }
         if screen.button(.useBiometrics) != nil { keys.insert(pick("b 生物识别", "b biometrics"), at: 0) }
+        if screen.button(.usePasskey) != nil { keys.insert(pick("p 通行密钥", "p passkey"), at: 0) }
         return pick("（", " (") + keys.joined(separator: pick("，", ", ")) + pick("）", ")")
     }
 
@@ -134,7 +135,7 @@ struct CLIText: Sendable {
         user.email ?? user.identities?.first { $0.provider == "phone" }?.identifier ?? user.nickname ?? user.id
     }
     var biometricLoginNeedsNoEmail: String { pick("--biometric 不需要 EMAIL", "--biometric takes no EMAIL") }
-    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --phone 或 --biometric", "Give an EMAIL, or use --phone or --biometric") }
+    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --phone、--biometric 或 --passkey", "Give an EMAIL, or use --phone, --biometric or --passkey") }
     var emailOrPhone: String { pick("EMAIL 与 --phone 只能选一个", "Give an EMAIL or --phone, not both") }
     var sendingCode: String { pick("正在发送验证码…", "Sending the code…") }
     func codeTexted(_ phone: String) -> String { pick("验证码已发送至 \(phone)", "A 6-digit code was texted to \(phone).") }
@@ -222,6 +223,32 @@ struct CLIText: Sendable {
     }
     var fundPasswordSet: String { pick("资金密码已设置", "The fund password is set.") }
 
+    // MARK: Passkeys
+
+    var passkeyHeaders: [String] {
+        ["ID", pick("名称", "NAME"), pick("创建时间", "CREATED"), pick("最近使用", "LAST USED"), pick("已备份", "BACKED UP"), pick("证明", "ATTESTATION")]
+    }
+    func passkeyAdded(_ created: PasskeyCreated) -> String {
+        pick("已添加通行密钥「\(created.name)」（\(created.id)）", "Passkey “\(created.name)” added (\(created.id)).")
+    }
+    var passkeyUnverifiedAttestation: String {
+        pick("注意：服务器无法核实此认证器的证明，仅作记录", "Note: the server could not check this authenticator's attestation; it is stored as unverified.")
+    }
+    func passkeyRemoved(_ id: String) -> String { pick("已删除通行密钥 \(id)", "Passkey \(id) removed.") }
+    func passkeyRenamed(_ passkey: PasskeyInfo) -> String { pick("已将通行密钥重命名为「\(passkey.name)」", "Passkey renamed to “\(passkey.name)”.") }
+    var noPasskeys: String { pick("尚未添加通行密钥：latch passkey add", "No passkeys yet: latch passkey add") }
+    var passkeyAlreadyRegistered: String { pick("此设备的通行密钥已添加到该账号", "This device's passkey is already on the account.") }
+    var passkeyLimitReached: String { pick("通行密钥数量已达上限", "The account has as many passkeys as allowed.") }
+    var passkeyNotFound: String { pick("找不到该通行密钥（latch passkey list 查看）", "No such passkey (see `latch passkey list`).") }
+    var noPasskeyOnDevice: String {
+        pick("此设备没有该账号可用的通行密钥，请先登录并运行 latch passkey add", "This device has no passkey for the account. Sign in and run `latch passkey add` first.")
+    }
+    func passkeyRefused(_ message: String, reasons: [String]) -> String {
+        reasons.isEmpty ? message : "\(message) (\(reasons.joined(separator: ", ")))"
+    }
+    var passkeyLoginTakesNoPhone: String { pick("--passkey 与 --phone、--biometric 不能同时使用", "--passkey does not go with --phone or --biometric") }
+    func signedInWithPasskey(_ user: UserInfo) -> String { pick("已通过通行密钥登录：\(name(user))", "Signed in with a passkey as \(name(user)).") }
+
     // MARK: Verify
 
     func invalidParameter(_ argument: String) -> String { pick("参数应为 key=value：\(argument)", "A parameter must be key=value: \(argument)") }
@@ -237,6 +264,7 @@ struct CLIText: Sendable {
         case "totp": pick("两步验证码", "2FA code")
         case "fund_password": pick("资金密码", "fund password")
         case "recovery_code": pick("恢复码", "recovery code")
+        case "passkey": pick("通行密钥", "passkey")
         default: method
         }
     }

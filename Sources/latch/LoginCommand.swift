@@ -17,6 +17,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in with the simulated Face ID / Touch ID and this device's key.")
     var biometric = false
 
+    @Flag(help: "Sign in with a passkey of this device (see `latch passkey add`); with an EMAIL, one of that account's.")
+    var passkey = false
+
+    @Option(name: .customLong("email"), help: "The account's email (the same as the EMAIL argument).")
+    var emailOption: String?
+
     @Option(help: "Sign in with this phone number (E.164, e.g. +8613800138000) and the code texted to it.")
     var phone: String?
 
@@ -33,16 +39,26 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         let text = CLIText(language: global.language, server: global.serverText)
+        if email != nil, emailOption != nil { throw ValidationError(text.emailOrPhone) }
+        let email = email ?? emailOption
+        if passkey, biometric || phone != nil { throw ValidationError(text.passkeyLoginTakesNoPhone) }
         if biometric, email != nil || phone != nil { throw ValidationError(text.biometricLoginNeedsNoEmail) }
         if email != nil, phone != nil { throw ValidationError(text.emailOrPhone) }
-        if !biometric, email == nil, phone == nil { throw ValidationError(text.loginNeedsEmail) }
+        if !biometric, !passkey, email == nil, phone == nil { throw ValidationError(text.loginNeedsEmail) }
         if code != nil && codeFromOutbox { throw ValidationError("--code and --code-from-outbox exclude each other") }
     }
 
     func run() async throws {
         let context = CLIContext(global)
+        let email = email ?? emailOption
         if biometric {
             try await BiometricLogin(context: context, answers: sensor.answers).run()
+        } else if passkey {
+            // A passkey is a strong factor: no emailed code follows, even on a new device.
+            let user = try await context.call(context.text.signingIn) {
+                try await context.client.signInWithPasskey(email: email, authenticator: context.passkeys)
+            }
+            context.terminal.line(context.terminal.paint(context.text.signedInWithPasskey(user), .green))
         } else if let phone {
             try await phoneLogin(context, phone: phone)
         } else if let email {

@@ -24,7 +24,7 @@ struct StepUp {
 
         let result = await context.client.verify(
             VerificationContext(action: action, parameters: parameters), authenticator: sensor, keys: context.keys,
-            presenter: presenter, language: context.language)
+            presenter: presenter, language: context.language, passkeys: context.passkeys)
         try? await SimulatedSensorState.reading(sensor).save(to: context.vault)
 
         switch result {

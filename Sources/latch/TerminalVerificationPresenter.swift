@@ -93,6 +93,10 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             }
         case .noMethodAvailable:
             page.giveUp(screen.message, respond: respond)
+        case .passkey:
+            // Busy pages (the software authenticator answers at once) were not answered above; here the
+            // passkey page waits after a refused or failed attempt.
+            await chooseAfterPasskey(screen, respond: respond)
         }
     }
 
@@ -117,6 +121,20 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             }
         case nil:
             await chooseWithoutScript(screen, respond: respond)
+        }
+    }
+
+    /// The passkey page after a failed or refused attempt: a person chooses; a script moves on to the
+    /// secret it was given, else gives up (trying the same passkey again would not change the answer).
+    private func chooseAfterPasskey(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        if terminal.inputIsTerminal {
+            await choose(screen, respond: respond)
+        } else if await secrets.hasFundPassword, screen.button(.usePassword) != nil {
+            respond(.tapped(.usePassword))
+        } else if await secrets.hasCode, screen.button(.otherMethod) != nil {
+            respond(.tapped(.otherMethod))
+        } else {
+            page.giveUp(screen.message, respond: respond)
         }
     }
 
@@ -165,6 +183,8 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             respond(.tapped(.otherMethod))
         case "b" where screen.button(.useBiometrics) != nil:
             respond(.tapped(.useBiometrics))
+        case "p" where screen.button(.usePasskey) != nil:
+            respond(.tapped(.usePasskey))
         default:
             respond(isCode ? .submittedCode(VerificationSecret(typed)) : .submittedFundPassword(VerificationSecret(typed)))
         }

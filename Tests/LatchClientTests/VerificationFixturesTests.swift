@@ -55,6 +55,28 @@ enum VerificationFixtures {
     }
 
     static let passed = VerificationPassed(verificationToken: "vt-123", expiresIn: 300)
+
+    /// The server's passkey offer for verification `started` (issue 13).
+    static func passkeyOffer(for started: VerificationStarted) -> VerificationMethodOffer {
+        VerificationMethodOffer(
+            type: "passkey", challengeId: "pc-\(started.verificationId)", challenge: "passkey-challenge-\(started.verificationId)",
+            options: PublicKeyCredentialRequestOptionsJSON(
+                challenge: "Ym91bmQtdG8tdGhlLWFjdGlvbg", timeout: 300_000, rpId: "example.com",
+                allowCredentials: [PublicKeyCredentialDescriptorJSON(id: "Y3JlZC0x")], userVerification: "required"))
+    }
+
+    /// `started` with a passkey offer after biometrics (the server's order).
+    static func withPasskey(_ started: VerificationStarted) -> VerificationStarted {
+        var started = started
+        let index = started.methods.firstIndex { $0.type == "biometric" }.map { $0 + 1 } ?? 0
+        started.methods.insert(passkeyOffer(for: started), at: index)
+        return started
+    }
+
+    /// An assertion as the device's passkey would hand it over.
+    static let passkeyAssertion = AuthenticationResponseJSON(
+        id: "Y3JlZC0x", rawId: "Y3JlZC0x",
+        response: .init(clientDataJSON: "e30", authenticatorData: "AAAA", signature: "MEUC", userHandle: nil))
 }
 
 extension VerificationFlow.Action {
@@ -63,7 +85,8 @@ extension VerificationFlow.Action {
         switch self {
         case .startServerVerification(_, let screen), .show(let screen), .evaluateBiometrics(_, let screen),
             .cancelBiometricEvaluation(let screen), .submitBiometricSignature(_, let screen),
-            .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen):
+            .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen), .getPasskeyAssertion(_, let screen),
+            .submitPasskeyAssertion(_, _, let screen):
             return screen
         case .requestBiometricPermission, .unlockBiometricsWithPasscode, .openSettings, .finish, .none:
             return nil
@@ -150,6 +173,18 @@ extension VerificationFixtures {
         var nothing = self.flow(device(enabled: false), language: language)
         _ = nothing.start()
         keep("no method", nothing.serverStarted(started(biometric: false, totp: false, fundPassword: false)))
+
+        // Issue 13: the passkey pages.
+        var passkey = self.flow(device(enabled: false), language: language)
+        _ = passkey.start()
+        keep("passkey sheet", passkey.serverStarted(withPasskey(started()), devicePasskey: true))
+        keep("passkey cancelled", passkey.passkeyAssertionFinished(.cancelled))
+        _ = passkey.userTappedUsePasskey()
+        keep("passkey failed", passkey.passkeyAssertionFinished(.failed))
+        _ = passkey.userTappedUsePasskey()
+        keep("passkey checking", passkey.passkeyAssertionFinished(.asserted(passkeyAssertion)))
+        keep("passkey rejected", passkey.serverAttemptFailed(.wrongAnswer(attemptsRemaining: 2)))
+        keep("code page with passkey", passkey.userTappedOtherMethod())
 
         return screens
     }

@@ -163,7 +163,7 @@ public struct VerificationSheet: View {
         switch button.id {
         case .submit:
             if let input = screen.input { submit(input) }
-        case .retry, .continue, .usePassword, .otherMethod, .useBiometrics, .openSettings, .unlockWithPasscode, .cancel:
+        case .retry, .continue, .usePassword, .otherMethod, .useBiometrics, .openSettings, .unlockWithPasscode, .usePasskey, .cancel:
             send(.tapped(button.id))
         }
     }

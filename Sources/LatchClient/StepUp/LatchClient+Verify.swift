@@ -13,10 +13,12 @@ extension LatchClient {
     ///     case .cancelled, .failed: break   // A4: the action is not executed
     ///     }
     ///
-    /// Cancelling the calling task counts as the user's "取消" / "Cancel".
+    /// Cancelling the calling task counts as the user's "取消" / "Cancel". With `passkeys`, the page offers passkey
+    /// (after biometrics) when the server does and this device has a passkey that can answer.
     public func verify(
         _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
-        presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current
+        presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current,
+        passkeys: (any PasskeyAuthenticator)? = nil
     ) async -> VerificationResult {
         let device = await verificationDeviceState(authenticator: authenticator)
         let sensor: VerificationSensor =
@@ -26,7 +28,7 @@ extension LatchClient {
             }
         let relay = VerificationInputRelay()
         let environment = LatchVerificationEnvironment(
-            client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor, responder: relay)
+            client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor, passkeys: passkeys, responder: relay)
         let driver = VerificationDriver(
             flow: VerificationFlow(context: context, device: device, language: language, timeZone: timeZone),
             environment: environment)

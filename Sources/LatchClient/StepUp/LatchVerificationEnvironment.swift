@@ -12,12 +12,16 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     public let presenter: Presenter
     /// The sensor the page uses; Face ID's `-6` means the permission is off.
     public let sensor: VerificationSensor
+    /// The device's passkeys, when the app offers passkey verification (issue 13).
+    public let passkeys: (any PasskeyAuthenticator)?
     let responder: VerificationInputRelay
 
     init(
         client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
-        presenter: Presenter, sensor: VerificationSensor, responder: VerificationInputRelay
+        presenter: Presenter, sensor: VerificationSensor, passkeys: (any PasskeyAuthenticator)? = nil,
+        responder: VerificationInputRelay
     ) {
+        self.passkeys = passkeys
         self.client = client
         self.authenticator = authenticator
         self.keys = keys
@@ -69,6 +73,21 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
 
     public func sign(_ message: SignedMessage, credentialID: String) async throws -> String {
         try await keys.sign(message)
+    }
+
+    public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool {
+        await passkeys?.hasPasskey(for: options) ?? false
+    }
+
+    public func passkeyAssertion(_ options: PublicKeyCredentialRequestOptionsJSON) async -> PasskeyAssertionOutcome {
+        guard let passkeys else { return .failed }
+        do {
+            return .asserted(try await passkeys.assertion(options))
+        } catch PasskeyAuthenticatorError.cancelled {
+            return .cancelled
+        } catch {
+            return .failed
+        }
     }
 
     public func present(_ screen: VerificationScreen) async {

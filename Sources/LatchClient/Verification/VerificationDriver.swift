@@ -18,7 +18,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     /// One callback into the flow.
     private enum Event: Sendable {
         case input(VerificationInput)
-        case serverStarted(VerificationStarted)
+        case serverStarted(VerificationStarted, devicePasskey: Bool)
+        case passkeyFinished(PasskeyAssertionOutcome)
         case serverStartFailed(VerificationServerFailure)
         case permissionAnswered(granted: Bool)
         case biometricFinished(BiometricOutcome, evaluation: Int)
@@ -88,6 +89,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
                 case .useBiometrics: return flow.userTappedUseBiometrics()
                 case .openSettings: return flow.userTappedOpenSettings()
                 case .unlockWithPasscode: return flow.userTappedUnlockWithPasscode()
+                case .usePasskey: return flow.userTappedUsePasskey()
                 case .cancel: return flow.userTappedCancel()
                 case .submit:
                     // The field's text arrives as .submittedCode / .submittedFundPassword.
@@ -100,9 +102,11 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             case .appDidEnterBackground:
                 return flow.appDidEnterBackground()
             }
-        case .serverStarted(let started):
+        case .serverStarted(let started, let devicePasskey):
             startTimer(for: started)
-            return flow.serverStarted(started)
+            return flow.serverStarted(started, devicePasskey: devicePasskey)
+        case .passkeyFinished(let outcome):
+            return flow.passkeyAssertionFinished(outcome)
         case .serverStartFailed(let failure):
             return flow.serverStartFailed(failure)
         case .permissionAnswered(let granted):
@@ -137,7 +141,12 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             await environment.present(screen)
             spawn {
                 do {
-                    continuation.yield(.serverStarted(try await environment.startVerification(request)))
+                    let started = try await environment.startVerification(request)
+                    var devicePasskey = false
+                    if let offer = started.methods.first(where: { $0.type == VerificationMethod.passkey.rawValue }), let options = offer.options {
+                        devicePasskey = await environment.hasPasskey(for: options)
+                    }
+                    continuation.yield(.serverStarted(started, devicePasskey: devicePasskey))
                 } catch {
                     continuation.yield(.serverStartFailed(Self.failure(from: error)))
                 }
@@ -187,6 +196,13 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case .submitFundPassword(let verificationID, let password, let screen):
             await environment.present(screen)
             let attempt = VerificationAttempt(method: VerificationMethod.fundPassword.rawValue, fundPassword: password.value)
+            spawn { await Self.submit(attempt, verificationID, environment, continuation) }
+        case .getPasskeyAssertion(let options, let screen):
+            await environment.present(screen)
+            spawn { continuation.yield(.passkeyFinished(await environment.passkeyAssertion(options))) }
+        case .submitPasskeyAssertion(let verificationID, let credential, let screen):
+            await environment.present(screen)
+            let attempt = VerificationAttempt(method: VerificationMethod.passkey.rawValue, credential: credential)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .openSettings:
             await environment.openSettings()

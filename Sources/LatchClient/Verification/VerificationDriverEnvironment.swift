@@ -57,4 +57,20 @@ public protocol VerificationDriverEnvironment: Sendable {
 
     /// Waits `seconds` (a test clock may return at once); throws when cancelled.
     func sleep(seconds: Int) async throws
+
+    /// Whether this device has a passkey that can answer `options` (the server's passkey offer);
+    /// the page offers passkey only then. Default: no.
+    func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool
+
+    /// Asks the device's passkey for an assertion over `options` (the system sheet) and maps how it
+    /// ended. Default: `.failed`.
+    func passkeyAssertion(_ options: PublicKeyCredentialRequestOptionsJSON) async -> PasskeyAssertionOutcome
+}
+
+extension VerificationDriverEnvironment {
+    /// No passkeys unless the environment says otherwise.
+    public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool { false }
+
+    /// No passkeys unless the environment says otherwise.
+    public func passkeyAssertion(_ options: PublicKeyCredentialRequestOptionsJSON) async -> PasskeyAssertionOutcome { .failed }
 }

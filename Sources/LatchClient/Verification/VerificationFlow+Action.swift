@@ -23,6 +23,11 @@ extension VerificationFlow {
         case submitCode(verificationID: String, code: VerificationSecret, screen: VerificationScreen)
         /// Show `screen` and send a `fund_password` attempt with `password`.
         case submitFundPassword(verificationID: String, password: VerificationSecret, screen: VerificationScreen)
+        /// Show `screen` and ask the device's passkey for an assertion over `options` (the system
+        /// sheet); report `passkeyAssertionFinished(_:)`.
+        case getPasskeyAssertion(PublicKeyCredentialRequestOptionsJSON, screen: VerificationScreen)
+        /// Show `screen` and send a `passkey` attempt with `credential`.
+        case submitPasskeyAssertion(verificationID: String, credential: AuthenticationResponseJSON, screen: VerificationScreen)
         /// Run the device-passcode prompt (B2 −8; the page stays as it is); report
         /// `passcodeUnlockFinished(unlocked:)`.
         case unlockBiometricsWithPasscode(VerificationPasscodePrompt)

@@ -132,6 +132,9 @@ struct VerificationScreens {
                     .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
                     enabled: !busy))
         }
+        if session.passkey != nil {
+            buttons.append(button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
+        }
         if let route = session.biometric {
             buttons.append(
                 button(
@@ -172,6 +175,51 @@ struct VerificationScreens {
         return screen(
             .noMethodAvailable, icon: .warning, title: strings.verificationTitle, message: message, detail: detail,
             tone: .warning, buttons: biometricRepairs(session, notice: notice, enabled: true) + [cancel()])
+    }
+
+    /// What the passkey page is busy with, if anything.
+    enum PasskeyActivity {
+        /// The system sheet is up.
+        case sheet
+        /// The assertion is with the server.
+        case checking
+    }
+
+    /// The passkey page (issue 13): busy while the system sheet is up or the server checks the
+    /// assertion; else waiting for "使用通行密钥验证", with why, and the other methods.
+    func passkey(_ session: Session, notice: VerificationFlow.PasskeyNotice?, busy: PasskeyActivity?) -> VerificationScreen {
+        switch busy {
+        case .sheet?:
+            return screen(
+                .passkey, icon: .passkey, title: strings.passkeyTitle, message: strings.passkeyPrompt, buttons: [cancel()], isBusy: true)
+        case .checking?:
+            return screen(
+                .passkey, icon: .progress, title: strings.passkeyTitle, message: strings.verifying, buttons: [cancel()], isBusy: true)
+        case nil:
+            break
+        }
+        let message: String
+        var detail: String?
+        switch notice {
+        case nil: message = strings.passkeyMessage
+        case .cancelled?: message = strings.passkeyCancelled
+        case .failed?: message = strings.passkeyFailed
+        case .rejected(let remaining)?:
+            message = strings.passkeyRejected
+            detail = remaining.map(strings.attemptsRemaining)
+        case .network?: message = strings.networkFailure
+        case .serverError?: message = strings.serverFailure
+        }
+        var buttons = [button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .primary)]
+        if session.offersFundPassword {
+            buttons.append(button(.usePassword, strings.usePassword, hint: strings.usePasswordInsteadOfPasskeyHint, role: .secondary))
+        }
+        if let other = session.otherTargetFromBiometrics {
+            buttons.append(button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary))
+        }
+        buttons.append(cancel())
+        let tone: VerificationScreen.Tone = notice == nil || notice == .cancelled ? .regular : .warning
+        return screen(.passkey, icon: .passkey, title: strings.passkeyTitle, message: message, detail: detail, tone: tone, buttons: buttons)
     }
 
     // MARK: Parts

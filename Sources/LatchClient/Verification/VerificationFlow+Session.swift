@@ -25,6 +25,25 @@ extension VerificationFlow {
         var permission: VerificationPermission
     }
 
+    /// What a passkey needs in one verification: the challenge's id and the request options whose
+    /// challenge is bound to the action (`PasskeyStepUpChallenge`).
+    struct PasskeyRoute: Equatable {
+        var challengeID: String
+        var options: PublicKeyCredentialRequestOptionsJSON
+    }
+
+    /// Why the passkey page waits for "使用通行密钥验证" again.
+    enum PasskeyNotice: Equatable {
+        /// The system sheet was closed without a passkey.
+        case cancelled
+        /// The device could not use its passkey.
+        case failed
+        /// The server did not accept the assertion (AUTH_003 / AUTH_002).
+        case rejected(attemptsRemaining: Int?)
+        case network
+        case serverError
+    }
+
     /// The page the device-passcode prompt was asked from.
     enum LockedPage: Equatable {
         case secret(SecretMethod, Notice?)
@@ -55,6 +74,8 @@ extension VerificationFlow {
         var standing: BiometricStanding
         /// Set while biometrics are set aside for a lockout that the device passcode can end.
         var lockedBiometrics: LockedBiometrics?
+        /// Set when the server offers a passkey and this device has one that can answer.
+        var passkey: PasskeyRoute?
 
         init(started: VerificationStarted, standing: BiometricStanding) {
             let types = Set(started.methods.map(\.type))
@@ -64,6 +85,7 @@ extension VerificationFlow {
             self.biometric = nil
             self.standing = standing
             self.lockedBiometrics = nil
+            self.passkey = nil
         }
 
         /// Where "password verification" goes (A3, A6, A7): the fund password, else 2FA.

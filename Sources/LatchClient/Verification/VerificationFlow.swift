@@ -59,6 +59,12 @@ public struct VerificationFlow: Sendable {
         /// Biometry is locked out and the device-passcode prompt is up (B2 −8); `page` is where it was
         /// asked from, shown again when the passcode is not entered.
         case unlockingBiometrics(Session, LockedPage)
+        /// The passkey page waits for "使用通行密钥验证" after a cancelled, failed or refused attempt.
+        case passkeyWaiting(Session, PasskeyNotice)
+        /// The system passkey sheet is up.
+        case assertingPasskey(Session)
+        /// The passkey's assertion is with the server.
+        case submittingPasskey(Session)
         /// The page is closed (passed, cancelled or failed); later events are ignored.
         case finished
     }
@@ -109,23 +115,31 @@ public struct VerificationFlow: Sendable {
             return .startServerVerification(context.request, screen: screens.preparing())
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure("start() is called once, by the driver, before any other event")
         }
     }
 
-    /// The server opened the verification and offers its methods.
-    public mutating func serverStarted(_ started: VerificationStarted) -> Action {
+    /// The server opened the verification and offers its methods. `devicePasskey` says whether this
+    /// device has a passkey that can answer the server's passkey offer (the driver asks the
+    /// authenticator with the offer's options); passkey is offered on the page only then.
+    public mutating func serverStarted(_ started: VerificationStarted, devicePasskey: Bool = false) -> Action {
         switch state {
         case .starting(let standing):
             let offer = started.methods.first { $0.type == VerificationMethod.biometric.rawValue }
-            return open(Session(started: started, standing: standing), biometricOffer: offer)
+            var session = Session(started: started, standing: standing)
+            if devicePasskey, let passkey = started.methods.first(where: { $0.type == VerificationMethod.passkey.rawValue }),
+                let challengeID = passkey.challengeId, let options = passkey.options
+            {
+                session.passkey = PasskeyRoute(challengeID: challengeID, options: options)
+            }
+            return open(session, biometricOffer: offer)
         case .finished:
             // Cancelled while the verification was being opened; it simply expires on the server.
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure("serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
@@ -151,7 +165,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure("serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
@@ -166,7 +180,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
-            .finished:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A tap on the explanation just replaced (a double tap): nothing to do.
             return .none
         }
@@ -196,7 +210,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the prompt was up.
             return .none
         case .initial, .explainingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure(
                 "the prompt is only requested on entering requestingPermission, which is left only by its answer, a time-out or cancel")
         }
@@ -272,7 +286,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no prompt runs before start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
-            .finished:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A late result of a prompt the flow already left (app switch, time-out, another method,
             // cancel): it means nothing now.
             return .none
@@ -288,7 +302,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while signing.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure("signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
         }
     }
@@ -305,7 +319,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A tap on a screen just replaced (a double tap): nothing to do.
             return .none
         }
@@ -315,6 +329,9 @@ public struct VerificationFlow: Sendable {
     /// page to the other code method.
     public mutating func userTappedOtherMethod() -> Action {
         switch state {
+        case .passkeyWaiting(let session, _):
+            guard let target = session.otherTargetFromBiometrics else { return .none }
+            return enterSecret(session, target, notice: nil)
         case .explainingPermission(let session), .permissionDenied(let session),
             .awaitingBiometricRetry(let session, _):
             guard let target = session.otherTargetFromBiometrics else { return .none }
@@ -329,7 +346,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .unlockingBiometrics, .finished:
+            .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -338,6 +355,9 @@ public struct VerificationFlow: Sendable {
     /// "使用密码验证": the fund password, from any biometric page (A6, seed §8).
     public mutating func userTappedUsePassword() -> Action {
         switch state {
+        case .passkeyWaiting(let session, _):
+            guard session.offersFundPassword else { return .none }
+            return enterSecret(session, .fundPassword, notice: nil)
         case .explainingPermission(let session), .permissionDenied(let session),
             .awaitingBiometricRetry(let session, _):
             guard session.offersFundPassword else { return .none }
@@ -350,7 +370,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -366,7 +386,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .unlockingBiometrics, .finished:
+            .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -386,7 +406,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished:
+            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -406,7 +426,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
-            .unlockingBiometrics, .finished:
+            .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
         }
@@ -440,7 +460,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no prompt runs before start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .finished:
+            .expired, .noMethodLeft, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A late answer of a prompt the page already left (time-out, cancel): it means nothing now.
             return .none
         }
@@ -452,7 +472,7 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             return finish(.cancelled)
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
@@ -477,7 +497,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .fundPassword, _), .starting, .startFailed, .explainingPermission,
             .requestingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished:
+            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // Sent from a code field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -498,7 +518,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .totp, _), .starting, .startFailed, .explainingPermission, .requestingPermission,
             .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // Sent from a field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -511,12 +531,14 @@ public struct VerificationFlow: Sendable {
             return finish(.succeeded(proof(passed, method: .biometric)))
         case .submittingSecret(_, let method):
             return finish(.succeeded(proof(passed, method: method.method)))
+        case .submittingPasskey:
+            return finish(.succeeded(proof(passed, method: .passkey)))
         case .finished:
             // Cancelled while the answer was on its way: the token is dropped unused, so the action is
             // not executed (A4).
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
             preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
@@ -542,6 +564,22 @@ public struct VerificationFlow: Sendable {
             case .noVerificationMethod, .other:
                 return retryBiometrics(session, .serverError)
             }
+        case .submittingPasskey(let session):
+            switch failure {
+            case .sessionExpired:
+                return finish(.failed(.sessionExpired))
+            case .verificationGone:
+                return expire(session.standing, .invalidated)
+            case .wrongAnswer(let remaining):
+                guard remaining != 0 else { return expire(session.standing, .attemptsUsedUp) }
+                return waitForPasskey(session, .rejected(attemptsRemaining: remaining))
+            case .locked:
+                return waitForPasskey(session, .rejected(attemptsRemaining: nil))
+            case .network:
+                return waitForPasskey(session, .network)
+            case .noVerificationMethod, .other:
+                return waitForPasskey(session, .serverError)
+            }
         case .submittingSecret(let session, let method):
             switch failure {
             case .sessionExpired:
@@ -562,7 +600,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the answer was on its way.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics:
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
             preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
@@ -582,7 +620,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("the driver reports lifecycle events only after start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
-            .finished:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // Nothing runs that leaving the app would cut off; the page waits as it is.
             return .none
         }
@@ -599,7 +637,11 @@ public struct VerificationFlow: Sendable {
             guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
             state = .expired(session.standing, .timedOut)
             return .cancelBiometricEvaluation(thenShow: screens.expired(.timedOut))
-        case .submittingSignature, .submittingSecret:
+        case .passkeyWaiting(let session, _), .assertingPasskey(let session):
+            // A sheet still up finishes later; its result is dropped (passkeyAssertionFinished).
+            guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
+            return expire(session.standing, .timedOut)
+        case .submittingSignature, .submittingSecret, .submittingPasskey:
             // The answer is on its way; the server decides (an expired verification answers "gone").
             return .none
         case .starting, .startFailed, .expired, .noMethodLeft, .finished:
@@ -610,7 +652,62 @@ public struct VerificationFlow: Sendable {
         }
     }
 
+    /// "使用通行密钥验证": asks the device's passkey, from the passkey page or a code page.
+    public mutating func userTappedUsePasskey() -> Action {
+        switch state {
+        case .passkeyWaiting(let session, _):
+            return enterPasskey(session)
+        case .enteringSecret(let session, _, _), .noMethodLeft(let session, _):
+            guard session.passkey != nil else { return .none }
+            return enterPasskey(session)
+        case .initial:
+            preconditionFailure("no screen is shown before start(), so nothing can be tapped")
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .assertingPasskey,
+            .submittingPasskey, .finished:
+            // The button is not on this screen: a tap on a screen just replaced (or a double tap).
+            return .none
+        }
+    }
+
+    /// The device's passkey answered (or did not): an assertion goes to the server; a closed sheet or a
+    /// failure leaves the passkey page waiting, with the other methods offered.
+    public mutating func passkeyAssertionFinished(_ outcome: PasskeyAssertionOutcome) -> Action {
+        switch state {
+        case .assertingPasskey(let session):
+            switch outcome {
+            case .asserted(let credential):
+                state = .submittingPasskey(session)
+                return .submitPasskeyAssertion(
+                    verificationID: session.verificationID, credential: credential, screen: screens.passkey(session, notice: nil, busy: .checking))
+            case .cancelled:
+                return waitForPasskey(session, .cancelled)
+            case .failed:
+                return waitForPasskey(session, .failed)
+            }
+        case .initial:
+            preconditionFailure("no sheet is shown before start()")
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics, .passkeyWaiting, .submittingPasskey, .finished:
+            // A late answer of a sheet the page already left (time-out, cancel): it means nothing now.
+            return .none
+        }
+    }
+
     // MARK: Transitions shared by several events
+
+    /// Passkey (issue 13): the system sheet at once, over the options bound to this verification.
+    private mutating func enterPasskey(_ session: Session) -> Action {
+        guard let route = session.passkey else { preconditionFailure("the passkey page needs a passkey route") }
+        state = .assertingPasskey(session)
+        return .getPasskeyAssertion(route.options, screen: screens.passkey(session, notice: nil, busy: .sheet))
+    }
+
+    private mutating func waitForPasskey(_ session: Session, _ notice: PasskeyNotice) -> Action {
+        state = .passkeyWaiting(session, notice)
+        return .show(screens.passkey(session, notice: notice, busy: nil))
+    }
 
     /// Chooses the first page for a freshly opened verification (A1, A5, A7).
     private mutating func open(_ session: Session, biometricOffer offer: VerificationMethodOffer?) -> Action {
@@ -626,7 +723,9 @@ public struct VerificationFlow: Sendable {
             offer.credentialIds?.contains(credentialID) == true, let challengeID = offer.challengeId,
             let challenge = offer.challenge
         else {
-            // Biometrics are not enabled on this device (or no longer bound): 2FA, else the fund password.
+            // Biometrics are not enabled on this device (or no longer bound): a passkey of this device
+            // (issue 13), else 2FA, else the fund password.
+            if session.passkey != nil { return enterPasskey(session) }
             guard let target = session.otherTargetFromBiometrics else { return noMethodLeft(session, notice: nil) }
             return enterSecret(session, target, notice: nil)
         }
@@ -712,6 +811,8 @@ public struct VerificationFlow: Sendable {
     }
 
     private mutating func noMethodLeft(_ session: Session, notice: Notice?) -> Action {
+        // A passkey of this device is a method too (issue 13).
+        if session.passkey != nil { return enterPasskey(session) }
         state = .noMethodLeft(session, notice)
         return .show(screens.noMethodAvailable(session, notice: notice))
     }

@@ -6,4 +6,6 @@ public enum VerificationMethod: String, Sendable, Equatable, CaseIterable {
     case totp
     /// The fund password.
     case fundPassword = "fund_password"
+    /// A passkey (WebAuthn assertion over a challenge bound to the action, issue 13).
+    case passkey
 }

@@ -29,6 +29,9 @@ public struct VerificationScreen: Sendable, Equatable {
         case expired
         /// No method is left to try; only "取消".
         case noMethodAvailable
+        /// Passkey: the system sheet is up (busy), the assertion is being checked (busy), or the page
+        /// waits for "使用通行密钥验证" after a cancelled or refused attempt.
+        case passkey
     }
 
     /// How the message reads: plainly, or as a warning (failures, locks, unavailable biometrics).
@@ -85,7 +88,7 @@ public struct VerificationScreen: Sendable, Equatable {
 public struct VerificationIcon: Sendable, Equatable {
     /// What the picture shows.
     public enum Symbol: String, Sendable, Equatable, CaseIterable {
-        case faceID, touchID, oneTimeCode, fundPassword, progress, warning
+        case faceID, touchID, oneTimeCode, fundPassword, progress, warning, passkey
 
         /// The SF Symbol that draws it.
         public var systemImageName: String {
@@ -96,6 +99,7 @@ public struct VerificationIcon: Sendable, Equatable {
             case .fundPassword: "lock.shield"
             case .progress: "hourglass"
             case .warning: "exclamationmark.triangle"
+            case .passkey: "person.badge.key"
             }
         }
     }
@@ -131,6 +135,8 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
         case unlockWithPasscode
         /// "确认": sends the typed code or fund password.
         case submit
+        /// "使用通行密钥验证": asks the device's passkey (the system sheet).
+        case usePasskey
         /// "取消": closes the page; the action is not executed (A4).
         case cancel
     }

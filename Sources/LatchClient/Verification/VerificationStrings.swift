@@ -68,7 +68,7 @@ public struct VerificationStrings: Sendable, Equatable {
     public func lastBiometricAttempt(then target: VerificationMethod?) -> String {
         switch target {
         case .fundPassword: pick("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password.")
-        case .totp, .biometric: pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
+        case .totp, .biometric, .passkey: pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
         case nil: attemptsRemaining(1)
         }
     }
@@ -276,6 +276,7 @@ public struct VerificationStrings: Sendable, Equatable {
         case .totp: pick("改用身份验证器中的2FA验证码完成验证", "Verifies with a code from your authenticator app instead.")
         case .fundPassword: pick("改用资金密码完成验证", "Verifies with your fund password instead.")
         case .biometric: pick("改用生物识别完成验证", "Verifies with biometrics instead.")
+        case .passkey: pick("改用通行密钥完成验证", "Verifies with a passkey instead.")
         }
     }
 
@@ -331,13 +332,38 @@ public struct VerificationStrings: Sendable, Equatable {
     public func submitHint(_ method: VerificationMethod) -> String {
         switch method {
         case .fundPassword: pick("提交资金密码", "Submits the fund password.")
-        case .totp, .biometric: pick("提交验证码", "Submits the code.")
+        case .totp, .biometric, .passkey: pick("提交验证码", "Submits the code.")
         }
     }
 
     /// What "取消" does: the action is not carried out (A4).
     public var cancelHint: String {
         pick("关闭验证，操作不会执行", "Closes verification. The action will not be carried out.")
+    }
+
+    // MARK: Passkey (issue 13)
+
+    /// The passkey page's title.
+    public var passkeyTitle: String { pick("通行密钥", "Passkey") }
+    /// The passkey page's main line.
+    public var passkeyMessage: String { pick("使用通行密钥进行验证", "Verify with your passkey.") }
+    /// While the system sheet is up.
+    public var passkeyPrompt: String { pick("请在系统窗口中确认通行密钥", "Confirm with your passkey in the system window.") }
+    /// "使用通行密钥验证".
+    public var usePasskey: String { pick("使用通行密钥验证", "Verify with Passkey") }
+    /// What "使用通行密钥验证" does.
+    public var usePasskeyHint: String {
+        pick("打开系统窗口，用此设备上的通行密钥完成验证", "Opens the system window to verify with a passkey on this device.")
+    }
+    /// The sheet was closed without a passkey.
+    public var passkeyCancelled: String { pick("未使用通行密钥，可重试或使用其他方式验证", "No passkey was used. Try again or verify another way.") }
+    /// The device could not use its passkey.
+    public var passkeyFailed: String { pick("无法使用通行密钥，请重试或使用其他方式验证", "The passkey could not be used. Try again or verify another way.") }
+    /// The server did not accept the assertion.
+    public var passkeyRejected: String { pick("通行密钥验证未通过", "The passkey was not accepted.") }
+    /// "使用密码验证" on the passkey page.
+    public var usePasswordInsteadOfPasskeyHint: String {
+        pick("不使用通行密钥，改为输入6位资金密码完成验证", "Skips the passkey and verifies with your 6-digit fund password instead.")
     }
 
     // MARK: Fields and icons
@@ -366,6 +392,7 @@ public struct VerificationStrings: Sendable, Equatable {
         case .fundPassword: pick("资金密码图标", "Fund password icon")
         case .progress: pick("正在处理", "In progress")
         case .warning: pick("提示", "Notice")
+        case .passkey: pick("通行密钥图标", "Passkey icon")
         }
     }
 
@@ -390,7 +417,7 @@ public struct VerificationStrings: Sendable, Equatable {
     private func fallbackAdvice(_ target: VerificationMethod?) -> String {
         switch target {
         case .fundPassword: pick("，请使用密码验证", " Please verify with your password.")
-        case .totp, .biometric: pick("，请使用其他方式验证", " Please verify another way.")
+        case .totp, .biometric, .passkey: pick("，请使用其他方式验证", " Please verify another way.")
         case nil: ""
         }
     }
