@@ -8,9 +8,11 @@ import Vapor
 /// A latchd (`InProcessLatchd`) on a loopback port configured with real carriers (`LATCH_SMTP_URL`,
 /// `LATCH_SMS_WEBHOOK_URL`): the delivery tests' counterpart of `TestServer`.
 struct DeliveryTestServer: Sendable {
-    let app: Application
-    let baseURL: String
+    let server: InProcessLatchd
     let location: LatchConfig.DatabaseLocation
+
+    var app: Application { server.app }
+    var baseURL: String { server.baseURL }
 
     static func start(
         _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
@@ -24,14 +26,10 @@ struct DeliveryTestServer: Sendable {
             logRequests: false, smsWebhookURL: smsWebhookURL)
         config.rateLimits = TestServer.generousRateLimits
         adjust(&config)
-        let server = try await InProcessLatchd.start(config, clock: clock.latchClock)
-        return DeliveryTestServer(app: server.app, baseURL: server.baseURL, location: location)
+        return DeliveryTestServer(server: try await InProcessLatchd.start(config, clock: clock.latchClock), location: location)
     }
 
-    func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
-    }
+    func stop() async throws { try await server.stop() }
 
     /// POSTs `json` to `path`.
     func post(_ path: String, json: [String: Any], language: String? = nil) async throws -> TestResponse {
