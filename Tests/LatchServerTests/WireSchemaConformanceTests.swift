@@ -48,7 +48,9 @@ struct WireSchemaConformanceTests {
         let schema = try #require(validator.schema(named: sample.schema), "openapi.json has no schema \(sample.schema)")
         let json = try Self.encoded(sample.value)
         let problems = validator.problems(json, against: schema)
-        #expect(problems.isEmpty, "\(sample.testDescription): \(OpenAPISchemaValidator.describe(json))\n\(problems.joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty,
+            "\(sample.testDescription): \(OpenAPISchemaValidator.describe(json))\n\(problems.joined(separator: "\n"))")
     }
 
     /// The wire types: every `public struct NAME: Codable` in LatchCore's API and WebAuthn JSON files.
@@ -80,7 +82,9 @@ struct WireSchemaConformanceTests {
         #expect(missing.isEmpty, "wire types without a sample in WireSamples: \(missing.sorted())")
     }
 
-    @Test("test_I14 the validator refuses a sample that breaks its schema (wrong type, missing member, undeclared member, bad format)")
+    @Test(
+        "test_I14 the validator refuses a sample that breaks its schema (wrong type, missing member, undeclared member, bad format)"
+    )
     func test_I14_validatorRefusesWrongSamples() throws {
         let validator = try Self.validator()
         let tokenResponse = try #require(validator.schema(named: "TokenResponse"))
@@ -97,7 +101,10 @@ struct WireSchemaConformanceTests {
         badFormat["session_id"] = "session-1"
         var badConst = good
         badConst["token_type"] = "bearer"
-        for (label, bad) in [("wrong type", wrongType), ("missing", missing), ("undeclared", undeclared), ("format", badFormat), ("const", badConst)] {
+        for (label, bad) in [
+            ("wrong type", wrongType), ("missing", missing), ("undeclared", undeclared), ("format", badFormat),
+            ("const", badConst),
+        ] {
             #expect(!validator.problems(bad, against: tokenResponse).isEmpty, "\(label) passed: \(bad)")
         }
         good["user"] = ["id": UUID().uuidString, "email_verified": "yes", "created_at": "2026-11-25T10:00:00Z"]
@@ -105,6 +112,8 @@ struct WireSchemaConformanceTests {
 
         let grant = try #require(validator.schema(named: "TokenRequest"))
         #expect(validator.problems(try Self.encoded(TokenRequest.refresh("r")), against: grant).isEmpty)
-        #expect(!validator.problems(["grant_type": "magic", "refresh_token": "r"], against: grant).isEmpty, "oneOf with no match fails")
+        #expect(
+            !validator.problems(["grant_type": "magic", "refresh_token": "r"], against: grant).isEmpty,
+            "oneOf with no match fails")
     }
 }

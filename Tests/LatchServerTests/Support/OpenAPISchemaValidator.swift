@@ -15,7 +15,9 @@ struct OpenAPISchemaValidator {
     let document: [String: Any]
     var closed: Bool = true
 
-    static let annotations: Set<String> = ["description", "examples", "discriminator", "title", "default", "deprecated", "readOnly", "writeOnly"]
+    static let annotations: Set<String> = [
+        "description", "examples", "discriminator", "title", "default", "deprecated", "readOnly", "writeOnly",
+    ]
     static let supported: Set<String> = [
         "type", "required", "properties", "additionalProperties", "propertyNames", "maxProperties", "enum", "const", "items",
         "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "format", "$ref", "allOf", "anyOf", "oneOf",
@@ -54,7 +56,9 @@ struct OpenAPISchemaValidator {
         if let all = schema["allOf"] as? [[String: Any]] {
             for sub in all { problems += self.problems(value, against: sub, at: path) }
         }
-        if let any = schema["anyOf"] as? [[String: Any]], !any.contains(where: { self.problems(value, against: $0, at: path).isEmpty }) {
+        if let any = schema["anyOf"] as? [[String: Any]],
+            !any.contains(where: { self.problems(value, against: $0, at: path).isEmpty })
+        {
             problems.append("\(path): matches none of anyOf")
         }
         if let one = schema["oneOf"] as? [[String: Any]] {
@@ -71,10 +75,16 @@ struct OpenAPISchemaValidator {
         }
         if let array = value as? [Any] {
             if let items = schema["items"] as? [String: Any] {
-                for (index, item) in array.enumerated() { problems += self.problems(item, against: items, at: "\(path)[\(index)]") }
+                for (index, item) in array.enumerated() {
+                    problems += self.problems(item, against: items, at: "\(path)[\(index)]")
+                }
             }
-            if let minimum = schema["minItems"] as? Int, array.count < minimum { problems.append("\(path): fewer than \(minimum) items") }
-            if let maximum = schema["maxItems"] as? Int, array.count > maximum { problems.append("\(path): more than \(maximum) items") }
+            if let minimum = schema["minItems"] as? Int, array.count < minimum {
+                problems.append("\(path): fewer than \(minimum) items")
+            }
+            if let maximum = schema["maxItems"] as? Int, array.count > maximum {
+                problems.append("\(path): more than \(maximum) items")
+            }
         }
         if let string = value as? String {
             problems += stringProblems(string, schema, at: path)
@@ -115,8 +125,12 @@ struct OpenAPISchemaValidator {
 
     private func stringProblems(_ string: String, _ schema: [String: Any], at path: String) -> [String] {
         var problems: [String] = []
-        if let minimum = schema["minLength"] as? Int, string.unicodeScalars.count < minimum { problems.append("\(path): shorter than \(minimum)") }
-        if let maximum = schema["maxLength"] as? Int, string.unicodeScalars.count > maximum { problems.append("\(path): longer than \(maximum)") }
+        if let minimum = schema["minLength"] as? Int, string.unicodeScalars.count < minimum {
+            problems.append("\(path): shorter than \(minimum)")
+        }
+        if let maximum = schema["maxLength"] as? Int, string.unicodeScalars.count > maximum {
+            problems.append("\(path): longer than \(maximum)")
+        }
         if let pattern = schema["pattern"] as? String {
             if let expression = try? NSRegularExpression(pattern: pattern) {
                 let range = NSRange(string.startIndex..., in: string)

@@ -41,12 +41,14 @@ enum WireSamples {
         attestation: "none")
     static let registrationResponse = RegistrationResponseJSON(
         id: randomBase64URL, rawId: randomBase64URL,
-        response: .init(clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ", transports: ["internal"]),
+        response: .init(
+            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ", transports: ["internal"]),
         authenticatorAttachment: "platform")
     static let authenticationResponse = AuthenticationResponseJSON(
         id: randomBase64URL, rawId: randomBase64URL,
         response: .init(
-            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0", authenticatorData: "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0",
+            authenticatorData: "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
             signature: "MEUCIQDx", userHandle: "W7Dh1e0sTMqUbO9ZHcJ0gA"),
         authenticatorAttachment: "platform")
     static let session = SessionInfo(
@@ -63,35 +65,56 @@ enum WireSamples {
     static let all: [Sample] = [
         Sample("Error", "wrong code", APIErrorBody(error: "AUTH_003", message: "Wrong code.", attemptsRemaining: 2)),
         Sample("Error", "locked", APIErrorBody(error: "AUTH_002", message: "Locked.", lockedUntil: later)),
-        Sample("Error", "validation", APIErrorBody(error: "VALIDATION_FAILED", message: "Check the password.", field: "password", reasons: ["too_short"])),
+        Sample(
+            "Error", "validation",
+            APIErrorBody(error: "VALIDATION_FAILED", message: "Check the password.", field: "password", reasons: ["too_short"])),
         Sample("Error", "rate limited", APIErrorBody(error: "RATE_LIMITED", message: "Too many requests.", retryAfter: 30)),
-        Sample("Error", "unusual sign-in", APIErrorBody(error: "VERIFICATION_REQUIRED", message: "Enter the code.", challengeId: challengeID, method: "email")),
+        Sample(
+            "Error", "unusual sign-in",
+            APIErrorBody(error: "VERIFICATION_REQUIRED", message: "Enter the code.", challengeId: challengeID, method: "email")),
         Sample("AccountDeleted", AccountDeleted(appleRevocation: .notLinked)),
         Sample(
             "AccountExport",
             AccountExport(
-                exportedAt: later, user: user, securitySettings: SecuritySettings(verifyUnusualSignIns: true), sessions: [session],
+                exportedAt: later, user: user, securitySettings: SecuritySettings(verifyUnusualSignIns: true),
+                sessions: [session],
                 deviceCredentials: [deviceCredential], passkeys: [passkey],
                 knownDevices: [.init(deviceId: "A1B2C3D4-iphone", firstSeenAt: createdAt)],
-                factors: .init(totp: true, fundPassword: true, biometric: true, recoveryCodesRemaining: 9), securityEvents: [securityEvent])),
+                factors: .init(totp: true, fundPassword: true, biometric: true, recoveryCodesRemaining: 9),
+                securityEvents: [securityEvent])),
         Sample("DeleteAccountRequest", DeleteAccountRequest(verificationToken: jwt)),
-        Sample("RegistrationRequest", RegistrationRequest(email: "alice@example.com", password: "Correct-Horse-9", termsAccepted: true, nickname: "Alice")),
+        Sample(
+            "RegistrationRequest",
+            RegistrationRequest(email: "alice@example.com", password: "Correct-Horse-9", termsAccepted: true, nickname: "Alice")),
         Sample("RegistrationAccepted", RegistrationAccepted(registrationId: challengeID, expiresIn: 600)),
         Sample("VerifyCodeRequest", VerifyCodeRequest(code: "482915", device: device)),
         Sample("UpdateProfileRequest", UpdateProfileRequest(nickname: "Alice L.")),
         Sample("ForgotPasswordRequest", ForgotPasswordRequest(email: "alice@example.com")),
-        Sample("ResetPasswordRequest", ResetPasswordRequest(email: "alice@example.com", code: "482915", newPassword: "Battery-Staple-7")),
-        Sample("ChangePasswordRequest", ChangePasswordRequest(currentPassword: "Correct-Horse-9", newPassword: "Battery-Staple-7")),
-        Sample("DeviceCredentialRequest", DeviceCredentialRequest(publicKey: publicKey, deviceName: "Alice's iPhone", biometry: "face_id", verificationToken: jwt)),
+        Sample(
+            "ResetPasswordRequest",
+            ResetPasswordRequest(email: "alice@example.com", code: "482915", newPassword: "Battery-Staple-7")),
+        Sample(
+            "ChangePasswordRequest", ChangePasswordRequest(currentPassword: "Correct-Horse-9", newPassword: "Battery-Staple-7")),
+        Sample(
+            "DeviceCredentialRequest",
+            DeviceCredentialRequest(
+                publicKey: publicKey, deviceName: "Alice's iPhone", biometry: "face_id", verificationToken: jwt)),
         Sample("DeviceCredentialCreated", DeviceCredentialCreated(credentialId: credentialID)),
         Sample("DeviceCredential", deviceCredential),
-        Sample("SignatureChallenge", SignatureChallengeInfo(challengeId: challengeID, challenge: randomBase64URL, expiresIn: 120)),
+        Sample(
+            "SignatureChallenge", SignatureChallengeInfo(challengeId: challengeID, challenge: randomBase64URL, expiresIn: 120)),
         Sample("UnbindDeviceCredentialRequest", UnbindDeviceCredentialRequest(verificationToken: jwt)),
         Sample("Device", device),
         Sample("Identity", IdentityInfo(provider: "phone", identifier: "+8613800138000", linkedAt: createdAt)),
-        Sample("LinkIdentityRequest", "email, first call", LinkIdentityRequest(provider: "email", email: "alice@example.com", password: "Correct-Horse-9")),
-        Sample("LinkIdentityRequest", "email, code", LinkIdentityRequest(provider: "email", code: "482915", email: "alice@example.com")),
-        Sample("LinkIdentityRequest", "apple", LinkIdentityRequest(provider: "apple", identityToken: jwt, nonce: "n-0S6_WzA2Mj", authorizationCode: "c1f2.0.abc")),
+        Sample(
+            "LinkIdentityRequest", "email, first call",
+            LinkIdentityRequest(provider: "email", email: "alice@example.com", password: "Correct-Horse-9")),
+        Sample(
+            "LinkIdentityRequest", "email, code",
+            LinkIdentityRequest(provider: "email", code: "482915", email: "alice@example.com")),
+        Sample(
+            "LinkIdentityRequest", "apple",
+            LinkIdentityRequest(provider: "apple", identityToken: jwt, nonce: "n-0S6_WzA2Mj", authorizationCode: "c1f2.0.abc")),
         Sample("LinkIdentityRequest", "wechat", LinkIdentityRequest(provider: "wechat", code: "081Kq4Ga1Yx8xL0")),
         Sample("LinkIdentityRequest", "phone", LinkIdentityRequest(provider: "phone", code: "482915", phone: "+8613800138000")),
         Sample("SMSCodeRequest", SMSCodeRequest(phone: "+8613800138000")),
@@ -100,8 +123,12 @@ enum WireSamples {
         Sample("EmailLinkCodeSent", EmailLinkCodeSent(expiresIn: 600)),
         Sample("PasskeyRegistrationOptionsRequest", PasskeyRegistrationOptionsRequest(verificationToken: jwt)),
         Sample("PasskeyRegistrationOptions", PasskeyRegistrationOptions(challengeId: challengeID, options: creationOptions)),
-        Sample("PasskeyRegistrationRequest", PasskeyRegistrationRequest(challengeId: challengeID, credential: registrationResponse, name: "iCloud Keychain")),
-        Sample("PasskeyCreated", PasskeyCreated(id: credentialID, name: "iCloud Keychain", createdAt: createdAt, backedUp: true, attestation: "none")),
+        Sample(
+            "PasskeyRegistrationRequest",
+            PasskeyRegistrationRequest(challengeId: challengeID, credential: registrationResponse, name: "iCloud Keychain")),
+        Sample(
+            "PasskeyCreated",
+            PasskeyCreated(id: credentialID, name: "iCloud Keychain", createdAt: createdAt, backedUp: true, attestation: "none")),
         Sample("Passkey", passkey),
         Sample("RenamePasskeyRequest", RenamePasskeyRequest(name: "YubiKey 5C")),
         Sample("RemovePasskeyRequest", RemovePasskeyRequest(verificationToken: jwt)),
@@ -112,40 +139,77 @@ enum WireSamples {
         Sample("PublicKeyCredentialCreationOptions", creationOptions),
         Sample("RegistrationResponse", registrationResponse),
         Sample("AuthenticationResponse", authenticationResponse),
-        Sample("TOTPEnrollment", TOTPEnrollment(secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", otpauthURI: "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Latch")),
+        Sample(
+            "TOTPEnrollment",
+            TOTPEnrollment(
+                secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                otpauthURI: "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Latch")),
         Sample("TOTPActivationRequest", TOTPActivationRequest(code: "482915")),
-        Sample("TOTPActivated", TOTPActivated(recoveryCodes: (2...9).map { "k7m2\($0)-p9x4q" } + ["ab3cd-ef4gh", "zz9yx-2wv7u"])),
+        Sample(
+            "TOTPActivated", TOTPActivated(recoveryCodes: (2...9).map { "k7m2\($0)-p9x4q" } + ["ab3cd-ef4gh", "zz9yx-2wv7u"])),
         Sample("VerificationTokenBody", VerificationTokenBody(verificationToken: jwt)),
         Sample("FundPasswordRequest", FundPasswordRequest(fundPassword: "258369", currentFundPassword: "147258")),
         Sample("SecurityEvent", securityEvent),
         Sample("SecuritySettings", SecuritySettings(verifyUnusualSignIns: true)),
         Sample("SecuritySettingsUpdate", SecuritySettingsUpdate(verifyUnusualSignIns: false, verificationToken: jwt)),
         Sample("Session", session),
-        Sample("TokenRequest", "password", TokenRequest.password(email: "alice@example.com", password: "Correct-Horse-9", device: device)),
+        Sample(
+            "TokenRequest", "password",
+            TokenRequest.password(email: "alice@example.com", password: "Correct-Horse-9", device: device)),
         Sample("TokenRequest", "refresh_token", TokenRequest.refresh(randomBase64URL)),
-        Sample("TokenRequest", "device_signature", TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: "MEUCIQDx", device: device)),
-        Sample("TokenRequest", "login_challenge", TokenRequest(grantType: .loginChallenge, challengeId: challengeID, code: "482915")),
-        Sample("TokenRequest", "apple", TokenRequest(grantType: .apple, identityToken: jwt, nonce: "n-0S6_WzA2Mj", fullName: "Alice Liddell", device: device, authorizationCode: "c1f2.0.abc")),
+        Sample(
+            "TokenRequest", "device_signature",
+            TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: "MEUCIQDx", device: device)),
+        Sample(
+            "TokenRequest", "login_challenge", TokenRequest(grantType: .loginChallenge, challengeId: challengeID, code: "482915")),
+        Sample(
+            "TokenRequest", "apple",
+            TokenRequest(
+                grantType: .apple, identityToken: jwt, nonce: "n-0S6_WzA2Mj", fullName: "Alice Liddell", device: device,
+                authorizationCode: "c1f2.0.abc")),
         Sample("TokenRequest", "wechat", TokenRequest(grantType: .wechat, code: "081Kq4Ga1Yx8xL0", device: device)),
-        Sample("TokenRequest", "sms_code", TokenRequest(grantType: .smsCode, code: "482915", phone: "+8613800138000", device: device)),
-        Sample("TokenRequest", "passkey", TokenRequest(grantType: .passkey, challengeId: challengeID, credential: authenticationResponse, device: device)),
+        Sample(
+            "TokenRequest", "sms_code", TokenRequest(grantType: .smsCode, code: "482915", phone: "+8613800138000", device: device)
+        ),
+        Sample(
+            "TokenRequest", "passkey",
+            TokenRequest(grantType: .passkey, challengeId: challengeID, credential: authenticationResponse, device: device)),
         Sample("TokenResponse", tokenResponse),
         Sample("User", user),
-        Sample("VerificationRequest", VerificationRequest(action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT", "address": "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"])),
-        Sample("VerificationMethodOffer", "biometric", VerificationMethodOffer(type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL)),
-        Sample("VerificationMethodOffer", "passkey", VerificationMethodOffer(type: "passkey", challengeId: challengeID, challenge: randomBase64URL, options: requestOptions)),
+        Sample(
+            "VerificationRequest",
+            VerificationRequest(
+                action: "withdrawal",
+                parameters: ["amount": "100.00", "currency": "USDT", "address": "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"])),
+        Sample(
+            "VerificationMethodOffer", "biometric",
+            VerificationMethodOffer(
+                type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL)),
+        Sample(
+            "VerificationMethodOffer", "passkey",
+            VerificationMethodOffer(
+                type: "passkey", challengeId: challengeID, challenge: randomBase64URL, options: requestOptions)),
         Sample(
             "VerificationStarted",
             VerificationStarted(
                 verificationId: challengeID,
-                methods: [VerificationMethodOffer(type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL), VerificationMethodOffer(type: "totp"), VerificationMethodOffer(type: "fund_password")],
+                methods: [
+                    VerificationMethodOffer(
+                        type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL),
+                    VerificationMethodOffer(type: "totp"), VerificationMethodOffer(type: "fund_password"),
+                ],
                 preferred: "biometric", expiresIn: 300)),
-        Sample("VerificationAttempt", "biometric", VerificationAttempt(method: "biometric", credentialId: credentialID, signature: "MEUCIQDx")),
+        Sample(
+            "VerificationAttempt", "biometric",
+            VerificationAttempt(method: "biometric", credentialId: credentialID, signature: "MEUCIQDx")),
         Sample("VerificationAttempt", "passkey", VerificationAttempt(method: "passkey", credential: authenticationResponse)),
         Sample("VerificationAttempt", "totp", VerificationAttempt(method: "totp", code: "482915")),
         Sample("VerificationAttempt", "fund_password", VerificationAttempt(method: "fund_password", fundPassword: "258369")),
         Sample("VerificationPassed", VerificationPassed(verificationToken: jwt, expiresIn: 300)),
-        Sample("RedeemVerificationRequest", RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
-        Sample("RedeemedVerification", RedeemedVerification(userId: userID, action: "withdrawal", method: "totp", verifiedAt: later)),
+        Sample(
+            "RedeemVerificationRequest",
+            RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
+        Sample(
+            "RedeemedVerification", RedeemedVerification(userId: userID, action: "withdrawal", method: "totp", verifiedAt: later)),
     ]
 }
