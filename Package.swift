@@ -71,8 +71,16 @@ let package = Package(
             name: "latch",
             dependencies: ["LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Test helpers shared by test targets: child processes without Foundation.Process (see ChildProcess).
-        .target(name: "LatchTestSupport", path: "Tests/LatchTestSupport"),
+        // Test helpers shared by test targets: child processes without Foundation.Process (see ChildProcess),
+        // and the one way to start a server for a test: the latchd binary (`LatchdProcess`) or LatchServer
+        // in the test process (`InProcessLatchd`); HTTP answers with a typed error body (`HTTPAnswerBody`).
+        .target(
+            name: "LatchTestSupport",
+            dependencies: [
+                "LatchCore", "LatchServer", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+            ],
+            path: "Tests/LatchTestSupport"
+        ),
         .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient"]),
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
@@ -80,7 +88,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LatchClient", "LatchServer", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))]
+            dependencies: ["LatchClient", "LatchServer", "LatchTestSupport", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))]
         ),
         .testTarget(
             name: "LatchServerTests",

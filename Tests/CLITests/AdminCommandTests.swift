@@ -18,17 +18,8 @@ struct AdminCommandTests {
     }
 
     static func admin(_ arguments: [String], server: Latchd) async throws -> AdminRun {
-        let id = UUID().uuidString
-        let out = server.folder.appendingPathComponent("admin-out-\(id)"), err = server.folder.appendingPathComponent("admin-err-\(id)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = try ChildProcess(
-            [try Binaries.require("latchd").path, "admin"] + arguments, environment: server.environment, directory: server.folder,
-            output: .files(standardOutput: out, standardError: err))
-        let status = await process.exited()
-        return AdminRun(
-            status: status, output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let run = try await server.run(["admin"] + arguments)
+        return AdminRun(status: run.status, output: run.output, errors: run.errors)
     }
 
     @Test("12 §2 latchd admin finds, disables and enables a user on the server's database, audited as console; the CLI says the account is disabled")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import LatchCore
 import Testing
 

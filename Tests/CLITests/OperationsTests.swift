@@ -86,12 +86,9 @@ struct OperationsTests {
             "LATCH_BCRYPT_COST": "10", "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("l.sqlite").path,
             "LATCH_SECRET_KEY": Data(repeating: 3, count: 32).base64EncodedString(),
         ]) { $1 }
-        let printed = folder.appendingPathComponent("bcrypt-time.txt")
-        let timing = try ChildProcess(
-            [try Binaries.require("latchd").path, "bcrypt-time"], environment: environment, output: .files(standardOutput: printed, standardError: folder.appendingPathComponent("bcrypt-time.err")))
-        timing.closeInput()
-        #expect(await timing.exited() == 0)  // awaited: never block a cooperative thread (see Latchd.stop)
-        let output = ((try? String(contentsOf: printed, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let timing = try await Latchd.run(["bcrypt-time"], environment: environment, directory: folder)
+        #expect(timing.status == 0, "\(timing)")
+        let output = timing.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let atTen = try #require(Double(output), "bcrypt-time printed \(output)")
         // Each step of cost doubles the time.
         return min(20, 10 + max(0, Int((log2(milliseconds / max(atTen, 0.1))).rounded(.up))))

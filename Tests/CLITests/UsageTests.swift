@@ -1,6 +1,7 @@
 // What a person expects of any CLI: usage errors exit 2, a server that is down is one line naming
 // it, no colour into a pipe.
 import Foundation
+import LatchTestSupport
 import LatchCore
 import Testing
 

@@ -91,7 +91,7 @@ struct AdminTests {
 
             #expect(rightAnswers == Array(repeating: 200, count: 6), "a right key gives its charge back")
             #expect(wrongAnswers == [401, 401, 401, 429])
-            #expect(limited.status == 429 && limited.errorCode == "RATE_LIMITED" && limited.json["retry_after"] as? Int == 1)
+            #expect(limited.status == 429 && limited.errorCode == "RATE_LIMITED" && limited.errorBody?.retryAfter == 1)
         }
     }
 
@@ -157,9 +157,9 @@ struct AdminTests {
             let badCursor = try await server.send(.GET, "/v1/admin/users?cursor=bm90LWEtY3Vyc29y", bearer: Self.adminKey)
             let badLimit = try await server.send(.GET, "/v1/admin/users?limit=0", bearer: Self.adminKey)
             let wordLimit = try await server.send(.GET, "/v1/admin/users?limit=ten", bearer: Self.adminKey)
-            #expect(badCursor.status == 400 && badCursor.json["field"] as? String == "cursor", "\(badCursor.text)")
-            #expect(badLimit.status == 400 && badLimit.json["field"] as? String == "limit")
-            #expect(wordLimit.status == 400 && wordLimit.json["field"] as? String == "limit")
+            #expect(badCursor.status == 400 && badCursor.errorBody?.field == "cursor", "\(badCursor.text)")
+            #expect(badLimit.status == 400 && badLimit.errorBody?.field == "limit")
+            #expect(wordLimit.status == 400 && wordLimit.errorBody?.field == "limit")
         }
     }
 
@@ -216,7 +216,7 @@ struct AdminTests {
             let credentialID = try await server.bindDevice(key, bearer: tokens.accessToken)
             let pendingChallenge = try await server.signIn(device: ["id": "new-phone"])
             try #require(pendingChallenge.status == 403 && pendingChallenge.errorCode == "VERIFICATION_REQUIRED")
-            let challengeID = try #require(pendingChallenge.json["challenge_id"] as? String)
+            let challengeID = try #require(pendingChallenge.errorBody?.challengeId)
             let mailedCode = try await server.latestCode(to: "alice@example.com")
             let mailsBefore = await server.mails().count
 
@@ -238,7 +238,7 @@ struct AdminTests {
             for grant in [password, newDevice, signature, loginChallenge] {
                 #expect(grant.status == 403 && grant.errorCode == "ACCOUNT_DISABLED", "\(grant.status) \(grant.text)")
             }
-            #expect(password.json["message"] as? String == "该账号已被停用，请联系客服")
+            #expect(password.errorBody?.message == "该账号已被停用，请联系客服")
             #expect(await server.mails().count == mailsBefore, "no new-device code is mailed to a disabled account")
             let wrongPassword = try await server.signIn(password: "Wrong-Horse-1")
             #expect(wrongPassword.errorCode == "AUTH_001", "a wrong password still says only that")

@@ -90,7 +90,7 @@ struct AppleRevocationTests {
         try await apple.stop()
 
         for answer in answers {
-            #expect(answer.status == 503 && answer.json["reasons"] as? [String] == ["provider_unavailable", "client_secret_refused"], "\(answer.text)")
+            #expect(answer.status == 503 && answer.errorBody?.reasons == ["provider_unavailable", "client_secret_refused"], "\(answer.text)")
         }
         #expect(apple.clientSecretRefusals == ["bad_signature", "wrong_iss"])
         #expect(apple.appleRefreshTokens.isEmpty, "no code was exchanged")
@@ -113,9 +113,9 @@ struct AppleRevocationTests {
             let mismatched = try await grant("code-of-someone-else")
             let malformed = try await grant("has spaces")
 
-            #expect(unknown.status == 401 && unknown.json["reasons"] as? [String] == ["invalid_code"], "\(unknown.text)")
-            #expect(unknown.json["field"] as? String == "authorization_code")
-            #expect(mismatched.status == 401 && mismatched.json["reasons"] as? [String] == ["code_mismatch"], "\(mismatched.text)")
+            #expect(unknown.status == 401 && unknown.errorBody?.reasons == ["invalid_code"], "\(unknown.text)")
+            #expect(unknown.errorBody?.field == "authorization_code")
+            #expect(mismatched.status == 401 && mismatched.errorBody?.reasons == ["code_mismatch"], "\(mismatched.text)")
             #expect(malformed.status == 422 || malformed.status == 400, "\(malformed.text)")
         }
     }

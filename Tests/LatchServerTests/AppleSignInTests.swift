@@ -64,8 +64,8 @@ struct AppleSignInTests {
                 (forged, "invalid_signature"), (tampered, "invalid_signature"), (garbage, "malformed_token"),
             ] {
                 #expect(answer.status == 401 && answer.errorCode == "AUTH_001", "\(reason): \(answer.text)")
-                #expect(answer.json["reasons"] as? [String] == [reason], "\(answer.text)")
-                #expect(answer.json["field"] as? String == "identity_token")
+                #expect(answer.errorBody?.reasons == [reason], "\(answer.text)")
+                #expect(answer.errorBody?.field == "identity_token")
             }
         }
     }
@@ -83,8 +83,8 @@ struct AppleSignInTests {
                 server, token, nonce: "0d4f4d6c0b2e3e0c4e1f1c5d0f2b6f7a8e9d0c1b2a3f4e5d6c7b8a9f0e1d2c3b")
             let right = try await Self.appleSignIn(server, token, nonce: "the-raw-nonce")
 
-            #expect(wrong.status == 401 && wrong.json["reasons"] as? [String] == ["nonce_mismatch"])
-            #expect(missing.status == 401 && missing.json["reasons"] as? [String] == ["nonce_required"])
+            #expect(wrong.status == 401 && wrong.errorBody?.reasons == ["nonce_mismatch"])
+            #expect(missing.status == 401 && missing.errorBody?.reasons == ["nonce_required"])
             #expect(hashedSentAsRaw.status == 401)
             #expect(right.status == 200, "\(right.text)")
         }
@@ -106,7 +106,7 @@ struct AppleSignInTests {
             let madeUp = try await Self.appleSignIn(server, try await new.identityToken(expires: server.clock.now + 600, signingKid: "made-up"))
 
             #expect(rotated.status == 200, "\(rotated.text)")
-            #expect(madeUp.status == 401 && madeUp.json["reasons"] as? [String] == ["unknown_key"])
+            #expect(madeUp.status == 401 && madeUp.errorBody?.reasons == ["unknown_key"])
             #expect(apple.jwksFetches == 2)
             #expect(await server.app.identityServices.appleKeyFetches == 2)
         }
@@ -182,8 +182,8 @@ struct AppleSignInTests {
             let answer = try await Self.appleSignIn(server, "a.b.c")
 
             #expect(answer.status == 422 && answer.errorCode == "VALIDATION_FAILED")
-            #expect(answer.json["reasons"] as? [String] == ["provider_not_configured"])
-            #expect((answer.json["message"] as? String)?.contains("Apple") == true)
+            #expect(answer.errorBody?.reasons == ["provider_not_configured"])
+            #expect((answer.errorBody?.message)?.contains("Apple") == true)
         }
     }
 
@@ -197,8 +197,8 @@ struct AppleSignInTests {
         try await server.stop()
         try await standIn.stop()
 
-        #expect(answer.status == 503 && answer.json["reasons"] as? [String] == ["provider_unavailable", "keys_unavailable"])
-        #expect(answer.json["retry_after"] as? Int == 30)
+        #expect(answer.status == 503 && answer.errorBody?.reasons == ["provider_unavailable", "keys_unavailable"])
+        #expect(answer.errorBody?.retryAfter == 30)
     }
 
     @Test("test_10 with LATCH_APPLE_REQUIRE_NONCE on (the default) an Apple grant without a nonce is refused: 401 nonce_required", arguments: TestDatabase.all)
@@ -213,7 +213,7 @@ struct AppleSignInTests {
 
             for answer in [unbound, bound] {
                 #expect(answer.status == 401 && answer.errorCode == "AUTH_001", "\(answer.text)")
-                #expect(answer.json["field"] as? String == "nonce" && answer.json["reasons"] as? [String] == ["nonce_required"])
+                #expect(answer.errorBody?.field == "nonce" && answer.errorBody?.reasons == ["nonce_required"])
             }
             #expect(try LatchConfig.fromEnvironment(Self.appleEnvironment).signInProviders.apple?.requireNonce == true)
         }
@@ -264,7 +264,7 @@ struct AppleSignInTests {
             #expect(first.status == 200, "\(first.text)")
             for replay in [again, elsewhere, linkReplayed] {
                 #expect(replay.status == 401 && replay.errorCode == "AUTH_001", "\(replay.text)")
-                #expect(replay.json["reasons"] as? [String] == ["token_replayed"], "\(replay.text)")
+                #expect(replay.errorBody?.reasons == ["token_replayed"], "\(replay.text)")
             }
             #expect(linked.status == 201, "\(linked.text)")
             #expect(fresh.status == 200, "a new token of the same person is fine: \(fresh.text)")
@@ -286,7 +286,7 @@ struct AppleSignInTests {
             try await other.stop()
 
             #expect(answers.filter { $0.status == 200 }.count == 1, "\(answers.map(\.text))")
-            #expect(answers.filter { $0.json["reasons"] as? [String] == ["token_replayed"] }.count == 5, "\(answers.map(\.text))")
+            #expect(answers.filter { $0.errorBody?.reasons == ["token_replayed"] }.count == 5, "\(answers.map(\.text))")
         }
     }
 

@@ -59,16 +59,16 @@ struct BadInputTests {
                     let response = try await server.send(.POST, path, json: body)
 
                     #expect(response.status == 400 && response.errorCode == "VALIDATION_FAILED", "\(path): \(response.text)")
-                    #expect(response.json["field"] as? String == field, "\(path): \(response.text)")
+                    #expect(response.errorBody?.field == field, "\(path): \(response.text)")
                 }
             }
             let termsAsNumber = try await server.send(
                 .POST, "/v1/registrations", json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": 1])
-            #expect(termsAsNumber.status == 400 && termsAsNumber.json["field"] as? String == "terms_accepted", "\(termsAsNumber.text)")
+            #expect(termsAsNumber.status == 400 && termsAsNumber.errorBody?.field == "terms_accepted", "\(termsAsNumber.text)")
             let deviceAsString = try await server.send(
                 .POST, "/v1/token",
                 json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": "iPhone"])
-            #expect(deviceAsString.status == 400 && deviceAsString.json["field"] as? String == "device", "\(deviceAsString.text)")
+            #expect(deviceAsString.status == 400 && deviceAsString.errorBody?.field == "device", "\(deviceAsString.text)")
         }
     }
 
@@ -88,14 +88,14 @@ struct BadInputTests {
                     let response = try await server.send(.POST, path, json: body)
 
                     #expect(response.status == 400 && response.errorCode == "VALIDATION_FAILED", "\(path) without \(field): \(response.text)")
-                    #expect(response.json["field"] as? String == field, "\(path) without \(field): \(response.text)")
+                    #expect(response.errorBody?.field == field, "\(path) without \(field): \(response.text)")
                 }
             }
             let refreshWithoutToken = try await server.send(.POST, "/v1/token", json: ["grant_type": "refresh_token"])
-            #expect(refreshWithoutToken.status == 400 && refreshWithoutToken.json["field"] as? String == "refresh_token")
+            #expect(refreshWithoutToken.status == 400 && refreshWithoutToken.errorBody?.field == "refresh_token")
             let nullEmail = try await server.send(
                 .POST, "/v1/registrations", body: #"{"email":null,"password":"Correct-Horse-9","terms_accepted":true}"#)
-            #expect(nullEmail.status == 400 && nullEmail.json["field"] as? String == "email", "\(nullEmail.text)")
+            #expect(nullEmail.status == 400 && nullEmail.errorBody?.field == "email", "\(nullEmail.text)")
         }
     }
 
@@ -109,7 +109,7 @@ struct BadInputTests {
 
                 for response in [empty, absent, emptyObject] {
                     #expect((400..<500).contains(response.status), "\(path): \(response.status) \(response.text)")
-                    #expect(response.errorCode != nil && response.json["message"] is String, "\(path): \(response.text)")
+                    #expect(response.errorCode != nil && response.errorBody != nil, "\(path): \(response.text)")
                 }
             }
         }
@@ -154,10 +154,10 @@ struct BadInputTests {
                     .POST, "/v1/token", json: ["grant_type": grant, "email": "alice@example.com", "password": "Correct-Horse-9"])
 
                 #expect((400..<500).contains(response.status), "\(grant): \(response.text)")
-                #expect(response.errorCode == "VALIDATION_FAILED" && response.json["field"] as? String == "grant_type", "\(grant): \(response.text)")
+                #expect(response.errorCode == "VALIDATION_FAILED" && response.errorBody?.field == "grant_type", "\(grant): \(response.text)")
             }
             let numeric = try await server.send(.POST, "/v1/token", json: ["grant_type": 1])
-            #expect(numeric.status == 400 && numeric.json["field"] as? String == "grant_type")
+            #expect(numeric.status == 400 && numeric.errorBody?.field == "grant_type")
         }
     }
 
@@ -171,10 +171,10 @@ struct BadInputTests {
 
                 #expect(response.status == 404 && response.errorCode == "NOT_FOUND", "\(method.rawValue) \(path): \(response.text)")
                 #expect(response.headers.contentType == .json, "\(method.rawValue) \(path)")
-                #expect(response.json["message"] as? String == "Not found.")
+                #expect(response.errorBody?.message == "Not found.")
             }
             let chinese = try await server.send(.GET, "/v1/nope", headers: [("Accept-Language", "zh-Hans")])
-            #expect(chinese.json["message"] as? String == "资源不存在")
+            #expect(chinese.errorBody?.message == "资源不存在")
         }
     }
 
@@ -189,7 +189,7 @@ struct BadInputTests {
                     let context = "\(request) [\(language ?? "no Accept-Language")]: \(response.status) \(response.text.prefix(300))"
                     #expect((400..<500).contains(response.status), "\(context)")
                     #expect(response.errorCode?.isEmpty == false, "\(context)")
-                    let message = try #require(response.json["message"] as? String, "\(context)")
+                    let message = try #require(response.errorBody?.message, "\(context)")
                     let chinese = message.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) }
                     if language?.hasPrefix("zh") == true {
                         #expect(chinese, "\(context)")

@@ -33,7 +33,7 @@ struct BcryptQueueTests {
                         let response = try await server.signIn()
                         let elapsed = ContinuousClock.now - start
                         return Outcome(
-                            status: response.status, retryAfter: response.json["retry_after"] as? Int,
+                            status: response.status, retryAfter: response.errorBody?.retryAfter,
                             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                     }
                 }
@@ -57,7 +57,7 @@ struct BcryptQueueTests {
 
             // No refusal counted as a failed password: the account is not closer to a lock.
             let wrong = try await server.signIn(password: "Wrong-Horse-9")
-            #expect(wrong.json["attempts_remaining"] as? Int == 4, "\(wrong.text)")
+            #expect(wrong.errorBody?.attemptsRemaining == 4, "\(wrong.text)")
         }
     }
 }

@@ -65,7 +65,7 @@ struct DeliveryQueueFullTests {
         try await server.stop()
 
         #expect(refusal.status == 503 && again.status == 503, "\(refusal.status) \(again.status)")
-        #expect(refusal.errorCode == "INTERNAL_ERROR" && refusal.json["reasons"] as? [String] == ["delivery_queue_full"], "\(refusal.text)")
-        #expect((refusal.json["retry_after"] as? Int ?? 0) > 0 && refusal.headers.first(name: "Retry-After") != nil)
+        #expect(refusal.errorCode == "INTERNAL_ERROR" && refusal.errorBody?.reasons == ["delivery_queue_full"], "\(refusal.text)")
+        #expect((refusal.errorBody?.retryAfter ?? 0) > 0 && refusal.headers.first(name: "Retry-After") != nil)
     }
 }

@@ -44,7 +44,7 @@ struct DevelopmentOutboxTests {
 
             for answer in [all, empty] {
                 #expect(answer.status == 400 && answer.errorCode == "VALIDATION_FAILED", "\(answer.text)")
-                #expect(answer.json["field"] as? String == "to")
+                #expect(answer.errorBody?.field == "to")
                 #expect(!answer.text.contains("bob@example.com"))
             }
         }

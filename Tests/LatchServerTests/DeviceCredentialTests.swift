@@ -53,11 +53,11 @@ struct DeviceCredentialTests {
                 let refused = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": publicKey], bearer: tokens.accessToken)
 
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(publicKey): \(refused.text)")
-                #expect(refused.json["field"] as? String == "public_key", "\(publicKey)")
+                #expect(refused.errorBody?.field == "public_key", "\(publicKey)")
             }
             let badBiometry = try await server.send(
                 .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey, "biometry": "retina"], bearer: tokens.accessToken)
-            #expect(badBiometry.status == 422 && badBiometry.json["field"] as? String == "biometry", "\(badBiometry.text)")
+            #expect(badBiometry.status == 422 && badBiometry.errorBody?.field == "biometry", "\(badBiometry.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
             #expect(listed.jsonArray.isEmpty)
         }
@@ -247,7 +247,7 @@ struct DeviceCredentialTests {
             let notAnID = try await server.deviceSignatureGrant(challengeID: "nope", signature: "AAAA")
             #expect(notAnID.status == 401, "\(notAnID.text)")
             let missing = try await server.send(.POST, "/v1/token", json: ["grant_type": "device_signature", "challenge_id": unrelated.challengeId])
-            #expect(missing.status == 400 && missing.json["field"] as? String == "signature", "\(missing.text)")
+            #expect(missing.status == 400 && missing.errorBody?.field == "signature", "\(missing.text)")
             let noCredential = try await server.send(.POST, "/v1/device-credentials/\(UUID().uuidString)/challenges", body: nil)
             #expect(noCredential.status == 404)
             let badID = try await server.send(.POST, "/v1/device-credentials/not-a-uuid/challenges", body: nil)
@@ -292,7 +292,7 @@ struct DeviceCredentialTests {
 
             let sixth = try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil)
             #expect(sixth.status == 429 && sixth.errorCode == "RATE_LIMITED", "\(sixth.text)")
-            #expect(sixth.json["retry_after"] as? Int == 120 - 40, "until the oldest of the five expires: \(sixth.text)")
+            #expect(sixth.errorBody?.retryAfter == 120 - 40, "until the oldest of the five expires: \(sixth.text)")
 
             // The capped key still signs in with a challenge it holds; using one frees its place.
             let newest = try #require(issued.last)

@@ -20,8 +20,8 @@ struct FundPasswordTests {
                 let refused = try await server.send(.PUT, "/v1/fund-password", json: ["fund_password": value], bearer: tokens.accessToken)
 
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(value): \(refused.text)")
-                #expect(refused.json["field"] as? String == "fund_password", "\(value)")
-                #expect((refused.json["reasons"] as? [String])?.contains(reason) == true, "\(value): \(refused.text)")
+                #expect(refused.errorBody?.field == "fund_password", "\(value)")
+                #expect((refused.errorBody?.reasons)?.contains(reason) == true, "\(value): \(refused.text)")
             }
             let started = try await server.startVerification(bearer: tokens.accessToken)
             #expect(started.status == 409 && started.errorCode == "NO_VERIFICATION_METHOD", "nothing was set: \(started.text)")
@@ -64,7 +64,7 @@ struct FundPasswordTests {
 
             #expect(withoutCurrent.status == 403 && withoutCurrent.errorCode == "VERIFICATION_REQUIRED", "\(withoutCurrent.text)")
             #expect(wrongCurrent.status == 400 && wrongCurrent.errorCode == "AUTH_003", "\(wrongCurrent.text)")
-            #expect(wrongCurrent.json["attempts_remaining"] as? Int == 4)
+            #expect(wrongCurrent.errorBody?.attemptsRemaining == 4)
             #expect(rightCurrent.status == 204, "\(rightCurrent.text)")
             let old = try await server.startedVerification(bearer: tokens.accessToken)
             let oldAnswer = try await server.attempt(
@@ -117,7 +117,7 @@ struct FundPasswordTests {
 
             #expect(answers.prefix(4).map(\.status) == [400, 400, 400, 400])
             #expect(answers.prefix(4).map(\.errorCode) == ["AUTH_003", "AUTH_003", "AUTH_003", "AUTH_003"])
-            #expect(answers.prefix(4).compactMap { $0.json["attempts_remaining"] as? Int } == [4, 3, 2, 1])
+            #expect(answers.prefix(4).compactMap { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1])
             #expect(answers[4].status == 423 && answers[4].errorCode == "AUTH_002", "\(answers[4].text)")
             #expect(answers[4].lockedUntil == lockedAt.addingTimeInterval(3600), "\(answers[4].text)")
             #expect(rightWhileLocked.status == 423 && rightWhileLocked.errorCode == "AUTH_002", "\(rightWhileLocked.text)")

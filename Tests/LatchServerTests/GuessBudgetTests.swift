@@ -25,7 +25,7 @@ struct GuessBudgetTests {
     }
 
     static func lockedUntil(_ answer: TestResponse) throws -> Date {
-        try #require(ISO8601DateFormatter().date(from: answer.json["locked_until"] as? String ?? ""), "\(answer.text)")
+        try #require(answer.errorBody?.lockedUntil, "\(answer.text)")
     }
 
     @Test("10 a resend does not renew reset-code guesses: the 10th wrong one locks the address, mails once, and a fresh code works after the window", arguments: TestDatabase.all)
@@ -44,7 +44,7 @@ struct GuessBudgetTests {
             let rightWhileLocked = try await Self.reset(server, code: try await server.latestCode(to: Self.alice))
 
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 && $0.errorCode == "AUTH_003" })
-            #expect(answers.prefix(9).map { $0.json["attempts_remaining"] as? Int } == [4, 3, 2, 1, 0, 4, 3, 2, 1])
+            #expect(answers.prefix(9).map { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1, 0, 4, 3, 2, 1])
             #expect(answers[9].status == 423 && answers[9].errorCode == "AUTH_002", "\(answers[9].text)")
             #expect(try Self.lockedUntil(answers[9]) == start.addingTimeInterval(GuessBudget.day), "locked until the window ends")
             #expect(rightWhileLocked.status == 423, "even the right code waits for the window: \(rightWhileLocked.text)")
@@ -66,7 +66,7 @@ struct GuessBudgetTests {
             for round in 0..<2 {
                 let challenged = try await server.signIn(device: ["id": "laptop-\(round)"])
                 try #require(challenged.status == 403, "\(challenged.text)")
-                let challengeID = try #require(challenged.json["challenge_id"] as? String)
+                let challengeID = try #require(challenged.errorBody?.challengeId)
                 let code = try await server.latestCode(to: Self.alice)
                 for _ in 0..<5 {
                     answers.append(try await NewDeviceTests.loginChallenge(server, challengeID: challengeID, code: Self.wrong(code)))
@@ -74,11 +74,11 @@ struct GuessBudgetTests {
                 server.clock.advance(by: 61)
             }
             let third = try await server.signIn(device: ["id": "laptop-9"])
-            let thirdID = try #require(third.json["challenge_id"] as? String, "a right password still opens a challenge: \(third.text)")
+            let thirdID = try #require(third.errorBody?.challengeId, "a right password still opens a challenge: \(third.text)")
             let right = try await NewDeviceTests.loginChallenge(server, challengeID: thirdID, code: try await server.latestCode(to: Self.alice))
 
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 }, "\(answers.map(\.status))")
-            #expect(answers[5].json["attempts_remaining"] as? Int == 4)
+            #expect(answers[5].errorBody?.attemptsRemaining == 4)
             #expect(answers[9].status == 423 && answers[9].errorCode == "AUTH_002", "the 10th wrong code: \(answers[9].text)")
             #expect(right.status == 423, "a new challenge's right code waits for the window too: \(right.text)")
             #expect(await server.mails().filter(Self.isCodesLockedNotice).count == 1)
@@ -93,7 +93,7 @@ struct GuessBudgetTests {
             _ = try await PhoneSignInTests.requestCode(server)
             let owner = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
 
-            #expect(answers.allSatisfy { $0.status == 400 && $0.json["attempts_remaining"] as? Int == 0 })
+            #expect(answers.allSatisfy { $0.status == 400 && $0.errorBody?.attemptsRemaining == 0 })
             #expect(owner.status == 200, "the owner's code still works: \(owner.text)")
         }
     }
@@ -130,7 +130,7 @@ struct GuessBudgetTests {
             _ = try await server.signIn(device: ["id": "phone-1"])
             for round in 0..<2 {
                 let challenged = try await server.signIn(device: ["id": "laptop-\(round)"])
-                let challengeID = try #require(challenged.json["challenge_id"] as? String, "\(challenged.text)")
+                let challengeID = try #require(challenged.errorBody?.challengeId, "\(challenged.text)")
                 let code = try await server.latestCode(to: Self.alice)
                 for _ in 0..<5 { _ = try await NewDeviceTests.loginChallenge(server, challengeID: challengeID, code: Self.wrong(code)) }
                 server.clock.advance(by: 61)
@@ -157,7 +157,7 @@ struct GuessBudgetTests {
 
                 #expect(statuses == Array(repeating: 202, count: 10), "\(address)")
                 #expect(eleventh.status == 429 && eleventh.errorCode == "RATE_LIMITED", "\(address): \(eleventh.text)")
-                let retryAfter = try #require(eleventh.json["retry_after"] as? Int)
+                let retryAfter = try #require(eleventh.errorBody?.retryAfter)
                 #expect(retryAfter > 80_000 && retryAfter <= 86_400)
             }
         }
@@ -180,7 +180,7 @@ struct GuessBudgetTests {
                 .POST, "/v1/mfa/totp/activate", json: ["code": app.code(at: server.clock.now)], bearer: tokens.accessToken)
 
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 && $0.errorCode == "AUTH_003" }, "\(answers.map(\.text))")
-            #expect(answers[0].json["attempts_remaining"] as? Int == 9)
+            #expect(answers[0].errorBody?.attemptsRemaining == 9)
             #expect(answers[9].status == 423, "\(answers[9].text)")
             #expect(right.status == 423, "refused while the budget is spent")
         }

@@ -68,9 +68,9 @@ struct IdentityLinkTests {
             let again = try await Self.link(server, start, bearer: bearer)
             let byPassword = try await server.signIn("carol@example.com", password: "Correct-Horse-9")
 
-            #expect(weak.status == 422 && weak.json["field"] as? String == "password", "\(weak.text)")
+            #expect(weak.status == 422 && weak.errorBody?.field == "password", "\(weak.text)")
             #expect(sent.status == 202 && sent.json["expires_in"] as? Int == 600, "\(sent.text)")
-            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.json["attempts_remaining"] as? Int == 4, "\(wrong.text)")
+            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4, "\(wrong.text)")
             #expect(linked.status == 201, "\(linked.text)")
             #expect(linked.json["email"] as? String == "carol@example.com" && linked.json["email_verified"] as? Bool == true)
             #expect(Set(Self.providers(linked)) == ["email", "phone"])
@@ -129,9 +129,9 @@ struct IdentityLinkTests {
                 bearer: bob.accessToken)
             let unknownProvider = try await Self.link(server, ["provider": "github"], bearer: alice.accessToken)
 
-            #expect(taken.status == 409 && taken.json["reasons"] as? [String] == ["identity_in_use"])
-            #expect(second.status == 409 && second.json["reasons"] as? [String] == ["provider_already_linked"])
-            #expect(unknownProvider.status == 422 && unknownProvider.json["field"] as? String == "provider")
+            #expect(taken.status == 409 && taken.errorBody?.reasons == ["identity_in_use"])
+            #expect(second.status == 409 && second.errorBody?.reasons == ["provider_already_linked"])
+            #expect(unknownProvider.status == 422 && unknownProvider.errorBody?.field == "provider")
         }
     }
 
@@ -151,7 +151,7 @@ struct IdentityLinkTests {
 
             #expect(email.status == 200 && Self.providers(email) == ["phone"], "\(email.text)")
             #expect(email.json["email"] == nil)
-            #expect(last.status == 409 && last.errorCode == "CONFLICT" && last.json["reasons"] as? [String] == ["last_sign_in_method"])
+            #expect(last.status == 409 && last.errorCode == "CONFLICT" && last.errorBody?.reasons == ["last_sign_in_method"])
             #expect(notLinked.status == 404)
             #expect(passwordSignIn.status == 401, "the email and its password are gone")
             server.clock.advance(by: 60)

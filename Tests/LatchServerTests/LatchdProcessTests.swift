@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -53,7 +54,7 @@ struct LatchdProcessTests {
             // The code mailed before the crash completes the registration.
             let code = mails.first?.subject.components(separatedBy: ": ").last ?? ""
             let verified = try await second.send("POST", "/v1/registrations/\(registrationID)/verify", json: ["code": code])
-            await second.terminate()
+            await second.stop()
 
             #expect(mails.first?.rcpt_tos == ["ivan@example.com"])
             #expect(settled.count == 1, "sent exactly once, got \(settled.count)")
@@ -70,7 +71,7 @@ struct LatchdProcessTests {
         let before = try await signUp(server)
         let oldKID = try #require(try JWTParts(before).header["kid"] as? String)
 
-        let rotated = try await LatchdProcess.run(["keys", "rotate"], databaseURL: databaseURL)
+        let rotated = try await server.run(["keys", "rotate"])
         let rotatedAt = ContinuousClock.now
         let newKID = try #require(
             rotated.output.split(separator: "\n").first { $0.hasPrefix("rotated: ") }.map { String($0.dropFirst(9).prefix { $0 != " " }) },
@@ -85,12 +86,12 @@ struct LatchdProcessTests {
         let propagation = ContinuousClock.now - rotatedAt
         let oldStillVerifies = try await server.send("GET", "/v1/me", bearer: before).status
         let newVerifies = try await server.send("GET", "/v1/me", bearer: after).status
-        let (jwks, _) = try await URLSession.shared.data(from: URL(string: server.url + "/.well-known/jwks.json")!)
+        let (jwks, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent(".well-known/jwks.json"))
         let published = ((try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
             .compactMap { $0["kid"] as? String }
-        let listed = try await LatchdProcess.run(["keys", "list"], databaseURL: databaseURL)
-        let usage = try await LatchdProcess.run(["keys", "spin"], databaseURL: databaseURL)
-        await server.terminate()
+        let listed = try await server.run(["keys", "list"])
+        let usage = try await server.run(["keys", "spin"])
+        await server.stop()
         try? FileManager.default.removeItem(at: folder)
 
         #expect(rotated.status == 0 && newKID != oldKID, "\(rotated.output)")
@@ -102,7 +103,7 @@ struct LatchdProcessTests {
         #expect(listed.status == 0)
         #expect(lines.contains { $0.hasPrefix(oldKID) && $0.contains("verifying") }, "\(listed.output)")
         #expect(lines.contains { $0.hasPrefix(newKID) && $0.contains("signing") }, "\(listed.output)")
-        #expect(usage.status == 64 && usage.output.contains("usage: latchd keys"))
+        #expect(usage.status == 64 && usage.text.contains("usage: latchd keys"))
         print("latchd keys rotate → the running latchd signed with the new key after \(propagation)")
     }
 
@@ -111,7 +112,7 @@ struct LatchdProcessTests {
         let registered = try await server.send(
             "POST", "/v1/registrations", json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
         let id = try #require(registered.body["registration_id"] as? String)
-        let (outbox, _) = try await URLSession.shared.data(from: URL(string: server.url + "/dev/outbox?to=bob@example.com")!)
+        let (outbox, _) = try await URLSession.shared.data(from: URL(string: server.baseURL + "/dev/outbox?to=bob@example.com")!)
         let messages = try #require(try JSONSerialization.jsonObject(with: outbox) as? [[String: Any]])
         let code = try #require(messages.last?["code"] as? String)
         let verified = try await server.send(

@@ -13,7 +13,7 @@ struct LockoutTests {
             for attempt in 1...4 {
                 let wrong = try await server.signIn(password: "Wrong-Password-1")
                 #expect(wrong.status == 401 && wrong.errorCode == "AUTH_001")
-                #expect(wrong.json["attempts_remaining"] as? Int == 5 - attempt)
+                #expect(wrong.errorBody?.attemptsRemaining == 5 - attempt)
             }
 
             let fifth = try await server.signIn(password: "Wrong-Password-1")
@@ -21,8 +21,7 @@ struct LockoutTests {
             let whileLocked = try await server.signIn()
 
             #expect(fifth.status == 423 && fifth.errorCode == "AUTH_002")
-            let lockedUntil = try #require(fifth.json["locked_until"] as? String)
-            let until = try #require(ISO8601DateFormatter().date(from: lockedUntil))
+            let until = try #require(fifth.errorBody?.lockedUntil)
             #expect(until.timeIntervalSince(server.clock.now) == 300)
             #expect(whileLocked.status == 423 && whileLocked.errorCode == "AUTH_002")
             #expect(server.app.latch.passwordChecksPerformed == checksBefore, "no password check while locked")
@@ -45,7 +44,7 @@ struct LockoutTests {
             let tenth = try await server.signIn(password: "Wrong-Password-1")
 
             #expect(tenth.errorCode == "AUTH_002")
-            let until = try #require(ISO8601DateFormatter().date(from: tenth.json["locked_until"] as? String ?? ""))
+            let until = try #require(tenth.errorBody?.lockedUntil)
             #expect(until.timeIntervalSince(server.clock.now) == 3600)
             server.clock.advance(by: 3599)
             #expect(try await server.signIn().errorCode == "AUTH_002")
@@ -80,7 +79,7 @@ struct LockoutTests {
 
             let wrong = try await server.signIn(password: "Wrong-Password-1")
 
-            #expect(wrong.errorCode == "AUTH_001" && wrong.json["attempts_remaining"] as? Int == 4)
+            #expect(wrong.errorCode == "AUTH_001" && wrong.errorBody?.attemptsRemaining == 4)
         }
     }
 
@@ -121,7 +120,7 @@ struct LockoutTests {
         try await withServer(database) { server in
             for attempt in 1...4 {
                 let wrong = try await server.signIn("ghost@example.com", password: "Wrong-Password-1")
-                #expect(wrong.errorCode == "AUTH_001" && wrong.json["attempts_remaining"] as? Int == 5 - attempt)
+                #expect(wrong.errorCode == "AUTH_001" && wrong.errorBody?.attemptsRemaining == 5 - attempt)
             }
             let fifth = try await server.signIn("ghost@example.com", password: "Wrong-Password-1")
             #expect(fifth.status == 423 && fifth.errorCode == "AUTH_002")
@@ -140,7 +139,7 @@ struct LockoutTests {
 
             #expect(wrongPassword.status == unknownAccount.status)
             #expect(wrongPassword.data == unknownAccount.data)
-            #expect(wrongPassword.json["message"] as? String == "邮箱或密码错误")
+            #expect(wrongPassword.errorBody?.message == "邮箱或密码错误")
             #expect(server.app.latch.passwordChecksPerformed - checksBefore == 2, "the unknown account runs a dummy hash too")
         }
     }

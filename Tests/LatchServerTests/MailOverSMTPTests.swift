@@ -61,7 +61,7 @@ struct MailOverSMTPTests {
                 let warning = try #require(mails.last)
                 #expect(warning.rcpt_tos == ["bob@example.com"])
                 #expect(warning.subject == "Security warning: your Latch account is temporarily locked")
-                let lockedUntil = try #require(last?.json["locked_until"] as? String)
+                let lockedUntil = ISO8601DateFormatter().string(from: try #require(last?.errorBody?.lockedUntil))
                 #expect(warning.part("text/plain")?.contains("locked until \(lockedUntil)") == true)
                 #expect(warning.part("text/html")?.contains("locked until \(lockedUntil)") == true)
                 #expect(mails.count == 2, "one warning, not one per failure")

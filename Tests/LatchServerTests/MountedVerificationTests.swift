@@ -1,6 +1,7 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 
@@ -27,14 +28,14 @@ struct MountedVerificationTests {
         let baseURL: String
         let clock: TestClock
 
+        private let server: InProcessLatchd
+
         init(_ database: TestDatabase) async throws {
             clock = TestClock()
-            app = try await Application.make(.testing)
-            do {
-                let config = LatchConfig(
-                    mode: .development, database: try await database.makeLocation(), host: "127.0.0.1", port: 0,
-                    issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
-                try await configure(app, config, clock: clock.latchClock)
+            let config = LatchConfig(
+                mode: .development, database: try await database.makeLocation(), host: "127.0.0.1", port: 0,
+                issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
+            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { _ in } addRoutes: { app in
                 app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in
                     let withdrawal = try req.content.decode(Withdrawal.self)
                     let proof = try await req.redeemVerification(
@@ -42,19 +43,12 @@ struct MountedVerificationTests {
                         parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
                     return Response(status: .created, body: .init(string: proof.method))
                 }
-                try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-                guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-                baseURL = "http://127.0.0.1:\(port)"
-            } catch {
-                try? await app.asyncShutdown()
-                throw error
             }
+            app = server.app
+            baseURL = server.baseURL
         }
 
-        func stop() async throws {
-            await app.server.shutdown()
-            try await app.asyncShutdown()
-        }
+        func stop() async throws { try await server.stop() }
 
         func send(_ method: HTTPMethod, _ path: String, json: [String: Any], bearer: String? = nil) async throws -> TestResponse {
             var headers = HTTPHeaders()

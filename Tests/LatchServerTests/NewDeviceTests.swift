@@ -62,8 +62,8 @@ struct NewDeviceTests {
             let challenged = try await server.signIn(device: Self.laptop)
 
             #expect(challenged.status == 403 && challenged.errorCode == "VERIFICATION_REQUIRED", "\(challenged.text)")
-            #expect(challenged.json["method"] as? String == "email")
-            let challengeID = try #require(challenged.json["challenge_id"] as? String)
+            #expect(challenged.errorBody?.method == "email")
+            let challengeID = try #require(challenged.errorBody?.challengeId)
             #expect(challenged.json["access_token"] == nil)
             let codeMails = await server.mails().dropFirst(mailsBefore)
             #expect(codeMails.count == 1 && codeMails.first?.code != nil, "one code mail: \(codeMails.map(\.subject))")
@@ -73,7 +73,7 @@ struct NewDeviceTests {
             let right = try await Self.loginChallenge(server, challengeID: challengeID, code: code)
 
             #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003", "\(wrong.text)")
-            #expect(wrong.json["attempts_remaining"] as? Int == 4)
+            #expect(wrong.errorBody?.attemptsRemaining == 4)
             #expect(right.status == 200, "\(right.text)")
             let signedIn = try right.decode(TokenResponse.self)
             #expect(signedIn.user.id == tokens.user.id)
@@ -99,15 +99,15 @@ struct NewDeviceTests {
         try await withServer(database) { server in
             try await server.signUp(device: Self.phone)
             _ = try await server.signIn(device: Self.phone)
-            let first = try #require(try await server.signIn(device: Self.laptop).json["challenge_id"] as? String)
+            let first = try #require(try await server.signIn(device: Self.laptop).errorBody?.challengeId)
             let firstCode = try await server.latestCode(to: "alice@example.com")
             var remaining: [Int?] = []
             for _ in 1...5 {
                 let wrong = try await Self.loginChallenge(server, challengeID: first, code: Self.code(differentFrom: firstCode))
-                remaining.append(wrong.json["attempts_remaining"] as? Int)
+                remaining.append(wrong.errorBody?.attemptsRemaining)
             }
             let rightAfterFive = try await Self.loginChallenge(server, challengeID: first, code: firstCode)
-            let second = try #require(try await server.signIn(device: Self.laptop).json["challenge_id"] as? String)
+            let second = try #require(try await server.signIn(device: Self.laptop).errorBody?.challengeId)
             let secondCode = try await server.latestCode(to: "alice@example.com")
 
             server.clock.advance(by: 601)
@@ -131,7 +131,7 @@ struct NewDeviceTests {
             let blankID = try await server.signIn(device: ["id": "  ", "name": "Somebody's phone"])
 
             #expect(anonymous.status == 403 && anonymous.errorCode == "VERIFICATION_REQUIRED", "\(anonymous.text)")
-            #expect(anonymous.json["challenge_id"] as? String != nil)
+            #expect(anonymous.errorBody?.challengeId != nil)
             #expect(blankID.status == 403 && blankID.errorCode == "VERIFICATION_REQUIRED", "\(blankID.text)")
         }
     }
@@ -219,13 +219,13 @@ struct NewDeviceTests {
             let mailsBefore = await server.mails().count
 
             let challenged = try await server.signIn(device: Self.laptop)
-            let challengeID = try #require(challenged.json["challenge_id"] as? String)
+            let challengeID = try #require(challenged.errorBody?.challengeId)
             let wrong = try await Self.loginChallenge(server, challengeID: challengeID, code: app.wrongCode(at: server.clock.now))
             let right = try await Self.loginChallenge(server, challengeID: challengeID, code: app.code(at: server.clock.now))
 
             #expect(challenged.status == 403 && challenged.errorCode == "VERIFICATION_REQUIRED", "\(challenged.text)")
-            #expect(challenged.json["method"] as? String == "totp")
-            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.json["attempts_remaining"] as? Int == 4, "\(wrong.text)")
+            #expect(challenged.errorBody?.method == "totp")
+            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4, "\(wrong.text)")
             #expect(right.status == 200, "\(right.text)")
             let mails = await server.mails().dropFirst(mailsBefore)
             #expect(mails.allSatisfy { $0.code == nil }, "no code is mailed when TOTP answers the challenge")
@@ -293,11 +293,11 @@ struct NewDeviceTests {
             let laptopAgain = try await server.signIn(device: Self.laptop)
             let bobLaptop = try await server.signIn("bob@example.com", device: Self.laptop)
 
-            let laptopID = try #require(laptop.json["challenge_id"] as? String)
-            let otherID = try #require(other.json["challenge_id"] as? String)
+            let laptopID = try #require(laptop.errorBody?.challengeId)
+            let otherID = try #require(other.errorBody?.challengeId)
             #expect(otherID != laptopID, "another device never gets the laptop's challenge")
-            #expect(laptopAgain.json["challenge_id"] as? String == laptopID, "the same device within a minute reuses it")
-            #expect(bobLaptop.json["challenge_id"] as? String != laptopID, "another user never gets it")
+            #expect(laptopAgain.errorBody?.challengeId == laptopID, "the same device within a minute reuses it")
+            #expect(bobLaptop.errorBody?.challengeId != laptopID, "another user never gets it")
             // The tablet's code does not finish the laptop's challenge, and its challenge signs in as the tablet.
             let tabletCode = try await server.latestCode(to: "alice@example.com")
             let finished = try await Self.loginChallenge(server, challengeID: otherID, code: tabletCode)

@@ -123,9 +123,9 @@ struct PasskeyTests {
             #expect(otherChallenge.status == 422 && otherChallenge.reasons == ["challenge_mismatch"], "\(otherChallenge.text)")
             #expect(badSelfAttestation.status == 422 && badSelfAttestation.reasons == ["bad_attestation"], "\(badSelfAttestation.text)")
             #expect(accepted.status == 201, "\(accepted.text)")
-            #expect(replayed.status == 422 && replayed.json["field"] as? String == "challenge_id", "\(replayed.text)")
+            #expect(replayed.status == 422 && replayed.errorBody?.field == "challenge_id", "\(replayed.text)")
             #expect(duplicate.status == 409 && duplicate.reasons == ["credential_exists"], "\(duplicate.text)")
-            #expect(foreignChallenge.status == 422 && foreignChallenge.json["field"] as? String == "challenge_id")
+            #expect(foreignChallenge.status == 422 && foreignChallenge.errorBody?.field == "challenge_id")
             let listed = try await server.send(.GET, "/v1/passkeys", bearer: bearer).decode([PasskeyInfo].self)
             #expect(listed.count == 1)
         }

@@ -26,8 +26,8 @@ struct PasswordHashingTests {
             let response = try await server.send(
                 .POST, "/v1/registrations", json: ["email": "long@example.com", "password": long, "terms_accepted": true])
 
-            #expect(response.status == 422 && response.json["field"] as? String == "password")
-            #expect((response.json["reasons"] as? [String])?.contains("too_long") == true)
+            #expect(response.status == 422 && response.errorBody?.field == "password")
+            #expect((response.errorBody?.reasons)?.contains("too_long") == true)
         }
     }
 }

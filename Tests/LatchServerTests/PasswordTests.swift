@@ -75,7 +75,7 @@ struct PasswordTests {
             for remaining in [4, 3, 2, 1, 0] {
                 let attempt = try await server.reset(code: wrong, newPassword: "Brand-New-Pass-7")
                 #expect(attempt.status == 400 && attempt.errorCode == "AUTH_003", "\(attempt.text)")
-                #expect(attempt.json["attempts_remaining"] as? Int == remaining)
+                #expect(attempt.errorBody?.attemptsRemaining == remaining)
             }
             let right = try await server.reset(code: code, newPassword: "Brand-New-Pass-7")
 
@@ -97,9 +97,9 @@ struct PasswordTests {
             let valid = try await server.reset(code: code, newPassword: "Brand-New-Pass-7")
 
             #expect(weak.status == 422 && weak.errorCode == "VALIDATION_FAILED", "\(weak.text)")
-            #expect(weak.json["field"] as? String == "new_password")
-            #expect(common.status == 422 && common.json["field"] as? String == "new_password")
-            #expect((common.json["reasons"] as? [String])?.contains("common") == true, "\(common.text)")
+            #expect(weak.errorBody?.field == "new_password")
+            #expect(common.status == 422 && common.errorBody?.field == "new_password")
+            #expect((common.errorBody?.reasons)?.contains("common") == true, "\(common.text)")
             #expect(valid.status == 204, "the code survived the refused attempts: \(valid.text)")
             // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
             #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
@@ -139,7 +139,7 @@ struct PasswordTests {
                 json: ["current_password": "Wrong-Password-1", "new_password": "Brand-New-Pass-7"], bearer: here.accessToken)
 
             #expect(refused.status == 401 && refused.errorCode == "AUTH_001", "\(refused.text)")
-            #expect(refused.json["attempts_remaining"] as? Int == 4)
+            #expect(refused.errorBody?.attemptsRemaining == 4)
             #expect(try await server.send(.GET, "/v1/me", bearer: here.accessToken).status == 200, "a wrong guess does not sign out")
             #expect(try await server.send(.GET, "/v1/me", bearer: elsewhere.accessToken).status == 200)
             #expect(try await server.signIn(password: "Correct-Horse-9").status == 200)
@@ -155,8 +155,8 @@ struct PasswordTests {
                 .POST, "/v1/password/change", json: ["current_password": "Correct-Horse-9", "new_password": "short"],
                 bearer: here.accessToken)
 
-            #expect(refused.status == 422 && refused.json["field"] as? String == "new_password", "\(refused.text)")
-            #expect((refused.json["reasons"] as? [String])?.contains("too_short") == true)
+            #expect(refused.status == 422 && refused.errorBody?.field == "new_password", "\(refused.text)")
+            #expect((refused.errorBody?.reasons)?.contains("too_short") == true)
             #expect(try await server.signIn(password: "Correct-Horse-9").status == 200)
             #expect(try await server.send(.POST, "/v1/password/change", json: ["current_password": "x", "new_password": "y"]).status == 401)
         }

@@ -55,11 +55,11 @@ struct PhoneSignInTests {
         try await withServer(database) { server in
             for bad in ["13800138000", "+0123456789", "+86 138 0013 8000", "+1234567", "+1234567890123456", "+86138001380OO"] {
                 let answer = try await Self.requestCode(server, bad)
-                #expect(answer.status == 422 && answer.json["field"] as? String == "phone", "\(bad): \(answer.text)")
-                #expect(answer.json["reasons"] as? [String] == ["invalid_phone"])
+                #expect(answer.status == 422 && answer.errorBody?.field == "phone", "\(bad): \(answer.text)")
+                #expect(answer.errorBody?.reasons == ["invalid_phone"])
             }
             let missing = try await server.send(.POST, "/v1/token", json: ["grant_type": "sms_code", "code": "123456"])
-            #expect(missing.status == 400 && missing.json["field"] as? String == "phone")
+            #expect(missing.status == 400 && missing.errorBody?.field == "phone")
         }
     }
 
@@ -76,9 +76,9 @@ struct PhoneSignInTests {
             let right = try await Self.smsSignIn(server, code: code)
             let again = try await Self.smsSignIn(server, code: code)
 
-            #expect(firstWrong.status == 400 && firstWrong.errorCode == "AUTH_003" && firstWrong.json["attempts_remaining"] as? Int == 4)
+            #expect(firstWrong.status == 400 && firstWrong.errorCode == "AUTH_003" && firstWrong.errorBody?.attemptsRemaining == 4)
             #expect(right.status == 200, "the fifth try with the right code still works")
-            #expect(again.status == 400 && again.json["attempts_remaining"] as? Int == 0, "single use")
+            #expect(again.status == 400 && again.errorBody?.attemptsRemaining == 0, "single use")
 
             // Expiry: a code 5 minutes old is dead.
             server.clock.advance(by: 60)
@@ -86,7 +86,7 @@ struct PhoneSignInTests {
             let late = try await Self.textedCode(server)
             server.clock.advance(by: 300)
             let expired = try await Self.smsSignIn(server, code: late)
-            #expect(expired.status == 400 && expired.errorCode == "AUTH_003" && expired.json["attempts_remaining"] as? Int == 0)
+            #expect(expired.status == 400 && expired.errorCode == "AUTH_003" && expired.errorBody?.attemptsRemaining == 0)
         }
     }
 
@@ -107,12 +107,12 @@ struct PhoneSignInTests {
             let eleventh = try await Self.requestCode(server)
             let otherNumber = try await Self.requestCode(server, "+14155550100")
 
-            #expect(tooSoon.status == 429 && tooSoon.errorCode == "RATE_LIMITED" && tooSoon.json["retry_after"] as? Int == 60)
+            #expect(tooSoon.status == 429 && tooSoon.errorCode == "RATE_LIMITED" && tooSoon.errorBody?.retryAfter == 60)
             #expect(tooSoon.headers.first(name: "Retry-After") == "60")
-            #expect(stillTooSoon.json["retry_after"] as? Int == 30)
-            #expect(eleventh.status == 429 && eleventh.json["retry_after"] as? Int == 86400 - 60 - 8 * 61 - 61)
+            #expect(stillTooSoon.errorBody?.retryAfter == 30)
+            #expect(eleventh.status == 429 && eleventh.errorBody?.retryAfter == 86400 - 60 - 8 * 61 - 61)
             #expect(otherNumber.status == 202)
-            server.clock.advance(by: Double(eleventh.json["retry_after"] as? Int ?? 0))
+            server.clock.advance(by: Double(eleventh.errorBody?.retryAfter ?? 0))
             #expect(try await Self.requestCode(server).status == 202, "a new day")
         }
     }
@@ -127,7 +127,7 @@ struct PhoneSignInTests {
             server.clock.advance(by: 3600)
             let later = try await Self.requestCode(server, "+8613900139000")
 
-            #expect(limited.status == 429 && limited.json["retry_after"] as? Int == 3600)
+            #expect(limited.status == 429 && limited.errorBody?.retryAfter == 3600)
             #expect(later.status == 202)
         }
     }
@@ -162,7 +162,7 @@ struct PhoneSignInTests {
             let unlinkLast = try await server.send(.DELETE, "/v1/me/identities/phone", bearer: tokens.accessToken)
 
             #expect(redeemed.status == 200, "\(redeemed.text)")
-            #expect(unlinkLast.status == 409 && unlinkLast.json["reasons"] as? [String] == ["last_sign_in_method"])
+            #expect(unlinkLast.status == 409 && unlinkLast.errorBody?.reasons == ["last_sign_in_method"])
         }
     }
 

@@ -140,7 +140,7 @@ struct RateLimitTests {
                     #expect(response.status != 429, "\(action): \(response.text)")
                 }
                 #expect(refused.status == 429 && refused.errorCode == "RATE_LIMITED", "\(action) \(last.1): \(refused.status) \(refused.text)")
-                #expect(refused.json["retry_after"] as? Int == 1, "\(action): \(refused.text)")
+                #expect(refused.errorBody?.retryAfter == 1, "\(action): \(refused.text)")
                 #expect(refused.headers.first(name: "Retry-After") == "1", "\(action)")
             }
         }

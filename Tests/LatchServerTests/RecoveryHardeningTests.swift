@@ -27,7 +27,7 @@ struct RecoveryHardeningTests {
             let heldChallenge = try await server.loginChallenge(for: credentialID)
             let proof = try await server.verificationToken(bearer: attacker.accessToken)
             let pending = try await server.signIn(device: ["id": "laptop-2"])
-            let pendingID = try #require(pending.json["challenge_id"] as? String)
+            let pendingID = try #require(pending.errorBody?.challengeId)
             let pendingCode = try await server.latestCode(to: Self.alice)
 
             #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": Self.alice]).status == 202)

@@ -60,12 +60,12 @@ struct RegistrationTests {
             for remaining in [4, 3, 2, 1, 0] {
                 let attempt = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": wrong])
                 #expect(attempt.status == 400 && attempt.errorCode == "AUTH_003", "\(attempt.text)")
-                #expect(attempt.json["attempts_remaining"] as? Int == remaining)
+                #expect(attempt.errorBody?.attemptsRemaining == remaining)
             }
             let right = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code])
 
             #expect(right.status == 400 && right.errorCode == "AUTH_003", "\(right.text)")
-            #expect(right.json["attempts_remaining"] as? Int == 0)
+            #expect(right.errorBody?.attemptsRemaining == 0)
             #expect(try await server.signIn().errorCode == "AUTH_001", "no account was created")
         }
     }
@@ -100,7 +100,7 @@ struct RegistrationTests {
             let second = try await server.register("alice@example.com")
 
             #expect(tooSoon.status == 429 && tooSoon.errorCode == "RATE_LIMITED", "\(tooSoon.text)")
-            #expect(tooSoon.json["retry_after"] as? Int == 50)
+            #expect(tooSoon.errorBody?.retryAfter == 50)
             #expect(tooSoon.headers.first(name: "Retry-After") == "50")
             #expect(second.status == 202, "\(second.text)")
             let secondID = try #require(second.json["registration_id"] as? String)
@@ -207,7 +207,7 @@ struct RegistrationTests {
             let refused = try await server.register("alice@example.com", termsAccepted: false)
 
             #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(refused.text)")
-            #expect(refused.json["field"] as? String == "terms_accepted")
+            #expect(refused.errorBody?.field == "terms_accepted")
             #expect((await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []).isEmpty)
         }
     }
@@ -226,8 +226,8 @@ struct RegistrationTests {
                 let refused = try await server.register("alice@example.com", password: password)
 
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(password): \(refused.text)")
-                #expect(refused.json["field"] as? String == "password")
-                #expect((refused.json["reasons"] as? [String])?.contains(reason) == true, "\(password): \(refused.text)")
+                #expect(refused.errorBody?.field == "password")
+                #expect((refused.errorBody?.reasons)?.contains(reason) == true, "\(password): \(refused.text)")
             }
             #expect((await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []).isEmpty)
         }
@@ -242,7 +242,7 @@ struct RegistrationTests {
                 let refused = try await server.register(email)
 
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(email): \(refused.text)")
-                #expect(refused.json["field"] as? String == "email", "\(email)")
+                #expect(refused.errorBody?.field == "email", "\(email)")
             }
             #expect((await server.app.latch.outbox?.messages(to: nil) ?? []).isEmpty)
         }
@@ -258,9 +258,9 @@ struct RegistrationTests {
                 .POST, "/v1/registrations/\(id)/verify", json: ["code": wrong], headers: [("Accept-Language", "zh-CN")])
             let english = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": wrong])
 
-            #expect(chinese.errorCode == "AUTH_003" && chinese.json["message"] as? String == "验证码错误", "\(chinese.text)")
+            #expect(chinese.errorCode == "AUTH_003" && chinese.errorBody?.message == "验证码错误", "\(chinese.text)")
             #expect(english.errorCode == "AUTH_003")
-            #expect(english.json["message"] as? String == LatchErrorCode.wrongCode.message(in: .en))
+            #expect(english.errorBody?.message == LatchErrorCode.wrongCode.message(in: .en))
         }
     }
 

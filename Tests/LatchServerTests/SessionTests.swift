@@ -116,7 +116,7 @@ struct SessionTests {
             for path in ["/v1/sessions", "/v1/sessions?scope=all", "/v1/sessions?scope=", "/v1/sessions?scope=OTHERS"] {
                 let refused = try await server.send(.DELETE, path, bearer: phone.accessToken)
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(path): \(refused.text)")
-                #expect(refused.json["field"] as? String == "scope", "\(path)")
+                #expect(refused.errorBody?.field == "scope", "\(path)")
             }
 
             #expect(try await server.send(.GET, "/v1/me", bearer: first.accessToken).status == 200)
@@ -326,7 +326,7 @@ struct SessionTests {
             #expect(longest.status == 200 && longest.json["nickname"] as? String == String(repeating: "名", count: 64))
             for refused in [tooLong, control] {
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(refused.text)")
-                #expect(refused.json["field"] as? String == "nickname")
+                #expect(refused.errorBody?.field == "nickname")
             }
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
             #expect(me.json["nickname"] as? String == String(repeating: "名", count: 64), "refused changes are not stored")

@@ -34,9 +34,9 @@ struct StepUpHardeningTests {
             let third = try await server.signIn(device: ["id": "laptop-2"])
 
             #expect(first.status == 403 && second.status == 403 && third.status == 403)
-            let firstID = try #require(first.json["challenge_id"] as? String)
-            #expect(second.json["challenge_id"] as? String == firstID)
-            #expect(third.json["challenge_id"] as? String != firstID)
+            let firstID = try #require(first.errorBody?.challengeId)
+            #expect(second.errorBody?.challengeId == firstID)
+            #expect(third.errorBody?.challengeId != firstID)
             let codeMails = await server.mails().filter { $0.code != nil && $0.subject.contains("sign-in code") }
             #expect(codeMails.count == 2)
         }

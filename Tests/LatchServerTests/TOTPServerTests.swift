@@ -80,7 +80,7 @@ struct TOTPServerTests {
 
             #expect(accepted.status == 200, "\(accepted.text)")
             #expect(replayed.status == 400 && replayed.errorCode == "AUTH_003", "\(replayed.text)")
-            #expect(replayed.json["attempts_remaining"] as? Int == 4)
+            #expect(replayed.errorBody?.attemptsRemaining == 4)
             server.clock.advance(by: 30)
             let nextStep = try await server.attempt(
                 second.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
@@ -172,7 +172,7 @@ struct TOTPServerTests {
             let disabled = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
 
             #expect(noBody.status == 400, "\(noBody.text)")
-            #expect(noToken.status == 400 && noToken.json["field"] as? String == "verification_token", "\(noToken.text)")
+            #expect(noToken.status == 400 && noToken.errorBody?.field == "verification_token", "\(noToken.text)")
             #expect(wrongAction.status == 403 && wrongAction.errorCode == "VERIFICATION_INVALID", "\(wrongAction.text)")
             #expect(disabled.status == 204, "\(disabled.text)")
             let after = try await server.startedVerification(bearer: tokens.accessToken)
@@ -203,7 +203,7 @@ struct TOTPServerTests {
                 next.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
 
             #expect(answers.prefix(4).map(\.status) == [400, 400, 400, 400])
-            #expect(answers.prefix(4).compactMap { $0.json["attempts_remaining"] as? Int } == [4, 3, 2, 1])
+            #expect(answers.prefix(4).compactMap { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1])
             #expect(answers[4].status == 423 && answers[4].errorCode == "AUTH_002", "\(answers[4].text)")
             #expect(answers[4].lockedUntil == server.clock.now.addingTimeInterval(3600))
             #expect(rightWhileLocked.status == 423 && rightWhileLocked.errorCode == "AUTH_002", "\(rightWhileLocked.text)")

@@ -17,7 +17,7 @@ struct VerificationTests {
             let started = try await server.startVerification(bearer: tokens.accessToken)
 
             #expect(started.status == 409 && started.errorCode == "NO_VERIFICATION_METHOD", "\(started.text)")
-            #expect((started.json["message"] as? String)?.localizedCaseInsensitiveContains("fund password") == true, "\(started.text)")
+            #expect((started.errorBody?.message)?.localizedCaseInsensitiveContains("fund password") == true, "\(started.text)")
             let enrolledOnly = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
             #expect(enrolledOnly.status == 200)
             let stillNone = try await server.startVerification(bearer: tokens.accessToken)
@@ -136,7 +136,7 @@ struct VerificationTests {
                     bearer: tokens.accessToken)
 
                 #expect(refused.status == 400 && refused.errorCode == "AUTH_003", "\(name): \(refused.text)")
-                #expect(refused.json["attempts_remaining"] as? Int == 4, "\(name)")
+                #expect(refused.errorBody?.attemptsRemaining == 4, "\(name)")
             }
             #expect(try await server.eventTypes(bearer: tokens.accessToken).filter { $0 == "verification_failed" }.count == signers.count)
         }
@@ -156,8 +156,8 @@ struct VerificationTests {
                 started.verificationId, VerificationAttempt(method: "biometric", signature: "AAAA"), bearer: tokens.accessToken)
 
             // A missing field is a 400 naming it, as everywhere in the API; no attempt is used by it.
-            #expect(bare.status == 400 && bare.json["field"] as? String == "signature", "\(bare.text)")
-            #expect(noCredential.status == 400 && noCredential.json["field"] as? String == "credential_id", "\(noCredential.text)")
+            #expect(bare.status == 400 && bare.errorBody?.field == "signature", "\(bare.text)")
+            #expect(noCredential.status == 400 && noCredential.errorBody?.field == "credential_id", "\(noCredential.text)")
             #expect(bare.json["verification_token"] == nil && noCredential.json["verification_token"] == nil)
         }
     }
@@ -180,7 +180,7 @@ struct VerificationTests {
                 started.verificationId, VerificationAttempt(method: "biometric", credentialId: bobsCredential, signature: signature),
                 bearer: alice.accessToken)
 
-            #expect(refused.status == 422 && refused.json["field"] as? String == "credential_id", "\(refused.text)")
+            #expect(refused.status == 422 && refused.errorBody?.field == "credential_id", "\(refused.text)")
         }
     }
 
@@ -199,7 +199,7 @@ struct VerificationTests {
             for _ in 1...5 {
                 let answer = try await server.attempt(started.verificationId, wrongSignature, bearer: tokens.accessToken)
                 #expect(answer.status == 400 && answer.errorCode == "AUTH_003", "\(answer.text)")
-                remaining.append(answer.json["attempts_remaining"] as? Int)
+                remaining.append(answer.errorBody?.attemptsRemaining)
             }
             let checksBefore = server.app.latch.passwordChecksPerformed
             let sixth = try await server.attempt(
@@ -207,7 +207,7 @@ struct VerificationTests {
 
             #expect(remaining == [4, 3, 2, 1, 0])
             #expect(sixth.status == 400 && sixth.errorCode == "AUTH_003", "\(sixth.text)")
-            #expect(sixth.json["attempts_remaining"] as? Int == 0)
+            #expect(sixth.errorBody?.attemptsRemaining == 0)
             #expect(server.app.latch.passwordChecksPerformed == checksBefore, "a used-up verification checks nothing")
             _ = try await server.verificationToken(bearer: tokens.accessToken)
         }
@@ -227,7 +227,7 @@ struct VerificationTests {
             let byFund = try await server.attempt(
                 started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
 
-            #expect(wrongTOTP.status == 400 && wrongTOTP.json["attempts_remaining"] as? Int == 4)
+            #expect(wrongTOTP.status == 400 && wrongTOTP.errorBody?.attemptsRemaining == 4)
             #expect(byFund.status == 200, "\(byFund.text)")
             let redeemed = try await server.redeem(try byFund.decode(VerificationPassed.self).verificationToken, bearer: tokens.accessToken)
             #expect(redeemed.json["method"] as? String == "fund_password")
@@ -244,7 +244,7 @@ struct VerificationTests {
 
             let remaining = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<12 {
-                    group.addTask { try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken).json["attempts_remaining"] as? Int }
+                    group.addTask { try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken).errorBody?.attemptsRemaining }
                 }
                 return try await group.reduce(into: [Int?]()) { $0.append($1) }
             }
@@ -306,7 +306,7 @@ struct VerificationTests {
 
             #expect(byBob.status == 404 && byBob.errorCode == "NOT_FOUND", "\(byBob.text)")
             #expect(unknown.status == 404, "\(unknown.text)")
-            #expect(byAlice.json["attempts_remaining"] as? Int == 4, "bob's try used none of alice's attempts")
+            #expect(byAlice.errorBody?.attemptsRemaining == 4, "bob's try used none of alice's attempts")
         }
     }
 
@@ -322,7 +322,7 @@ struct VerificationTests {
                 started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
 
             #expect(late.status == 400 && late.errorCode == "AUTH_003", "\(late.text)")
-            #expect(late.json["attempts_remaining"] as? Int == 0)
+            #expect(late.errorBody?.attemptsRemaining == 0)
         }
     }
 
@@ -340,10 +340,10 @@ struct VerificationTests {
             let noPassword = try await server.attempt(started.verificationId, VerificationAttempt(method: "fund_password"), bearer: tokens.accessToken)
             let unauthenticated = try await server.startVerification(bearer: "")
 
-            #expect(badAction.status == 422 && badAction.json["field"] as? String == "action", "\(badAction.text)")
-            #expect(nested.status == 400 && (nested.json["field"] as? String)?.hasPrefix("parameters") == true, "\(nested.text)")
-            #expect(badMethod.status == 422 && badMethod.json["field"] as? String == "method", "\(badMethod.text)")
-            #expect(noPassword.status == 400 && noPassword.json["field"] as? String == "fund_password", "\(noPassword.text)")
+            #expect(badAction.status == 422 && badAction.errorBody?.field == "action", "\(badAction.text)")
+            #expect(nested.status == 400 && (nested.errorBody?.field)?.hasPrefix("parameters") == true, "\(nested.text)")
+            #expect(badMethod.status == 422 && badMethod.errorBody?.field == "method", "\(badMethod.text)")
+            #expect(noPassword.status == 400 && noPassword.errorBody?.field == "fund_password", "\(noPassword.text)")
             #expect(unauthenticated.status == 401 && unauthenticated.errorCode == "AUTH_004")
         }
     }

@@ -59,11 +59,11 @@ struct WeChatSignInTests {
             let busy = try await Self.wechatSignIn(server, code: "ANY")
             let badCode = try await Self.wechatSignIn(server, code: "bad code&x=1")
 
-            #expect(invalid.status == 401 && invalid.errorCode == "AUTH_001" && invalid.json["reasons"] as? [String] == ["invalid_code"])
-            #expect(reused.status == 401 && reused.json["reasons"] as? [String] == ["code_used"])
-            #expect(busy.status == 503 && busy.json["reasons"] as? [String] == ["provider_unavailable", "busy"])
-            #expect(busy.json["retry_after"] as? Int == 30)
-            #expect(badCode.status == 422 && badCode.json["field"] as? String == "code")
+            #expect(invalid.status == 401 && invalid.errorCode == "AUTH_001" && invalid.errorBody?.reasons == ["invalid_code"])
+            #expect(reused.status == 401 && reused.errorBody?.reasons == ["code_used"])
+            #expect(busy.status == 503 && busy.errorBody?.reasons == ["provider_unavailable", "busy"])
+            #expect(busy.errorBody?.retryAfter == 30)
+            #expect(badCode.status == 422 && badCode.errorBody?.field == "code")
         }
     }
 
@@ -80,8 +80,8 @@ struct WeChatSignInTests {
         }
         try await standIn.stop()
 
-        #expect(answers[0].status == 503 && answers[0].json["reasons"] as? [String] == ["provider_unavailable", "misconfigured"])
-        #expect(answers[1].status == 503 && answers[1].json["reasons"] as? [String] == ["provider_unavailable", "unreachable"])
-        #expect(answers[2].status == 422 && answers[2].json["reasons"] as? [String] == ["provider_not_configured"])
+        #expect(answers[0].status == 503 && answers[0].errorBody?.reasons == ["provider_unavailable", "misconfigured"])
+        #expect(answers[1].status == 503 && answers[1].errorBody?.reasons == ["provider_unavailable", "unreachable"])
+        #expect(answers[2].status == 422 && answers[2].errorBody?.reasons == ["provider_not_configured"])
     }
 }

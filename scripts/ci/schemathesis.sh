@@ -9,9 +9,11 @@
 # schemathesis_hooks.py (a signed-in user for the bearer-protected operations) and the configuration in
 # schemathesis.toml, and stops latchd.
 # Exit status: 0 when the run has no finding; 1 when it has one (listed, with per-operation answer
-# counts: see schemathesis_verdict.py — every check's failure, any 5xx, a lost connection, latchd dying,
-# or a bearer-protected operation that only ever answered 401/403 is a finding); 2 on usage or setup
-# problems.
+# counts: see schemathesis_verdict.py — every check's failure (response_schema_conformance and
+# status_code_conformance included; the document closes its response-only objects with
+# `additionalProperties: false`, so an undocumented member of an answer is a finding too), any 5xx, a
+# lost connection, latchd dying, a required check that never ran, or a bearer-protected operation that
+# only ever answered 401/403 is a finding); 2 on usage or setup problems.
 #
 # Environment: SCHEMATHESIS_MAX_EXAMPLES (default 100) test cases per operation; SCHEMATHESIS_SEED
 # for a reproducible run; SCHEMATHESIS_REPORT_DIR to keep the NDJSON report and latchd's log

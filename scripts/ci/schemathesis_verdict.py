@@ -10,6 +10,8 @@ which operations were really exercised), then every finding. Exit status 0 only 
 - Schemathesis finished its run, with no network or internal error, and latchd is still alive;
 - no check failed (every check of `--checks all` counts: server errors, status codes, content types,
   headers, response schemas, negative data accepted, positive data rejected, auth, …), and no answer was 5xx;
+- each of REQUIRED_CHECKS (among them `status_code_conformance` and `response_schema_conformance`) judged
+  at least one answer;
 - the auth hook signed a user up, and every bearer-protected operation got at least one answer other
   than 401 and 403 (otherwise it was not fuzzed at all).
 Exit status 1 on a finding, 2 when the run did not happen.
@@ -25,6 +27,10 @@ import sys
 from typing import Any
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
+# Checks that must have judged answers in every run (issue 14 §6): a change of `--checks`, of
+# schemathesis.toml or of Schemathesis itself that stops one of them running is a finding, not a
+# silently weaker run. Their failures are findings like every other check's.
+REQUIRED_CHECKS = ("not_a_server_error", "status_code_conformance", "response_schema_conformance", "content_type_conformance")
 
 
 def decoded(content: Any) -> str:
@@ -58,6 +64,7 @@ def main() -> int:
     statuses: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     undocumented_methods: collections.Counter[int] = collections.Counter()
     findings: dict[tuple[str, str, str], str] = {}
+    judged: collections.Counter[str] = collections.Counter()
     server_errors: list[str] = []
     run_errors: list[str] = []
     finished = False
@@ -91,6 +98,7 @@ def main() -> int:
                     f"      answer: {decoded(response.get('content') if response else None)[:300]}")
         for case_id, checks in recorder.get("checks", {}).items():
             for check in checks:
+                judged[check.get("name", "?")] += 1
                 if check.get("status") != "failure":
                     continue
                 case = cases.get(case_id, {}).get("value", {})
@@ -136,6 +144,9 @@ def main() -> int:
         problems.append("latchd died during the run")
     if not auth.get("sign_ups"):
         problems.append("the auth hook never signed a user up: the bearer-protected operations were not fuzzed")
+    for name in REQUIRED_CHECKS:
+        if not judged[name]:
+            problems.append(f"the check {name} never ran: its findings could not fail the run")
     for label in unexercised:
         problems.append(f"{label} only ever answered 401/403: it was not fuzzed")
     problems += [f"schemathesis error (a lost connection, or a document or hook it could not use): {error}" for error in run_errors]
@@ -148,7 +159,8 @@ def main() -> int:
             print("  " + problem)
         return 1 if finished else 2
     print(f"\nNo findings: every check passed on {sum(sum(c.values()) for c in statuses.values())} answers "
-          f"(schemathesis exit status {status}).")
+          f"(schemathesis exit status {status}); judged: "
+          f"{', '.join(f'{name} {judged[name]}' for name in REQUIRED_CHECKS)}.")
     return 0
 
 

@@ -1,15 +1,18 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 
-/// A latchd on a loopback port configured with real carriers (`LATCH_SMTP_URL`,
+/// A latchd (`InProcessLatchd`) on a loopback port configured with real carriers (`LATCH_SMTP_URL`,
 /// `LATCH_SMS_WEBHOOK_URL`): the delivery tests' counterpart of `TestServer`.
 struct DeliveryTestServer: Sendable {
-    let app: Application
-    let baseURL: String
+    let server: InProcessLatchd
     let location: LatchConfig.DatabaseLocation
+
+    var app: Application { server.app }
+    var baseURL: String { server.baseURL }
 
     static func start(
         _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
@@ -17,28 +20,16 @@ struct DeliveryTestServer: Sendable {
         adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> DeliveryTestServer {
         let location = if let sharing { sharing } else { try await database.makeLocation() }
-        let app = try await Application.make(.testing)
-        do {
-            var config = LatchConfig(
-                mode: .development, database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test",
-                secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL, mailFrom: smtpURL == nil ? nil : mailFrom,
-                logRequests: false, smsWebhookURL: smsWebhookURL)
-            config.rateLimits = TestServer.generousRateLimits
-            adjust(&config)
-            try await configure(app, config, clock: clock.latchClock)
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-            return DeliveryTestServer(app: app, baseURL: "http://127.0.0.1:\(port)", location: location)
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
-        }
+        var config = LatchConfig(
+            mode: .development, database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test",
+            secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL, mailFrom: smtpURL == nil ? nil : mailFrom,
+            logRequests: false, smsWebhookURL: smsWebhookURL)
+        config.rateLimits = TestServer.generousRateLimits
+        adjust(&config)
+        return DeliveryTestServer(server: try await InProcessLatchd.start(config, clock: clock.latchClock), location: location)
     }
 
-    func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
-    }
+    func stop() async throws { try await server.stop() }
 
     /// POSTs `json` to `path`.
     func post(_ path: String, json: [String: Any], language: String? = nil) async throws -> TestResponse {

@@ -66,5 +66,5 @@ extension TestServer {
 }
 
 extension TestResponse {
-    var reasons: [String]? { json["reasons"] as? [String] }
+    var reasons: [String]? { errorBody?.reasons }
 }

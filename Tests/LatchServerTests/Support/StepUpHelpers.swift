@@ -158,5 +158,5 @@ extension TestServer {
 
 extension TestResponse {
     /// `locked_until` as a date.
-    var lockedUntil: Date? { (json["locked_until"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } }
+    var lockedUntil: Date? { errorBody?.lockedUntil }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 
-/// A real latchd (the LatchServer library on a real HTTP server) on a loopback port, and an HTTP
-/// client to talk to it. Every test starts its own on a fresh database.
+/// A real latchd (the LatchServer library on a real HTTP server, started by `InProcessLatchd`) on a
+/// loopback port, and an HTTP client to talk to it. Every test starts its own on a fresh database.
 final class TestServer: Sendable {
+    private let server: InProcessLatchd
     let app: Application
     let baseURL: String
     let clock: TestClock
@@ -21,53 +23,43 @@ final class TestServer: Sendable {
         adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
-        let app = try await Application.make(.testing)
-        // The test client: the concurrency tests send up to 32 requests at once, and on a loaded 2-core
-        // machine the default 8 connections per host with a 10 s wait for one made them time out
-        // (getConnectionFromPoolTimeout) before latchd had answered.
-        app.http.client.configuration.connectionPool = .init(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-        app.http.client.configuration.timeout = .init(connect: .seconds(60), read: .seconds(120))
-        do {
-            var config = LatchConfig(
-                mode: production ? .production : .development, database: location, host: "127.0.0.1", port: 0,
-                issuer: "http://latch.test", secretKey: secretKey, bcryptCost: 4,
-                smtpURL: production ? "smtp://127.0.0.1:2525" : nil, mailFrom: production ? "latch@latch.test" : nil,
-                logRequests: false, serviceKeys: serviceKeys)
-            config.signInProviders = signInProviders
-            config.sessionMaxDays = sessionMaxDays
-            // The test clock stands still, so buckets never refill: tests get the standard limits
-            // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
-            config.rateLimits = Self.generousRateLimits
-            // Likewise the bcrypt queue: the lockout tests send dozens of sign-ins at once on purpose.
-            config.bcryptQueueLimit = 1000
-            adjust(&config)
-            try await configure(app, config, clock: clock.latchClock)
-            app.http.server.configuration.port = 0
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            guard let port = app.http.server.shared.localAddress?.port else { throw TestServerError.noPort }
-            return TestServer(app: app, baseURL: "http://127.0.0.1:\(port)", clock: clock, location: location, secretKey: secretKey)
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
+        var config = LatchConfig(
+            mode: production ? .production : .development, database: location, host: "127.0.0.1", port: 0,
+            issuer: "http://latch.test", secretKey: secretKey, bcryptCost: 4,
+            smtpURL: production ? "smtp://127.0.0.1:2525" : nil, mailFrom: production ? "latch@latch.test" : nil,
+            logRequests: false, serviceKeys: serviceKeys)
+        config.signInProviders = signInProviders
+        config.sessionMaxDays = sessionMaxDays
+        // The test clock stands still, so buckets never refill: tests get the standard limits
+        // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
+        config.rateLimits = Self.generousRateLimits
+        // Likewise the bcrypt queue: the lockout tests send dozens of sign-ins at once on purpose.
+        config.bcryptQueueLimit = 1000
+        adjust(&config)
+        let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
+            // The test client: the concurrency tests send up to 32 requests at once, and on a loaded 2-core
+            // machine the default 8 connections per host with a 10 s wait for one made them time out
+            // (getConnectionFromPoolTimeout) before latchd had answered.
+            app.http.client.configuration.connectionPool = .init(
+                idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+            app.http.client.configuration.timeout = .init(connect: .seconds(60), read: .seconds(120))
         }
+        return TestServer(server: server, clock: clock, location: location, secretKey: secretKey)
     }
 
     /// The standard rate limits × 1000 (no test makes that many requests from 127.0.0.1).
     static let generousRateLimits = RateLimits.standard.scaled(by: 1000)
 
-    private init(app: Application, baseURL: String, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
-        self.app = app
-        self.baseURL = baseURL
+    private init(server: InProcessLatchd, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
+        self.server = server
+        self.app = server.app
+        self.baseURL = server.baseURL
         self.clock = clock
         self.location = location
         self.secretKey = secretKey
     }
 
-    func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
-    }
+    func stop() async throws { try await server.stop() }
 
     enum TestServerError: Error { case noPort, noCode }
 
@@ -147,8 +139,8 @@ final class TestServer: Sendable {
     ) async throws -> TokenResponse {
         let challenged = try await signIn(email, password: password, device: device)
         if challenged.status == 200 { return try challenged.decode(TokenResponse.self) }
-        try #require(challenged.status == 403 && challenged.json["method"] as? String == "email", "\(challenged.text)")
-        let challengeID = try #require(challenged.json["challenge_id"] as? String)
+        try #require(challenged.status == 403 && challenged.errorBody?.method == "email", "\(challenged.text)")
+        let challengeID = try #require(challenged.errorBody?.challengeId)
         let finished = try await send(
             .POST, "/v1/token",
             json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": try await latestCode(to: email)])
@@ -162,27 +154,11 @@ final class TestServer: Sendable {
     }
 }
 
-/// What a test request got back.
-struct TestResponse: Sendable {
+/// What a test request got back (`text`, `json`, `decode`, the typed `errorBody`: `HTTPAnswerBody`).
+struct TestResponse: HTTPAnswerBody, Sendable {
     let status: UInt
     let headers: HTTPHeaders
     let data: Data
-
-    var text: String { String(decoding: data, as: UTF8.self) }
-
-    /// The body as a JSON object (empty when it is not one).
-    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:] }
-
-    /// The body as a JSON array of objects.
-    var jsonArray: [[String: Any]] { ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]) ?? [] }
-
-    var errorCode: String? { json["error"] as? String }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(T.self, from: data)
-    }
 }
 
 /// Runs `body` against a fresh server (its configuration changed by `adjust`) and always stops the server afterwards.

@@ -1,0 +1,39 @@
+import FluentPostgresDriver
+import Foundation
+import LatchTestSupport
+import Testing
+import Vapor
+
+extension LatchdProcess {
+    /// A database for latchd processes: an SQLite file in a new folder, or a new PostgreSQL database
+    /// (the binary takes a URL, not a schema).
+    static func databaseURL(_ database: TestDatabase) async throws -> String {
+        let name = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        switch database {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-process-\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
+        case .postgres(let url):
+            let app = try await Application.make(.testing)
+            do {
+                app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
+                try await (app.db as! any SQLDatabase).raw("CREATE DATABASE \(ident: String(name))").run()
+            } catch {
+                try? await app.asyncShutdown()
+                throw error
+            }
+            try await app.asyncShutdown()
+            var components = try #require(URLComponents(string: url))
+            components.path = "/" + name
+            return try #require(components.string)
+        }
+    }
+
+    /// Starts latchd on `databaseURL` with its log in `folder`, the rate limits ×100 (the rotation
+    /// test signs in every half second until the new key signs) plus `extra`.
+    static func start(databaseURL: String, extra: [String: String] = [:], logIn folder: URL) async throws -> LatchdProcess {
+        try await start(
+            environment: ["LATCH_RATE_LIMIT_SCALE": "100"].merging(extra) { $1 }, databaseURL: databaseURL, folder: folder)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import LatchServer
+import Vapor
+
+/// LatchServer inside the test process, served by Vapor's HTTP server on a free loopback port: the one
+/// helper that boots it for the server tests (`TestServer`, `DeliveryTestServer`, an app mounting
+/// LatchServer) and the end-to-end tests (`LiveServer`). Tests that need the real binary (kill -9,
+/// restarts, `latchd admin`, the CLI) use `LatchdProcess`.
+///
+/// ```swift
+/// let config = LatchConfig(database: .sqlite(path: …), port: 0, issuer: "http://latch.test",
+///                          secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
+/// let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
+///     app.get("extra") { _ in "a route of the embedding app" }   // after configure, before serving
+/// }
+/// try await server.stop()
+/// ```
+public struct InProcessLatchd: Sendable {
+    /// The Vapor application LatchServer was configured on (its routes, `app.latch`, its client).
+    public let app: Application
+    /// `http://127.0.0.1:PORT`, to append paths to.
+    public let baseURL: String
+
+    /// `baseURL` as a URL.
+    public var url: URL { URL(string: baseURL)! }
+
+    public enum StartError: Error { case noPort }
+
+    /// Makes an application (environment `.testing`), runs `prepare` on it (e.g. the test HTTP
+    /// client's pool), configures LatchServer with `config` and `clock`, runs `addRoutes` (routes of
+    /// an app that mounts LatchServer), and starts serving on 127.0.0.1 on a port the kernel picks
+    /// (`config.port` is ignored). On any failure the application is shut down before the error is thrown.
+    public static func start(
+        _ config: LatchConfig, clock: LatchClock = .system, prepare: (Application) throws -> Void = { _ in },
+        addRoutes: (Application) throws -> Void = { _ in }
+    ) async throws -> InProcessLatchd {
+        let app = try await Application.make(.testing)
+        do {
+            try prepare(app)
+            try await configure(app, config, clock: clock)
+            try addRoutes(app)
+            app.http.server.configuration.port = 0
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            guard let port = app.http.server.shared.localAddress?.port else { throw StartError.noPort }
+            return InProcessLatchd(app: app, baseURL: "http://127.0.0.1:\(port)")
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    /// Stops serving and shuts the application down (database, queues, event loops).
+    public func stop() async throws {
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+}
