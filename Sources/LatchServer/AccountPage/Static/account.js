@@ -25,7 +25,7 @@
       noWebAuthn: "This browser cannot use passkeys.", cancelled: "The passkey request was cancelled or timed out.",
       passkeyError: "The passkey could not be used ({name}).", network: "The server could not be reached.",
       unexpected: "Something went wrong (HTTP {status}).", removeLabel: "Remove {name}", renameLabel: "Rename {name}",
-      signOutDeviceLabel: "Sign out {name}",
+      signOutDeviceLabel: "Sign out {name}", browserName: "Web browser",
     },
     "zh-Hans": {
       title: "Latch 账号", signIn: "登录", email: "邮箱", password: "密码", signInButton: "登录",
@@ -47,7 +47,7 @@
       noWebAuthn: "此浏览器无法使用通行密钥。", cancelled: "通行密钥请求已取消或超时。",
       passkeyError: "无法使用通行密钥（{name}）。", network: "无法连接服务器。",
       unexpected: "出现错误（HTTP {status}）。", removeLabel: "删除 {name}", renameLabel: "重命名 {name}",
-      signOutDeviceLabel: "退出 {name}",
+      signOutDeviceLabel: "退出 {name}", browserName: "网页浏览器",
     },
   };
 
@@ -76,7 +76,7 @@
   let session = null; // {accessToken, refreshToken, user}
   // A per-page-load installation id: without storage the browser is a new device on every load,
   // which is what it is to the server (the new-device code step covers it).
-  const device = { id: "web-" + crypto.randomUUID(), name: "Web browser", platform: "Web" };
+  const device = { id: "web-" + crypto.randomUUID(), name: t("browserName"), platform: "Web" };
   let conditional = null; // AbortController of the pending autofill (conditional) passkey request
 
   // MARK: Messages
