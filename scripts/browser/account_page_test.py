@@ -384,6 +384,33 @@ class EnglishAccountPageTests(AccountPageTestCase):
         self.wait_signed_in()
         self.assertEqual(self.text("error"), "")
 
+    def test_I13_keyboardOnlySignInAndSignOut_everyFieldLabelled(self):
+        self.sign_up()
+        self.add_passkey("Keyboard key")
+        unlabelled = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('input, button')).filter((e) =>
+              !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).map((e) => e.outerHTML)""")
+        self.assertEqual(unlabelled, [], "every field has a label and every button a name")
+        live = self.driver.execute_script(
+            "return [document.getElementById('status').getAttribute('aria-live'), document.getElementById('error').getAttribute('aria-live')]")
+        self.assertEqual(live, ["polite", "assertive"])
+        focused = self.driver.execute_script("return document.activeElement.closest('li') && document.activeElement.closest('li').textContent")
+        self.assertIn("Keyboard key", focused or "", "focus moves to the new passkey's first button")
+        self.assertTrue(self.tab_to("signout"), "Tab reaches the sign-out button")
+        self.presence(False)
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda: self.visible("signin"), "Enter on the sign-out button signs out")
+        self.assertTrue(self.tab_to("signin-email"), "Tab reaches the email field")
+        self.driver.switch_to.active_element.send_keys(self.email + Keys.TAB + PASSWORD + Keys.ENTER)
+        self.wait_signed_in()
+
+    def tab_to(self, element_id, limit=40):
+        for _ in range(limit):
+            if self.focused_id() == element_id:
+                return True
+            webdriver.ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        return self.focused_id() == element_id
+
     def test_I13_renameAndRemovePasskey(self):
         self.sign_up()
         self.add_passkey("Phone")

@@ -26,6 +26,7 @@
       passkeyError: "The passkey could not be used ({name}).", network: "The server could not be reached.",
       unexpected: "Something went wrong (HTTP {status}).", removeLabel: "Remove {name}", renameLabel: "Rename {name}",
       signOutDeviceLabel: "Sign out {name}", browserName: "Web browser",
+      signInAgain: "Sign out and sign in again, then try once more.",
     },
     "zh-Hans": {
       title: "Latch 账号", signIn: "登录", email: "邮箱", password: "密码", signInButton: "登录",
@@ -48,6 +49,7 @@
       passkeyError: "无法使用通行密钥（{name}）。", network: "无法连接服务器。",
       unexpected: "出现错误（HTTP {status}）。", removeLabel: "删除 {name}", renameLabel: "重命名 {name}",
       signOutDeviceLabel: "退出 {name}", browserName: "网页浏览器",
+      signInAgain: "请退出后重新登录，再试一次。",
     },
   };
 
@@ -194,6 +196,8 @@
   }
 
   function webAuthnMessage(error) {
+    // Adding or removing a passkey needs a sign-in within 10 minutes (the page has no step-up of its own).
+    if (error instanceof APIError && error.body.error === "VERIFICATION_REQUIRED") return error.message + " " + t("signInAgain");
     if (error instanceof APIError || !(error instanceof DOMException)) return error.message;
     if (error.name === "NotAllowedError" || error.name === "AbortError") return t("cancelled");
     return t("passkeyError", { name: error.name });
