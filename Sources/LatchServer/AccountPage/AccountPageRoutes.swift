@@ -19,12 +19,15 @@ struct AccountPageRoutes: RouteCollection {
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static let assets: [Asset] = [
-        Asset(path: ["account"], resource: "account.html", contentType: .init(type: "text", subType: "html", parameters: ["charset": "utf-8"])),
-        Asset(path: ["account", "account.css"], resource: "account.css", contentType: .init(type: "text", subType: "css", parameters: ["charset": "utf-8"])),
-        Asset(
-            path: ["account", "account.js"], resource: "account.js",
-            contentType: .init(type: "text", subType: "javascript", parameters: ["charset": "utf-8"])),
+        Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
+        Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css")),
+        Asset(path: ["account", "account.js"], resource: "account.js", contentType: utf8Text("javascript")),
     ]
+
+    /// `text/SUBTYPE; charset=utf-8`.
+    static func utf8Text(_ subType: String) -> HTTPMediaType {
+        HTTPMediaType(type: "text", subType: subType, parameters: ["charset": "utf-8"])
+    }
 
     /// The files' bytes, read from the bundle once.
     static let contents: [String: Data] = {
