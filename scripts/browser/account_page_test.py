@@ -185,6 +185,7 @@ def make_driver(language):
                      f"--lang={language}", "--force-device-scale-factor=1"):
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(30)
@@ -226,6 +227,10 @@ class AccountPageTestCase(unittest.TestCase):
 
     def tearDown(self):
         self.driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": self.authenticator})
+        # The page itself never trips its Content-Security-Policy (the CSP test's own probe trips it once).
+        violations = [e["message"] for e in self.driver.get_log("browser") if "Content Security Policy" in e["message"]]
+        expected = getattr(self, "expected_violations", 0)
+        self.assertEqual(len(violations), expected, violations)
 
     # Page helpers
 
@@ -410,6 +415,17 @@ class EnglishAccountPageTests(AccountPageTestCase):
                 return True
             webdriver.ActionChains(self.driver).send_keys(Keys.TAB).perform()
         return self.focused_id() == element_id
+
+    def test_I13_browserEnforcesTheCSP_noInlineScriptRuns(self):
+        self.open_page()
+        ran = self.driver.execute_script("""
+            const probe = document.createElement('script');
+            probe.textContent = 'window.__inlineProbe = 1';
+            document.head.append(probe);
+            return window.__inlineProbe === 1""")
+        self.assertFalse(ran, "an inline script is refused by the page's CSP")
+        # That refusal is the one CSP message this test expects; the page's own code made none.
+        self.expected_violations = 1
 
     def test_I13_renameAndRemovePasskey(self):
         self.sign_up()
