@@ -59,7 +59,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ],
-            resources: [.copy("OpenAPI/openapi.json")]
+            resources: [.copy("OpenAPI/openapi.json"), .copy("AccountPage/Static")]
         ),
         .target(
             name: "LatchClient",

@@ -1,0 +1,63 @@
+import Foundation
+import Vapor
+
+/// `GET /account`: the web account page (issue 13 §3) and its stylesheet and script, on the API's
+/// origin. Exactly three fixed routes serve three files read once from the bundle's `Static` folder;
+/// no path from the request ever reaches the file system, so nothing else in the folder (or outside
+/// it) can be asked for. Every answer carries a strict Content-Security-Policy (no inline script or
+/// style, no other origin), `nosniff`, no framing and no referrer.
+struct AccountPageRoutes: RouteCollection {
+    /// One file the page is made of.
+    struct Asset: Sendable {
+        let path: [PathComponent]
+        let resource: String
+        let contentType: HTTPMediaType
+    }
+
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+        + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    static let assets: [Asset] = [
+        Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
+        Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css")),
+        Asset(path: ["account", "account.js"], resource: "account.js", contentType: utf8Text("javascript")),
+    ]
+
+    /// `text/SUBTYPE; charset=utf-8`.
+    static func utf8Text(_ subType: String) -> HTTPMediaType {
+        HTTPMediaType(type: "text", subType: subType, parameters: ["charset": "utf-8"])
+    }
+
+    /// The files' bytes, read from the bundle once.
+    static let contents: [String: Data] = {
+        var contents: [String: Data] = [:]
+        for asset in assets {
+            let name = (asset.resource as NSString).deletingPathExtension
+            let ext = (asset.resource as NSString).pathExtension
+            guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Static"),
+                let data = try? Data(contentsOf: url)
+            else { preconditionFailure("LatchServer's resource Static/\(asset.resource) is missing from the bundle") }
+            contents[asset.resource] = data
+        }
+        return contents
+    }()
+
+    func boot(routes: any RoutesBuilder) throws {
+        for asset in Self.assets {
+            let data = Self.contents[asset.resource] ?? Data()
+            routes.get(asset.path) { _ in Self.response(data, type: asset.contentType) }
+        }
+    }
+
+    static func response(_ data: Data, type: HTTPMediaType) -> Response {
+        var headers = HTTPHeaders()
+        headers.contentType = type
+        headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+        headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+        headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+        headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        return Response(status: .ok, headers: headers, body: .init(data: data))
+    }
+}
