@@ -43,7 +43,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.biometry = body.biometry
         credential.createdAt = now
         credential.sessionID = me.sessionID
-        try await Self.insert(credential, on: req.db)
+        try await Self.insert(credential, kind: req.latch.databaseKind, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             try await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
@@ -55,8 +55,8 @@ struct DeviceCredentialRoutes: RouteCollection {
     /// Inserts `credential` unless its user has `limit` keys or this key already, also under
     /// concurrent binds: on SQLite in one statement (statements run under its single write lock), on
     /// PostgreSQL in a transaction that first locks the user's row, so concurrent binds queue.
-    static func insert(_ credential: DeviceCredential, on database: any Database) async throws {
-        guard database.sql.dialect.name == "sqlite" else {
+    static func insert(_ credential: DeviceCredential, kind: DatabaseKind, on database: any Database) async throws {
+        guard kind == .sqlite else {
             try await database.transaction { database in
                 try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE").run()
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)

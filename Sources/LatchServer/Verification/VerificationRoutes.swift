@@ -43,14 +43,7 @@ struct VerificationRoutes: RouteCollection {
             throw LatchError(.noVerificationMethod, status: .conflict)
         }
 
-        let record = VerificationRecord()
-        record.id = verificationID
-        record.userID = me.userID
-        record.action = body.action
-        record.digest = digest
-        record.attempts = 0
-        record.expiresAt = now + VerificationRecord.lifetime
-        try await record.create(on: req.db)
+        try await latch.verifications.create(verificationID, user: me.userID, action: body.action, digest: digest, now: now, on: req.db)
         let started = VerificationStarted(
             verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
             expiresIn: Int(VerificationRecord.lifetime))
@@ -95,23 +88,14 @@ struct VerificationRoutes: RouteCollection {
         let seconds = now.timeIntervalSince1970
 
         // One of the 5 attempts is used before anything is checked (atomic, across instances).
-        let rows = try await req.db.sql.raw("""
-            UPDATE verifications SET attempts = attempts + 1
-            WHERE id = \(bind: id) AND user_id = \(bind: me.userID) AND completed_at IS NULL
-              AND expires_at > \(bind: seconds) AND attempts < \(bind: VerificationRecord.maximumAttempts)
-            RETURNING attempts, action, digest
-            """).all()
-        guard let row = rows.first else {
-            guard let record = try await VerificationRecord.find(id, on: req.db), record.userID == me.userID else {
-                throw LatchError.notFound
-            }
-            if record.completedAt != nil { throw LatchError(.conflict, status: .conflict) }
-            throw LatchError.wrongCode(attemptsRemaining: 0)
+        let attempt: VerificationStore.Attempt
+        switch try await latch.verifications.useAttempt(id, user: me.userID, now: seconds, on: req.db) {
+        case .success(let used): attempt = used
+        case .failure(.unknown): throw LatchError.notFound
+        case .failure(.completed): throw LatchError(.conflict, status: .conflict)
+        case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
-        let attempts = try row.decode(column: "attempts", as: Int.self)
-        let action = try row.decode(column: "action", as: String.self)
-        let digest = try row.decode(column: "digest", as: String.self)
-        let remaining = VerificationRecord.maximumAttempts - attempts
+        let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
 
         let result: GuardedCheck
@@ -153,11 +137,7 @@ struct VerificationRoutes: RouteCollection {
         }
 
         // Completed once: a second success (a race) gets 409 and no second proof.
-        let completed = try await req.db.sql.raw("""
-            UPDATE verifications SET completed_at = \(bind: seconds)
-            WHERE id = \(bind: id) AND completed_at IS NULL RETURNING id
-            """).all()
-        guard !completed.isEmpty else { throw LatchError(.conflict, status: .conflict) }
+        guard try await latch.verifications.complete(id, now: seconds, on: req.db) else { throw LatchError(.conflict, status: .conflict) }
         let token = try await latch.verificationTokens.issue(
             user: me.userID, action: action, digest: digest, method: body.method, now: seconds, on: req.db)
         try await latch.events.record(.stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
