@@ -40,7 +40,7 @@ struct MountedVerificationTests {
                     let proof = try await req.redeemVerification(
                         withdrawal.verificationToken, action: "withdrawal",
                         parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
-                    return Response(status: .created, body: .init(string: proof.method))
+                    return Response(status: .created, body: .init(string: proof.method.rawValue))
                 }
                 try await app.server.start(address: .hostname("127.0.0.1", port: 0))
                 guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }

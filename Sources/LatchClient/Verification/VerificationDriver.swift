@@ -182,11 +182,11 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             }
         case .submitCode(let verificationID, let code, let screen):
             await environment.present(screen)
-            let attempt = VerificationAttempt(method: VerificationMethod.totp.rawValue, code: code.value)
+            let attempt = VerificationAttempt(method: .totp, code: code.value)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .submitFundPassword(let verificationID, let password, let screen):
             await environment.present(screen)
-            let attempt = VerificationAttempt(method: VerificationMethod.fundPassword.rawValue, fundPassword: password.value)
+            let attempt = VerificationAttempt(method: .fundPassword, fundPassword: password.value)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .openSettings:
             await environment.openSettings()

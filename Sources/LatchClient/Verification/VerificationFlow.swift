@@ -86,7 +86,7 @@ public struct VerificationFlow: Sendable {
     /// server's `expires_in`, capped at the biometric challenge's lifetime when one is offered,
     /// less `timeoutMargin` (A8).
     public static func timeout(for started: VerificationStarted) -> Int {
-        let offersChallenge = started.methods.contains { $0.type == VerificationMethod.biometric.rawValue }
+        let offersChallenge = started.methods.contains { $0.type == .biometric }
         let limit = offersChallenge ? min(started.expiresIn, challengeLifetime) : started.expiresIn
         return max(1, limit - timeoutMargin)
     }
@@ -118,7 +118,7 @@ public struct VerificationFlow: Sendable {
     public mutating func serverStarted(_ started: VerificationStarted) -> Action {
         switch state {
         case .starting(let standing):
-            let offer = started.methods.first { $0.type == VerificationMethod.biometric.rawValue }
+            let offer = started.methods.first { $0.type == .biometric }
             return open(Session(started: started, standing: standing), biometricOffer: offer)
         case .finished:
             // Cancelled while the verification was being opened; it simply expires on the server.

@@ -69,6 +69,9 @@ struct LatchErrorMiddleware: Middleware {
             return error
         case let error as DecodingError:
             return translate(error)
+        case let error as UnknownWireValue:
+            // A value outside the shared vocabulary (e.g. a verification `method`): 422 `unknown`.
+            return .invalid(error.codingPath.isEmpty ? "body" : error.codingPath.joined(separator: "."), ["unknown"])
         case let error as any AbortError:
             switch error.status {
             case .payloadTooLarge: return LatchError(.payloadTooLarge, status: .payloadTooLarge)

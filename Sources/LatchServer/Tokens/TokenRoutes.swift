@@ -119,11 +119,12 @@ struct TokenRoutes: RouteCollection {
         let userKey = challenge.userID.uuidString.lowercased()
         // Every guess counts toward the account's budget, however many challenges a known password opens.
         let result: GuardedCheck
-        if challenge.method == "totp" {
+        switch challenge.kind {
+        case .totp:
             result = try await req.checkTOTP(of: challenge.userID, owner: user, failureEvent: .signInFailed) {
                 try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil
             }
-        } else {
+        case .email:
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
             result = try await req.guardedCheck(
                 throttle: nil, budget: .codes, key: "code:sign_in:\(userKey)", owner: user,
@@ -134,8 +135,10 @@ struct TokenRoutes: RouteCollection {
         case .matched: break
         case .failed(let beforeLock): throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
-            if challenge.method == "totp" { throw LatchError.methodLocked(until: until, language: req.language) }
-            throw LatchError.locked(until: until)
+            switch challenge.kind {
+            case .totp: throw LatchError.methodLocked(until: until, language: req.language)
+            case .email: throw LatchError.locked(until: until)
+            }
         }
         guard try await latch.loginChallenges.useOnce(id, now: seconds, on: req.db) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         let device = DeviceInfo(id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel, platform: challenge.platform)

@@ -30,15 +30,15 @@ struct VerificationRoutes: RouteCollection {
             let challenge = try await latch.challenges.create(verification: verificationID, now: now, on: req.db)
             offers.append(
                 VerificationMethodOffer(
-                    type: "biometric", credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
+                    type: .biometric, credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
                     challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
         }
         let digest = CanonicalParameters.digest(body.parameters)
         if let passkey = try await req.passkeyOffer(verification: verificationID, action: body.action, digest: digest, user: me.userID) {
             offers.append(passkey)
         }
-        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: "totp")) }
-        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: "fund_password")) }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: .totp)) }
+        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: .fundPassword)) }
         guard let preferred = offers.first?.type else {
             throw LatchError(.noVerificationMethod, status: .conflict)
         }
@@ -52,7 +52,8 @@ struct VerificationRoutes: RouteCollection {
 
     func attempt(_ req: Request) async throws -> VerificationPassed {
         let body = try req.decodeJSON(VerificationAttempt.self)
-        let method = ["biometric", "totp", "fund_password"].contains(body.method) ? body.method : "unknown"
+        // An unknown `method` never gets here: decoding it answers 422 `method` `["unknown"]`.
+        let method = body.method.rawValue
         let verifications = req.latchMetrics.verifications
         do {
             let passed = try await check(body, req)
@@ -68,19 +69,17 @@ struct VerificationRoutes: RouteCollection {
     private func check(_ body: VerificationAttempt, _ req: Request) async throws -> VerificationPassed {
         let me = try req.signedIn
         switch body.method {
-        case "biometric":
+        case .biometric:
             guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
             guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else { throw LatchError.missing("signature") }
-        case "passkey":
+        case .passkey:
             guard body.credential != nil else { throw LatchError.missing("credential") }
-        case "totp":
+        case .totp:
             guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
             guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
-        case "fund_password":
+        case .fundPassword:
             guard let candidate = body.fundPassword, !candidate.isEmpty else { throw LatchError.missing("fund_password") }
             guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
-        default:
-            throw LatchError.invalid("method", ["unknown"])
         }
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
         let latch = req.latch
@@ -100,12 +99,12 @@ struct VerificationRoutes: RouteCollection {
 
         let result: GuardedCheck
         switch body.method {
-        case "biometric":
+        case .biometric:
             result = try await checkSignature(body, verification: id, action: action, digest: digest, req)
-        case "passkey":
+        case .passkey:
             guard let credential = body.credential else { throw LatchError.missing("credential") }
             result = try await req.checkPasskeyAttempt(credential, verification: id, action: action, digest: digest)
-        case "totp":
+        case .totp:
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
             result = try await req.checkTOTP(of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed) {
@@ -115,7 +114,7 @@ struct VerificationRoutes: RouteCollection {
             if used == .recoveryCode {
                 try await latch.events.record(.recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
             }
-        default:
+        case .fundPassword:
             let candidate = body.fundPassword ?? ""
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
@@ -127,11 +126,14 @@ struct VerificationRoutes: RouteCollection {
         case .matched:
             break
         case .failed(let beforeLock):
-            if body.method == "biometric" || body.method == "passkey" {
+            switch body.method {
+            case .biometric, .passkey:
+                // Nothing to guess (no guess budget): the verification's attempts are the limit.
                 try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
+            case .totp, .fundPassword:
+                throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
             }
-            throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
             throw LatchError.methodLocked(until: until, language: req.language)
         }
