@@ -129,7 +129,7 @@ struct IdentityRoutes: RouteCollection {
         case .last:
             throw LatchError(
                 .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
-                message: req.language == .zhHans ? "这是账号唯一的登录方式，无法解除绑定" : "This is the account's only way to sign in; it cannot be removed.")
+                message: ErrorMessage.lastSignInMethod(.unlink).text(in: req.language))
         case .removed(let appleRefreshToken, let appleClientID):
             // Unlinking Apple also ends the app's Apple authorization (TN3194), when a refresh token is held.
             if appleRefreshToken != nil {

@@ -190,7 +190,7 @@ struct PasskeyRoutes: RouteCollection {
     private static func lastWayIn(_ req: Request) -> LatchError {
         LatchError(
             .conflict, status: .conflict, reasons: ["last_sign_in_method"],
-            message: req.language == .zhHans ? "这是账号唯一的登录方式，无法删除" : "This is the account's only way to sign in; it cannot be removed.")
+            message: ErrorMessage.lastSignInMethod(.remove).text(in: req.language))
     }
 
     private static func find(_ req: Request, user: UUID) async throws -> Passkey {
