@@ -86,7 +86,7 @@ struct TokenRoutes: RouteCollection {
         guard let id = UUID(uuidString: challengeID),
             let challenge = try await latch.challenges.consume(id, now: seconds, on: req.db),
             let credentialID = challenge.credentialID,
-            let credential = try await DeviceCredential.find(credentialID, on: req.db),
+            let credential = try await latch.deviceCredentials.find(credentialID, on: req.db),
             let user = try await User.find(credential.userID, on: req.db)
         else { throw LatchError.wrongCredentials() }
         let message = try SignedMessage.login(challengeID: id.uuidString.lowercased(), challenge: challenge.challenge)
@@ -95,8 +95,7 @@ struct TokenRoutes: RouteCollection {
             try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
             throw LatchError.wrongCredentials()
         }
-        credential.lastUsedAt = seconds
-        try await credential.save(on: req.db)
+        try await latch.deviceCredentials.markUsed(credential, now: seconds, on: req.db)
         // A bound device key is the strongest proof of a known device.
         try await req.rememberDevice(Validate.deviceName(body.device?.id), of: credential.userID)
         return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db).tokens

@@ -25,7 +25,7 @@ struct VerificationRoutes: RouteCollection {
         let verificationID = UUID()
 
         var offers: [VerificationMethodOffer] = []
-        let credentials = try await DeviceCredential.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
+        let credentials = try await latch.deviceCredentials.all(of: me.userID, on: req.db)
         if !credentials.isEmpty {
             let challenge = try await latch.challenges.create(verification: verificationID, now: now, on: req.db)
             offers.append(
@@ -154,7 +154,7 @@ struct VerificationRoutes: RouteCollection {
         let me = try req.signedIn
         guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else { throw LatchError.missing("credential_id") }
         guard let signature = body.signature, !signature.isEmpty else { throw LatchError.missing("signature") }
-        guard let credential = try await DeviceCredential.find(credentialID, on: req.db), credential.userID == me.userID else {
+        guard let credential = try await req.latch.deviceCredentials.find(credentialID, of: me.userID, on: req.db) else {
             throw LatchError.invalid("credential_id", ["unknown"])
         }
         let now = req.latch.clock.epochSeconds
@@ -168,8 +168,7 @@ struct VerificationRoutes: RouteCollection {
         else {
             return .failed(attemptsBeforeLock: 0)
         }
-        credential.lastUsedAt = now
-        try await credential.save(on: req.db)
+        try await req.latch.deviceCredentials.markUsed(credential, now: now, on: req.db)
         return .matched
     }
 
