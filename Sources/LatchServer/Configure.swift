@@ -47,7 +47,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
-        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(), CreateAppleTokenUses(),
+        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(kind: config.database.kind), CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
         CreatePasskeys(), CreatePasskeyChallenges(),
@@ -106,7 +106,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         methodThrottle: LoginThrottleStore(ladder: .stepUpMethod), budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(
-            secrets: secrets, accessTokens: accessTokens, maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
+            secrets: secrets, accessTokens: accessTokens, databaseKind: config.database.kind,
+            maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),

@@ -254,7 +254,7 @@ struct CLIText: Sendable {
     func invalidParameter(_ argument: String) -> String { pick("参数应为 key=value：\(argument)", "A parameter must be key=value: \(argument)") }
     func confirmation(_ redeemed: RedeemedVerification, parameters: [String: String]) -> String {
         let details = parameters.keys.sorted().map { "\($0)=\(parameters[$0] ?? "")" }.joined(separator: " ")
-        let method = methodName(redeemed.method)
+        let method = methodName(redeemed.method.rawValue)
         let subject = details.isEmpty ? redeemed.action : "\(redeemed.action) \(details)"
         return pick("已确认并执行：\(subject)（验证方式：\(method)）", "Confirmed and executed: \(subject) (verified by \(method))")
     }

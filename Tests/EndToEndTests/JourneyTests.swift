@@ -118,7 +118,7 @@ struct JourneyTests {
 
             let redeemed = try await device.client.redeemVerification(
                 proof.token, action: proof.context.action, parameters: proof.context.parameters)
-            #expect(redeemed.method == "biometric" && redeemed.action == "withdrawal")
+            #expect(redeemed.method == .biometric && redeemed.action == "withdrawal")
             await #expect(throws: LatchClientError.self) {
                 _ = try await device.client.redeemVerification(
                     proof.token, action: proof.context.action, parameters: proof.context.parameters)
@@ -155,7 +155,7 @@ struct JourneyTests {
             #expect(await device.sensor.prompts.count == 1 + 3, "one prompt to enable, three to verify")
             guard case .succeeded(let proof) = result else { return }
             #expect(try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: proof.context.parameters).method
-                == "fund_password")
+                == .fundPassword)
         }
     }
 
@@ -186,7 +186,7 @@ struct JourneyTests {
             #expect(await page.settledScreens.map(\.kind) == [.biometric, .biometricRetry, .oneTimeCode])
             guard case .succeeded(let proof) = result else { return }
             #expect(try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: proof.context.parameters).method
-                == "totp")
+                == .totp)
         }
     }
 

@@ -108,7 +108,7 @@ struct PasskeyJourneyTests {
             #expect(await page.settledScreens.isEmpty)  // the sheet and the check only: nothing to tap
             #expect(await page.screens.map(\.kind).contains(.passkey))
             let redeemed = try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: withdrawal.parameters)
-            #expect(redeemed.method == "passkey")
+            #expect(redeemed.method == .passkey)
         }
     }
 
@@ -121,22 +121,22 @@ struct PasskeyJourneyTests {
                 VerificationRequest(action: "withdrawal", parameters: ["amount": "1.00", "currency": "USDT"]))
             let large = try await device.client.startVerification(
                 VerificationRequest(action: "withdrawal", parameters: ["amount": "9999.00", "currency": "USDT"]))
-            let smallOptions = try #require(small.methods.first { $0.type == "passkey" }?.options)
-            let largeOptions = try #require(large.methods.first { $0.type == "passkey" }?.options)
+            let smallOptions = try #require(small.methods.first { $0.type == .passkey }?.options)
+            let largeOptions = try #require(large.methods.first { $0.type == .passkey }?.options)
             #expect(smallOptions.challenge != largeOptions.challenge)
 
             // The person approved the small withdrawal; the assertion is replayed on the large one.
             let assertion = try await device.passkeys.assertion(smallOptions)
             await #expect {
                 try await device.client.submitAttempt(
-                    VerificationAttempt(method: "passkey", credential: assertion), verificationID: large.verificationId)
+                    VerificationAttempt(method: .passkey, credential: assertion), verificationID: large.verificationId)
             } throws: { error in
                 (error as? LatchClientError)?.serverError != nil
             }
 
             // It verifies the verification it was made for, and only that action and those parameters.
             let passed = try await device.client.submitAttempt(
-                VerificationAttempt(method: "passkey", credential: assertion), verificationID: small.verificationId)
+                VerificationAttempt(method: .passkey, credential: assertion), verificationID: small.verificationId)
             await #expect(throws: LatchClientError.self) {
                 try await device.client.redeemVerification(
                     passed.verificationToken, action: "withdrawal", parameters: ["amount": "9999.00", "currency": "USDT"])

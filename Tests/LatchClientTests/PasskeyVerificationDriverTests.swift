@@ -60,7 +60,7 @@ struct PasskeyVerificationDriverTests {
         let options = F.passkeyOffer(for: started).options
         #expect(await environment.askedOptions == [options!])
         #expect(await environment.sheets == [options!])
-        #expect(await environment.attempts == [VerificationAttempt(method: "passkey", credential: F.passkeyAssertion)])
+        #expect(await environment.attempts == [VerificationAttempt(method: .passkey, credential: F.passkeyAssertion)])
         #expect(await environment.screens.map(\.kind) == [.preparing, .passkey, .passkey])
     }
 

@@ -67,7 +67,7 @@ struct PasskeyVerificationFlowTests {
         var flow = F.flow(F.device(enabled: false))
         _ = flow.start()
         var started = F.started()
-        started.methods.append(VerificationMethodOffer(type: "passkey", challengeId: "pc-1", challenge: "c"))
+        started.methods.append(VerificationMethodOffer(type: .passkey, challengeId: "pc-1", challenge: "c"))
 
         #expect(flow.serverStarted(started, devicePasskey: true).screen?.kind == .oneTimeCode)
     }

@@ -25,7 +25,7 @@ struct VerificationDriverTests {
         let message = try SignedMessage.verification(
             action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1")
         #expect(await environment.attempts.map(\.attempt) == [
-            VerificationAttempt(method: "biometric", credentialId: F.credentialID, signature: "sig:" + message.text)
+            VerificationAttempt(method: .biometric, credentialId: F.credentialID, signature: "sig:" + message.text)
         ])
 
         // The pages shown, and the closing announcement.
@@ -55,7 +55,7 @@ struct VerificationDriverTests {
 
         // Passed by the fund password.
         #expect(await run.value.proofMethod == .fundPassword)
-        #expect(await environment.attempts.map(\.attempt) == [VerificationAttempt(method: "fund_password", fundPassword: "135790")])
+        #expect(await environment.attempts.map(\.attempt) == [VerificationAttempt(method: .fundPassword, fundPassword: "135790")])
     }
 
     @Test("issue 11 B2 −8: the driver runs the passcode prompt from the password page; not entered, the page stays; entered, Face ID passes")

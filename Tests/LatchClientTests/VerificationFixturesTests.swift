@@ -20,12 +20,12 @@ enum VerificationFixtures {
         if biometric {
             methods.append(
                 VerificationMethodOffer(
-                    type: "biometric", credentialIds: credentialIDs, challengeId: "ch-\(id)", challenge: "challenge-\(id)"))
+                    type: .biometric, credentialIds: credentialIDs, challengeId: "ch-\(id)", challenge: "challenge-\(id)"))
         }
-        if totp { methods.append(VerificationMethodOffer(type: "totp")) }
-        if fundPassword { methods.append(VerificationMethodOffer(type: "fund_password")) }
+        if totp { methods.append(VerificationMethodOffer(type: .totp)) }
+        if fundPassword { methods.append(VerificationMethodOffer(type: .fundPassword)) }
         return VerificationStarted(
-            verificationId: id, methods: methods, preferred: methods.first?.type ?? "", expiresIn: expiresIn)
+            verificationId: id, methods: methods, preferred: methods.first?.type ?? .fundPassword, expiresIn: expiresIn)
     }
 
     /// A device with biometrics enabled (bound key) in the given sensor state.

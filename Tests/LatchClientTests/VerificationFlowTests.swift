@@ -106,7 +106,7 @@ struct VerificationFlowTests {
             return
         }
         #expect(request.attempt(signature: "sig") == VerificationAttempt(
-            method: "biometric", credentialId: F.credentialID, signature: "sig"))
+            method: .biometric, credentialId: F.credentialID, signature: "sig"))
     }
 
     // MARK: A3 / FR-023-03 — three attempts, exact messages

@@ -31,7 +31,7 @@ struct DurableDeliveryTests {
         // Two apps on one database (no carriers configured: no worker of their own runs).
         let first = try await TestServer.start(database)
         let second = try await TestServer.start(database, sharing: first.location)
-        let store = DeliveryJobStore(secrets: Self.secrets, capacity: 10_000)
+        let store = DeliveryJobStore(secrets: Self.secrets, capacity: 10_000, kind: first.app.latch.databaseKind)
         let now = Date().timeIntervalSince1970
         var queued: Set<UUID> = []
         for index in 0..<60 {
@@ -94,7 +94,7 @@ struct DurableDeliveryTests {
             // An instance that queues but sends nothing (as if it died right after claiming).
             let dead = try await DeliveryTestServer.start(database, smtpURL: smtp, adjust: { $0.runsBackgroundTasks = false })
             try await dead.app.latch.delivery.deliver(Self.mail(to: "dave@example.com"))
-            let store = DeliveryJobStore(secrets: Self.secrets, capacity: 10_000)
+            let store = DeliveryJobStore(secrets: Self.secrets, capacity: 10_000, kind: dead.app.latch.databaseKind)
             let claimedAt = Date().timeIntervalSince1970
             let held = try await store.claim(
                 channel: OutgoingMessage.emailChannel, by: "dead-instance", limit: 10, now: claimedAt, lease: 2, on: dead.app.db)
@@ -240,8 +240,9 @@ struct DurableDeliveryTests {
     func test_12_unreadableJobIsReported(database: TestDatabase) async throws {
         let server = try await TestServer.start(database)
         let now = Date().timeIntervalSince1970
-        try await DeliveryJobStore(secrets: Self.secrets, capacity: 10).enqueue(.sms(to: "+8613800138000", text: "x"), now: now, on: server.app.db)
-        let otherKey = DeliveryJobStore(secrets: SecretBox(secretKey: Data(repeating: 8, count: 32)), capacity: 10)
+        try await DeliveryJobStore(secrets: Self.secrets, capacity: 10, kind: server.app.latch.databaseKind).enqueue(.sms(to: "+8613800138000", text: "x"), now: now, on: server.app.db)
+        let otherKey = DeliveryJobStore(
+            secrets: SecretBox(secretKey: Data(repeating: 8, count: 32)), capacity: 10, kind: server.app.latch.databaseKind)
         let reported = Mutex(0)
         let claimed = try await otherKey.claim(
             channel: OutgoingMessage.smsChannel, by: "w", limit: 5, now: now + 1, lease: 60, on: server.app.db

@@ -46,7 +46,7 @@ struct FundPasswordTests {
             #expect(afterSignIn.status == 204, "\(afterSignIn.text)")
             #expect(try await server.eventTypes(bearer: alice.accessToken).contains("fund_password_set"))
             let offered = try await server.startedVerification(bearer: alice.accessToken)
-            #expect(offered.methods.map(\.type) == ["fund_password"] && offered.preferred == "fund_password")
+            #expect(offered.methods.map(\.type) == [.fundPassword] && offered.preferred == .fundPassword)
         }
     }
 
@@ -68,7 +68,7 @@ struct FundPasswordTests {
             #expect(rightCurrent.status == 204, "\(rightCurrent.text)")
             let old = try await server.startedVerification(bearer: tokens.accessToken)
             let oldAnswer = try await server.attempt(
-                old.verificationId, VerificationAttempt(method: "fund_password", fundPassword: "246810"), bearer: tokens.accessToken)
+                old.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "246810"), bearer: tokens.accessToken)
             #expect(oldAnswer.status == 400 && oldAnswer.errorCode == "AUTH_003", "the old one no longer works")
             _ = try await server.verificationToken(fundPassword: "135790", bearer: tokens.accessToken)
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("fund_password_changed"))
@@ -101,7 +101,7 @@ struct FundPasswordTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let wrong = VerificationAttempt(method: "fund_password", fundPassword: "975310")
+            let wrong = VerificationAttempt(method: .fundPassword, fundPassword: "975310")
 
             var answers: [TestResponse] = []
             for _ in 1...5 { answers.append(try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken)) }
@@ -109,7 +109,7 @@ struct FundPasswordTests {
             let next = try await server.startedVerification(bearer: tokens.accessToken)
             let checksBefore = server.app.latch.passwordChecksPerformed
             let rightWhileLocked = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
             let checksWhileLocked = server.app.latch.passwordChecksPerformed - checksBefore
             let changeWhileLocked = try await server.send(
                 .PUT, "/v1/fund-password", json: ["fund_password": "135790", "current_fund_password": StepUp.fundPassword],
@@ -140,7 +140,7 @@ struct FundPasswordTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
-            let wrong = VerificationAttempt(method: "fund_password", fundPassword: "975310")
+            let wrong = VerificationAttempt(method: .fundPassword, fundPassword: "975310")
             for _ in 1...3 {
                 let started = try await server.startedVerification(bearer: tokens.accessToken)
                 _ = try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken)
@@ -171,13 +171,13 @@ struct FundPasswordTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
             for _ in 1...5 {
                 _ = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: "975310"), bearer: tokens.accessToken)
+                    started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "975310"), bearer: tokens.accessToken)
             }
             server.clock.advance(by: 30)
             let next = try await server.startedVerification(bearer: tokens.accessToken)
 
             let byTOTP = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
 
             #expect(byTOTP.status == 200, "\(byTOTP.text)")
         }
@@ -196,7 +196,7 @@ struct FundPasswordTests {
                 for index in 0..<20 {
                     let id = verifications[index % 4]
                     group.addTask {
-                        try await server.attempt(id, VerificationAttempt(method: "fund_password", fundPassword: "975310"), bearer: tokens.accessToken)
+                        try await server.attempt(id, VerificationAttempt(method: .fundPassword, fundPassword: "975310"), bearer: tokens.accessToken)
                             .status
                     }
                 }

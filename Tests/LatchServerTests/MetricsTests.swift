@@ -25,7 +25,7 @@ struct MetricsTests {
             #expect(try await server.send(.GET, "/no/such/\(unknownSession)").status == 404)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
             let wrong = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: "135799"), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "135799"), bearer: tokens.accessToken)
             #expect(wrong.status == 400)
             _ = try await server.verificationToken(bearer: tokens.accessToken)
             let rotated = try await server.refresh(tokens.refreshToken)
@@ -79,7 +79,7 @@ struct MetricsTests {
             for attempt in 1...10 {
                 let started = try await server.startedVerification(bearer: tokens.accessToken)
                 _ = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: "135799"), bearer: tokens.accessToken)
+                    started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "135799"), bearer: tokens.accessToken)
                 if attempt == 5 { server.clock.advance(by: 3601) }
             }
 

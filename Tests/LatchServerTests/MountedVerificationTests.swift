@@ -41,7 +41,7 @@ struct MountedVerificationTests {
                     let proof = try await req.redeemVerification(
                         withdrawal.verificationToken, action: "withdrawal",
                         parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
-                    return Response(status: .created, body: .init(string: proof.method))
+                    return Response(status: .created, body: .init(string: proof.method.rawValue))
                 }
             }
             app = server.app

@@ -272,8 +272,8 @@ struct PasskeyTests {
 
             let withdrawal = try await server.startedVerification(bearer: bearer)
             let transfer = try await server.startedVerification("transfer", parameters: ["to": "bob"], bearer: bearer)
-            let offer = try #require(withdrawal.methods.first { $0.type == "passkey" })
-            let transferOffer = try #require(transfer.methods.first { $0.type == "passkey" })
+            let offer = try #require(withdrawal.methods.first { $0.type == .passkey })
+            let transferOffer = try #require(transfer.methods.first { $0.type == .passkey })
             let expected = try PasskeyStepUpChallenge.bytes(
                 action: "withdrawal", parameters: StepUp.withdrawal, challengeID: try #require(offer.challengeId),
                 challenge: try #require(offer.challenge))
@@ -281,17 +281,17 @@ struct PasskeyTests {
             let forTransfer = try authenticator.assert(
                 challenge: try #require(transferOffer.options?.challenge), rpID: Passkeys.rpID, origin: Passkeys.origin)
             let crossed = try await server.attempt(
-                withdrawal.verificationId, VerificationAttempt(method: "passkey", credential: forTransfer), bearer: bearer)
+                withdrawal.verificationId, VerificationAttempt(method: .passkey, credential: forTransfer), bearer: bearer)
             // The withdrawal's own challenge was used up by that attempt: a fresh verification passes.
             let again = try await server.startedVerification(bearer: bearer)
-            let againOffer = try #require(again.methods.first { $0.type == "passkey" })
+            let againOffer = try #require(again.methods.first { $0.type == .passkey })
             let assertion = try authenticator.assert(
                 challenge: try #require(againOffer.options?.challenge), rpID: Passkeys.rpID, origin: Passkeys.origin)
-            let passed = try await server.attempt(again.verificationId, VerificationAttempt(method: "passkey", credential: assertion), bearer: bearer)
+            let passed = try await server.attempt(again.verificationId, VerificationAttempt(method: .passkey, credential: assertion), bearer: bearer)
             let token = try passed.decode(VerificationPassed.self).verificationToken
             let redeemed = try await server.redeem(token, bearer: bearer)
 
-            #expect(withdrawal.methods.map(\.type) == ["biometric", "passkey"])
+            #expect(withdrawal.methods.map(\.type) == [.biometric, .passkey])
             #expect(offer.options?.challenge == Base64URL.encode(expected))
             #expect(offer.options?.allowCredentials.map(\.id) == [authenticator.credentialIDBase64URL])
             #expect(crossed.status == 400 && crossed.errorCode == "AUTH_003", "\(crossed.text)")

@@ -50,7 +50,7 @@ struct StepUpHardeningTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "totp", code: authenticator.recoveryCodes[0]),
+                started.verificationId, VerificationAttempt(method: .totp, code: authenticator.recoveryCodes[0]),
                 bearer: tokens.accessToken)
 
             #expect(passed.status == 200, "\(passed.text)")

@@ -75,15 +75,15 @@ struct TOTPServerTests {
             let first = try await server.startedVerification(bearer: tokens.accessToken)
             let second = try await server.startedVerification(bearer: tokens.accessToken)
 
-            let accepted = try await server.attempt(first.verificationId, VerificationAttempt(method: "totp", code: code), bearer: tokens.accessToken)
-            let replayed = try await server.attempt(second.verificationId, VerificationAttempt(method: "totp", code: code), bearer: tokens.accessToken)
+            let accepted = try await server.attempt(first.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
+            let replayed = try await server.attempt(second.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
 
             #expect(accepted.status == 200, "\(accepted.text)")
             #expect(replayed.status == 400 && replayed.errorCode == "AUTH_003", "\(replayed.text)")
             #expect(replayed.errorBody?.attemptsRemaining == 4)
             server.clock.advance(by: 30)
             let nextStep = try await server.attempt(
-                second.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                second.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
             #expect(nextStep.status == 200, "the next step's code works: \(nextStep.text)")
         }
     }
@@ -96,7 +96,7 @@ struct TOTPServerTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
             let replayed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
 
             #expect(replayed.status == 400 && replayed.errorCode == "AUTH_003", "\(replayed.text)")
         }
@@ -112,7 +112,7 @@ struct TOTPServerTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
             func attempt(_ offset: TimeInterval, _ verification: String) async throws -> TestResponse {
                 try await server.attempt(
-                    verification, VerificationAttempt(method: "totp", code: app.code(at: now.addingTimeInterval(offset))),
+                    verification, VerificationAttempt(method: .totp, code: app.code(at: now.addingTimeInterval(offset))),
                     bearer: tokens.accessToken)
             }
 
@@ -138,10 +138,10 @@ struct TOTPServerTests {
             let first = try await server.startedVerification(bearer: tokens.accessToken)
             let second = try await server.startedVerification(bearer: tokens.accessToken)
 
-            let used = try await server.attempt(first.verificationId, VerificationAttempt(method: "totp", code: recovery), bearer: tokens.accessToken)
-            let reused = try await server.attempt(second.verificationId, VerificationAttempt(method: "totp", code: recovery), bearer: tokens.accessToken)
+            let used = try await server.attempt(first.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
+            let reused = try await server.attempt(second.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
             let another = try await server.attempt(
-                second.verificationId, VerificationAttempt(method: "totp", code: app.recoveryCodes[1].uppercased()), bearer: tokens.accessToken)
+                second.verificationId, VerificationAttempt(method: .totp, code: app.recoveryCodes[1].uppercased()), bearer: tokens.accessToken)
 
             #expect(used.status == 200, "\(used.text)")
             let token = try used.decode(VerificationPassed.self).verificationToken
@@ -162,7 +162,7 @@ struct TOTPServerTests {
             let withdrawalProof = try await server.verificationToken(bearer: tokens.accessToken)
             let started = try await server.startedVerification("disable_totp", parameters: [:], bearer: tokens.accessToken)
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
 
             let noBody = try await server.send(.DELETE, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
@@ -176,8 +176,8 @@ struct TOTPServerTests {
             #expect(wrongAction.status == 403 && wrongAction.errorCode == "VERIFICATION_INVALID", "\(wrongAction.text)")
             #expect(disabled.status == 204, "\(disabled.text)")
             let after = try await server.startedVerification(bearer: tokens.accessToken)
-            #expect(after.methods.map(\.type) == ["fund_password"])
-            #expect(after.preferred == "fund_password")
+            #expect(after.methods.map(\.type) == [.fundPassword])
+            #expect(after.preferred == .fundPassword)
             let reuse = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
             #expect(reuse.status == 404 && reuse.errorCode == "NOT_FOUND", "nothing left to disable: \(reuse.text)")
             let events = try await server.eventTypes(bearer: tokens.accessToken)
@@ -194,13 +194,13 @@ struct TOTPServerTests {
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
             server.clock.advance(by: 30)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let wrong = VerificationAttempt(method: "totp", code: app.wrongCode(at: server.clock.now))
+            let wrong = VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now))
 
             var answers: [TestResponse] = []
             for _ in 1...5 { answers.append(try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken)) }
             let next = try await server.startedVerification(bearer: tokens.accessToken)
             let rightWhileLocked = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: "totp", code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
 
             #expect(answers.prefix(4).map(\.status) == [400, 400, 400, 400])
             #expect(answers.prefix(4).compactMap { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1])
@@ -220,7 +220,7 @@ struct TOTPServerTests {
             let mailsBefore = await server.mails().count
             for _ in 1...5 {
                 _ = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: "totp", code: app.wrongCode(at: server.clock.now)),
+                    started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)),
                     bearer: tokens.accessToken)
             }
 
@@ -250,7 +250,7 @@ struct TOTPServerTests {
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for id in verifications {
-                    group.addTask { try await server.attempt(id, VerificationAttempt(method: "totp", code: code), bearer: tokens.accessToken).status }
+                    group.addTask { try await server.attempt(id, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken).status }
                 }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
@@ -267,7 +267,7 @@ struct TOTPServerTests {
             let old = try await server.activateTOTP(bearer: tokens.accessToken)
             let started = try await server.startedVerification("disable_totp", parameters: [:], bearer: tokens.accessToken)
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "totp", code: old.recoveryCodes[0]), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[0]), bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
             let disabled = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
             try #require(disabled.status == 204, "\(disabled.text)")
@@ -275,9 +275,9 @@ struct TOTPServerTests {
             let next = try await server.startedVerification(bearer: tokens.accessToken)
 
             let oldRecovery = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: "totp", code: old.recoveryCodes[1]), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[1]), bearer: tokens.accessToken)
             let oldTOTP = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: "totp", code: old.code(at: server.clock.now.addingTimeInterval(30))),
+                next.verificationId, VerificationAttempt(method: .totp, code: old.code(at: server.clock.now.addingTimeInterval(30))),
                 bearer: tokens.accessToken)
 
             #expect(oldRecovery.status == 400 && oldRecovery.errorCode == "AUTH_003", "\(oldRecovery.text)")

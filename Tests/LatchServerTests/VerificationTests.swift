@@ -37,13 +37,13 @@ struct VerificationTests {
             let credentialID = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
             let raw = try await server.startVerification(bearer: tokens.accessToken)
 
-            #expect(fundOnly.methods.map(\.type) == ["fund_password"] && fundOnly.preferred == "fund_password")
+            #expect(fundOnly.methods.map(\.type) == [.fundPassword] && fundOnly.preferred == .fundPassword)
             #expect(fundOnly.expiresIn == 300)
             #expect(UUID(uuidString: fundOnly.verificationId) != nil)
-            #expect(withTOTP.methods.map(\.type) == ["totp", "fund_password"] && withTOTP.preferred == "totp")
+            #expect(withTOTP.methods.map(\.type) == [.totp, .fundPassword] && withTOTP.preferred == .totp)
             #expect(raw.status == 201, "\(raw.text)")
             let all = try raw.decode(VerificationStarted.self)
-            #expect(all.methods.map(\.type) == ["biometric", "totp", "fund_password"] && all.preferred == "biometric")
+            #expect(all.methods.map(\.type) == [.biometric, .totp, .fundPassword] && all.preferred == .biometric)
             let biometric = try #require(all.methods.first)
             #expect(biometric.credentialIds == [credentialID])
             #expect(biometric.challengeId.flatMap(UUID.init(uuidString:)) != nil)
@@ -61,7 +61,7 @@ struct VerificationTests {
 
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
-            #expect(started.methods.map(\.type) == ["biometric"] && started.preferred == "biometric")
+            #expect(started.methods.map(\.type) == [.biometric] && started.preferred == .biometric)
         }
     }
 
@@ -80,7 +80,7 @@ struct VerificationTests {
                 challengeID: try #require(offer.challengeId), challenge: try #require(offer.challenge))
 
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "biometric", credentialId: credentialID, signature: signature),
+                started.verificationId, VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
                 bearer: tokens.accessToken)
 
             #expect(passed.status == 200, "\(passed.text)")
@@ -90,7 +90,7 @@ struct VerificationTests {
             let redeemed = try await server.redeem(proof.verificationToken, bearer: tokens.accessToken)
             #expect(redeemed.status == 200, "\(redeemed.text)")
             let what = try redeemed.decode(RedeemedVerification.self)
-            #expect(what.userId == tokens.user.id && what.action == "withdrawal" && what.method == "biometric")
+            #expect(what.userId == tokens.user.id && what.action == "withdrawal" && what.method == .biometric)
             #expect(what.verifiedAt == server.clock.now)
             let again = try await server.redeem(proof.verificationToken, bearer: tokens.accessToken)
             #expect(again.status == 409 && again.errorCode == "CONFLICT", "\(again.text)")
@@ -132,7 +132,7 @@ struct VerificationTests {
                 let signature = try sign(try #require(offer.challengeId), try #require(offer.challenge))
 
                 let refused = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: "biometric", credentialId: credentialID, signature: signature),
+                    started.verificationId, VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
                     bearer: tokens.accessToken)
 
                 #expect(refused.status == 400 && refused.errorCode == "AUTH_003", "\(name): \(refused.text)")
@@ -153,7 +153,7 @@ struct VerificationTests {
                 .POST, "/v1/verifications/\(started.verificationId)/attempts",
                 json: ["method": "biometric", "credential_id": credentialID, "passed": true] as [String: Any], bearer: tokens.accessToken)
             let noCredential = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "biometric", signature: "AAAA"), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .biometric, signature: "AAAA"), bearer: tokens.accessToken)
 
             // A missing field is a 400 naming it, as everywhere in the API; no attempt is used by it.
             #expect(bare.status == 400 && bare.errorBody?.field == "signature", "\(bare.text)")
@@ -177,7 +177,7 @@ struct VerificationTests {
                 challenge: try #require(offer.challenge))
 
             let refused = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "biometric", credentialId: bobsCredential, signature: signature),
+                started.verificationId, VerificationAttempt(method: .biometric, credentialId: bobsCredential, signature: signature),
                 bearer: alice.accessToken)
 
             #expect(refused.status == 422 && refused.errorBody?.field == "credential_id", "\(refused.text)")
@@ -193,7 +193,7 @@ struct VerificationTests {
             try await server.setFundPassword(bearer: tokens.accessToken)
             let credentialID = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let wrongSignature = VerificationAttempt(method: "biometric", credentialId: credentialID, signature: "AAAA")
+            let wrongSignature = VerificationAttempt(method: .biometric, credentialId: credentialID, signature: "AAAA")
 
             var remaining: [Int?] = []
             for _ in 1...5 {
@@ -203,7 +203,7 @@ struct VerificationTests {
             }
             let checksBefore = server.app.latch.passwordChecksPerformed
             let sixth = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
 
             #expect(remaining == [4, 3, 2, 1, 0])
             #expect(sixth.status == 400 && sixth.errorCode == "AUTH_003", "\(sixth.text)")
@@ -223,9 +223,9 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
             let wrongTOTP = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "totp", code: app.wrongCode(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)), bearer: tokens.accessToken)
             let byFund = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
 
             #expect(wrongTOTP.status == 400 && wrongTOTP.errorBody?.attemptsRemaining == 4)
             #expect(byFund.status == 200, "\(byFund.text)")
@@ -240,7 +240,7 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             let credentialID = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let wrong = VerificationAttempt(method: "biometric", credentialId: credentialID, signature: "AAAA")
+            let wrong = VerificationAttempt(method: .biometric, credentialId: credentialID, signature: "AAAA")
 
             let remaining = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<12 {
@@ -259,7 +259,7 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let right = VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword)
+            let right = VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword)
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for _ in 0..<4 { group.addTask { try await server.attempt(started.verificationId, right, bearer: tokens.accessToken).status } }
@@ -277,7 +277,7 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let right = VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword)
+            let right = VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword)
             let first = try await server.attempt(started.verificationId, right, bearer: tokens.accessToken)
 
             let second = try await server.attempt(started.verificationId, right, bearer: tokens.accessToken)
@@ -298,11 +298,11 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: alice.accessToken)
 
             let byBob = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
             let unknown = try await server.attempt(
-                UUID().uuidString, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
+                UUID().uuidString, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
             let byAlice = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: "975310"), bearer: alice.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "975310"), bearer: alice.accessToken)
 
             #expect(byBob.status == 404 && byBob.errorCode == "NOT_FOUND", "\(byBob.text)")
             #expect(unknown.status == 404, "\(unknown.text)")
@@ -319,7 +319,7 @@ struct VerificationTests {
 
             server.clock.advance(by: 301)
             let late = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
 
             #expect(late.status == 400 && late.errorCode == "AUTH_003", "\(late.text)")
             #expect(late.errorBody?.attemptsRemaining == 0)
@@ -336,8 +336,10 @@ struct VerificationTests {
             let badAction = try await server.startVerification("Withdraw Now\n", parameters: [:], bearer: tokens.accessToken)
             let nested = try await server.send(
                 .POST, "/v1/verifications", body: #"{"action":"withdrawal","parameters":{"amount":{"value":"1"}}}"#, bearer: tokens.accessToken)
-            let badMethod = try await server.attempt(started.verificationId, VerificationAttempt(method: "face"), bearer: tokens.accessToken)
-            let noPassword = try await server.attempt(started.verificationId, VerificationAttempt(method: "fund_password"), bearer: tokens.accessToken)
+            // A method outside the shared vocabulary cannot be built as a VerificationAttempt: sent as raw JSON.
+            let badMethod = try await server.send(
+                .POST, "/v1/verifications/\(started.verificationId)/attempts", body: #"{"method":"face"}"#, bearer: tokens.accessToken)
+            let noPassword = try await server.attempt(started.verificationId, VerificationAttempt(method: .fundPassword), bearer: tokens.accessToken)
             let unauthenticated = try await server.startVerification(bearer: "")
 
             #expect(badAction.status == 422 && badAction.errorBody?.field == "action", "\(badAction.text)")
@@ -388,7 +390,7 @@ struct VerificationTests {
                 bearer: tokens.accessToken)
             let id = try started.decode(VerificationStarted.self).verificationId
             let passed = try await server.attempt(
-                id, VerificationAttempt(method: "fund_password", fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                id, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
 
             let reordered = try await server.send(

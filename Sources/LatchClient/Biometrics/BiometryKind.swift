@@ -1,13 +1,7 @@
-/// The biometric sensor a device has. The verification and sign-in screens name it in their titles
-/// (A10), and binding sends it to the server as the credential's `biometry`.
-public enum BiometryKind: String, Sendable, Hashable, CaseIterable, Codable {
-    case faceID = "face_id"
-    case touchID = "touch_id"
-    case opticID = "optic_id"
+import LatchCore
 
-    /// The value of the API's `biometry` field: `face_id`, `touch_id` or `optic_id`.
-    public var apiValue: String { rawValue }
-
+/// `BiometryKind` (the shared vocabulary, in LatchCore) as the screens show it.
+extension BiometryKind {
     /// The product name, the same in every language: "Face ID", "Touch ID", "Optic ID" (A10).
     public var displayName: String {
         switch self {

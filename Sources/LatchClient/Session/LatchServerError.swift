@@ -9,20 +9,9 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
     public var rawCode: String
     /// The human message, in the request's language (zh-Hans or en).
     public var message: String
-    /// The request field at fault, for validation errors.
-    public var field: String?
-    /// The rules a field broke (e.g. password policy violations).
-    public var reasons: [String]?
-    /// Attempts left before a code dies or a lock starts.
-    public var attemptsRemaining: Int?
-    /// When a lock ends (AUTH_002).
-    public var lockedUntil: Date?
-    /// Seconds to wait before retrying (RATE_LIMITED): the body's `retry_after`, else the `Retry-After` header.
-    public var retryAfter: Int?
-    /// For VERIFICATION_REQUIRED at sign-in: the login challenge.
-    public var challengeID: String?
-    /// For VERIFICATION_REQUIRED at sign-in: `email` or `totp`.
-    public var method: String?
+    /// `field`, `reasons`, `attempts_remaining`, … as the server sent them (shared with the server's
+    /// `LatchError`); `retry_after` falls back to the `Retry-After` header.
+    public var details: LatchErrorDetails
 
     public init(
         status: Int, rawCode: String, message: String, field: String? = nil, reasons: [String]? = nil,
@@ -32,14 +21,25 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
         self.status = status
         self.rawCode = rawCode
         self.message = message
-        self.field = field
-        self.reasons = reasons
-        self.attemptsRemaining = attemptsRemaining
-        self.lockedUntil = lockedUntil
-        self.retryAfter = retryAfter
-        self.challengeID = challengeID
-        self.method = method
+        self.details = LatchErrorDetails(
+            field: field, reasons: reasons, attemptsRemaining: attemptsRemaining, lockedUntil: lockedUntil,
+            retryAfter: retryAfter, challengeId: challengeID, method: method)
     }
+
+    /// The request field at fault, for validation errors.
+    public var field: String? { get { details.field } set { details.field = newValue } }
+    /// The rules a field broke (e.g. password policy violations).
+    public var reasons: [String]? { get { details.reasons } set { details.reasons = newValue } }
+    /// Attempts left before a code dies or a lock starts.
+    public var attemptsRemaining: Int? { get { details.attemptsRemaining } set { details.attemptsRemaining = newValue } }
+    /// When a lock ends (AUTH_002).
+    public var lockedUntil: Date? { get { details.lockedUntil } set { details.lockedUntil = newValue } }
+    /// Seconds to wait before retrying (RATE_LIMITED): the body's `retry_after`, else the `Retry-After` header.
+    public var retryAfter: Int? { get { details.retryAfter } set { details.retryAfter = newValue } }
+    /// For VERIFICATION_REQUIRED at sign-in: the login challenge.
+    public var challengeID: String? { get { details.challengeId } set { details.challengeId = newValue } }
+    /// For VERIFICATION_REQUIRED at sign-in: `email` or `totp`.
+    public var method: String? { get { details.method } set { details.method = newValue } }
 
     /// The code, when it is one this SDK knows.
     public var code: LatchErrorCode? { LatchErrorCode(rawValue: rawCode) }
@@ -53,9 +53,8 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
 
 extension LatchServerError {
     init(status: Int, body: APIErrorBody, retryAfterHeader: Int?) {
-        self.init(
-            status: status, rawCode: body.error, message: body.message, field: body.field, reasons: body.reasons,
-            attemptsRemaining: body.attemptsRemaining, lockedUntil: body.lockedUntil,
-            retryAfter: body.retryAfter ?? retryAfterHeader, challengeID: body.challengeId, method: body.method)
+        self.init(status: status, rawCode: body.error, message: body.message)
+        details = body.details
+        if details.retryAfter == nil { details.retryAfter = retryAfterHeader }
     }
 }

@@ -1,3 +1,5 @@
+import LatchCore
+
 /// An unusual sign-in (C8) that the server stopped at 403 VERIFICATION_REQUIRED: answer it with
 /// ``LatchClient/completeSignIn(challengeID:code:)``.
 public struct SignInChallenge: Sendable, Equatable {
@@ -11,10 +13,10 @@ public struct SignInChallenge: Sendable, Equatable {
         case other(String)
 
         init(serverName: String?) {
-            switch serverName {
-            case "email": self = .email
-            case "totp": self = .totp
-            case let name: self = .other(name ?? "")
+            switch serverName.flatMap(LoginChallengeMethod.init(rawValue:)) {
+            case .email: self = .email
+            case .totp: self = .totp
+            case nil: self = .other(serverName ?? "")
             }
         }
     }

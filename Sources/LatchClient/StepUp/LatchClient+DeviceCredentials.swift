@@ -8,7 +8,7 @@ extension LatchClient: DeviceCredentialAPI {
             APICall<DeviceCredentialCreated>(
                 method: "POST", path: "/v1/device-credentials",
                 body: DeviceCredentialRequest(
-                    publicKey: publicKey, deviceName: deviceName, biometry: biometry.apiValue, verificationToken: verificationToken),
+                    publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken),
                 requiresAuthorization: true)
         ).credentialId
     }

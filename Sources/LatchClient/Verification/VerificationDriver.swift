@@ -143,7 +143,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
                 do {
                     let started = try await environment.startVerification(request)
                     var devicePasskey = false
-                    if let offer = started.methods.first(where: { $0.type == VerificationMethod.passkey.rawValue }), let options = offer.options {
+                    if let offer = started.methods.first(where: { $0.type == .passkey }), let options = offer.options {
                         devicePasskey = await environment.hasPasskey(for: options)
                     }
                     continuation.yield(.serverStarted(started, devicePasskey: devicePasskey))
@@ -191,18 +191,18 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             }
         case .submitCode(let verificationID, let code, let screen):
             await environment.present(screen)
-            let attempt = VerificationAttempt(method: VerificationMethod.totp.rawValue, code: code.value)
+            let attempt = VerificationAttempt(method: .totp, code: code.value)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .submitFundPassword(let verificationID, let password, let screen):
             await environment.present(screen)
-            let attempt = VerificationAttempt(method: VerificationMethod.fundPassword.rawValue, fundPassword: password.value)
+            let attempt = VerificationAttempt(method: .fundPassword, fundPassword: password.value)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .getPasskeyAssertion(let options, let screen):
             await environment.present(screen)
             spawn { continuation.yield(.passkeyFinished(await environment.passkeyAssertion(options))) }
         case .submitPasskeyAssertion(let verificationID, let credential, let screen):
             await environment.present(screen)
-            let attempt = VerificationAttempt(method: VerificationMethod.passkey.rawValue, credential: credential)
+            let attempt = VerificationAttempt(method: .passkey, credential: credential)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
         case .openSettings:
             await environment.openSettings()

@@ -80,8 +80,8 @@ extension VerificationFlow {
         init(started: VerificationStarted, standing: BiometricStanding) {
             let types = Set(started.methods.map(\.type))
             self.verificationID = started.verificationId
-            self.offersTOTP = types.contains(VerificationMethod.totp.rawValue)
-            self.offersFundPassword = types.contains(VerificationMethod.fundPassword.rawValue)
+            self.offersTOTP = types.contains(.totp)
+            self.offersFundPassword = types.contains(.fundPassword)
             self.biometric = nil
             self.standing = standing
             self.lockedBiometrics = nil

@@ -92,7 +92,7 @@ public struct VerificationFlow: Sendable {
     /// server's `expires_in`, capped at the biometric challenge's lifetime when one is offered,
     /// less `timeoutMargin` (A8).
     public static func timeout(for started: VerificationStarted) -> Int {
-        let offersChallenge = started.methods.contains { $0.type == VerificationMethod.biometric.rawValue }
+        let offersChallenge = started.methods.contains { $0.type == .biometric }
         let limit = offersChallenge ? min(started.expiresIn, challengeLifetime) : started.expiresIn
         return max(1, limit - timeoutMargin)
     }
@@ -126,9 +126,9 @@ public struct VerificationFlow: Sendable {
     public mutating func serverStarted(_ started: VerificationStarted, devicePasskey: Bool = false) -> Action {
         switch state {
         case .starting(let standing):
-            let offer = started.methods.first { $0.type == VerificationMethod.biometric.rawValue }
+            let offer = started.methods.first { $0.type == .biometric }
             var session = Session(started: started, standing: standing)
-            if devicePasskey, let passkey = started.methods.first(where: { $0.type == VerificationMethod.passkey.rawValue }),
+            if devicePasskey, let passkey = started.methods.first(where: { $0.type == .passkey }),
                 let challengeID = passkey.challengeId, let options = passkey.options
             {
                 session.passkey = PasskeyRoute(challengeID: challengeID, options: options)

@@ -35,6 +35,6 @@ public struct VerificationSignatureRequest: Sendable, Equatable {
 
     /// The attempt to send once `signature` (base64url DER) is made.
     public func attempt(signature: String) -> VerificationAttempt {
-        VerificationAttempt(method: VerificationMethod.biometric.rawValue, credentialId: credentialID, signature: signature)
+        VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature)
     }
 }

@@ -5,12 +5,11 @@ public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
     /// base64url of the 65-byte X9.63 uncompressed P-256 point.
     public var publicKey: String
     public var deviceName: String?
-    /// `face_id`, `touch_id` or `optic_id`.
-    public var biometry: String?
+    public var biometry: BiometryKind?
     /// Needed when the session signed in more than 10 minutes ago (action `bind_device`).
     public var verificationToken: String?
 
-    public init(publicKey: String, deviceName: String? = nil, biometry: String? = nil, verificationToken: String? = nil) {
+    public init(publicKey: String, deviceName: String? = nil, biometry: BiometryKind? = nil, verificationToken: String? = nil) {
         self.publicKey = publicKey
         self.deviceName = deviceName
         self.biometry = biometry
@@ -38,9 +37,13 @@ public struct DeviceCredentialCreated: Codable, Sendable, Equatable {
 public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
     public var id: String
     public var deviceName: String?
+    /// `face_id`, `touch_id` or `optic_id` (a string: a newer server's sensor still lists).
     public var biometry: String?
     public var createdAt: Date
     public var lastUsedAt: Date?
+
+    /// `biometry` in the shared vocabulary; `nil` when none was given or it is newer than this library.
+    public var biometryKind: BiometryKind? { biometry.flatMap(BiometryKind.init(rawValue:)) }
 
     public init(id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?) {
         self.id = id

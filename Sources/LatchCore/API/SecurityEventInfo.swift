@@ -9,6 +9,9 @@ public struct SecurityEventInfo: Codable, Sendable, Equatable {
     public var ip: String?
     public var createdAt: Date
 
+    /// `type` in the shared vocabulary; `nil` for a kind newer than this library.
+    public var kind: SecurityEventKind? { SecurityEventKind(rawValue: type) }
+
     public init(id: String, type: String, sessionId: String?, ip: String?, createdAt: Date) {
         self.id = id
         self.type = type

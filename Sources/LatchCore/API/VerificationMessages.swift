@@ -15,8 +15,7 @@ public struct VerificationRequest: Codable, Sendable, Equatable {
 
 /// One way the user can answer a verification.
 public struct VerificationMethodOffer: Codable, Sendable, Equatable {
-    /// `biometric`, `passkey`, `totp` or `fund_password`.
-    public var type: String
+    public var type: VerificationMethodKind
     /// For `biometric`: the bound device keys, the challenge to sign and its id.
     public var credentialIds: [String]?
     /// For `biometric` and `passkey`: the challenge and its id.
@@ -27,7 +26,7 @@ public struct VerificationMethodOffer: Codable, Sendable, Equatable {
     public var options: PublicKeyCredentialRequestOptionsJSON?
 
     public init(
-        type: String, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil,
+        type: VerificationMethodKind, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil,
         options: PublicKeyCredentialRequestOptionsJSON? = nil
     ) {
         self.type = type
@@ -49,10 +48,10 @@ public struct VerificationStarted: Codable, Sendable, Equatable {
     public var verificationId: String
     public var methods: [VerificationMethodOffer]
     /// biometric > passkey > totp > fund_password, among those offered.
-    public var preferred: String
+    public var preferred: VerificationMethodKind
     public var expiresIn: Int
 
-    public init(verificationId: String, methods: [VerificationMethodOffer], preferred: String, expiresIn: Int) {
+    public init(verificationId: String, methods: [VerificationMethodOffer], preferred: VerificationMethodKind, expiresIn: Int) {
         self.verificationId = verificationId
         self.methods = methods
         self.preferred = preferred
@@ -64,12 +63,43 @@ public struct VerificationStarted: Codable, Sendable, Equatable {
         case verificationId = "verification_id"
         case expiresIn = "expires_in"
     }
+
+    /// Leaves out offers of a method this version does not know (a newer server's), so an older
+    /// client still sees the methods it can use; `preferred` falls back to the first of those.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        verificationId = try container.decode(String.self, forKey: .verificationId)
+        expiresIn = try container.decode(Int.self, forKey: .expiresIn)
+        var list = try container.nestedUnkeyedContainer(forKey: .methods)
+        var known: [VerificationMethodOffer] = []
+        while !list.isAtEnd {
+            do {
+                known.append(try list.decode(VerificationMethodOffer.self))
+            } catch is UnknownWireValue {
+                _ = try list.decode(Skipped.self)
+            }
+        }
+        methods = known
+        do {
+            preferred = try container.decode(VerificationMethodKind.self, forKey: .preferred)
+        } catch is UnknownWireValue {
+            guard let first = known.first?.type else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .preferred, in: container, debugDescription: "no verification method this version knows")
+            }
+            preferred = first
+        }
+    }
+
+    /// Moves past an element that was not decoded.
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
 }
 
 /// `POST /v1/verifications/{id}/attempts`: one answer by one method.
 public struct VerificationAttempt: Codable, Sendable, Equatable {
-    /// `biometric`, `passkey`, `totp` or `fund_password`.
-    public var method: String
+    public var method: VerificationMethodKind
     public var credentialId: String?
     public var signature: String?
     /// A TOTP code or a recovery code.
@@ -79,7 +109,7 @@ public struct VerificationAttempt: Codable, Sendable, Equatable {
     public var credential: AuthenticationResponseJSON?
 
     public init(
-        method: String, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil,
+        method: VerificationMethodKind, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil,
         credential: AuthenticationResponseJSON? = nil
     ) {
         self.method = method
@@ -135,10 +165,11 @@ public struct RedeemVerificationRequest: Codable, Sendable, Equatable {
 public struct RedeemedVerification: Codable, Sendable, Equatable {
     public var userId: String
     public var action: String
-    public var method: String
+    /// The method that passed.
+    public var method: VerificationMethodKind
     public var verifiedAt: Date
 
-    public init(userId: String, action: String, method: String, verifiedAt: Date) {
+    public init(userId: String, action: String, method: VerificationMethodKind, verifiedAt: Date) {
         self.userId = userId
         self.action = action
         self.method = method

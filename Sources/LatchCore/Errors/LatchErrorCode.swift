@@ -39,6 +39,24 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     /// An operator disabled the account (issue 12): no grant signs it in, its sessions are over (403).
     case accountDisabled = "ACCOUNT_DISABLED"
 
+    /// The HTTP status this code answers with unless the case says otherwise (the one place that
+    /// pairs them; e.g. VALIDATION_FAILED is 422 for a value that breaks a rule, 400 for a missing one).
+    public var defaultStatus: Int {
+        switch self {
+        case .wrongCredentials, .sessionExpired: 401
+        case .locked: 423
+        case .wrongCode, .validationFailed, .malformedBody: 400
+        case .payloadTooLarge: 413
+        case .rateLimited: 429
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .unsupportedMediaType: 415
+        case .conflict, .noVerificationMethod, .limitReached: 409
+        case .verificationRequired, .verificationInvalid, .accountDisabled: 403
+        case .internalError: 500
+        }
+    }
+
     /// The human message for this code in the given language.
     public func message(in language: LatchLanguage) -> String {
         switch (self, language) {

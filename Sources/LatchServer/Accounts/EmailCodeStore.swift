@@ -76,13 +76,11 @@ struct EmailCodeStore: Sendable {
         _ code: String, purpose: EmailCode.Purpose, id: UUID? = nil, email: String? = nil, now: Double,
         on database: any Database
     ) async throws -> Check {
-        let rows = try await database.sql.raw("""
-            UPDATE email_codes SET attempts = attempts + 1
-            WHERE purpose = \(bind: purpose.rawValue) AND \(selector(id: id, email: email))
-              AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
-            RETURNING id, attempts, code_hash
-            """).all()
-        guard let row = rows.first else { return .wrong(attemptsRemaining: 0) }
+        guard
+            let row = try await database.sql.useAttempt(
+                "email_codes", where: "purpose = \(bind: purpose.rawValue) AND \(selector(id: id, email: email))",
+                maximum: Self.maximumAttempts, now: now, returning: ["id", "code_hash"])
+        else { return .wrong(attemptsRemaining: 0) }
         let rowID = try row.decode(column: "id", as: UUID.self)
         let attempts = try row.decode(column: "attempts", as: Int.self)
         let stored = try row.decode(column: "code_hash", as: String.self)

@@ -71,10 +71,8 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
-        let (session, tokens) = try await latch.rotation.start(
-            user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
-        try await latch.events.record(
-            .registered, user: user.id, session: session.id, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
+        let tokens = try await latch.startSession(for: user, device: body.device, ip: req.clientIP, event: .registered, now: now, on: req.db)
+            .tokens
         return try await tokens.encodeResponse(status: .created, for: req)
     }
 }

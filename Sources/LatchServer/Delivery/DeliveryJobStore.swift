@@ -22,6 +22,8 @@ struct DeliveryJobStore: Sendable {
     let secrets: SecretBox
     /// Unsent jobs per channel at most.
     let capacity: Int
+    /// The database the queue lives in (claims differ).
+    let kind: DatabaseKind
 
     /// A job this instance holds.
     struct ClaimedJob: Sendable {
@@ -59,7 +61,7 @@ struct DeliveryJobStore: Sendable {
     ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         let sql = database.sql
-        let postgres = sql.dialect.name == "postgresql"
+        let postgres = kind == .postgresql
         if !postgres {
             // A read first: polling an idle queue must not take SQLite's write lock every time.
             let due = try await sql.raw("""

@@ -64,7 +64,7 @@ enum MessageDeliverySetup {
             smsPayload = nil
         }
 
-        let store = DeliveryJobStore(secrets: secrets, capacity: config.deliveryQueueCapacity)
+        let store = DeliveryJobStore(secrets: secrets, capacity: config.deliveryQueueCapacity, kind: config.database.kind)
         let database: @Sendable () -> any Database = { app.db }
         // Metrics (issue 12 §3): sent / retried / failed by the worker, refused at the queue, and each
         // channel's depth (its rows in `delivery_jobs`, on every instance) read at each scrape.

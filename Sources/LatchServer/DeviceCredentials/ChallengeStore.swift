@@ -41,23 +41,17 @@ struct ChallengeStore: Sendable {
 
     /// Marks the challenge used and returns it, if it exists, is unused and has not expired.
     func consume(_ id: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
-        let rows = try await database.sql.raw("""
-            UPDATE signature_challenges SET used_at = \(bind: now)
-            WHERE id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now)
-            RETURNING id
-            """).all()
-        guard !rows.isEmpty else { return nil }
+        guard try await database.sql.useOnce("signature_challenges", mark: "used_at", where: "id = \(bind: id)", now: now) != nil
+        else { return nil }
         return try await SignatureChallenge.find(id, on: database)
     }
 
     /// Consumes the challenge of a verification (its biometric offer).
     func consume(verification: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
-        let rows = try await database.sql.raw("""
-            UPDATE signature_challenges SET used_at = \(bind: now)
-            WHERE verification_id = \(bind: verification) AND used_at IS NULL AND expires_at > \(bind: now)
-            RETURNING id
-            """).all()
-        guard let row = rows.first else { return nil }
+        guard
+            let row = try await database.sql.useOnce(
+                "signature_challenges", mark: "used_at", where: "verification_id = \(bind: verification)", now: now)
+        else { return nil }
         return try await SignatureChallenge.find(try row.decode(column: "id", as: UUID.self), on: database)
     }
 }

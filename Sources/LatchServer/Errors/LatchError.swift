@@ -7,61 +7,59 @@ import Vapor
 public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var code: LatchErrorCode
     public var status: HTTPResponseStatus
-    public var field: String?
-    public var reasons: [String]?
-    public var attemptsRemaining: Int?
-    public var lockedUntil: Date?
-    public var retryAfter: Int?
-    public var challengeId: String?
-    public var method: String?
+    /// `field`, `reasons`, `attempts_remaining`, … (shared with the client's `LatchServerError`).
+    public var details: LatchErrorDetails
     /// An explanation replacing the code's standard message (already in the caller's language).
     public var message: String?
 
+    /// `status` defaults to the code's (`LatchErrorCode.defaultStatus`).
     public init(
-        _ code: LatchErrorCode, status: HTTPResponseStatus, field: String? = nil, reasons: [String]? = nil,
+        _ code: LatchErrorCode, status: HTTPResponseStatus? = nil, field: String? = nil, reasons: [String]? = nil,
         attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil, challengeId: String? = nil,
         method: String? = nil, message: String? = nil
     ) {
         self.code = code
-        self.status = status
-        self.field = field
-        self.reasons = reasons
-        self.attemptsRemaining = attemptsRemaining
-        self.lockedUntil = lockedUntil
-        self.retryAfter = retryAfter
-        self.challengeId = challengeId
-        self.method = method
+        self.status = status ?? HTTPResponseStatus(statusCode: code.defaultStatus)
+        self.details = LatchErrorDetails(
+            field: field, reasons: reasons, attemptsRemaining: attemptsRemaining, lockedUntil: lockedUntil,
+            retryAfter: retryAfter, challengeId: challengeId, method: method)
         self.message = message
     }
+
+    public var field: String? { get { details.field } set { details.field = newValue } }
+    public var reasons: [String]? { get { details.reasons } set { details.reasons = newValue } }
+    public var attemptsRemaining: Int? { get { details.attemptsRemaining } set { details.attemptsRemaining = newValue } }
+    public var lockedUntil: Date? { get { details.lockedUntil } set { details.lockedUntil = newValue } }
+    public var retryAfter: Int? { get { details.retryAfter } set { details.retryAfter = newValue } }
+    public var challengeId: String? { get { details.challengeId } set { details.challengeId = newValue } }
+    public var method: String? { get { details.method } set { details.method = newValue } }
 
     public var description: String { "\(code.rawValue) (\(status.code))" }
 
     /// AUTH_001: wrong email or password (identical for unknown accounts).
     static func wrongCredentials(attemptsRemaining: Int? = nil) -> LatchError {
-        LatchError(.wrongCredentials, status: .unauthorized, attemptsRemaining: attemptsRemaining)
+        LatchError(.wrongCredentials, attemptsRemaining: attemptsRemaining)
     }
     /// AUTH_002: locked until `until`.
-    static func locked(until: Date) -> LatchError { LatchError(.locked, status: .locked, lockedUntil: until) }
+    static func locked(until: Date) -> LatchError { LatchError(.locked, lockedUntil: until) }
     /// AUTH_003: wrong or dead code.
     static func wrongCode(attemptsRemaining: Int) -> LatchError {
-        LatchError(.wrongCode, status: .badRequest, attemptsRemaining: attemptsRemaining)
+        LatchError(.wrongCode, attemptsRemaining: attemptsRemaining)
     }
     /// AUTH_004: the session is over.
-    static let sessionExpired = LatchError(.sessionExpired, status: .unauthorized)
+    static let sessionExpired = LatchError(.sessionExpired)
     /// AUTH_002 for one step-up method (fund password or TOTP), not for the account.
     static func methodLocked(until: Date, language: LatchLanguage) -> LatchError {
-        LatchError(
-            .locked, status: .locked, lockedUntil: until,
-            message: language == .zhHans ? "该验证方式已被锁定，请稍后再试或使用其他方式验证" : "This verification method is locked. Try again later or use another method.")
+        LatchError(.locked, lockedUntil: until, message: ErrorMessage.methodLocked.text(in: language))
     }
     /// 400 naming a missing field.
     static func missing(_ field: String) -> LatchError {
-        LatchError(.validationFailed, status: .badRequest, field: field, reasons: ["missing"])
+        LatchError(.validationFailed, field: field, reasons: ["missing"])
     }
     /// 403 ACCOUNT_DISABLED: an operator disabled the account; no grant signs it in.
-    static let accountDisabled = LatchError(.accountDisabled, status: .forbidden)
+    static let accountDisabled = LatchError(.accountDisabled)
     /// 404.
-    static let notFound = LatchError(.notFound, status: .notFound)
+    static let notFound = LatchError(.notFound)
     /// 400/422 naming the field.
     static func invalid(_ field: String, _ reasons: [String]? = nil) -> LatchError {
         LatchError(.validationFailed, status: .unprocessableEntity, field: field, reasons: reasons)
@@ -72,6 +70,6 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         .internalError, status: .serviceUnavailable, reasons: ["delivery_queue_full"], retryAfter: 30)
     /// 429 with the seconds to wait.
     static func rateLimited(retryAfter: Int) -> LatchError {
-        LatchError(.rateLimited, status: .tooManyRequests, retryAfter: max(1, retryAfter))
+        LatchError(.rateLimited, retryAfter: max(1, retryAfter))
     }
 }

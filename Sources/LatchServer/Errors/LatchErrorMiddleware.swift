@@ -30,9 +30,7 @@ struct LatchErrorMiddleware: Middleware {
 
     static func response(for error: LatchError, language: LatchLanguage) -> Response {
         let body = APIErrorBody(
-            error: error.code.rawValue, message: error.message ?? error.code.message(in: language),
-            field: error.field, reasons: error.reasons, attemptsRemaining: error.attemptsRemaining,
-            lockedUntil: error.lockedUntil, retryAfter: error.retryAfter, challengeId: error.challengeId, method: error.method)
+            error: error.code.rawValue, message: error.message ?? error.code.message(in: language), details: error.details)
         var headers = HTTPHeaders()
         headers.contentType = .json
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -69,6 +67,9 @@ struct LatchErrorMiddleware: Middleware {
             return error
         case let error as DecodingError:
             return translate(error)
+        case let error as UnknownWireValue:
+            // A value outside the shared vocabulary (e.g. a verification `method`): 422 `unknown`.
+            return .invalid(error.codingPath.isEmpty ? "body" : error.codingPath.joined(separator: "."), ["unknown"])
         case let error as any AbortError:
             switch error.status {
             case .payloadTooLarge: return LatchError(.payloadTooLarge, status: .payloadTooLarge)

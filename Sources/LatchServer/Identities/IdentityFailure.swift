@@ -18,15 +18,15 @@ enum IdentityFailure: Error, Equatable {
         case .notConfigured(let provider, let field):
             return LatchError(
                 .validationFailed, status: .unprocessableEntity, field: field, reasons: ["provider_not_configured"],
-                message: language == .zhHans ? "服务器未开启\(provider.displayName(language))登录" : "\(provider.displayName(language)) sign-in is not set up on this server.")
+                message: ErrorMessage.providerNotConfigured(provider).text(in: language))
         case .rejected(let provider, let field, let reason):
             return LatchError(
                 .wrongCredentials, status: .unauthorized, field: field, reasons: [reason],
-                message: language == .zhHans ? "\(provider.displayName(language))登录验证失败，请重新登录" : "The \(provider.displayName(language)) sign-in could not be verified. Please sign in again.")
+                message: ErrorMessage.providerRejected(provider).text(in: language))
         case .unavailable(let provider, let reason):
             return LatchError(
                 .internalError, status: .serviceUnavailable, reasons: ["provider_unavailable", reason], retryAfter: 30,
-                message: language == .zhHans ? "暂时无法连接\(provider.displayName(language))，请稍后重试" : "\(provider.displayName(language)) cannot be reached right now. Please retry later.")
+                message: ErrorMessage.providerUnavailable(provider).text(in: language))
         }
     }
 }

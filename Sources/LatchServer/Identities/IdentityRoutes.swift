@@ -74,17 +74,7 @@ struct IdentityRoutes: RouteCollection {
             }
         let latch = req.latch
         let now = latch.clock.epochSeconds
-        if let owner = try await Identity.owner(of: provider, subject: proven.subject, on: req.db) {
-            let reason = owner.id == me.userID ? "already_linked" : "identity_in_use"
-            throw LatchError(.conflict, status: .conflict, field: "provider", reasons: [reason])
-        }
-        do {
-            try await Identity(userID: me.userID, provider: provider, subject: proven.subject, email: proven.email, createdAt: now)
-                .create(on: req.db)
-        } catch let error as any DatabaseError where error.isConstraintFailure {
-            // The account already has an identity of this provider (or a concurrent link won).
-            throw LatchError(.conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
-        }
+        try await latch.identities.link(proven, to: me.userID, now: now, on: req.db)
         try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: req.db)
         try await latch.events.record(.identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
@@ -102,34 +92,12 @@ struct IdentityRoutes: RouteCollection {
         let latch = req.latch
         let now = latch.clock.epochSeconds
         let userID = me.userID
-        let outcome: UnlinkOutcome = try await req.db.transaction { database in
-            // Touching the user row first serialises unlinks of one account (row lock on PostgreSQL,
-            // the write lock on SQLite), so two at once cannot remove the last two ways together.
-            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)").run()
-            guard let user = try await User.find(userID, on: database) else { return .notFound }
-            let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
-            let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
-            let ways = others.count + passkeys + (user.email == nil ? 0 : 1)
-            if provider == "email" {
-                guard user.email != nil else { return .notFound }
-                guard ways > 1 else { return .last }
-                user.email = nil
-                user.emailVerified = false
-                user.passwordHash = nil
-                try await user.save(on: database)
-                return .removed(appleRefreshToken: nil, appleClientID: nil)
-            }
-            guard let identity = others.first(where: { $0.provider == provider }) else { return .notFound }
-            guard ways > 1 else { return .last }
-            try await identity.delete(on: database)
-            return .removed(appleRefreshToken: identity.appleRefreshToken, appleClientID: identity.appleClientID)
-        }
-        switch outcome {
+        switch try await latch.identities.unlink(provider, of: userID, on: req.db) {
         case .notFound: throw LatchError.notFound
         case .last:
             throw LatchError(
                 .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
-                message: req.language == .zhHans ? "这是账号唯一的登录方式，无法解除绑定" : "This is the account's only way to sign in; it cannot be removed.")
+                message: ErrorMessage.lastSignInMethod(.unlink).text(in: req.language))
         case .removed(let appleRefreshToken, let appleClientID):
             // Unlinking Apple also ends the app's Apple authorization (TN3194), when a refresh token is held.
             if appleRefreshToken != nil {
@@ -140,13 +108,6 @@ struct IdentityRoutes: RouteCollection {
         }
         try await latch.events.record(.identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: userID, req)
-    }
-
-    private enum UnlinkOutcome {
-        /// Removed; an Apple identity's sealed refresh token comes along, to revoke it.
-        case removed(appleRefreshToken: String?, appleClientID: String?)
-        case last
-        case notFound
     }
 
     /// The fresh profile, also refreshing this instance's `/v1/me` cache.

@@ -33,9 +33,8 @@ extension Request {
                 try await noticeNewDevice(user, device: device)
             }
         }
-        let (session, tokens) = try await latch.rotation.start(user: user, device: device, ip: clientIP, now: now, on: db)
-        try await latch.events.record(created ? .registered : .signedIn, user: userID, session: session.id, ip: clientIP, now: seconds, on: db)
-        return tokens
+        return try await latch.startSession(for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, now: now, on: db)
+            .tokens
     }
 
     /// The account of `proven`: the one holding the identity, or (Apple, both emails verified) the one

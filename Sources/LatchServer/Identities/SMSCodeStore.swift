@@ -84,12 +84,11 @@ struct SMSCodeStore: Sendable {
 
     /// Uses one of the code's tries (atomically, before comparing); a match uses the code up.
     func check(_ code: String, phone: String, now: Double, on database: any Database) async throws -> Check {
-        let rows = try await database.sql.raw("""
-            UPDATE sms_codes SET attempts = attempts + 1
-            WHERE phone = \(bind: phone) AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
-            RETURNING code_id, attempts, code_hash
-            """).all()
-        guard let row = rows.first else { return .wrong(attemptsRemaining: 0) }
+        guard
+            let row = try await database.sql.useAttempt(
+                "sms_codes", where: "phone = \(bind: phone)", maximum: Self.maximumAttempts, now: now,
+                returning: ["code_id", "code_hash"])
+        else { return .wrong(attemptsRemaining: 0) }
         let codeID = try row.decode(column: "code_id", as: UUID.self)
         let attempts = try row.decode(column: "attempts", as: Int.self)
         let stored = try row.decode(column: "code_hash", as: String.self)

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LatchCore
 
 /// A device installation id that has signed in to an account (C8): sign-ins from others are unusual.
 // Fluent model (see User for why @unchecked Sendable).
@@ -24,7 +25,7 @@ final class LoginChallenge: Model, @unchecked Sendable {
 
     @ID(key: .id) var id: UUID?
     @Field(key: "user_id") var userID: UUID
-    /// `email` or `totp`.
+    /// `email` or `totp` (`LoginChallengeMethod`).
     @Field(key: "method") var method: String
     @OptionalField(key: "code_hash") var codeHash: String?
     @Field(key: "expires_at") var expiresAt: Double
@@ -36,6 +37,9 @@ final class LoginChallenge: Model, @unchecked Sendable {
     @OptionalField(key: "platform") var platform: String?
 
     init() {}
+
+    /// `method` in the shared vocabulary (only the server writes it: always a known one).
+    var kind: LoginChallengeMethod { LoginChallengeMethod(rawValue: method) ?? .email }
 }
 
 struct CreateNewDeviceTables: AsyncMigration {

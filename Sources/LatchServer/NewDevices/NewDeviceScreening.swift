@@ -81,7 +81,7 @@ extension Request {
         let id = UUID()
         challenge.id = id
         challenge.userID = userID
-        challenge.method = useTOTP ? "totp" : "email"
+        challenge.method = (useTOTP ? LoginChallengeMethod.totp : .email).rawValue
         challenge.expiresAt = now + LoginChallenge.lifetime
         challenge.attempts = 0
         challenge.deviceID = deviceID

@@ -25,25 +25,22 @@ struct PasskeyChallengeStore: Sendable {
         async throws -> PasskeyChallenge?
     {
         let userFilter: SQLQueryString = if let user { "AND user_id = \(bind: user)" } else { "" }
-        let rows = try await database.sql.raw("""
-            UPDATE passkey_challenges SET used_at = \(bind: now)
-            WHERE id = \(bind: id) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
-              AND expires_at > \(bind: now) \(userFilter)
-            RETURNING id
-            """).all()
-        guard !rows.isEmpty else { return nil }
+        guard
+            try await database.sql.useOnce(
+                "passkey_challenges", mark: "used_at", where: "id = \(bind: id) AND purpose = \(bind: purpose.rawValue) \(userFilter)",
+                now: now) != nil
+        else { return nil }
         return try await PasskeyChallenge.find(id, on: database)
     }
 
     /// Marks the live challenge of `verification` used and returns it.
     func consume(verification: UUID, now: Double, on database: any Database) async throws -> PasskeyChallenge? {
-        let rows = try await database.sql.raw("""
-            UPDATE passkey_challenges SET used_at = \(bind: now)
-            WHERE verification_id = \(bind: verification) AND purpose = \(bind: PasskeyChallenge.Purpose.verification.rawValue)
-              AND used_at IS NULL AND expires_at > \(bind: now)
-            RETURNING id
-            """).all()
-        guard let row = rows.first else { return nil }
+        let purpose = PasskeyChallenge.Purpose.verification.rawValue
+        guard
+            let row = try await database.sql.useOnce(
+                "passkey_challenges", mark: "used_at", where: "verification_id = \(bind: verification) AND purpose = \(bind: purpose)",
+                now: now)
+        else { return nil }
         return try await PasskeyChallenge.find(try row.decode(column: "id", as: UUID.self), on: database)
     }
 

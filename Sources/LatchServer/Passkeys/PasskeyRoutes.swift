@@ -89,7 +89,7 @@ struct PasskeyRoutes: RouteCollection {
         passkey.attestation = checked.attestation
         passkey.aaguid = checked.aaguid
         passkey.createdAt = now
-        try await Self.insert(passkey, on: req.db)
+        try await Self.insert(passkey, kind: req.latch.databaseKind, on: req.db)
         try await latch.events.record(.passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             try await latch.send(MailTemplates.passkeyAdded(name: name, language: req.language), to: email)
@@ -103,7 +103,7 @@ struct PasskeyRoutes: RouteCollection {
     /// Inserts `passkey` unless its credential id is registered (to anyone: 409 CONFLICT) or its user
     /// has `Passkey.limit` already (409 LIMIT_REACHED), also under concurrent registrations: on SQLite
     /// in one statement (its single write lock), on PostgreSQL after locking the user's row.
-    static func insert(_ passkey: Passkey, on database: any Database) async throws {
+    static func insert(_ passkey: Passkey, kind: DatabaseKind, on database: any Database) async throws {
         let id = try passkey.requireID()
         let statement: SQLQueryString = """
             INSERT INTO passkeys (id, user_id, credential_id, public_key, name, transports, sign_count, backup_eligible,
@@ -116,7 +116,7 @@ struct PasskeyRoutes: RouteCollection {
             RETURNING id
             """
         let inserted: [any SQLRow]
-        if database.sql.dialect.name == "sqlite" {
+        if kind == .sqlite {
             inserted = try await database.sql.raw(statement).all()
         } else {
             inserted = try await database.transaction { database in
@@ -190,7 +190,7 @@ struct PasskeyRoutes: RouteCollection {
     private static func lastWayIn(_ req: Request) -> LatchError {
         LatchError(
             .conflict, status: .conflict, reasons: ["last_sign_in_method"],
-            message: req.language == .zhHans ? "这是账号唯一的登录方式，无法删除" : "This is the account's only way to sign in; it cannot be removed.")
+            message: ErrorMessage.lastSignInMethod(.remove).text(in: req.language))
     }
 
     private static func find(_ req: Request, user: UUID) async throws -> Passkey {

@@ -39,9 +39,7 @@ extension Request {
         }
         try await recordPasskeyUse(passkey, assertion: assertion, session: nil, now: seconds)
         try await rememberDevice(Validate.deviceName(body.device?.id), of: userID)
-        let (session, tokens) = try await latch.rotation.start(user: user, device: body.device, ip: clientIP, now: now, on: db)
-        try await latch.events.record(.signedIn, user: userID, session: session.id, ip: clientIP, now: seconds, on: db)
-        return tokens
+        return try await latch.startSession(for: user, device: body.device, ip: clientIP, now: now, on: db).tokens
     }
 
     /// Stores the new counter, backup state and time of use, in one conditional statement: a counter

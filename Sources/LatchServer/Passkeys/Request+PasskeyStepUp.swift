@@ -19,7 +19,7 @@ extension Request {
             challenge: Base64URL.encode(bound), timeout: PasskeyRoutes.timeout, rpId: latch.config.relyingParty.id,
             allowCredentials: passkeys.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList) },
             userVerification: "required")
-        return VerificationMethodOffer(type: "passkey", challengeId: challengeID, challenge: challenge.challenge, options: options)
+        return VerificationMethodOffer(type: .passkey, challengeId: challengeID, challenge: challenge.challenge, options: options)
     }
 
     /// A `passkey` attempt: an assertion by one of the user's passkeys over this verification's bound

@@ -85,12 +85,10 @@ struct TOTPService: Sendable {
                 """).all()
             return rows.isEmpty ? nil : .totp
         }
-        let rows = try await database.sql.raw("""
-            UPDATE recovery_codes SET used_at = \(bind: now.timeIntervalSince1970)
-            WHERE code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user) AND used_at IS NULL
-            RETURNING code_hash
-            """).all()
-        return rows.isEmpty ? nil : .recoveryCode
+        let used = try await database.sql.useOnce(
+            "recovery_codes", mark: "used_at", where: "code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user)",
+            now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
+        return used == nil ? nil : .recoveryCode
     }
 
     /// Which kind of code matched.

@@ -7,8 +7,10 @@ import SQLKit
 /// instances at once and without an extra round trip. The refresh hot path never fires it: it does
 /// not set `revoked_at`. SQLite has no other instances to tell; there this migration does nothing.
 struct CreateSessionRevocationNotice: AsyncMigration {
+    let kind: DatabaseKind
+
     func prepare(on database: any Database) async throws {
-        guard database.sql.dialect.name == "postgresql" else { return }
+        guard kind == .postgresql else { return }
         try await database.sql.raw("""
             CREATE OR REPLACE FUNCTION latch_session_revoked_notify() RETURNS trigger AS $$
             BEGIN
@@ -32,7 +34,7 @@ struct CreateSessionRevocationNotice: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard database.sql.dialect.name == "postgresql" else { return }
+        guard kind == .postgresql else { return }
         try await database.sql.raw("DROP TRIGGER IF EXISTS sessions_deleted_notify ON sessions").run()
         try await database.sql.raw("DROP TRIGGER IF EXISTS sessions_revoked_notify ON sessions").run()
         try await database.sql.raw("DROP FUNCTION IF EXISTS latch_session_revoked_notify()").run()

@@ -25,6 +25,9 @@ public struct LatchServices: Sendable {
     let events: SecurityEventLog
     let totp: TOTPService
     let challenges: ChallengeStore
+    let loginChallenges = LoginChallengeStore()
+    let verifications = VerificationStore()
+    let identities = IdentityStore()
     let verificationTokens: VerificationTokens
     public let delivery: any MessageDelivery
     /// The token buckets of `config.rateLimits` (in this instance's memory).

@@ -24,6 +24,8 @@ struct RefreshTokenRotation: Sendable {
 
     let secrets: SecretBox
     let accessTokens: AccessTokens
+    /// SQLite and PostgreSQL rotate in different statements.
+    let databaseKind: DatabaseKind
     /// The absolute lifetime of a session, in seconds from its `created_at`.
     var maximumAge: Double = Self.defaultMaximumAge
 
@@ -183,7 +185,7 @@ struct RefreshTokenRotation: Sendable {
     ) async throws -> Bool {
         let hash = SecretBox.hash(nextToken)
         let next = counter + 1
-        if database.sql.dialect.name == "sqlite" {
+        if databaseKind == .sqlite {
             // SQLite cannot write in a WITH clause; its WAL commits are cheap and its writers wait by
             // spinning, so two short statements beat one transaction holding the write lock between them.
             try await record(hash, session: sessionID, counter: next, now: now, on: database)
@@ -207,7 +209,7 @@ struct RefreshTokenRotation: Sendable {
     /// progress (it updates that row first) and then sees it; a deletion that starts later waits for
     /// this insert and revokes the session it made. SQLite runs one writer at a time.
     private func insert(_ session: Session, on database: any Database) async throws {
-        let lock: SQLQueryString = database.sql.dialect.name == "postgresql" ? " FOR SHARE" : ""
+        let lock: SQLQueryString = databaseKind == .postgresql ? " FOR SHARE" : ""
         let rows = try await database.sql.raw("""
             INSERT INTO sessions (id, user_id, sealed_secret, counter, refresh_expires_at, created_at, signed_in_at,
               last_active_at, device_id, device_name, device_model, platform, ip)

@@ -64,16 +64,12 @@ struct TokenRoutes: RouteCollection {
         try Validate.presentedPassword(password)
         let latch = req.latch
         let now = latch.clock.now
-        let seconds = now.timeIntervalSince1970
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
         try AccountDisabling.refuse(user)  // before the new-device check mails a code
         try await req.screenNewDevice(user, device: body.device)
-        let (session, tokens) = try await latch.rotation.start(
-            user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
-        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
-        return tokens
+        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db).tokens
     }
 
     /// B6: a bound device proves possession of its key by signing a fresh login challenge.
@@ -90,7 +86,7 @@ struct TokenRoutes: RouteCollection {
         guard let id = UUID(uuidString: challengeID),
             let challenge = try await latch.challenges.consume(id, now: seconds, on: req.db),
             let credentialID = challenge.credentialID,
-            let credential = try await DeviceCredential.find(credentialID, on: req.db),
+            let credential = try await latch.deviceCredentials.find(credentialID, on: req.db),
             let user = try await User.find(credential.userID, on: req.db)
         else { throw LatchError.wrongCredentials() }
         let message = try SignedMessage.login(challengeID: id.uuidString.lowercased(), challenge: challenge.challenge)
@@ -99,13 +95,10 @@ struct TokenRoutes: RouteCollection {
             try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
             throw LatchError.wrongCredentials()
         }
-        credential.lastUsedAt = seconds
-        try await credential.save(on: req.db)
+        try await latch.deviceCredentials.markUsed(credential, now: seconds, on: req.db)
         // A bound device key is the strongest proof of a known device.
         try await req.rememberDevice(Validate.deviceName(body.device?.id), of: credential.userID)
-        let (session, tokens) = try await latch.rotation.start(user: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
-        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
-        return tokens
+        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db).tokens
     }
 
     /// C8: finishes an unusual sign-in with the mailed code (or a TOTP code), 5 tries, once.
@@ -119,24 +112,18 @@ struct TokenRoutes: RouteCollection {
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
         guard let id = UUID(uuidString: challengeID) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
-        let rows = try await req.db.sql.raw("""
-            UPDATE login_challenges SET attempts = attempts + 1
-            WHERE id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: seconds)
-              AND attempts < \(bind: LoginChallenge.maximumAttempts)
-            RETURNING attempts
-            """).all()
-        guard let row = rows.first, let challenge = try await LoginChallenge.find(id, on: req.db),
+        guard let (challenge, remaining) = try await latch.loginChallenges.useAttempt(id, now: seconds, on: req.db),
             let user = try await User.find(challenge.userID, on: req.db)
         else { throw LatchError.wrongCode(attemptsRemaining: 0) }
-        let remaining = LoginChallenge.maximumAttempts - (try row.decode(column: "attempts", as: Int.self))
         let userKey = challenge.userID.uuidString.lowercased()
         // Every guess counts toward the account's budget, however many challenges a known password opens.
         let result: GuardedCheck
-        if challenge.method == "totp" {
+        switch challenge.kind {
+        case .totp:
             result = try await req.checkTOTP(of: challenge.userID, owner: user, failureEvent: .signInFailed) {
                 try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil
             }
-        } else {
+        case .email:
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
             result = try await req.guardedCheck(
                 throttle: nil, budget: .codes, key: "code:sign_in:\(userKey)", owner: user,
@@ -147,17 +134,15 @@ struct TokenRoutes: RouteCollection {
         case .matched: break
         case .failed(let beforeLock): throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
-            if challenge.method == "totp" { throw LatchError.methodLocked(until: until, language: req.language) }
-            throw LatchError.locked(until: until)
+            switch challenge.kind {
+            case .totp: throw LatchError.methodLocked(until: until, language: req.language)
+            case .email: throw LatchError.locked(until: until)
+            }
         }
-        let used = try await req.db.sql.raw("""
-            UPDATE login_challenges SET used_at = \(bind: seconds) WHERE id = \(bind: id) AND used_at IS NULL RETURNING id
-            """).all()
-        guard !used.isEmpty else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        guard try await latch.loginChallenges.useOnce(id, now: seconds, on: req.db) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         let device = DeviceInfo(id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel, platform: challenge.platform)
         try await req.rememberDevice(challenge.deviceID, of: challenge.userID)
-        let (session, tokens) = try await latch.rotation.start(user: user, device: device, ip: req.clientIP, now: now, on: req.db)
-        try await latch.events.record(.signedIn, user: user.id, session: session.id, ip: req.clientIP, now: seconds, on: req.db)
+        let (session, tokens) = try await latch.startSession(for: user, device: device, ip: req.clientIP, now: now, on: req.db)
         try await req.noticeNewDevice(user, device: device, session: session.id)
         return tokens
     }

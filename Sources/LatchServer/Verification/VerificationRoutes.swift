@@ -25,32 +25,25 @@ struct VerificationRoutes: RouteCollection {
         let verificationID = UUID()
 
         var offers: [VerificationMethodOffer] = []
-        let credentials = try await DeviceCredential.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
+        let credentials = try await latch.deviceCredentials.all(of: me.userID, on: req.db)
         if !credentials.isEmpty {
             let challenge = try await latch.challenges.create(verification: verificationID, now: now, on: req.db)
             offers.append(
                 VerificationMethodOffer(
-                    type: "biometric", credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
+                    type: .biometric, credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
                     challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
         }
         let digest = CanonicalParameters.digest(body.parameters)
         if let passkey = try await req.passkeyOffer(verification: verificationID, action: body.action, digest: digest, user: me.userID) {
             offers.append(passkey)
         }
-        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: "totp")) }
-        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: "fund_password")) }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: .totp)) }
+        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: .fundPassword)) }
         guard let preferred = offers.first?.type else {
             throw LatchError(.noVerificationMethod, status: .conflict)
         }
 
-        let record = VerificationRecord()
-        record.id = verificationID
-        record.userID = me.userID
-        record.action = body.action
-        record.digest = digest
-        record.attempts = 0
-        record.expiresAt = now + VerificationRecord.lifetime
-        try await record.create(on: req.db)
+        try await latch.verifications.create(verificationID, user: me.userID, action: body.action, digest: digest, now: now, on: req.db)
         let started = VerificationStarted(
             verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
             expiresIn: Int(VerificationRecord.lifetime))
@@ -59,7 +52,8 @@ struct VerificationRoutes: RouteCollection {
 
     func attempt(_ req: Request) async throws -> VerificationPassed {
         let body = try req.decodeJSON(VerificationAttempt.self)
-        let method = ["biometric", "totp", "fund_password"].contains(body.method) ? body.method : "unknown"
+        // An unknown `method` never gets here: decoding it answers 422 `method` `["unknown"]`.
+        let method = body.method.rawValue
         let verifications = req.latchMetrics.verifications
         do {
             let passed = try await check(body, req)
@@ -75,19 +69,17 @@ struct VerificationRoutes: RouteCollection {
     private func check(_ body: VerificationAttempt, _ req: Request) async throws -> VerificationPassed {
         let me = try req.signedIn
         switch body.method {
-        case "biometric":
+        case .biometric:
             guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
             guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else { throw LatchError.missing("signature") }
-        case "passkey":
+        case .passkey:
             guard body.credential != nil else { throw LatchError.missing("credential") }
-        case "totp":
+        case .totp:
             guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
             guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
-        case "fund_password":
+        case .fundPassword:
             guard let candidate = body.fundPassword, !candidate.isEmpty else { throw LatchError.missing("fund_password") }
             guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
-        default:
-            throw LatchError.invalid("method", ["unknown"])
         }
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
         let latch = req.latch
@@ -95,33 +87,24 @@ struct VerificationRoutes: RouteCollection {
         let seconds = now.timeIntervalSince1970
 
         // One of the 5 attempts is used before anything is checked (atomic, across instances).
-        let rows = try await req.db.sql.raw("""
-            UPDATE verifications SET attempts = attempts + 1
-            WHERE id = \(bind: id) AND user_id = \(bind: me.userID) AND completed_at IS NULL
-              AND expires_at > \(bind: seconds) AND attempts < \(bind: VerificationRecord.maximumAttempts)
-            RETURNING attempts, action, digest
-            """).all()
-        guard let row = rows.first else {
-            guard let record = try await VerificationRecord.find(id, on: req.db), record.userID == me.userID else {
-                throw LatchError.notFound
-            }
-            if record.completedAt != nil { throw LatchError(.conflict, status: .conflict) }
-            throw LatchError.wrongCode(attemptsRemaining: 0)
+        let attempt: VerificationStore.Attempt
+        switch try await latch.verifications.useAttempt(id, user: me.userID, now: seconds, on: req.db) {
+        case .success(let used): attempt = used
+        case .failure(.unknown): throw LatchError.notFound
+        case .failure(.completed): throw LatchError(.conflict, status: .conflict)
+        case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
-        let attempts = try row.decode(column: "attempts", as: Int.self)
-        let action = try row.decode(column: "action", as: String.self)
-        let digest = try row.decode(column: "digest", as: String.self)
-        let remaining = VerificationRecord.maximumAttempts - attempts
+        let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
 
         let result: GuardedCheck
         switch body.method {
-        case "biometric":
+        case .biometric:
             result = try await checkSignature(body, verification: id, action: action, digest: digest, req)
-        case "passkey":
+        case .passkey:
             guard let credential = body.credential else { throw LatchError.missing("credential") }
             result = try await req.checkPasskeyAttempt(credential, verification: id, action: action, digest: digest)
-        case "totp":
+        case .totp:
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
             result = try await req.checkTOTP(of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed) {
@@ -131,7 +114,7 @@ struct VerificationRoutes: RouteCollection {
             if used == .recoveryCode {
                 try await latch.events.record(.recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
             }
-        default:
+        case .fundPassword:
             let candidate = body.fundPassword ?? ""
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
@@ -143,21 +126,20 @@ struct VerificationRoutes: RouteCollection {
         case .matched:
             break
         case .failed(let beforeLock):
-            if body.method == "biometric" || body.method == "passkey" {
+            switch body.method {
+            case .biometric, .passkey:
+                // Nothing to guess (no guess budget): the verification's attempts are the limit.
                 try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
+            case .totp, .fundPassword:
+                throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
             }
-            throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
         case .locked(let until):
             throw LatchError.methodLocked(until: until, language: req.language)
         }
 
         // Completed once: a second success (a race) gets 409 and no second proof.
-        let completed = try await req.db.sql.raw("""
-            UPDATE verifications SET completed_at = \(bind: seconds)
-            WHERE id = \(bind: id) AND completed_at IS NULL RETURNING id
-            """).all()
-        guard !completed.isEmpty else { throw LatchError(.conflict, status: .conflict) }
+        guard try await latch.verifications.complete(id, now: seconds, on: req.db) else { throw LatchError(.conflict, status: .conflict) }
         let token = try await latch.verificationTokens.issue(
             user: me.userID, action: action, digest: digest, method: body.method, now: seconds, on: req.db)
         try await latch.events.record(.stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
@@ -172,7 +154,7 @@ struct VerificationRoutes: RouteCollection {
         let me = try req.signedIn
         guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else { throw LatchError.missing("credential_id") }
         guard let signature = body.signature, !signature.isEmpty else { throw LatchError.missing("signature") }
-        guard let credential = try await DeviceCredential.find(credentialID, on: req.db), credential.userID == me.userID else {
+        guard let credential = try await req.latch.deviceCredentials.find(credentialID, of: me.userID, on: req.db) else {
             throw LatchError.invalid("credential_id", ["unknown"])
         }
         let now = req.latch.clock.epochSeconds
@@ -186,8 +168,7 @@ struct VerificationRoutes: RouteCollection {
         else {
             return .failed(attemptsBeforeLock: 0)
         }
-        credential.lastUsedAt = now
-        try await credential.save(on: req.db)
+        try await req.latch.deviceCredentials.markUsed(credential, now: now, on: req.db)
         return .matched
     }
 

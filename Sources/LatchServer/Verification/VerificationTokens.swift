@@ -6,7 +6,7 @@ import SQLKit
 /// Issues and redeems verification tokens (D3): 256 random bits, stored as SHA-256, single use,
 /// 5 minutes, bound to user, action and the parameters' digest.
 struct VerificationTokens: Sendable {
-    func issue(user: UUID, action: String, digest: String, method: String, now: Double, on database: any Database) async throws
+    func issue(user: UUID, action: String, digest: String, method: VerificationMethodKind, now: Double, on database: any Database) async throws
         -> String
     {
         let token = RandomSecrets.token()
@@ -15,7 +15,7 @@ struct VerificationTokens: Sendable {
         record.userID = user
         record.action = action
         record.digest = digest
-        record.method = method
+        record.method = method.rawValue
         record.verifiedAt = now
         record.expiresAt = now + VerificationToken.lifetime
         try await record.create(on: database)
@@ -39,7 +39,7 @@ struct VerificationTokens: Sendable {
         if let row = rows.first {
             return RedeemedVerification(
                 userId: try row.decode(column: "user_id", as: UUID.self).uuidString.lowercased(), action: action,
-                method: try row.decode(column: "method", as: String.self),
+                method: try row.decode(column: "method", as: VerificationMethodKind.self),
                 verifiedAt: Date(timeIntervalSince1970: try row.decode(column: "verified_at", as: Double.self)))
         }
         if let existing = try await VerificationToken.find(hash, on: database), user == nil || existing.userID == user,

@@ -141,7 +141,7 @@ extension TestServer {
     ) async throws -> String {
         let started = try await startedVerification(action, parameters: parameters, bearer: bearer)
         let passed = try await attempt(
-            started.verificationId, VerificationAttempt(method: "fund_password", fundPassword: fundPassword), bearer: bearer)
+            started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: fundPassword), bearer: bearer)
         try #require(passed.status == 200, "fund password attempt: \(passed.text)")
         return try passed.decode(VerificationPassed.self).verificationToken
     }

@@ -23,7 +23,18 @@ enum LockNotice {
     case nobody
 }
 
-extension Request {
+/// Guesses at secrets (passwords, fund passwords, codes) behind the lockout ladder and the guess
+/// budgets, without HTTP: the routes make one from their request (`Request.secretGuard`), tests
+/// from an application's services and a database.
+struct SecretGuard {
+    let latch: LatchServices
+    let metrics: LatchMetrics
+    let db: any Database
+    /// The client's address, for the security events.
+    let clientIP: String?
+    /// The language of a lock notice.
+    let language: LatchLanguage
+
     /// Runs `check` (a password, fund password or code comparison) as one guess at the secret named
     /// `key`, behind the lockout ladder `throttle` (consecutive failures; a right answer resets it)
     /// and the failure `budget` (wrong guesses per window; nothing resets it), either of them optional:
@@ -73,11 +84,11 @@ extension Request {
         }
         if let budget, let until = try await latch.budgets.lockIfSpent(key, budget, now: now, on: db) {
             lockStarts = max(lockStarts ?? until, until)
-            latchMetrics.exhaustedBudgets.increment(Self.secretKind(of: key))
+            metrics.exhaustedBudgets.increment(Self.secretKind(of: key))
         }
         try await latch.events.record(failureEvent, user: owner?.id, session: session, ip: clientIP, now: now, on: db)
         guard let until = lockStarts else { return .failed(attemptsBeforeLock: max(0, min(ladderLeft, budgetLeft))) }
-        latchMetrics.locks.increment(Self.secretKind(of: key))
+        metrics.locks.increment(Self.secretKind(of: key))
         if let owner {
             try await latch.events.record(.locked, user: owner.id, session: session, ip: clientIP, now: now, on: db)
         }
@@ -132,5 +143,28 @@ extension Request {
         case .failed(let remaining): throw LatchError.wrongCredentials(attemptsRemaining: remaining)
         case .locked(let until): throw LatchError.locked(until: until)
         }
+    }
+}
+
+extension Request {
+    /// The secret guard of this request (its services, database, client address and language).
+    var secretGuard: SecretGuard {
+        SecretGuard(latch: latch, metrics: latchMetrics, db: db, clientIP: clientIP, language: language)
+    }
+
+    /// `SecretGuard.guardedCheck` for this request.
+    func guardedCheck(
+        throttle: LoginThrottleStore?, budget: GuessBudget?, key: String, owner: User?, session: UUID? = nil,
+        failureEvent: SecurityEvent.Kind, notice: LockNotice, check: () async throws -> Bool
+    ) async throws -> GuardedCheck {
+        try await secretGuard.guardedCheck(
+            throttle: throttle, budget: budget, key: key, owner: owner, session: session, failureEvent: failureEvent,
+            notice: notice, check: check)
+    }
+
+    /// `SecretGuard.checkPassword` for this request.
+    @discardableResult
+    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
+        try await secretGuard.checkPassword(password, of: user, throttleKey: throttleKey, session: session)
     }
 }

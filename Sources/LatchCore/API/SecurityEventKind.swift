@@ -1,0 +1,49 @@
+/// What a security-log entry records, as the API names it (`type` of `SecurityEventInfo`, and of
+/// `GET /v1/security-events` entries). The server writes only these; a client reads `type` as a
+/// string too (`SecurityEventInfo.kind` is `nil` for a kind newer than this library).
+public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable {
+    case registered
+    case signedIn = "signed_in"
+    case signInFailed = "sign_in_failed"
+    /// A wrong emailed or texted code (registration, reset, email link).
+    case codeFailed = "code_failed"
+    case locked
+    case refreshTokenReused = "refresh_token_reused"
+    case signedOut = "signed_out"
+    case sessionRevoked = "session_revoked"
+    case otherSessionsRevoked = "other_sessions_revoked"
+    case passwordResetRequested = "password_reset_requested"
+    case passwordReset = "password_reset"
+    case passwordChanged = "password_changed"
+    case profileUpdated = "profile_updated"
+    case totpEnrolled = "totp_enrolled"
+    case totpActivated = "totp_activated"
+    case totpDisabled = "totp_disabled"
+    case recoveryCodeUsed = "recovery_code_used"
+    case fundPasswordSet = "fund_password_set"
+    case fundPasswordChanged = "fund_password_changed"
+    case stepUpFailed = "verification_failed"
+    case stepUpPassed = "verification_passed"
+    case verificationRedeemed = "verification_redeemed"
+    case deviceBound = "device_bound"
+    case deviceUnbound = "device_unbound"
+    /// A password reset or change removed device keys (of every device, or of the other devices).
+    case deviceKeysRemoved = "device_keys_removed"
+    case newDeviceSignedIn = "new_device_signed_in"
+    case securitySettingsChanged = "security_settings_changed"
+    case identityLinked = "identity_linked"
+    case identityUnlinked = "identity_unlinked"
+    /// The account was deleted (issue 12 §1); the user row left is a tombstone.
+    case accountDeleted = "account_deleted"
+    /// An operator (admin key or `latchd admin`) acted on the account (issue 12 §2).
+    case accountUnlocked = "account_unlocked"
+    case accountDisabled = "account_disabled"
+    case accountEnabled = "account_enabled"
+    case signedOutEverywhere = "signed_out_everywhere"
+    case totpReset = "totp_reset"
+    case fundPasswordReset = "fund_password_reset"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
+    /// A passkey assertion whose signature counter did not go up: a cloned authenticator, or a replay.
+    case passkeyCounterRegressed = "passkey_counter_regressed"
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The details an error answer may carry besides its code and message, written once: the server's
+/// `LatchError` and the client's `LatchServerError` embed them, and `APIErrorBody` puts them at the
+/// top level of the JSON (`{"error": CODE, "message": TEXT, "field": …, "attempts_remaining": …}`).
+public struct LatchErrorDetails: Codable, Sendable, Equatable {
+    /// The request field at fault, for validation errors.
+    public var field: String?
+    /// The rules a field broke (e.g. password policy violations), or why something was refused.
+    public var reasons: [String]?
+    /// Attempts left before a code dies or a lock starts.
+    public var attemptsRemaining: Int?
+    /// When a lock ends (AUTH_002).
+    public var lockedUntil: Date?
+    /// Seconds to wait before retrying.
+    public var retryAfter: Int?
+    /// For VERIFICATION_REQUIRED at sign-in: the login challenge to answer with grant `login_challenge`.
+    public var challengeId: String?
+    /// For VERIFICATION_REQUIRED at sign-in: `email` (a code was mailed) or `totp` (`LoginChallengeMethod`).
+    public var method: String?
+
+    public init(
+        field: String? = nil, reasons: [String]? = nil, attemptsRemaining: Int? = nil, lockedUntil: Date? = nil,
+        retryAfter: Int? = nil, challengeId: String? = nil, method: String? = nil
+    ) {
+        self.field = field
+        self.reasons = reasons
+        self.attemptsRemaining = attemptsRemaining
+        self.lockedUntil = lockedUntil
+        self.retryAfter = retryAfter
+        self.challengeId = challengeId
+        self.method = method
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case field, reasons, method
+        case challengeId = "challenge_id"
+        case attemptsRemaining = "attempts_remaining"
+        case lockedUntil = "locked_until"
+        case retryAfter = "retry_after"
+    }
+}

@@ -1,0 +1,75 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Bound device keys (B5, B6): at most `limit` per user, each public key once per user.
+struct DeviceCredentialStore: Sendable {
+    static let limit = 10
+
+    /// Binds differ between the databases (see `insert`).
+    let kind: DatabaseKind
+
+    /// The user's keys, oldest first.
+    func all(of user: UUID, on database: any Database) async throws -> [DeviceCredential] {
+        try await DeviceCredential.query(on: database).filter(\.$userID == user).sort(\.$createdAt).all()
+    }
+
+    /// Key `id`, if it is `user`'s (any user's when `user` is nil).
+    func find(_ id: UUID, of user: UUID? = nil, on database: any Database) async throws -> DeviceCredential? {
+        guard let credential = try await DeviceCredential.find(id, on: database) else { return nil }
+        if let user, credential.userID != user { return nil }
+        return credential
+    }
+
+    /// Refuses a key the user already bound (409 CONFLICT) or an eleventh key (409 LIMIT_REACHED).
+    func checkRoom(for publicKey: String, user: UUID, on database: any Database) async throws {
+        let existing = try await DeviceCredential.query(on: database).filter(\.$userID == user).all()
+        guard existing.count < Self.limit else { throw LatchError(.limitReached) }
+        guard !existing.contains(where: { $0.publicKey == publicKey }) else { throw LatchError(.conflict) }
+    }
+
+    /// Inserts `credential` unless its user has `limit` keys or this key already, also under
+    /// concurrent binds: on SQLite in one statement (statements run under its single write lock), on
+    /// PostgreSQL in a transaction that first locks the user's row, so concurrent binds queue.
+    func insert(_ credential: DeviceCredential, on database: any Database) async throws {
+        switch kind {
+        case .postgresql:
+            try await database.transaction { database in
+                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE").run()
+                try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
+                try await credential.create(on: database)
+            }
+        case .sqlite:
+            let inserted = try await database.sql.raw("""
+                INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id)
+                SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
+                  \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
+                  \(bind: credential.sessionID)
+                WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: Self.limit)
+                  AND NOT EXISTS (SELECT 1 FROM device_credentials
+                                  WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
+                RETURNING id
+                """).all()
+            // Lost a race: say why, as the check before would have.
+            if inserted.isEmpty { try await checkRoom(for: credential.publicKey, user: credential.userID, on: database) }
+            if inserted.isEmpty { throw LatchError(.limitReached) }
+        }
+    }
+
+    /// Records a use of the key at `now`.
+    func markUsed(_ credential: DeviceCredential, now: Double, on database: any Database) async throws {
+        credential.lastUsedAt = now
+        try await credential.save(on: database)
+    }
+
+    /// Removes the key and its pending challenges.
+    func remove(_ credential: DeviceCredential, on database: any Database) async throws {
+        try await database.sql.raw("DELETE FROM signature_challenges WHERE credential_id = \(bind: credential.requireID())").run()
+        try await credential.delete(on: database)
+    }
+}
+
+extension LatchServices {
+    /// The bound device keys of this instance's database.
+    var deviceCredentials: DeviceCredentialStore { DeviceCredentialStore(kind: databaseKind) }
+}

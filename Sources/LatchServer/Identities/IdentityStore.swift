@@ -1,0 +1,60 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The account's linked sign-in identities (Apple, WeChat, phone; C1) and its email as a way to sign
+/// in: linking one, and unlinking one unless it is the account's last way to sign in.
+struct IdentityStore: Sendable {
+    /// Links the identity `proven` to `user`; 409 CONFLICT (`field` `provider`) when it belongs to an
+    /// account already (`already_linked`, `identity_in_use`) or the account has one of that provider
+    /// (`provider_already_linked`, also when a concurrent link won).
+    func link(_ proven: ProvenIdentity, to user: UUID, now: Double, on database: any Database) async throws {
+        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: database) {
+            let reason = owner.id == user ? "already_linked" : "identity_in_use"
+            throw LatchError(.conflict, field: "provider", reasons: [reason])
+        }
+        do {
+            try await Identity(userID: user, provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now)
+                .create(on: database)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            throw LatchError(.conflict, field: "provider", reasons: ["provider_already_linked"])
+        }
+    }
+
+    /// What unlinking did.
+    enum UnlinkOutcome {
+        /// Removed; an Apple identity's sealed refresh token comes along, to revoke it.
+        case removed(appleRefreshToken: String?, appleClientID: String?)
+        /// Refused: it is the account's last way to sign in.
+        case last
+        /// The account has no such way to sign in.
+        case notFound
+    }
+
+    /// Unlinks `provider` (`email`, or an `Identity.Provider`) from `user`, unless it is the account's
+    /// last way to sign in (its email, identities and passkeys count).
+    func unlink(_ provider: String, of userID: UUID, on database: any Database) async throws -> UnlinkOutcome {
+        try await database.transaction { database in
+            // Touching the user row first serialises unlinks of one account (row lock on PostgreSQL,
+            // the write lock on SQLite), so two at once cannot remove the last two ways together.
+            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)").run()
+            guard let user = try await User.find(userID, on: database) else { return .notFound }
+            let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
+            let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
+            let ways = others.count + passkeys + (user.email == nil ? 0 : 1)
+            if provider == "email" {
+                guard user.email != nil else { return .notFound }
+                guard ways > 1 else { return .last }
+                user.email = nil
+                user.emailVerified = false
+                user.passwordHash = nil
+                try await user.save(on: database)
+                return .removed(appleRefreshToken: nil, appleClientID: nil)
+            }
+            guard let identity = others.first(where: { $0.provider == provider }) else { return .notFound }
+            guard ways > 1 else { return .last }
+            try await identity.delete(on: database)
+            return .removed(appleRefreshToken: identity.appleRefreshToken, appleClientID: identity.appleClientID)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Fluent
+import Foundation
+import LatchCore
+
+extension LatchServices {
+    /// The tail every sign-in shares (each grant of `POST /v1/token`, registration, a first identity
+    /// sign-in): starts `user`'s session on `device` and records `event` for it. Whatever the grant
+    /// checked before (the secret, the account's state, the device) is the caller's.
+    func startSession(
+        for user: User, device: DeviceInfo?, ip: String?, event: SecurityEvent.Kind = .signedIn, now: Date,
+        on database: any Database
+    ) async throws -> (session: Session, tokens: TokenResponse) {
+        let (session, tokens) = try await rotation.start(user: user, device: device, ip: ip, now: now, on: database)
+        try await events.record(event, user: user.id, session: session.id, ip: ip, now: now.timeIntervalSince1970, on: database)
+        return (session, tokens)
+    }
+}
