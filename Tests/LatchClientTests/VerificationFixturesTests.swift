@@ -59,7 +59,7 @@ enum VerificationFixtures {
     /// The server's passkey offer for verification `started` (issue 13).
     static func passkeyOffer(for started: VerificationStarted) -> VerificationMethodOffer {
         VerificationMethodOffer(
-            type: "passkey", challengeId: "pc-\(started.verificationId)", challenge: "passkey-challenge-\(started.verificationId)",
+            type: .passkey, challengeId: "pc-\(started.verificationId)", challenge: "passkey-challenge-\(started.verificationId)",
             options: PublicKeyCredentialRequestOptionsJSON(
                 challenge: "Ym91bmQtdG8tdGhlLWFjdGlvbg", timeout: 300_000, rpId: "example.com",
                 allowCredentials: [PublicKeyCredentialDescriptorJSON(id: "Y3JlZC0x")], userVerification: "required"))
@@ -68,7 +68,7 @@ enum VerificationFixtures {
     /// `started` with a passkey offer after biometrics (the server's order).
     static func withPasskey(_ started: VerificationStarted) -> VerificationStarted {
         var started = started
-        let index = started.methods.firstIndex { $0.type == "biometric" }.map { $0 + 1 } ?? 0
+        let index = started.methods.firstIndex { $0.type == .biometric }.map { $0 + 1 } ?? 0
         started.methods.insert(passkeyOffer(for: started), at: index)
         return started
     }

@@ -98,7 +98,7 @@ enum WireSamples {
         Sample(
             "DeviceCredentialRequest",
             DeviceCredentialRequest(
-                publicKey: publicKey, deviceName: "Alice's iPhone", biometry: "face_id", verificationToken: jwt)),
+                publicKey: publicKey, deviceName: "Alice's iPhone", biometry: .faceID, verificationToken: jwt)),
         Sample("DeviceCredentialCreated", DeviceCredentialCreated(credentialId: credentialID)),
         Sample("DeviceCredential", deviceCredential),
         Sample(
@@ -184,32 +184,32 @@ enum WireSamples {
         Sample(
             "VerificationMethodOffer", "biometric",
             VerificationMethodOffer(
-                type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL)),
+                type: .biometric, credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL)),
         Sample(
             "VerificationMethodOffer", "passkey",
             VerificationMethodOffer(
-                type: "passkey", challengeId: challengeID, challenge: randomBase64URL, options: requestOptions)),
+                type: .passkey, challengeId: challengeID, challenge: randomBase64URL, options: requestOptions)),
         Sample(
             "VerificationStarted",
             VerificationStarted(
                 verificationId: challengeID,
                 methods: [
                     VerificationMethodOffer(
-                        type: "biometric", credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL),
-                    VerificationMethodOffer(type: "totp"), VerificationMethodOffer(type: "fund_password"),
+                        type: .biometric, credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL),
+                    VerificationMethodOffer(type: .totp), VerificationMethodOffer(type: .fundPassword),
                 ],
-                preferred: "biometric", expiresIn: 300)),
+                preferred: .biometric, expiresIn: 300)),
         Sample(
             "VerificationAttempt", "biometric",
-            VerificationAttempt(method: "biometric", credentialId: credentialID, signature: "MEUCIQDx")),
-        Sample("VerificationAttempt", "passkey", VerificationAttempt(method: "passkey", credential: authenticationResponse)),
-        Sample("VerificationAttempt", "totp", VerificationAttempt(method: "totp", code: "482915")),
-        Sample("VerificationAttempt", "fund_password", VerificationAttempt(method: "fund_password", fundPassword: "258369")),
+            VerificationAttempt(method: .biometric, credentialId: credentialID, signature: "MEUCIQDx")),
+        Sample("VerificationAttempt", "passkey", VerificationAttempt(method: .passkey, credential: authenticationResponse)),
+        Sample("VerificationAttempt", "totp", VerificationAttempt(method: .totp, code: "482915")),
+        Sample("VerificationAttempt", "fund_password", VerificationAttempt(method: .fundPassword, fundPassword: "258369")),
         Sample("VerificationPassed", VerificationPassed(verificationToken: jwt, expiresIn: 300)),
         Sample(
             "RedeemVerificationRequest",
             RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
         Sample(
-            "RedeemedVerification", RedeemedVerification(userId: userID, action: "withdrawal", method: "totp", verifiedAt: later)),
+            "RedeemedVerification", RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later)),
     ]
 }
