@@ -99,7 +99,8 @@ public struct BiometricSignIn: Sendable {
             case (.available, .changed):
                 state = .forgettingBinding(notice: .enrollmentChanged(attempt.kind))
                 return .forgetBinding
-            case (.available(let kind), .usable):
+            case (.available(let kind), .usable), (.available(let kind), .unconfirmed):
+                // Unconfirmed (an OS update changed the state's API): the device key decides when it signs.
                 state = .evaluating(attempt)
                 return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: kind, in: language), fallbackTitle: fallbackTitle,
                 cancelTitle: BiometricStrings.cancel(in: language))

@@ -39,6 +39,9 @@ public final class BiometricSignInDriver {
     /// ticket is no longer current after an `await` belongs to abandoned work and stops without feeding
     /// the machine.
     private var work = LatestWork()
+    /// The current domain state when the enrollment check was `.unconfirmed` (an OS update changed its
+    /// API): it becomes the baseline once the device key proves the enrollment unchanged by signing.
+    private var unconfirmedReading: DomainStateReading?
 
     public init(
         authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, enrollment: BiometricEnrollmentStore,
@@ -101,8 +104,10 @@ public final class BiometricSignInDriver {
                 return .finished(outcome)
             case .checkAvailability:
                 let availability = await authenticator.availability()
-                let check = await enrollment.check(current: await authenticator.domainState())
+                let reading = await authenticator.domainStateReading()
+                let check = await enrollment.check(reading: reading)
                 guard work.isCurrent(ticket) else { return .pending }
+                unconfirmedReading = check == .unconfirmed ? reading : nil
                 action = machine.availabilityKnown(availability, enrollment: check)
             case .evaluate(let reason, let fallbackTitle, let cancelTitle):
                 let result = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle, cancelTitle: cancelTitle)
@@ -121,6 +126,12 @@ public final class BiometricSignInDriver {
                 do {
                     let signature = try await keys.sign(message)
                     guard work.isCurrent(ticket) else { return .pending }
+                    if let reading = unconfirmedReading {
+                        // The key still signs: the enrollment did not change; the new state is the baseline.
+                        unconfirmedReading = nil
+                        try? await enrollment.rebaseline(to: reading)
+                        guard work.isCurrent(ticket) else { return .pending }
+                    }
                     action = machine.signed(signature: signature)
                 } catch {
                     guard work.isCurrent(ticket) else { return .pending }

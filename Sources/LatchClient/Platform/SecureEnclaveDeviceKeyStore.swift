@@ -48,7 +48,7 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
             ] as [String: Any],
         ]
         guard let privateKey = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else { throw Self.failure(error) }
-        return DeviceKey(publicKey: try Self.publicKey(of: privateKey), reference: tag)
+        return DeviceKey(publicKey: try Self.publicKey(of: privateKey), reference: tag, protection: .secureEnclave)
     }
 
     public func publicKey() async throws -> String? {
@@ -117,21 +117,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         guard let error = error?.takeRetainedValue() else { return .platform(code: Int(errSecInternalError)) }
         let domain = CFErrorGetDomain(error) as String
         let code = CFErrorGetCode(error)
-        if domain == LAErrorDomain {
-            switch BiometricErrorCode(code: code).handling {
-            case .cancelLike, .userFallback, .retryWhenActive: return .cancelled
-            case .authenticationFailed: return .authenticationFailed
-            case .settingsLike, .lockout: return .unavailable
-            case .unexpected: return .platform(code: code)
-            }
-        }
-        switch OSStatus(truncatingIfNeeded: code) {
-        case errSecUserCanceled: return .cancelled
-        case errSecAuthFailed: return .authenticationFailed
-        case errSecItemNotFound: return .noKey
-        case errSecInteractionNotAllowed: return .unavailable
-        default: return .platform(code: code)
-        }
+        if domain == LAErrorDomain { return DeviceKeyError(localAuthenticationCode: code) }
+        return DeviceKeyError(securityStatus: code)
     }
 }
 #endif
