@@ -28,6 +28,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         if let biometry = body.biometry, !Self.biometryKinds.contains(biometry) {
             throw LatchError.invalid("biometry", ["unknown"])
         }
+        let protection = try Self.protection(body.protection)
         let deviceName = Validate.deviceName(body.deviceName)
         let latch = req.latch
         let canonicalKey = DeviceSignature.publicKeyBase64URL(of: key)
@@ -43,6 +44,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.biometry = body.biometry
         credential.createdAt = now
         credential.sessionID = me.sessionID
+        credential.protection = protection.rawValue
         try await Self.insert(credential, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
@@ -65,10 +67,10 @@ struct DeviceCredentialRoutes: RouteCollection {
             return
         }
         let inserted = try await database.sql.raw("""
-            INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id)
+            INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id, protection)
             SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
               \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
-              \(bind: credential.sessionID)
+              \(bind: credential.sessionID), \(bind: credential.protection)
             WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: limit)
               AND NOT EXISTS (SELECT 1 FROM device_credentials
                               WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
@@ -77,6 +79,16 @@ struct DeviceCredentialRoutes: RouteCollection {
         // Lost a race: say why, as the check before would have.
         if inserted.isEmpty { try await checkRoom(for: credential.publicKey, user: credential.userID, on: database) }
         if inserted.isEmpty { throw LatchError(.limitReached, status: .conflict) }
+    }
+
+    /// The protection a bind declares: `secure_enclave` or `software`; absent → `unknown`; anything
+    /// else (including `unknown`, which only the server assigns) → 422 with `reasons` `["unknown"]`.
+    static func protection(_ declared: String?) throws -> DeviceKeyProtection {
+        guard let declared else { return .unknown }
+        guard let protection = DeviceKeyProtection(rawValue: declared), DeviceKeyProtection.bindable.contains(protection) else {
+            throw LatchError.invalid("protection", ["unknown"])
+        }
+        return protection
     }
 
     /// Refuses a key the user already bound (409 CONFLICT) or an eleventh key (409 LIMIT_REACHED).
@@ -91,7 +103,8 @@ struct DeviceCredentialRoutes: RouteCollection {
         return try await DeviceCredential.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all().map {
             DeviceCredentialInfo(
                 id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+                createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                protection: $0.protection)
         }
     }
 
