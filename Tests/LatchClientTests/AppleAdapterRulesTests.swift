@@ -163,6 +163,25 @@ struct AppleAdapterRulesTests {
         #expect(await vault.keys == [SoftwareDeviceKeyStore.defaultVaultKey])
     }
 
+    // MARK: - The page swiped away
+
+    @Test("11 a system dismissal of the page (swipe down) is the page's cancel; after the flow closed it, nothing")
+    @MainActor
+    func I11_swipeDownIsCancel() {
+        let model = VerificationSheetModel()
+        let received = InputLog()
+        let screen = VerificationScreen(
+            kind: .fundPassword, icon: VerificationIcon(symbol: .fundPassword, accessibilityLabel: "资金密码"), title: "资金密码",
+            message: "请输入资金密码", buttons: [], announcement: VerificationAnnouncement("请输入资金密码"))
+        model.present(screen, respond: VerificationResponder { received.append($0) })
+
+        model.dismissedBySystem()
+        model.dismiss(announcing: VerificationAnnouncement("已取消验证"))
+        model.dismissedBySystem()
+
+        #expect(received.inputs == [.tapped(.cancel)])
+    }
+
     // MARK: - Software key fallback is visible
 
     @Test("11 the software key says so, and enabling tells the server")
