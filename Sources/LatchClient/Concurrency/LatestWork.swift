@@ -1,5 +1,6 @@
 /// Drops the late results of abandoned work: the one idiom every driver uses for it
-/// (`BiometricSignInDriver`, `VerificationDriver`).
+/// (`BiometricSignInDriver`, `VerificationDriver`, and `RefreshCoordinator` for refreshes and vault
+/// writes that a sign-in or sign-out overtook).
 ///
 /// A driver takes a ticket with `start()` before it awaits something (a prompt, a request, a signature),
 /// and after the `await` asks `isCurrent(ticket)`. A newer `start()` or an `abandon()` in between (the
