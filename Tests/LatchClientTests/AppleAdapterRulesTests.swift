@@ -28,22 +28,32 @@ struct AppleAdapterRulesTests {
 
     @Test("11 equal states are usable whatever produced them")
     func I11_equalStatesAreUsable() {
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.a, source: Self.iOS18)) == .usable)
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: nil), read: .init(state: Self.a, source: Self.iOS18)) == .usable)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.a, source: Self.iOS18))
+                == .usable)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: nil), read: .init(state: Self.a, source: Self.iOS18))
+                == .usable)
     }
 
     @Test("11 a different state from the same API on the same OS version is a change")
     func I11_sameSourceDifferentStateIsAChange() {
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: Self.iOS18)) == .changed)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: Self.iOS18))
+                == .changed)
         // Both of unknown provenance (the simulator, older data on both sides): bytes decide, as before.
         #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a), read: .init(state: Self.b)) == .changed)
     }
 
     @Test("11 a different state after an iOS update (another API or OS version) is unconfirmed, not a change")
     func I11_otherSourceIsUnconfirmed() {
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.b, source: Self.iOS18)) == .unconfirmed)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.b, source: Self.iOS18))
+                == .unconfirmed)
         let patch = DomainStateReading.Source(api: .domainState, systemVersion: "18.2")
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: patch)) == .unconfirmed)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: patch))
+                == .unconfirmed)
         // Kept by an older SDK without provenance, read now with it.
         #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a), read: .init(state: Self.b, source: Self.iOS18)) == .unconfirmed)
         // Not enabled and unreadable keep their meaning.

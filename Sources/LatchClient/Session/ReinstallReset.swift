@@ -12,8 +12,9 @@ import Foundation
 /// Without the installation mark (`UserDefaults`, deleted with the app) whatever the vault holds was left
 /// by an earlier installation: the session's tokens, this device's biometric binding (its credential id
 /// is kept, to be removed on the server at the next sign-in), the device key and the Face ID permission
-/// record are deleted, and then the mark is set. The installation id and app data are left alone. With the mark, nothing happens. If the vault cannot be changed now (a
-/// locked Keychain before first unlock) it throws and sets no mark, so the next launch tries again.
+/// record are deleted, and then the mark is set. The installation id and app data are left alone.
+/// With the mark, nothing happens. If the vault cannot be read now (a locked Keychain before first
+/// unlock) it throws and sets no mark, so the next launch tries again.
 public struct ReinstallReset: Sendable {
     public let vault: any TokenVault
     public let marker: any InstallationMarker
