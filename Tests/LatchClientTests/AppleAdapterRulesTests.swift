@@ -151,6 +151,25 @@ struct AppleAdapterRulesTests {
         #expect(machine.bindingForgotten() == .showSignIn(.init(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
     }
 
+    @Test("11 an invalidated key on the verification page turns biometric sign-in off, so it is not offered again")
+    @MainActor
+    func I11_invalidatedKeyOnVerificationTurnsItOff() async throws {
+        let bed = BiometricTestBed()
+        let binding = try await bed.enabled()
+        let environment = LatchVerificationEnvironment(
+            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: bed.vault), authenticator: bed.sensor,
+            keys: InvalidatedKeyStore(inner: bed.keys), presenter: VerificationSheetModel(), sensor: .faceID,
+            responder: VerificationInputRelay())
+        let message = try SignedMessage.login(challengeID: "chl-1", challenge: "c")
+
+        await #expect(throws: DeviceKeyError.unusable) { try await environment.sign(message, credentialID: binding.credentialID) }
+
+        #expect(await bed.store.binding() == nil)
+        #expect(try await bed.keys.publicKey() == nil)
+        #expect(await bed.store.staleCredentialIDs() == [binding.credentialID])
+        #expect(await bed.vault.items["session"] == BiometricTestBed.session)
+    }
+
     // MARK: - Replacing a key
 
     @Test("11 replacing the software key: the old key signs until the new one is stored; a failed write keeps it")
