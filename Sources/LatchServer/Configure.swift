@@ -50,7 +50,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(kind: config.database.kind), CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
-        CreatePasskeys(), CreatePasskeyChallenges(),
+        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
     ] {
         app.migrations.add(migration)
     }

@@ -39,6 +39,16 @@ actor FakeCredentialServer: DeviceCredentialAPI {
     /// Removes a credential as another device (or the web) would.
     func removeElsewhere(_ credentialID: String) { credentials[credentialID] = nil }
 
+    /// What each bind that said so declared protects the key (issue 11 §2), in call order.
+    private(set) var protections: [DeviceKeyProtection] = []
+
+    func bind(
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+    ) throws -> String {
+        protections.append(protection)
+        return try bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+    }
+
     func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) throws -> String {
         binds.append(Bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
         if let bindError { throw bindError }

@@ -12,7 +12,7 @@ struct VerificationGlueTests {
     func B2_outcomeFromLAError() {
         let expected: [Int: BiometricOutcome] = [
             -1: .failed, -2: .userCancel, -3: .userFallback, -4: .systemCancel, -5: .passcodeNotSet,
-            -7: .notEnrolled, -8: .lockout, -9: .appCancel, -10: .systemCancel, -1004: .systemCancel, -99: .notAvailable,
+            -7: .notEnrolled, -8: .lockout, -9: .appCancel, -10: .unexpected, -1004: .notInteractive, -99: .unexpected,
         ]
         for (code, outcome) in expected {
             #expect(BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .faceID) == outcome, "LAError \(code)")

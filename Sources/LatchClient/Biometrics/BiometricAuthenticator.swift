@@ -40,6 +40,10 @@ public protocol BiometricAuthenticator: Sendable {
     /// cannot be read now (no sensor, not enrolled, locked out). Compare with `EnrollmentCheck`.
     func domainState() async -> Data?
 
+    /// `domainState()` with the API and OS version that produced it (B4, see `DomainStateReading`).
+    /// The default knows no provenance.
+    func domainStateReading() async -> DomainStateReading?
+
     /// Takes down the prompt that is up, if any (`LAContext.invalidate()`): the flow moved on (a timeout,
     /// the page cancelled). Its `evaluate` then ends with `.appCancel`. The default does nothing.
     func cancelEvaluation() async
@@ -47,6 +51,10 @@ public protocol BiometricAuthenticator: Sendable {
 
 extension BiometricAuthenticator {
     public func cancelEvaluation() async {}
+
+    public func domainStateReading() async -> DomainStateReading? {
+        await domainState().map { DomainStateReading(state: $0) }
+    }
 
     /// The prompt with the system's cancel title.
     public func evaluate(reason: String, fallbackTitle: String?) async -> BiometricResult {

@@ -29,12 +29,12 @@ public enum BiometricAvailability: Sendable, Hashable {
             self = .unavailable(kind == nil ? .notSupported : .notAvailable)
             return
         }
-        switch BiometricErrorCode(code: errorCode) {
+        switch BiometricOutcome(BiometricFailure(laErrorCode: errorCode), kind: kind ?? .touchID) {
         case .passcodeNotSet: self = .unavailable(.passcodeNotSet)
-        case .biometryNotEnrolled: self = .unavailable(.notEnrolled)
-        case .biometryLockout: self = .unavailable(.lockedOut)
-        case .biometryNotAvailable, .authenticationFailed, .userCancel, .userFallback, .systemCancel, .appCancel,
-            .invalidContext, .notInteractive, .other:
+        case .notEnrolled: self = .unavailable(.notEnrolled)
+        case .lockout, .failedThenLockedOut: self = .unavailable(.lockedOut)
+        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback, .notAvailable,
+            .permissionDenied, .notInteractive, .unexpected:
             self = .unavailable(kind == nil ? .notSupported : .notAvailable)
         }
     }

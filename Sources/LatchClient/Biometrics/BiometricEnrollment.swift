@@ -53,19 +53,21 @@ public struct BiometricEnrollment: Sendable {
         if case .failure(let failure) = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle) {
             return .notVerified(failure)
         }
-        guard let domainState = await authenticator.domainState() else { throw BiometricEnrollmentError.enrollmentUnreadable }
+        guard let reading = await authenticator.domainStateReading() else { throw BiometricEnrollmentError.enrollmentUnreadable }
         try await store.forget()
         let key = try await keys.createKey()
         let credentialID: String
         do {
-            credentialID = try await api.bind(publicKey: key.publicKey, deviceName: deviceName, biometry: kind, verificationToken: verificationToken)
+            credentialID = try await api.bind(
+                publicKey: key.publicKey, deviceName: deviceName, biometry: kind, protection: key.protection,
+                verificationToken: verificationToken)
         } catch {
             try? await keys.deleteKey()
             throw error
         }
         let binding = BiometricBinding(credentialID: credentialID, biometry: kind)
         do {
-            try await store.remember(binding, domainState: domainState)
+            try await store.remember(binding, reading: reading)
         } catch {
             try? await keys.deleteKey()
             try? await api.unbind(credentialID: credentialID)

@@ -14,6 +14,8 @@ import Foundation
 public struct BiometricEnrollmentStore: Sendable {
     /// The vault item holding the domain state.
     public static let domainStateKey = "biometric-domain-state"
+    /// The vault item holding where the domain state came from (`DomainStateReading.Source`, JSON).
+    public static let domainStateSourceKey = "biometric-domain-state-source"
     /// The vault item holding the `BiometricBinding` (JSON).
     public static let bindingKey = "biometric-binding"
     /// The vault item holding credential ids still to remove on the server (JSON array).
@@ -27,8 +29,38 @@ public struct BiometricEnrollmentStore: Sendable {
 
     /// Keeps a new binding: first the binding, then the domain state (which turns it on).
     public func remember(_ binding: BiometricBinding, domainState: Data) async throws {
+        try await remember(binding, reading: DomainStateReading(state: domainState))
+    }
+
+    /// Keeps a new binding: first the binding and the state's provenance, then the state (which turns it on).
+    public func remember(_ binding: BiometricBinding, reading: DomainStateReading) async throws {
         try await vault.write(try JSONEncoder().encode(binding), for: Self.bindingKey)
-        try await vault.write(domainState, for: Self.domainStateKey)
+        try await writeSource(reading.source)
+        try await vault.write(reading.state, for: Self.domainStateKey)
+    }
+
+    /// Makes `reading` the new baseline after an `.unconfirmed` check whose device key still signed (an
+    /// OS update changed the state's API or value, not the enrollment). Does nothing while biometric
+    /// login is off.
+    public func rebaseline(to reading: DomainStateReading) async throws {
+        guard await storedDomainState() != nil else { return }
+        try await writeSource(reading.source)
+        try await vault.write(reading.state, for: Self.domainStateKey)
+    }
+
+    /// The kept state with its provenance, or `nil` when none is kept or the vault cannot be read now.
+    public func storedReading() async -> DomainStateReading? {
+        guard let state = await storedDomainState() else { return nil }
+        guard case .found(let data) = await vault.read(Self.domainStateSourceKey) else { return DomainStateReading(state: state) }
+        return DomainStateReading(state: state, source: try? JSONDecoder().decode(DomainStateReading.Source.self, from: data))
+    }
+
+    private func writeSource(_ source: DomainStateReading.Source?) async throws {
+        if let source {
+            try await vault.write(try JSONEncoder().encode(source), for: Self.domainStateSourceKey)
+        } else {
+            try await Self.deleteIfPresent(Self.domainStateSourceKey, in: vault)
+        }
     }
 
     /// The kept domain state, or `nil` when none is kept or the vault cannot be read now.
@@ -47,7 +79,12 @@ public struct BiometricEnrollmentStore: Sendable {
     /// B4 against the kept state. A vault that cannot be read now counts as `.notEnabled` for this use;
     /// `.notEnabled` deletes nothing, so nothing is lost.
     public func check(current: Data?) async -> EnrollmentCheck {
-        EnrollmentCheck.evaluate(stored: await storedDomainState(), current: current)
+        await check(reading: current.map { DomainStateReading(state: $0) })
+    }
+
+    /// B4 against the kept reading, minding the provenance of both (see `EnrollmentCheck.unconfirmed`).
+    public func check(reading current: DomainStateReading?) async -> EnrollmentCheck {
+        EnrollmentCheck.evaluate(kept: await storedReading(), read: current)
     }
 
     /// Turns biometric login off on this device: deletes the domain state (first) and the binding, and
@@ -55,6 +92,7 @@ public struct BiometricEnrollmentStore: Sendable {
     /// in. Deletes nothing else — not the device key (the caller does), not the session, not app data.
     public func forget() async throws {
         try await Self.deleteIfPresent(Self.domainStateKey, in: vault)
+        try await Self.deleteIfPresent(Self.domainStateSourceKey, in: vault)
         if let binding = await storedBinding() {
             try await markStale(binding.credentialID)
         }

@@ -73,18 +73,9 @@ public enum BiometricErrorCode: Sendable, Hashable {
         }
     }
 
-    /// How an app should react to this code (B2); see `BiometricFailureHandling`.
-    public var handling: BiometricFailureHandling {
-        switch self {
-        case .userCancel, .systemCancel, .appCancel: .cancelLike
-        case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled: .settingsLike
-        case .biometryLockout: .lockout
-        case .authenticationFailed: .authenticationFailed
-        case .userFallback: .userFallback
-        case .notInteractive: .retryWhenActive
-        case .invalidContext, .other: .unexpected
-        }
-    }
+    /// How an app should react to this code (B2): the handling class of its `BiometricOutcome` (the one
+    /// mapping), without a failed scan.
+    public var handling: BiometricFailureHandling { BiometricFailure(code: self).handling }
 
     /// The `LAError` constant's name, for logs: `userCancel`, `other(-42)`.
     public var name: String {

@@ -19,8 +19,12 @@ public struct BiometricFailure: Error, Sendable, Hashable, CustomStringConvertib
         self.init(code: BiometricErrorCode(code: laErrorCode), scanFailed: scanFailed)
     }
 
-    /// How to react (B2).
-    public var handling: BiometricFailureHandling { code.handling }
+    /// How to react (B2): the handling class of this failure's `BiometricOutcome`. The class does not
+    /// depend on the sensor (−6 is settings-like on every sensor).
+    public var handling: BiometricFailureHandling {
+        // A failure never maps to `.success`, the only outcome without a class.
+        BiometricOutcome(self, kind: .touchID).handling ?? .unexpected
+    }
 
     public var description: String {
         "LAError \(code.code) (\(code.name))" + (scanFailed && code != .authenticationFailed ? " after a failed scan" : "")

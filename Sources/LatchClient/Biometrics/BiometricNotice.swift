@@ -88,12 +88,19 @@ extension BiometricNotice {
     /// The notice for a failure code that makes biometrics unusable (settings-like and lockout, B2);
     /// `nil` for the others.
     public init?(failure code: BiometricErrorCode, kind: BiometryKind) {
-        switch code {
+        self.init(unusable: BiometricOutcome(BiometricFailure(code: code), kind: kind), kind: kind)
+    }
+
+    /// The notice for an outcome that makes biometrics unusable (settings-like and lockout, B2); `nil`
+    /// for the others.
+    public init?(unusable outcome: BiometricOutcome, kind: BiometryKind) {
+        switch outcome {
         case .passcodeNotSet: self = .passcodeNotSet(kind)
-        case .biometryNotAvailable: self = .notAvailable(kind)
-        case .biometryNotEnrolled: self = .notEnrolled(kind)
-        case .biometryLockout: self = .lockedOut(kind)
-        case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .appCancel, .invalidContext, .notInteractive, .other:
+        case .notAvailable, .permissionDenied: self = .notAvailable(kind)
+        case .notEnrolled: self = .notEnrolled(kind)
+        case .lockout, .failedThenLockedOut: self = .lockedOut(kind)
+        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback, .notInteractive,
+            .unexpected:
             return nil
         }
     }

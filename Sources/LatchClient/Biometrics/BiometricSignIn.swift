@@ -99,7 +99,8 @@ public struct BiometricSignIn: Sendable {
             case (.available, .changed):
                 state = .forgettingBinding(notice: .enrollmentChanged(attempt.kind))
                 return .forgetBinding
-            case (.available(let kind), .usable):
+            case (.available(let kind), .usable), (.available(let kind), .unconfirmed):
+                // Unconfirmed (an OS update changed the state's API): the device key decides when it signs.
                 state = .evaluating(attempt)
                 return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: kind, in: language), fallbackTitle: fallbackTitle,
                 cancelTitle: BiometricStrings.cancel(in: language))
@@ -116,15 +117,7 @@ public struct BiometricSignIn: Sendable {
     public mutating func evaluationFinished(_ result: BiometricResult) -> Action {
         switch state {
         case .evaluating(let attempt):
-            guard case .failure(let failure) = result else {
-                if attempt.hasStoredSession {
-                    state = .finished
-                    return .finish(.useStoredSession)
-                }
-                state = .requestingChallenge(attempt)
-                return .requestChallenge(credentialID: attempt.binding.credentialID)
-            }
-            return evaluationFailed(failure, attempt: attempt)
+            return evaluated(BiometricOutcome(result, kind: attempt.kind), attempt: attempt)
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while the prompt was up.
             return .none
@@ -287,22 +280,28 @@ public struct BiometricSignIn: Sendable {
 
     // MARK: - Helpers
 
-    private mutating func evaluationFailed(_ failure: BiometricFailure, attempt: Attempt) -> Action {
-        switch failure.handling {
-        case .cancelLike where failure.scanFailed && failure.code == .userCancel:
-            // Cancel after a failed scan (how Face ID ends a failed attempt, as it never reports −1).
+    /// This machine's reaction to each outcome of the one LAError mapping (`BiometricOutcome`).
+    private mutating func evaluated(_ outcome: BiometricOutcome, attempt: Attempt) -> Action {
+        switch outcome {
+        case .success:
+            if attempt.hasStoredSession {
+                state = .finished
+                return .finish(.useStoredSession)
+            }
+            state = .requestingChallenge(attempt)
+            return .requestChallenge(credentialID: attempt.binding.credentialID)
+        case .failed, .failedThenCancelled:
+            // Touch ID's −1, or a Cancel after a failed scan (how Face ID ends a failed attempt).
             return showSignIn(offering: attempt, notice: .notRecognized(attempt.kind))
-        case .cancelLike:
+        case .userCancel, .systemCancel, .appCancel:
             return showSignIn(offering: attempt, notice: nil)
-        case .settingsLike, .lockout:
-            let notice = BiometricNotice(failure: failure.code, kind: attempt.kind) ?? .failed(attempt.kind)
-            return showSignIn(offering: nil, notice: notice)
-        case .authenticationFailed:
-            return showSignIn(offering: attempt, notice: .notRecognized(attempt.kind))
         case .userFallback:
             // The app's own fallback here is the password form, which the sign-in screen shows.
             return showSignIn(offering: attempt, notice: nil)
-        case .retryWhenActive:
+        case .passcodeNotSet, .notAvailable, .permissionDenied, .notEnrolled, .lockout, .failedThenLockedOut:
+            let notice = BiometricNotice(unusable: outcome, kind: attempt.kind) ?? .failed(attempt.kind)
+            return showSignIn(offering: nil, notice: notice)
+        case .notInteractive:
             state = .waitingUntilActive(attempt)
             return .none
         case .unexpected:

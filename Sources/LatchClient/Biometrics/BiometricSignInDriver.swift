@@ -35,9 +35,13 @@ public final class BiometricSignInDriver {
     private let reason: String?
     private let fallbackButton: BiometricFallbackButton?
     private var machine: BiometricSignIn
-    /// Bumped whenever a call starts new work or abandons running work; a step that finds it changed
-    /// after an `await` belongs to abandoned work and stops without feeding the machine.
-    private var generation = 0
+    /// Started whenever a call starts new work, abandoned when the user chooses the password; a step whose
+    /// ticket is no longer current after an `await` belongs to abandoned work and stops without feeding
+    /// the machine.
+    private var work = LatestWork()
+    /// The current domain state when the enrollment check was `.unconfirmed` (an OS update changed its
+    /// API): it becomes the baseline once the device key proves the enrollment unchanged by signing.
+    private var unconfirmedReading: DomainStateReading?
 
     public init(
         authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, enrollment: BiometricEnrollmentStore,
@@ -57,12 +61,11 @@ public final class BiometricSignInDriver {
     /// Starts biometric sign-in: at app launch, or when the signed-out sign-in screen appears.
     /// `hasStoredSession`: whether the vault holds the session's tokens (then a match only unlocks it).
     public func start(hasStoredSession: Bool) async -> Update {
-        generation += 1
-        let current = generation
+        let ticket = work.start()
         machine = BiometricSignIn(language: language, reason: reason, fallbackButton: fallbackButton)
         let binding = await enrollment.binding()
-        guard current == generation else { return .pending }
-        return await run(machine.appLaunched(binding: binding, hasStoredSession: hasStoredSession), generation: current)
+        guard work.isCurrent(ticket) else { return .pending }
+        return await run(machine.appLaunched(binding: binding, hasStoredSession: hasStoredSession), ticket: ticket)
     }
 
     /// The user tapped the biometric option on the sign-in screen.
@@ -79,18 +82,17 @@ public final class BiometricSignInDriver {
     public func passwordChosen() -> Update {
         let action = machine.userChosePassword()
         guard case .showSignIn(let screen) = action else { return .pending }
-        generation += 1
+        work.abandon()
         return .showSignIn(screen)
     }
 
     private func begin(_ action: BiometricSignIn.Action) async -> Update {
-        // `.none` changed nothing: work under way (if any) keeps its generation.
+        // `.none` changed nothing: work under way (if any) keeps its ticket.
         if case .none = action { return .pending }
-        generation += 1
-        return await run(action, generation: generation)
+        return await run(action, ticket: work.start())
     }
 
-    private func run(_ first: BiometricSignIn.Action, generation current: Int) async -> Update {
+    private func run(_ first: BiometricSignIn.Action, ticket: LatestWork.Ticket) async -> Update {
         var action = first
         while true {
             switch action {
@@ -102,38 +104,46 @@ public final class BiometricSignInDriver {
                 return .finished(outcome)
             case .checkAvailability:
                 let availability = await authenticator.availability()
-                let check = await enrollment.check(current: await authenticator.domainState())
-                guard current == generation else { return .pending }
+                let reading = await authenticator.domainStateReading()
+                let check = await enrollment.check(reading: reading)
+                guard work.isCurrent(ticket) else { return .pending }
+                unconfirmedReading = check == .unconfirmed ? reading : nil
                 action = machine.availabilityKnown(availability, enrollment: check)
             case .evaluate(let reason, let fallbackTitle, let cancelTitle):
                 let result = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle, cancelTitle: cancelTitle)
-                guard current == generation else { return .pending }
+                guard work.isCurrent(ticket) else { return .pending }
                 action = machine.evaluationFinished(result)
             case .requestChallenge(let credentialID):
                 do {
                     let challenge = try await api.challenge(credentialID: credentialID)
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
                     action = machine.challengeReceived(challenge)
                 } catch {
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
                     action = machine.serverRejected(Self.credentialError(error))
                 }
             case .sign(let message):
                 do {
                     let signature = try await keys.sign(message)
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
+                    if let reading = unconfirmedReading {
+                        // The key still signs: the enrollment did not change; the new state is the baseline.
+                        unconfirmedReading = nil
+                        try? await enrollment.rebaseline(to: reading)
+                        guard work.isCurrent(ticket) else { return .pending }
+                    }
                     action = machine.signed(signature: signature)
                 } catch {
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
                     action = machine.signingFailed(error as? DeviceKeyError ?? .platform(code: 0))
                 }
             case .exchange(let challengeID, let signature):
                 do {
                     let tokens = try await api.signIn(challengeID: challengeID, signature: signature)
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
                     action = machine.tokensReceived(tokens)
                 } catch {
-                    guard current == generation else { return .pending }
+                    guard work.isCurrent(ticket) else { return .pending }
                     action = machine.serverRejected(Self.credentialError(error))
                 }
             case .forgetBinding:
@@ -141,7 +151,7 @@ public final class BiometricSignInDriver {
                 // check finds again; the session is never among what is deleted.
                 try? await enrollment.forget()
                 try? await keys.deleteKey()
-                // No generation check: nothing can abandon this step (userChosePassword ignores it).
+                // No ticket check: nothing can abandon this step (userChosePassword ignores it).
                 action = machine.bindingForgotten()
             }
         }

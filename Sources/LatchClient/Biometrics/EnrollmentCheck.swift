@@ -19,6 +19,12 @@ public enum EnrollmentCheck: Sendable, Hashable {
     /// kept state) and ask the user to enable it again after signing in another way. This never signs
     /// anyone out: the session and its tokens stay where they are.
     case changed
+    /// The state differs, but it was produced by another API or OS version than the kept one (an iOS
+    /// update), so the difference proves nothing. Use biometric login as usual: if the device key still
+    /// signs, the enrollment did not change, and the current state becomes the new baseline
+    /// (`BiometricEnrollmentStore.rebaseline(to:)`); if the enclave refuses the key
+    /// (`DeviceKeyError.unusable`), it did change.
+    case unconfirmed
 
     /// Compares the kept domain state with the current one.
     ///
@@ -27,8 +33,18 @@ public enum EnrollmentCheck: Sendable, Hashable {
     /// check (B1) decides whether biometrics can be used at this moment. Once enrollment is readable
     /// again, any change shows as a different state.
     public static func evaluate(stored: Data?, current: Data?) -> EnrollmentCheck {
+        evaluate(kept: stored.map { DomainStateReading(state: $0) }, read: current.map { DomainStateReading(state: $0) })
+    }
+
+    /// Compares the kept reading with the current one, minding where each came from.
+    ///
+    /// Equal states: `.usable`. Different states from the same API on the same OS version, or both of
+    /// unknown provenance: `.changed`. Different states where the provenance differs or only one side
+    /// knows it (kept by an older SDK): `.unconfirmed`.
+    public static func evaluate(kept stored: DomainStateReading?, read current: DomainStateReading?) -> EnrollmentCheck {
         guard let stored else { return .notEnabled }
         guard let current else { return .usable }
-        return stored == current ? .usable : .changed
+        if stored.state == current.state { return .usable }
+        return stored.source == current.source ? .changed : .unconfirmed
     }
 }

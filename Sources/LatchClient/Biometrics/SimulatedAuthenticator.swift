@@ -253,6 +253,24 @@ public actor SimulatedAuthenticator: BiometricAuthenticator {
         await availability().isAvailable ? enrolledState : nil
     }
 
+    /// Which API and OS version `domainStateReading()` says produced the state; `nil`: unknown.
+    public private(set) var domainStateSource: DomainStateReading.Source?
+
+    /// Sets the provenance `domainStateReading()` reports, without changing the state.
+    public func setDomainStateSource(_ source: DomainStateReading.Source?) { domainStateSource = source }
+
+    /// Simulates an OS update that reads the same enrollment through another API (iOS 17's
+    /// `evaluatedPolicyDomainState` → iOS 18's `domainState`): the state's bytes change, the enrollment
+    /// does not.
+    public func updateSystem(to source: DomainStateReading.Source) {
+        domainStateSource = source
+        enrolledState = enrolledState + Data("|\(source.api.rawValue)@\(source.systemVersion)".utf8)
+    }
+
+    public func domainStateReading() async -> DomainStateReading? {
+        await domainState().map { DomainStateReading(state: $0, source: domainStateSource) }
+    }
+
     /// How many times the app took a prompt down (`cancelEvaluation()`).
     public private(set) var cancelledEvaluations = 0
 

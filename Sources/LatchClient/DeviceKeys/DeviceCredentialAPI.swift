@@ -20,6 +20,12 @@ public protocol DeviceCredentialAPI: Sendable {
     /// `verificationToken` for the action `bind_device`); returns the credential id.
     func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws -> String
 
+    /// `bind`, also telling the server what protects the key (`secure_enclave` or `software`), which it
+    /// lists with the credential. The default drops `protection` (the server records `unknown`).
+    func bind(
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+    ) async throws -> String
+
     /// A fresh login challenge for the credential (120 s, single use). Unauthenticated.
     func challenge(credentialID: String) async throws -> SignatureChallengeInfo
 
@@ -35,6 +41,12 @@ public protocol DeviceCredentialAPI: Sendable {
 }
 
 extension DeviceCredentialAPI {
+    public func bind(
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+    ) async throws -> String {
+        try await bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+    }
+
     /// Implementations that never pass a verification token (test fakes) need only `unbind(credentialID:)`.
     public func unbind(credentialID: String, verificationToken: String?) async throws {
         try await unbind(credentialID: credentialID)

@@ -25,10 +25,12 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
         self.vaultKey = vaultKey
     }
 
+    /// Replaces the key in one vault write: the old key stays (and signs) until the new one is stored,
+    /// and a failed write leaves it as it was.
     public func createKey() async throws -> DeviceKey {
         let key = P256.Signing.PrivateKey()
         try await vault.write(key.rawRepresentation, for: vaultKey)
-        return DeviceKey(publicKey: DeviceSignature.publicKeyBase64URL(of: key.publicKey), reference: vaultKey)
+        return DeviceKey(publicKey: DeviceSignature.publicKeyBase64URL(of: key.publicKey), reference: vaultKey, protection: .software)
     }
 
     public func publicKey() async throws -> String? {

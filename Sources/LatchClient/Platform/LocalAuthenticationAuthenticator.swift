@@ -82,6 +82,25 @@ public struct LocalAuthenticationAuthenticator: BiometricAuthenticator {
         running.cancel()
     }
 
+    /// The domain state with the API and OS version that produced it (B4): `domainState.biometry.stateHash`
+    /// on iOS 18, macOS 15, visionOS 2 and later, `evaluatedPolicyDomainState` before. Apple warns that
+    /// either value may change between major OS versions although nobody enrolled anything; the kept
+    /// provenance turns such a difference into `EnrollmentCheck.unconfirmed`, decided by the device key.
+    public func domainStateReading() async -> DomainStateReading? {
+        let context = LAContext()
+        var error: NSError?
+        guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else { return nil }
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        let system = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+        if #available(iOS 18.0, macOS 15.0, visionOS 2.0, *) {
+            guard let hash = context.domainState.biometry.stateHash else { return nil }
+            return DomainStateReading(state: hash, source: .init(api: .domainState, systemVersion: system))
+        } else {
+            guard let state = context.evaluatedPolicyDomainState else { return nil }
+            return DomainStateReading(state: state, source: .init(api: .evaluatedPolicyDomainState, systemVersion: system))
+        }
+    }
+
     public func domainState() async -> Data? {
         let context = LAContext()
         var error: NSError?

@@ -30,8 +30,12 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         self.signingReason = signingReason
     }
 
+    /// Creates the new key under a provisional tag first; only once it exists is the old key deleted and
+    /// the new one given the store's tag. A failure before that leaves the old key as it was.
     public func createKey() async throws -> DeviceKey {
-        try await deleteKey()
+        let pendingTag = tag + ".pending"
+        // A leftover of a replacement that was interrupted.
+        try Self.delete(tag: pendingTag)
         var error: Unmanaged<CFError>?
         guard let access = SecAccessControlCreateWithFlags(
             kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .biometryCurrentSet], &error)
@@ -43,12 +47,18 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
             kSecUseDataProtectionKeychain as String: true,
             kSecPrivateKeyAttrs as String: [
                 kSecAttrIsPermanent as String: true,
-                kSecAttrApplicationTag as String: Data(tag.utf8),
+                kSecAttrApplicationTag as String: Data(pendingTag.utf8),
                 kSecAttrAccessControl as String: access,
             ] as [String: Any],
         ]
         guard let privateKey = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else { throw Self.failure(error) }
-        return DeviceKey(publicKey: try Self.publicKey(of: privateKey), reference: tag)
+        let publicKey = try Self.publicKey(of: privateKey)
+        // The new key exists: now the old one goes, and the new one takes the store's tag.
+        try Self.delete(tag: tag)
+        let renamed = SecItemUpdate(
+            Self.itemQuery(tag: pendingTag) as CFDictionary, [kSecAttrApplicationTag as String: Data(tag.utf8)] as CFDictionary)
+        guard renamed == errSecSuccess else { throw DeviceKeyError(securityStatus: Int(renamed)) }
+        return DeviceKey(publicKey: publicKey, reference: tag, protection: .secureEnclave)
     }
 
     public func publicKey() async throws -> String? {
@@ -57,24 +67,52 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         return try Self.publicKey(of: privateKey)
     }
 
+    /// Signs on `signingQueue`, never on the cooperative thread pool: `SecKeyCreateSignature` blocks for
+    /// as long as the enclave's own prompt is up (without a handed-over context), which would hold one
+    /// of the pool's few threads. The context (handed over after a match, or a prompting one) signs this
+    /// one message and is invalidated right after: one match authorises one signature.
     public func sign(_ message: SignedMessage) async throws -> String {
-        let context = handoff?.take() ?? Self.promptingContext(reason: signingReason)
-        defer { context.invalidate() }
+        let context = UncheckedContext(value: handoff?.take() ?? Self.promptingContext(reason: signingReason))
+        let data = message.data
+        return try await withCheckedThrowingContinuation { continuation in
+            Self.signingQueue.async {
+                defer { context.value.invalidate() }
+                continuation.resume(with: Result { try self.signBlocking(data, context: context.value) })
+            }
+        }
+    }
+
+    /// The serial queue the enclave signs on.
+    private static let signingQueue = DispatchQueue(label: "latch.secure-enclave.signing", qos: .userInitiated)
+
+    /// An `LAContext` handed to `signingQueue`: created before, used there only, invalidated there.
+    private struct UncheckedContext: @unchecked Sendable {
+        let value: LAContext
+    }
+
+    private func signBlocking(_ data: Data, context: LAContext) throws -> String {
         guard let privateKey = try copyPrivateKey(context: context) else { throw DeviceKeyError.noKey }
         var error: Unmanaged<CFError>?
-        // Blocks while a prompt is up, which happens only without a handed-over context.
-        guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, message.data as CFData, &error) as Data?
+        guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, data as CFData, &error) as Data?
         else { throw Self.failure(error) }
         return Base64URL.encode(signature)
     }
 
     public func deleteKey() async throws {
-        let query: [String: Any] = [
+        try Self.delete(tag: tag)
+    }
+
+    /// The key items under `tag`.
+    private static func itemQuery(tag: String) -> [String: Any] {
+        [
             kSecClass as String: kSecClassKey,
             kSecAttrApplicationTag as String: Data(tag.utf8),
             kSecUseDataProtectionKeychain as String: true,
         ]
-        let status = SecItemDelete(query as CFDictionary)
+    }
+
+    private static func delete(tag: String) throws {
+        let status = SecItemDelete(itemQuery(tag: tag) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else { throw DeviceKeyError.platform(code: Int(status)) }
     }
 
@@ -93,8 +131,7 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         switch status {
         case errSecSuccess: return (item as! SecKey)  // kSecReturnRef of a kSecClassKey item is a SecKey.
         case errSecItemNotFound: return nil
-        case errSecInteractionNotAllowed: throw DeviceKeyError.unavailable
-        default: throw DeviceKeyError.platform(code: Int(status))
+        default: throw DeviceKeyError(securityStatus: Int(status))
         }
     }
 
@@ -117,21 +154,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         guard let error = error?.takeRetainedValue() else { return .platform(code: Int(errSecInternalError)) }
         let domain = CFErrorGetDomain(error) as String
         let code = CFErrorGetCode(error)
-        if domain == LAErrorDomain {
-            switch BiometricErrorCode(code: code).handling {
-            case .cancelLike, .userFallback, .retryWhenActive: return .cancelled
-            case .authenticationFailed: return .authenticationFailed
-            case .settingsLike, .lockout: return .unavailable
-            case .unexpected: return .platform(code: code)
-            }
-        }
-        switch OSStatus(truncatingIfNeeded: code) {
-        case errSecUserCanceled: return .cancelled
-        case errSecAuthFailed: return .authenticationFailed
-        case errSecItemNotFound: return .noKey
-        case errSecInteractionNotAllowed: return .unavailable
-        default: return .platform(code: code)
-        }
+        if domain == LAErrorDomain { return DeviceKeyError(localAuthenticationCode: code) }
+        return DeviceKeyError(securityStatus: code)
     }
 }
 #endif

@@ -8,9 +8,7 @@ import Accessibility  // AccessibilityNotification.Announcement (iOS 17, macOS 1
 /// buttons, accessibility labels and hints, the announcement, colours, the 44 pt minimum — comes
 /// from the `VerificationScreen` that `VerificationFlow` built and the tests check on Linux.
 ///
-///     .sheet(isPresented: $verifying) {
-///         VerificationSheet(screen: model.screen) { driver.send($0) }
-///     }
+///     .verificationPage(model)   // a VerificationSheetModel; or present VerificationSheet yourself
 ///
 /// Each new screen's announcement is posted politely (queued after current speech, A9); leaving
 /// the app reports `.appDidEnterBackground` (A8).
@@ -118,9 +116,15 @@ public struct VerificationSheet: View {
                 TextField(input.placeholder, text: $entry)
             }
         }
-        #if os(iOS)
-        .keyboardType(.numberPad)
-        .textContentType(input.isSecure ? .password : .oneTimeCode)
+        #if os(iOS) || os(visionOS)
+        .keyboardType(Self.keyboard(for: input.kind))
+        // The fund password is this app's 6-digit PIN, not an account password: `.password` (or no
+        // type, as AutoFill's heuristics treat any secure field as a password) would offer saved
+        // passwords for it. `.oneTimeCode` is the documented content type that is not a stored
+        // credential, so no password AutoFill is offered; the 2FA field is a one-time code anyway.
+        .textContentType(.oneTimeCode)
+        .textInputAutocapitalization(.never)
+        .autocorrectionDisabled()
         #endif
         .multilineTextAlignment(.center)
         .foregroundStyle(Color(verification: palette.fieldText))
@@ -177,13 +181,70 @@ public struct VerificationSheet: View {
         }
     }
 
+    #if os(iOS) || os(visionOS)
+    /// The 2FA field also takes recovery codes (letters, digits and hyphens): an ASCII keyboard, never the
+    /// number pad. The fund password is digits only.
+    private static func keyboard(for kind: VerificationInputField.Kind) -> UIKeyboardType {
+        switch kind {
+        case .oneTimeCode: .asciiCapable
+        case .fundPassword: .numberPad
+        }
+    }
+    #endif
+
     private func announce(_ announcement: VerificationAnnouncement) {
+        Self.post(announcement)
+    }
+
+    /// Posts `announcement` to VoiceOver (politely: after current speech, A9).
+    static func post(_ announcement: VerificationAnnouncement) {
         var text = AttributedString(announcement.text)
         switch announcement.politeness {
         case .polite:
             text.accessibilitySpeechAnnouncementPriority = .low
         }
         AccessibilityNotification.Announcement(text).post()
+    }
+}
+
+extension View {
+    /// Presents the verification page of `model` while a verification runs: a full-screen cover with a
+    /// clear background (the page draws its own dimmed backdrop) on iOS and visionOS, a sheet on macOS.
+    /// A dismissal by the system (a sheet swiped down) is the page's "取消", so `verify` returns; the
+    /// page's closing announcement ("验证成功", "已取消验证" …) is posted to VoiceOver once it is gone.
+    public func verificationPage(_ model: VerificationSheetModel, appIcon: Image? = nil) -> some View {
+        modifier(VerificationPagePresentation(model: model, appIcon: appIcon))
+    }
+}
+
+private struct VerificationPagePresentation: ViewModifier {
+    let model: VerificationSheetModel
+    let appIcon: Image?
+
+    func body(content: Content) -> some View {
+        let presented = Binding(
+            get: { model.isPresented },
+            set: { if !$0 { model.dismissedBySystem() } })
+        #if os(iOS) || os(visionOS)
+        content
+            .fullScreenCover(isPresented: presented) { page.presentationBackground(.clear) }
+            .onChange(of: model.closingAnnouncement) { _, announcement in
+                if let announcement { VerificationSheet.post(announcement) }
+            }
+        #else
+        content
+            .sheet(isPresented: presented) { page }
+            .onChange(of: model.closingAnnouncement) { _, announcement in
+                if let announcement { VerificationSheet.post(announcement) }
+            }
+        #endif
+    }
+
+    @ViewBuilder
+    private var page: some View {
+        if let screen = model.screen {
+            VerificationSheet(screen: screen, appIcon: appIcon) { model.send($0) }
+        }
     }
 }
 

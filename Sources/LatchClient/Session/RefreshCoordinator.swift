@@ -19,7 +19,7 @@ actor RefreshCoordinator {
 
     private struct InFlightRefresh {
         let id: UInt64
-        let generation: UInt64
+        let generation: LatestWork.Ticket
         let task: Task<StoredSession, any Error>
     }
 
@@ -31,8 +31,11 @@ actor RefreshCoordinator {
 
     /// The session in use; nil when there is none.
     private(set) var session: StoredSession?
-    /// Bumped on every sign-in and sign-out; tags refreshes (see the type's documentation).
-    private(set) var generation: UInt64 = 0
+    /// Started anew on every sign-in and sign-out (`LatestWork`, the SDK's one idiom for dropping late
+    /// results); its ticket tags refreshes and vault writes (see the type's documentation).
+    private var sessionChanges: LatestWork
+    /// The current generation's ticket.
+    private(set) var generation: LatestWork.Ticket
     private var inFlight: InFlightRefresh?
     private var refreshCount: UInt64 = 0
     /// The last vault write failed; retried before the next use of the token.
@@ -47,6 +50,9 @@ actor RefreshCoordinator {
         self.clock = clock
         self.broadcast = broadcast
         self.refreshOperation = refresh
+        var changes = LatestWork()
+        self.generation = changes.start()
+        self.sessionChanges = changes
     }
 
     // MARK: - Using the session
@@ -72,7 +78,7 @@ actor RefreshCoordinator {
             do {
                 return try await refreshShared().accessToken
             } catch let error as LatchClientError where !error.isSessionExpired {
-                if started == generation, let session, session.accessTokenExpiresAt > clock() {
+                if sessionChanges.isCurrent(started), let session, session.accessTokenExpiresAt > clock() {
                     return session.accessToken
                 }
                 throw error
@@ -127,7 +133,7 @@ actor RefreshCoordinator {
         let started = generation
         let read = await vault.read(StoredSession.vaultKey)
         // Someone signed in or out while the vault was read: that is newer than what was stored.
-        guard started == generation, session == nil else { return currentRestoration }
+        guard sessionChanges.isCurrent(started), session == nil else { return currentRestoration }
         switch read {
         case .unavailable:
             return .vaultUnavailable
@@ -181,7 +187,7 @@ actor RefreshCoordinator {
 
     /// The running refresh of this generation, or a new one.
     private func refreshShared() async throws -> StoredSession {
-        if let inFlight, inFlight.generation == generation {
+        if let inFlight, sessionChanges.isCurrent(inFlight.generation) {
             return try await inFlight.task.value
         }
         guard let current = session else { throw LatchClientError.notSignedIn }
@@ -195,21 +201,21 @@ actor RefreshCoordinator {
         return try await refresh.task.value
     }
 
-    private func runRefresh(of old: StoredSession, generation started: UInt64, id: UInt64) async throws -> StoredSession {
+    private func runRefresh(of old: StoredSession, generation started: LatestWork.Ticket, id: UInt64) async throws -> StoredSession {
         defer { if inFlight?.id == id { inFlight = nil } }
         let tokens: TokenResponse
         do {
             tokens = try await refreshOperation(old.refreshToken)
         } catch {
             // Signed out (or someone else signed in) meanwhile: this refresh no longer matters.
-            guard started == generation else { throw LatchClientError.notSignedIn }
+            guard sessionChanges.isCurrent(started) else { throw LatchClientError.notSignedIn }
             if let error = error as? LatchClientError, error.isSessionExpired {
                 if inFlight?.id == id { inFlight = nil }
                 await endSession(as: .signedOut)
             }
             throw error
         }
-        guard started == generation else { throw LatchClientError.notSignedIn }
+        guard sessionChanges.isCurrent(started) else { throw LatchClientError.notSignedIn }
         let fresh = StoredSession(tokens: tokens, receivedAt: clock())
         session = fresh
         broadcast.publish(.signedIn(fresh.user))
@@ -219,7 +225,7 @@ actor RefreshCoordinator {
 
     /// Starts a new generation: refreshes of the old one are cancelled and will be discarded.
     private func startGeneration() {
-        generation += 1
+        generation = sessionChanges.start()
         inFlight?.task.cancel()
         inFlight = nil
     }
@@ -256,7 +262,7 @@ actor RefreshCoordinator {
             } else {
                 try await vault.delete(StoredSession.vaultKey)
             }
-            if started == generation, target == session { return }
+            if sessionChanges.isCurrent(started), target == session { return }
         }
     }
 }

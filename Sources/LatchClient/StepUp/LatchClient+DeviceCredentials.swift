@@ -4,12 +4,22 @@ import LatchCore
 /// The device-key endpoints (B5, B6) over the signed-in session.
 extension LatchClient: DeviceCredentialAPI {
     public func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws -> String {
+        try await bind(request: DeviceCredentialRequest(
+            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
+    }
+
+    public func bind(
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+    ) async throws -> String {
+        try await bind(request: DeviceCredentialRequest(
+            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken,
+            protection: protection.rawValue))
+    }
+
+    private func bind(request: DeviceCredentialRequest) async throws -> String {
         try await perform(
             APICall<DeviceCredentialCreated>(
-                method: "POST", path: "/v1/device-credentials",
-                body: DeviceCredentialRequest(
-                    publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken),
-                requiresAuthorization: true)
+                method: "POST", path: "/v1/device-credentials", body: request, requiresAuthorization: true)
         ).credentialId
     }
 

@@ -43,8 +43,8 @@ extension LatchClient {
         let binding = await store.binding()
         let availability = await authenticator.availability()
         let unchanged: Bool =
-            switch await store.check(current: await authenticator.domainState()) {
-            case .usable: true
+            switch await store.check(reading: await authenticator.domainStateReading()) {
+            case .usable, .unconfirmed: true  // unconfirmed: the device key decides when it signs
             case .notEnabled, .changed: false
             }
         return VerificationDeviceState(

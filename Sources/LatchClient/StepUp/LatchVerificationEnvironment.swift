@@ -71,8 +71,17 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         await authenticator.cancelEvaluation()
     }
 
+    /// Signs with the device key. A key the enclave no longer accepts (`DeviceKeyError.unusable`: the
+    /// enrolled faces or fingers changed) turns biometric sign-in off on this device, as sign-in does, so
+    /// the next verification does not offer it again; the page falls back to the other methods.
     public func sign(_ message: SignedMessage, credentialID: String) async throws -> String {
-        try await keys.sign(message)
+        do {
+            return try await keys.sign(message)
+        } catch DeviceKeyError.unusable {
+            try? await BiometricEnrollmentStore(vault: client.vault).forget()
+            try? await keys.deleteKey()
+            throw DeviceKeyError.unusable
+        }
     }
 
     public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool {

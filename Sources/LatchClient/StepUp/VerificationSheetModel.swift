@@ -2,7 +2,9 @@
 import Observation
 
 /// The verification page's state for SwiftUI: pass it to ``LatchClient/verify(_:authenticator:keys:presenter:language:timeZone:)``
-/// as the presenter and show `VerificationSheet` while `screen` is set.
+/// as the presenter and present it with `.verificationPage(_:)` (a full-screen cover with a clear
+/// background that posts the closing announcement), or show `VerificationSheet` yourself while `screen`
+/// is set — then route the system's dismissal (a swipe down) to `dismissedBySystem()`.
 ///
 ///     @State private var page = VerificationSheetModel()
 ///
@@ -13,9 +15,7 @@ import Observation
 ///             if case .succeeded(let proof) = result { try await backend.withdraw(proof) }
 ///         }
 ///     }
-///     .sheet(isPresented: page.isPresented) {
-///         if let screen = page.screen { VerificationSheet(screen: screen) { page.send($0) } }
-///     }
+///     .verificationPage(page)
 @MainActor
 @Observable
 public final class VerificationSheetModel: VerificationPresenter {
@@ -40,6 +40,13 @@ public final class VerificationSheetModel: VerificationPresenter {
     public func send(_ input: VerificationInput) {
         guard screen != nil else { return }
         respond?(input)
+    }
+
+    /// The system took the page down without a tap on it (a sheet swiped down): that is "取消" (A4), so
+    /// `verify` returns `.cancelled` instead of waiting for ever. Ignored when no page is up (the flow
+    /// closed it itself).
+    public func dismissedBySystem() {
+        send(.tapped(.cancel))
     }
 
     public func present(_ screen: VerificationScreen, respond: VerificationResponder) {

@@ -22,8 +22,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case passkeyFinished(PasskeyAssertionOutcome)
         case serverStartFailed(VerificationServerFailure)
         case permissionAnswered(granted: Bool)
-        case biometricFinished(BiometricOutcome, evaluation: Int)
-        case passcodeFinished(unlocked: Bool, evaluation: Int)
+        case biometricFinished(BiometricOutcome, prompt: LatestWork.Ticket)
+        case passcodeFinished(unlocked: Bool, prompt: LatestWork.Ticket)
         case signingFailed
         case attemptSucceeded(VerificationPassed)
         case attemptFailed(VerificationServerFailure)
@@ -37,9 +37,9 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     private var hasRun = false
     /// Work started for the flow (requests, prompts, timers); cancelled when it finishes.
     private var work: [Task<Void, Never>] = []
-    /// The number of the running (or last) biometric prompt: results of earlier ones are dropped.
-    private var evaluation = 0
-    private var evaluationRunning = false
+    /// The running system prompt (biometric or passcode): results of prompts that were taken down or
+    /// replaced are dropped.
+    private var prompt = LatestWork()
 
     public init(flow: VerificationFlow, environment: Environment) {
         self.flow = flow
@@ -111,15 +111,13 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             return flow.serverStartFailed(failure)
         case .permissionAnswered(let granted):
             return flow.permissionPromptAnswered(granted: granted)
-        case .biometricFinished(let outcome, let number):
+        case .biometricFinished(let outcome, let ticket):
             // A prompt the driver cancelled already told the flow where it went.
-            guard number == evaluation, evaluationRunning else { return .none }
-            evaluationRunning = false
+            guard prompt.finish(ticket) else { return .none }
             return flow.biometricFinished(outcome)
-        case .passcodeFinished(let unlocked, let number):
+        case .passcodeFinished(let unlocked, let ticket):
             // A passcode prompt the driver cancelled already told the flow where it went.
-            guard number == evaluation, evaluationRunning else { return .none }
-            evaluationRunning = false
+            guard prompt.finish(ticket) else { return .none }
             return flow.passcodeUnlockFinished(unlocked: unlocked)
         case .signingFailed:
             return flow.signingFailed()
@@ -159,20 +157,16 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             }
         case .evaluateBiometrics(let prompt, let screen):
             await environment.present(screen)
-            evaluation += 1
-            evaluationRunning = true
-            let number = evaluation
+            let ticket = self.prompt.start()
             spawn {
-                continuation.yield(.biometricFinished(await environment.evaluateBiometrics(prompt), evaluation: number))
+                continuation.yield(.biometricFinished(await environment.evaluateBiometrics(prompt), prompt: ticket))
             }
         case .unlockBiometricsWithPasscode(let prompt):
-            // Counted like a biometric prompt, so that a time-out or cancel takes it down the same way.
-            evaluation += 1
-            evaluationRunning = true
-            let number = evaluation
+            // Tracked like a biometric prompt, so that a time-out or cancel takes it down the same way.
+            let ticket = self.prompt.start()
             spawn {
                 let unlocked = await environment.unlockBiometricsWithPasscode(prompt)
-                continuation.yield(.passcodeFinished(unlocked: unlocked, evaluation: number))
+                continuation.yield(.passcodeFinished(unlocked: unlocked, prompt: ticket))
             }
         case .cancelBiometricEvaluation(let screen):
             await stopEvaluation()
@@ -235,9 +229,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     }
 
     private func stopEvaluation() async {
-        guard evaluationRunning else { return }
-        evaluationRunning = false
-        evaluation += 1
+        guard prompt.abandon() else { return }
         await environment.cancelBiometricEvaluation()
     }
 

@@ -67,6 +67,9 @@ struct VerificationScreens {
         case .interrupted:
             message = strings.interrupted(sensor)
             tone = .regular
+        case .unexpected:
+            message = strings.unexpectedFailure(sensor)
+            tone = .warning
         case .network:
             message = strings.networkFailure
             tone = .warning

@@ -120,6 +120,8 @@ extension VerificationFlow {
         case failed
         /// The system or an app switch interrupted the prompt (not counted, A8).
         case interrupted
+        /// The prompt failed for a reason the user cannot fix (−10, an unknown code); not counted.
+        case unexpected
         /// The signature could not reach the server.
         case network
         /// The server answered with an error unrelated to the answer.

@@ -243,10 +243,15 @@ public struct VerificationFlow: Sendable {
             case .userCancel:
                 // A4: the prompt's "取消" is the page's cancel.
                 return finish(.cancelled)
-            case .systemCancel, .appCancel:
-                // A8: an interruption is not a failure; the same attempt can be tried again.
+            case .systemCancel, .appCancel, .notInteractive:
+                // A8: an interruption (or a prompt that could not appear while the app was not active)
+                // is not a failure; the same attempt can be tried again.
                 state = .awaitingBiometricRetry(session, .interrupted)
                 return .show(screens.biometricRetry(session, sensor: route.sensor, reason: .interrupted, failures: failures))
+            case .unexpected:
+                // −10 or an unknown code: not the user's failure, not counted; a new prompt may work.
+                state = .awaitingBiometricRetry(session, .unexpected)
+                return .show(screens.biometricRetry(session, sensor: route.sensor, reason: .unexpected, failures: failures))
             case .userFallback:
                 guard let target = session.passwordTarget else {
                     // The fallback button is hidden when nothing is left to fall back to; if it came

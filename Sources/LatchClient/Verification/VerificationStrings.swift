@@ -85,6 +85,13 @@ public struct VerificationStrings: Sendable, Equatable {
         return pick("\(name)验证已中断，请再试一次", "\(name) was interrupted. Please try again.")
     }
 
+    /// A prompt that failed for a reason the user cannot fix (−10, an unknown `LAError` code); not
+    /// counted: "Face ID验证失败，请再试一次" / "Face ID verification failed. Please try again."
+    public func unexpectedFailure(_ sensor: VerificationSensor) -> String {
+        let name = title(for: sensor)
+        return pick("\(name)验证失败，请再试一次", "\(name) verification failed. Please try again.")
+    }
+
     /// Before the first Face ID use (A6): "需要使用相机进行面容识别验证".
     public var permissionExplanation: String {
         pick("需要使用相机进行面容识别验证", "Face ID verification needs access to the camera.")

@@ -8,12 +8,18 @@ public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
     public var biometry: BiometryKind?
     /// Needed when the session signed in more than 10 minutes ago (action `bind_device`).
     public var verificationToken: String?
+    /// `secure_enclave` or `software` (`DeviceKeyProtection.bindable`); absent: recorded as `unknown`.
+    public var protection: String?
 
-    public init(publicKey: String, deviceName: String? = nil, biometry: BiometryKind? = nil, verificationToken: String? = nil) {
+    public init(
+        publicKey: String, deviceName: String? = nil, biometry: BiometryKind? = nil, verificationToken: String? = nil,
+        protection: String? = nil
+    ) {
         self.publicKey = publicKey
         self.deviceName = deviceName
         self.biometry = biometry
         self.verificationToken = verificationToken
+        self.protection = protection
     }
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +27,7 @@ public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
         case deviceName = "device_name"
         case biometry
         case verificationToken = "verification_token"
+        case protection
     }
 }
 
@@ -41,20 +48,27 @@ public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
     public var biometry: String?
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// Where the private key lives: `secure_enclave`, `software`, or `unknown` for keys bound before the
+    /// server recorded it (`DeviceKeyProtection`). `nil` only from a server that predates the field.
+    public var protection: String?
 
     /// `biometry` in the shared vocabulary; `nil` when none was given or it is newer than this library.
     public var biometryKind: BiometryKind? { biometry.flatMap(BiometryKind.init(rawValue:)) }
 
-    public init(id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?) {
+    
+    public init(
+        id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?, protection: String? = nil
+    ) {
         self.id = id
         self.deviceName = deviceName
         self.biometry = biometry
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.protection = protection
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, biometry
+        case id, biometry, protection
         case deviceName = "device_name"
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"

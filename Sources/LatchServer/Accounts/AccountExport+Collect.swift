@@ -27,7 +27,8 @@ extension AccountExport {
             deviceCredentials: credentials.map {
                 DeviceCredentialInfo(
                     id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                    createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+                    createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                    protection: $0.protection)
             },
             passkeys: passkeys.map(\.info),
             knownDevices: devices.map { KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt)) },

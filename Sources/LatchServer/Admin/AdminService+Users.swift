@@ -68,7 +68,7 @@ extension AdminService {
                     DeviceCredentialInfo(
                         id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
                         createdAt: Date(timeIntervalSince1970: $0.createdAt),
-                        lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+                        lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)), protection: $0.protection)
                 }
             let factors = AdminFactors(
                 totp: try await latch.totp.isActive(user: userID, on: database),

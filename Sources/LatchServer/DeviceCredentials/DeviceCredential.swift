@@ -18,6 +18,8 @@ final class DeviceCredential: Model, @unchecked Sendable {
     /// The session that bound the key (see `AddRecoveryHardeningColumns`): a password change keeps
     /// only the keys of the changing device.
     @OptionalField(key: "session_id") var sessionID: UUID?
+    /// Where the private key lives (`DeviceKeyProtection` raw value; see `AddDeviceCredentialProtection`).
+    @Field(key: "protection") var protection: String
 
     init() {}
 }

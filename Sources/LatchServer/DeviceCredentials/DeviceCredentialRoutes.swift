@@ -25,6 +25,7 @@ struct DeviceCredentialRoutes: RouteCollection {
             throw LatchError.invalid("public_key", ["not_p256_x963"])
         }
         // An unknown `biometry` never gets here: decoding it answers 422 `biometry` `["unknown"]`.
+        let protection = try Self.protection(body.protection)
         let deviceName = Validate.deviceName(body.deviceName)
         let latch = req.latch
         let canonicalKey = DeviceSignature.publicKeyBase64URL(of: key)
@@ -40,6 +41,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.biometry = body.biometry?.rawValue
         credential.createdAt = now
         credential.sessionID = me.sessionID
+        credential.protection = protection.rawValue
         try await latch.deviceCredentials.insert(credential, on: req.db)
         try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
@@ -49,12 +51,23 @@ struct DeviceCredentialRoutes: RouteCollection {
         return try await created.encodeResponse(status: .created, for: req)
     }
 
+    /// The protection a bind declares: `secure_enclave` or `software`; absent → `unknown`; anything
+    /// else (including `unknown`, which only the server assigns) → 422 with `reasons` `["unknown"]`.
+    static func protection(_ declared: String?) throws -> DeviceKeyProtection {
+        guard let declared else { return .unknown }
+        guard let protection = DeviceKeyProtection(rawValue: declared), DeviceKeyProtection.bindable.contains(protection) else {
+            throw LatchError.invalid("protection", ["unknown"])
+        }
+        return protection
+    }
+
     func list(_ req: Request) async throws -> [DeviceCredentialInfo] {
         let me = try req.signedIn
         return try await req.latch.deviceCredentials.all(of: me.userID, on: req.db).map {
             DeviceCredentialInfo(
                 id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+                createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                protection: $0.protection)
         }
     }
 

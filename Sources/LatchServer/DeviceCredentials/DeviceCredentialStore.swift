@@ -41,10 +41,10 @@ struct DeviceCredentialStore: Sendable {
             }
         case .sqlite:
             let inserted = try await database.sql.raw("""
-                INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id)
+                INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id, protection)
                 SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
                   \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
-                  \(bind: credential.sessionID)
+                  \(bind: credential.sessionID), \(bind: credential.protection)
                 WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: Self.limit)
                   AND NOT EXISTS (SELECT 1 FROM device_credentials
                                   WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))

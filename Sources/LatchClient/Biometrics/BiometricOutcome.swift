@@ -1,11 +1,14 @@
-/// How one biometric evaluation ended, as the verification flow needs to know it.
+/// How one biometric prompt ended: the SDK's one biometric vocabulary. Every `LAError` code is mapped
+/// here once (`init(_:kind:)`, in `BiometricOutcome+Failure.swift`), and both the verification page
+/// (`VerificationFlow.biometricFinished`) and biometric sign-in (`BiometricSignIn.evaluationFinished`)
+/// read this type. Each of them decides its own reaction to an outcome.
 ///
-/// The integration layer maps the LocalAuthentication result onto it (B2):
-/// success → `.success`; `LAError` −1 → `.failed`, −2 → `.userCancel` (`.failedThenCancelled` after a
-/// failed scan), −3 → `.userFallback`,
-/// −4 → `.systemCancel`, −5 → `.passcodeNotSet`, −6 → `.notAvailable` (or `.permissionDenied` when
-/// the app's Face ID permission is off), −7 → `.notEnrolled`, −8 → `.lockout`, −9 → `.appCancel`,
-/// −10 and −1004 → `.systemCancel` (the prompt could not be shown; retrying is safe).
+/// The mapping (B2, seed 003, Apple's `LAError.Code` documentation):
+/// success → `.success`; −1 → `.failed`; −2 → `.userCancel` (`.failedThenCancelled` after a failed
+/// scan); −3 → `.userFallback`; −4 → `.systemCancel`; −5 → `.passcodeNotSet`; −6 → `.permissionDenied`
+/// on Face ID and Optic ID (the app's permission is off), `.notAvailable` on Touch ID; −7 →
+/// `.notEnrolled`; −8 → `.lockout` (`.failedThenLockedOut` after a failed scan); −9 → `.appCancel`;
+/// −1004 → `.notInteractive`; −10 and every code Apple may add → `.unexpected`.
 public enum BiometricOutcome: String, Sendable, Equatable, CaseIterable {
     /// The face or finger matched.
     case success
@@ -38,4 +41,13 @@ public enum BiometricOutcome: String, Sendable, Equatable, CaseIterable {
     case passcodeNotSet
     /// The app is not allowed to use Face ID (A6).
     case permissionDenied
+    /// −1004 `notInteractive`: the prompt could not appear because the app was not active ("displaying
+    /// the required authentication user interface is forbidden"). Nobody failed or cancelled anything;
+    /// evaluating again once the app is active shows the prompt.
+    case notInteractive
+    /// −10 `invalidContext` ("the context was previously invalidated": a programming error, seed 003 —
+    /// the SDK makes a fresh `LAContext` per prompt) and any code this SDK does not know. The user cannot
+    /// fix it: not counted as a failed attempt, not a reason to send anyone to Settings; a new prompt
+    /// (with a new context) may be offered, with the other methods.
+    case unexpected
 }
