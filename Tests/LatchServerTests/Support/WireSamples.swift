@@ -55,7 +55,8 @@ enum WireSamples {
         id: sessionID, deviceName: "Alice's iPhone", deviceModel: "iPhone16,1", platform: "iOS 18.1", ip: "203.0.113.7",
         createdAt: createdAt, lastActiveAt: later, current: true)
     static let deviceCredential = DeviceCredentialInfo(
-        id: credentialID, deviceName: "Alice's iPhone", biometry: "face_id", createdAt: createdAt, lastUsedAt: later)
+        id: credentialID, deviceName: "Alice's iPhone", biometry: "face_id", createdAt: createdAt, lastUsedAt: later,
+        protection: "secure_enclave")
     static let passkey = PasskeyInfo(
         id: credentialID, name: "iCloud Keychain", createdAt: createdAt, lastUsedAt: later, backedUp: true, backupEligible: true,
         transports: ["internal", "hybrid"], attestation: "none")
