@@ -4,7 +4,7 @@ import LatchCore
 /// English. Sensor names: Chinese sentences say "指纹" for Touch ID (as seed 001 does) and "Face ID" /
 /// "Optic ID" for the others (as seed 000 does); English uses the product names.
 ///
-///     BiometricNotice.notRecognized(.touchID).text(in: .zhHans)   // "指纹验证失败"
+///     BiometricNotice.notRecognized(.touchID).text(in: .zhHans)   // "指纹验证失败" / "Touch ID didn't recognize you. Try again."
 ///     BiometricNotice.notRecognized(.faceID).text(in: .en)        // "Face ID didn't recognize you. Try again."
 public enum BiometricNotice: Sendable, Hashable {
     /// −1: no match.

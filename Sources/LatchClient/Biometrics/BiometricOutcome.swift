@@ -25,7 +25,7 @@ public enum BiometricOutcome: String, Sendable, Equatable, CaseIterable {
     case systemCancel
     /// The app cancelled the prompt itself (the flow moved on).
     case appCancel
-    /// The user pressed the prompt's fallback button ("使用密码验证").
+    /// The user pressed the prompt's fallback button ("使用密码验证" / "Use Password").
     case userFallback
     /// Biometrics are locked after too many failures system-wide (A7), and no scan failed in this prompt
     /// (they were locked before it): the page offers the device passcode, which unlocks them (B2).

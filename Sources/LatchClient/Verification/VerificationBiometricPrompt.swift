@@ -3,12 +3,13 @@ public struct VerificationBiometricPrompt: Sendable, Equatable {
     /// The sensor to evaluate.
     public var sensor: VerificationSensor
     /// `LAContext.evaluatePolicy`'s `localizedReason`: the caller's operation description, or the
-    /// page text ("使用面容ID进行验证").
+    /// page text ("使用面容ID进行验证" / "Use Face ID to verify.").
     public var localizedReason: String
-    /// `LAContext.localizedFallbackTitle`: "使用密码验证" (or "使用其他方式验证" without a fund
+    /// `LAContext.localizedFallbackTitle`: "使用密码验证" / "Use Password" (or "使用其他方式验证" / "Use Another Method"
+    /// without a fund
     /// password); empty hides the button when there is nothing to fall back to.
     public var fallbackTitle: String
-    /// `LAContext.localizedCancelTitle`: "取消".
+    /// `LAContext.localizedCancelTitle`: "取消" / "Cancel".
     public var cancelTitle: String
 
     public init(sensor: VerificationSensor, localizedReason: String, fallbackTitle: String, cancelTitle: String) {

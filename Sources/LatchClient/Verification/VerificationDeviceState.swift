@@ -36,10 +36,12 @@ public struct VerificationDeviceState: Sendable, Equatable {
 
 /// The app's permission to use Face ID (A6). The seed calls it the camera permission.
 public enum VerificationPermission: String, Sendable, Equatable, CaseIterable {
-    /// Never asked: the first use shows the explanation "需要使用相机进行面容识别验证" first.
+    /// Never asked: the first use shows the explanation "需要使用相机进行面容识别验证" /
+    /// "Face ID verification needs access to the camera." first.
     case notDetermined
     /// Allowed: evaluation starts straight away.
     case granted
-    /// Refused: "无法使用Face ID，请在设置中开启相机权限" with a "使用密码验证" option.
+    /// Refused: "无法使用Face ID，请在设置中开启相机权限" / "Face ID is unavailable. Please allow camera access in Settings."
+    /// with a "使用密码验证" / "Use Password" option.
     case denied
 }

@@ -13,7 +13,7 @@ import LatchCore
 ///     case .cancelled, .failed: break  // the action is not executed (A4)
 ///     }
 ///
-/// Cancelling the task that awaits `run()` counts as "取消".
+/// Cancelling the task that awaits `run()` counts as "取消" / "Cancel".
 public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     /// One callback into the flow.
     private enum Event: Sendable {
@@ -69,7 +69,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             let action = apply(event)
             if let result = await perform(action) { return result }
         }
-        // The stream ends early only when the task awaiting run() is cancelled: that is "取消",
+        // The stream ends early only when the task awaiting run() is cancelled: that is "取消" / "Cancel",
         // with the same clean-up (prompt stopped, work cancelled, page closed).
         if let result = await perform(flow.userTappedCancel()) { return result }
         return .cancelled

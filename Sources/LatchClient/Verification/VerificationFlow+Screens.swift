@@ -227,7 +227,8 @@ struct VerificationScreens {
 
     // MARK: Parts
 
-    /// "使用密码验证" (when a fund password exists) and "使用其他方式验证" (A5: always, when any
+    /// "使用密码验证" / "Use Password" (when a fund password exists) and "使用其他方式验证" / "Use Another Method" (A5:
+    /// always, when any
     /// other method exists) on biometric pages.
     private func switches(_ session: Session, sensor: VerificationSensor) -> [VerificationButton] {
         var buttons: [VerificationButton] = []

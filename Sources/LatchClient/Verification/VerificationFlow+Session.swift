@@ -93,13 +93,14 @@ extension VerificationFlow {
             offersFundPassword ? .fundPassword : (offersTOTP ? .totp : nil)
         }
 
-        /// Where "使用其他方式验证" goes from a biometric page (A5): 2FA when bound, else the fund password.
+        /// Where "使用其他方式验证" / "Use Another Method" goes from a biometric page (A5): 2FA when bound, else the
+        /// fund password.
         /// It is also the first page when biometrics are not enabled (the server's order).
         var otherTargetFromBiometrics: SecretMethod? {
             offersTOTP ? .totp : (offersFundPassword ? .fundPassword : nil)
         }
 
-        /// Where "使用其他方式验证" goes from a code page: the other code method.
+        /// Where "使用其他方式验证" / "Use Another Method" goes from a code page: the other code method.
         func otherSecret(than method: SecretMethod) -> SecretMethod? {
             switch method {
             case .totp: offersFundPassword ? .fundPassword : nil
@@ -114,7 +115,7 @@ extension VerificationFlow {
         }
     }
 
-    /// Why the biometric page offers "再试一次".
+    /// Why the biometric page offers "再试一次" / "Try Again".
     enum RetryReason: Equatable {
         /// A failed match (counted).
         case failed
@@ -150,7 +151,7 @@ extension VerificationFlow {
         /// What was typed cannot be a code or fund password.
         case invalidFormat
 
-        /// Whether the page offers "前往设置": biometrics need a face or finger enrolled (−7), a device
+        /// Whether the page offers "前往设置" / "Open Settings": biometrics need a face or finger enrolled (−7), a device
         /// passcode (−5), or turning on (−6).
         var offersSettings: Bool {
             switch self {

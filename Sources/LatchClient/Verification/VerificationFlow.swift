@@ -18,7 +18,7 @@ import LatchCore
 ///     var flow = VerificationFlow(context: context, device: device, language: .zhHans)
 ///     run(flow.start())                         // .startServerVerification
 ///     run(flow.serverStarted(started))          // .evaluateBiometrics (A1)
-///     run(flow.biometricFinished(.failed))      // .show: "第1/3次尝试失败", "剩余2次尝试机会"
+///     run(flow.biometricFinished(.failed))      // .show: "第1/3次尝试失败" / "Attempt 1 of 3 failed.", "剩余2次尝试机会" / "2 attempts left."
 public struct VerificationFlow: Sendable {
     /// Failed biometric attempts before the flow switches to the password (A3).
     public static let maximumBiometricFailures = 3
@@ -34,17 +34,17 @@ public struct VerificationFlow: Sendable {
         case initial
         /// Waiting for the server to open a verification.
         case starting(BiometricStanding)
-        /// Opening the verification failed; "再试一次" asks again.
+        /// Opening the verification failed; "再试一次" / "Try Again" asks again.
         case startFailed(BiometricStanding)
-        /// First Face ID use: the explanation is on screen, waiting for "继续" (A6).
+        /// First Face ID use: the explanation is on screen, waiting for "继续" / "Continue" (A6).
         case explainingPermission(Session)
         /// The system's Face ID permission prompt is up.
         case requestingPermission(Session)
-        /// The Face ID permission is off: the denial message with "使用密码验证" (A6).
+        /// The Face ID permission is off: the denial message with "使用密码验证" / "Use Password" (A6).
         case permissionDenied(Session)
         /// The system biometric prompt is up.
         case evaluatingBiometrics(Session)
-        /// A biometric attempt failed or was interrupted; "再试一次" evaluates again.
+        /// A biometric attempt failed or was interrupted; "再试一次" / "Try Again" evaluates again.
         case awaitingBiometricRetry(Session, RetryReason)
         /// Biometrics passed on the device; the signed challenge is with the server.
         case submittingSignature(Session)
@@ -52,9 +52,9 @@ public struct VerificationFlow: Sendable {
         case enteringSecret(Session, SecretMethod, Notice?)
         /// A code or fund password is with the server.
         case submittingSecret(Session, SecretMethod)
-        /// The verification timed out, was used up or invalidated; "重新验证" opens a new one.
+        /// The verification timed out, was used up or invalidated; "重新验证" / "Start Again" opens a new one.
         case expired(BiometricStanding, ExpiryReason)
-        /// No method is left to try; only "取消" (and, after a lockout, the passcode; or Settings).
+        /// No method is left to try; only "取消" / "Cancel" (and, after a lockout, the passcode; or Settings).
         case noMethodLeft(Session, Notice?)
         /// Biometry is locked out and the device-passcode prompt is up (B2 −8); `page` is where it was
         /// asked from, shown again when the passcode is not entered.
@@ -170,7 +170,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "继续" on the permission explanation (A6): ask the system.
+    /// "继续" / "Continue" on the permission explanation (A6): ask the system.
     public mutating func userTappedContinue() -> Action {
         switch state {
         case .explainingPermission(let session):
@@ -187,7 +187,7 @@ public struct VerificationFlow: Sendable {
     }
 
     /// The system permission prompt was answered (A6): granted → evaluation at once; denied → the
-    /// denial message with "使用密码验证".
+    /// denial message with "使用密码验证" / "Use Password".
     public mutating func permissionPromptAnswered(granted: Bool) -> Action {
         let permission: VerificationPermission = granted ? .granted : .denied
         switch state {
@@ -241,7 +241,7 @@ public struct VerificationFlow: Sendable {
                 state = .awaitingBiometricRetry(session, .failed)
                 return .show(screens.biometricRetry(session, sensor: route.sensor, reason: .failed, failures: count))
             case .userCancel:
-                // A4: the prompt's "取消" is the page's cancel.
+                // A4: the prompt's "取消" / "Cancel" is the page's cancel.
                 return finish(.cancelled)
             case .systemCancel, .appCancel, .notInteractive:
                 // A8: an interruption (or a prompt that could not appear while the app was not active)
@@ -312,7 +312,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "再试一次": evaluate again after a failure or interruption, or open a new verification after a
+    /// "再试一次" / "Try Again": evaluate again after a failure or interruption, or open a new verification after a
     /// time-out or a failed start.
     public mutating func userTappedRetry() -> Action {
         switch state {
@@ -330,7 +330,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "使用其他方式验证" (A5): from biometrics to 2FA when bound, else the fund password; from a code
+    /// "使用其他方式验证" / "Use Another Method" (A5): from biometrics to 2FA when bound, else the fund password; from a code
     /// page to the other code method.
     public mutating func userTappedOtherMethod() -> Action {
         switch state {
@@ -357,7 +357,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "使用密码验证": the fund password, from any biometric page (A6, seed §8).
+    /// "使用密码验证" / "Use Password": the fund password, from any biometric page (A6, seed §8).
     public mutating func userTappedUsePassword() -> Action {
         switch state {
         case .passkeyWaiting(let session, _):
@@ -381,7 +381,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "使用Face ID验证" on a code page: back to biometrics while they stand open.
+    /// "使用Face ID验证" / "Use Face ID" on a code page: back to biometrics while they stand open.
     public mutating func userTappedUseBiometrics() -> Action {
         switch state {
         case .enteringSecret(let session, _, _):
@@ -397,7 +397,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "前往设置" on the denial page (−6), and on the password page when biometrics need a face or finger
+    /// "前往设置" / "Open Settings" on the denial page (−6), and on the password page when biometrics need a face or finger
     /// enrolled (−7), a device passcode (−5) or turning on (−6).
     public mutating func userTappedOpenSettings() -> Action {
         switch state {
@@ -417,7 +417,8 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "输入设备密码解锁Face ID" on the password page after a lockout (B2 −8): ask for the device passcode,
+    /// "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" on the password page after a lockout (B2 −8): ask for
+    /// the device passcode,
     /// which unlocks biometry again.
     public mutating func userTappedUnlockWithPasscode() -> Action {
         let page: LockedPage
@@ -471,7 +472,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "取消" (A4): close the page; the action is not executed and no token is handed out, even if
+    /// "取消" / "Cancel" (A4): close the page; the action is not executed and no token is handed out, even if
     /// the server's answer to a sent attempt is still on its way.
     public mutating func userTappedCancel() -> Action {
         switch state {
@@ -611,7 +612,7 @@ public struct VerificationFlow: Sendable {
     }
 
     /// The app went to the background (A8): a running prompt is cancelled and the page waits with
-    /// "再试一次"; the interruption is not counted as a failure.
+    /// "再试一次" / "Try Again"; the interruption is not counted as a failure.
     public mutating func appDidEnterBackground() -> Action {
         switch state {
         case .evaluatingBiometrics(let session):
@@ -631,7 +632,7 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// The verification `verificationID` ran out of time (A8): the page offers "重新验证".
+    /// The verification `verificationID` ran out of time (A8): the page offers "重新验证" / "Start Again".
     public mutating func timedOut(verificationID: String) -> Action {
         switch state {
         case .explainingPermission(let session), .requestingPermission(let session), .permissionDenied(let session),

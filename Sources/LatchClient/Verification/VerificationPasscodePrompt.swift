@@ -3,9 +3,9 @@
 public struct VerificationPasscodePrompt: Sendable, Equatable {
     /// The locked sensor.
     public var sensor: VerificationSensor
-    /// `LAContext.evaluatePolicy`'s `localizedReason`: "输入设备密码以解锁Face ID".
+    /// `LAContext.evaluatePolicy`'s `localizedReason`: "输入设备密码以解锁Face ID" / "Enter your passcode to unlock Face ID.".
     public var localizedReason: String
-    /// `LAContext.localizedCancelTitle`: "取消" in the SDK's language.
+    /// `LAContext.localizedCancelTitle`: "取消" / "Cancel" in the SDK's language.
     public var cancelTitle: String
 
     public init(sensor: VerificationSensor, localizedReason: String, cancelTitle: String) {

@@ -9,7 +9,7 @@ public struct VerificationScreen: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// Opening the verification on the server.
         case preparing
-        /// The verification could not be opened; "再试一次" tries again.
+        /// The verification could not be opened; "再试一次" / "Try Again" tries again.
         case startFailed
         /// First Face ID use: why the permission is needed (A6).
         case permissionExplanation
@@ -17,7 +17,7 @@ public struct VerificationScreen: Sendable, Equatable {
         case permissionDenied
         /// The system biometric prompt is up (A1).
         case biometric
-        /// After a failed or interrupted biometric attempt: "再试一次" (A3, A8).
+        /// After a failed or interrupted biometric attempt: "再试一次" / "Try Again" (A3, A8).
         case biometricRetry
         /// Biometrics passed; the device's signature is being checked by the server.
         case biometricChecking
@@ -25,9 +25,9 @@ public struct VerificationScreen: Sendable, Equatable {
         case oneTimeCode
         /// Fund password entry.
         case fundPassword
-        /// The verification timed out or was used up; "重新验证" opens a new one (A8).
+        /// The verification timed out or was used up; "重新验证" / "Start Again" opens a new one (A8).
         case expired
-        /// No method is left to try; only "取消".
+        /// No method is left to try; only "取消" / "Cancel".
         case noMethodAvailable
         /// Passkey: the system sheet is up (busy), the assertion is being checked (busy), or the page
         /// waits for "使用通行密钥验证" after a cancelled or refused attempt.
@@ -46,9 +46,9 @@ public struct VerificationScreen: Sendable, Equatable {
     public var icon: VerificationIcon
     /// "Face ID" / "Touch ID" on biometric pages (A10); the method's name on the others.
     public var title: String
-    /// The main line, e.g. "第1/3次尝试失败" or "使用面容ID进行验证".
+    /// The main line, e.g. "第1/3次尝试失败" / "Attempt 1 of 3 failed." or "使用面容ID进行验证" / "Use Face ID to verify.".
     public var message: String
-    /// A second line, e.g. "剩余2次尝试机会".
+    /// A second line, e.g. "剩余2次尝试机会" / "2 attempts left.".
     public var detail: String?
     /// How the message and detail read.
     public var tone: Tone
@@ -119,25 +119,27 @@ public struct VerificationIcon: Sendable, Equatable {
 public struct VerificationButton: Sendable, Equatable, Identifiable {
     /// What the button does.
     public enum ID: String, Sendable, Equatable, CaseIterable {
-        /// "再试一次" after a biometric failure, or "再试一次" / "重新验证" to open a new verification.
+        /// "再试一次" / "Try Again" after a biometric failure, or "再试一次" / "Try Again" or "重新验证" /
+        /// "Start Again" to open a new verification.
         case retry
-        /// "继续" on the permission explanation.
+        /// "继续" / "Continue" on the permission explanation.
         case `continue`
-        /// "使用密码验证": the fund password.
+        /// "使用密码验证" / "Use Password": the fund password.
         case usePassword
-        /// "使用其他方式验证": 2FA when bound, else the fund password (A5).
+        /// "使用其他方式验证" / "Use Another Method": 2FA when bound, else the fund password (A5).
         case otherMethod
-        /// "使用Face ID验证" / "使用Touch ID验证" from a code page.
+        /// "使用Face ID验证" / "Use Face ID" or "使用Touch ID验证" / "Use Touch ID" from a code page.
         case useBiometrics
-        /// "前往设置" when the Face ID permission is off, or biometrics need Settings (−5, −6, −7).
+        /// "前往设置" / "Open Settings" when the Face ID permission is off, or biometrics need Settings (−5, −6, −7).
         case openSettings
-        /// "输入设备密码解锁Face ID" after a lockout (B2 −8): the device passcode unlocks biometry.
+        /// "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" after a lockout (B2 −8): the device passcode
+        /// unlocks biometry.
         case unlockWithPasscode
-        /// "确认": sends the typed code or fund password.
+        /// "确认" / "Confirm": sends the typed code or fund password.
         case submit
-        /// "使用通行密钥验证": asks the device's passkey (the system sheet).
+        /// "使用通行密钥验证" / "Verify with Passkey": asks the device's passkey (the system sheet).
         case usePasskey
-        /// "取消": closes the page; the action is not executed (A4).
+        /// "取消" / "Cancel": closes the page; the action is not executed (A4).
         case cancel
     }
 
@@ -161,7 +163,7 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
 
     /// What the button does (which flow event a tap sends).
     public var id: ID
-    /// The visible title, e.g. "再试一次".
+    /// The visible title, e.g. "再试一次" / "Try Again".
     public var title: String
     /// What VoiceOver reads as the control's name (it starts with the visible title).
     public var accessibilityLabel: String
@@ -204,7 +206,7 @@ public struct VerificationInputField: Sendable, Equatable {
 
     /// What the field takes.
     public var kind: Kind
-    /// The visible label and VoiceOver name, e.g. "6位验证码".
+    /// The visible label and VoiceOver name, e.g. "6位验证码" / "6-digit code".
     public var label: String
     /// Shown while the field is empty.
     public var placeholder: String

@@ -5,7 +5,7 @@ import LatchCore
 /// English (A10), chosen by `LatchLanguage`.
 ///
 ///     let strings = VerificationStrings(.zhHans)
-///     strings.attemptFailed(1)  // "第1/3次尝试失败"
+///     strings.attemptFailed(1)  // "第1/3次尝试失败" / "Attempt 1 of 3 failed."
 public struct VerificationStrings: Sendable, Equatable {
     /// The language of every text.
     public let language: LatchLanguage
@@ -41,7 +41,7 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Biometric messages (seed FR-023-03, FR-023-06)
 
-    /// The biometric page's line (seed §2.2: "使用面容ID进行验证").
+    /// The biometric page's line (seed §2.2: "使用面容ID进行验证" / "Use Face ID to verify.").
     public func biometricMessage(for sensor: VerificationSensor) -> String {
         switch (sensor, language) {
         case (.faceID, .zhHans): "使用面容ID进行验证"
@@ -51,19 +51,20 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
-    /// After failure `number` of 3 (A3): "第1/3次尝试失败".
+    /// After failure `number` of 3 (A3): "第1/3次尝试失败" / "Attempt 1 of 3 failed.".
     public func attemptFailed(_ number: Int) -> String {
         pick(
             "第\(number)/\(VerificationFlow.maximumBiometricFailures)次尝试失败",
             "Attempt \(number) of \(VerificationFlow.maximumBiometricFailures) failed.")
     }
 
-    /// Attempts left (A3): "剩余2次尝试机会".
+    /// Attempts left (A3): "剩余2次尝试机会" / "2 attempts left.".
     public func attemptsRemaining(_ count: Int) -> String {
         pick("剩余\(count)次尝试机会", count == 1 ? "1 attempt left." : "\(count) attempts left.")
     }
 
-    /// The last biometric attempt (A3): "剩余1次尝试机会，之后将使用密码验证". `then` is where the
+    /// The last biometric attempt (A3): "剩余1次尝试机会，之后将使用密码验证" /
+    /// "1 attempt left, then you will verify with your password.". `then` is where the
     /// flow goes after it (`nil`: nowhere).
     public func lastBiometricAttempt(then target: VerificationMethod?) -> String {
         switch target {
@@ -73,7 +74,8 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
-    /// After the third failure (A3): "Face ID验证失败次数过多，请使用密码验证".
+    /// After the third failure (A3): "Face ID验证失败次数过多，请使用密码验证" /
+    /// "Too many failed Face ID attempts. Please verify with your password.".
     public func tooManyFailures(_ sensor: VerificationSensor, then target: VerificationMethod?) -> String {
         let name = title(for: sensor)
         return pick("\(name)验证失败次数过多", "Too many failed \(name) attempts.") + fallbackAdvice(target)
@@ -92,12 +94,13 @@ public struct VerificationStrings: Sendable, Equatable {
         return pick("\(name)验证失败，请再试一次", "\(name) verification failed. Please try again.")
     }
 
-    /// Before the first Face ID use (A6): "需要使用相机进行面容识别验证".
+    /// Before the first Face ID use (A6): "需要使用相机进行面容识别验证" / "Face ID verification needs access to the camera.".
     public var permissionExplanation: String {
         pick("需要使用相机进行面容识别验证", "Face ID verification needs access to the camera.")
     }
 
-    /// The Face ID permission is off (A6): "无法使用Face ID，请在设置中开启相机权限".
+    /// The Face ID permission is off (A6): "无法使用Face ID，请在设置中开启相机权限" /
+    /// "Face ID is unavailable. Please allow camera access in Settings.".
     public var permissionDenied: String {
         pick("无法使用Face ID，请在设置中开启相机权限", "Face ID is unavailable. Please allow camera access in Settings.")
     }
@@ -131,22 +134,22 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Code and fund-password pages
 
-    /// The 2FA page's line: "请输入身份验证器中的6位验证码".
+    /// The 2FA page's line: "请输入身份验证器中的6位验证码" / "Enter the 6-digit code from your authenticator app.".
     public var oneTimeCodePrompt: String {
         pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.")
     }
 
-    /// The fund-password page's line: "请输入6位资金密码".
+    /// The fund-password page's line: "请输入6位资金密码" / "Enter your 6-digit fund password.".
     public var fundPasswordPrompt: String {
         pick("请输入6位资金密码", "Enter your 6-digit fund password.")
     }
 
-    /// AUTH_003 for a code: the API's own text ("验证码错误").
+    /// AUTH_003 for a code: the API's own text ("验证码错误" / "The verification code is wrong or has expired.").
     public var wrongCode: String {
         LatchErrorCode.wrongCode.message(in: language)
     }
 
-    /// AUTH_003 for the fund password: "资金密码错误".
+    /// AUTH_003 for the fund password: "资金密码错误" / "The fund password is wrong.".
     public var wrongFundPassword: String {
         pick("资金密码错误", "The fund password is wrong.")
     }
@@ -161,39 +164,41 @@ public struct VerificationStrings: Sendable, Equatable {
         pick("请于\(time)后重试，或使用其他方式验证", "Try again after \(time), or use another method.")
     }
 
-    /// What was typed cannot be a code: "请输入6位验证码或恢复码".
+    /// What was typed cannot be a code: "请输入6位验证码或恢复码" / "Enter the 6-digit code or a recovery code.".
     public var invalidCodeFormat: String {
         pick("请输入6位验证码或恢复码", "Enter the 6-digit code or a recovery code.")
     }
 
-    /// What was typed cannot be a fund password: "资金密码为6位数字".
+    /// What was typed cannot be a fund password: "资金密码为6位数字" / "The fund password is 6 digits.".
     public var invalidFundPasswordFormat: String {
         pick("资金密码为6位数字", "The fund password is 6 digits.")
     }
 
-    /// No answer from the server (C11: suggests a retry): "网络连接失败，请重试".
+    /// No answer from the server (C11: suggests a retry): "网络连接失败，请重试" /
+    /// "The network connection failed. Please try again.".
     public var networkFailure: String {
         pick("网络连接失败，请重试", "The network connection failed. Please try again.")
     }
 
-    /// An unexpected server answer: "验证失败，请稍后重试".
+    /// An unexpected server answer: "验证失败，请稍后重试" / "Verification failed. Please try again later.".
     public var serverFailure: String {
         pick("验证失败，请稍后重试", "Verification failed. Please try again later.")
     }
 
-    /// The verification could not be opened: "无法开始验证，请重试".
+    /// The verification could not be opened: "无法开始验证，请重试" / "Verification could not start. Please try again.".
     public var startFailure: String {
         pick("无法开始验证，请重试", "Verification could not start. Please try again.")
     }
 
     // MARK: Expired and empty pages
 
-    /// A8 time-out: "验证已超时，请重新验证".
+    /// A8 time-out: "验证已超时，请重新验证" / "Verification timed out. Please start again.".
     public var timedOut: String {
         pick("验证已超时，请重新验证", "Verification timed out. Please start again.")
     }
 
-    /// The server allows no more attempts on this verification: "尝试次数过多，请重新验证".
+    /// The server allows no more attempts on this verification: "尝试次数过多，请重新验证" /
+    /// "Too many attempts. Please start again.".
     public var attemptsUsedUp: String {
         pick("尝试次数过多，请重新验证", "Too many attempts. Please start again.")
     }
@@ -203,24 +208,24 @@ public struct VerificationStrings: Sendable, Equatable {
         LatchErrorCode.verificationInvalid.message(in: language)
     }
 
-    /// Nothing can verify the user: "暂无可用的验证方式".
+    /// Nothing can verify the user: "暂无可用的验证方式" / "No verification method is available.".
     public var noMethodAvailable: String {
         pick("暂无可用的验证方式", "No verification method is available.")
     }
 
-    /// Biometrics are out and nothing else is offered: "暂无其他可用的验证方式".
+    /// Biometrics are out and nothing else is offered: "暂无其他可用的验证方式" / "No other verification method is available.".
     public var noOtherMethodAvailable: String {
         pick("暂无其他可用的验证方式", "No other verification method is available.")
     }
 
     // MARK: Endings (announced as the page closes)
 
-    /// Announced as the page closes after success (A2): "验证成功".
+    /// Announced as the page closes after success (A2): "验证成功" / "Verified.".
     public var succeeded: String {
         pick("验证成功", "Verified.")
     }
 
-    /// Announced as the page closes after cancel (A4): "已取消验证".
+    /// Announced as the page closes after cancel (A4): "已取消验证" / "Verification cancelled.".
     public var cancelled: String {
         pick("已取消验证", "Verification cancelled.")
     }
@@ -235,24 +240,24 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Buttons
 
-    /// "再试一次" (A3).
+    /// "再试一次" / "Try Again" (A3).
     public var retry: String { pick("再试一次", "Try Again") }
-    /// "重新验证": opens a new verification (A8).
+    /// "重新验证" / "Start Again": opens a new verification (A8).
     public var restart: String { pick("重新验证", "Start Again") }
-    /// "继续" on the permission explanation (A6).
+    /// "继续" / "Continue" on the permission explanation (A6).
     public var `continue`: String { pick("继续", "Continue") }
-    /// "使用其他方式验证" (A5).
+    /// "使用其他方式验证" / "Use Another Method" (A5).
     public var otherMethod: String { pick("使用其他方式验证", "Use Another Method") }
-    /// "使用密码验证" (A6, seed §8).
+    /// "使用密码验证" / "Use Password" (A6, seed §8).
     public var usePassword: String { pick("使用密码验证", "Use Password") }
-    /// "前往设置" on the denial page (A6).
+    /// "前往设置" / "Open Settings" on the denial page (A6).
     public var openSettings: String { pick("前往设置", "Open Settings") }
-    /// "确认" on the code pages.
+    /// "确认" / "Confirm" on the code pages.
     public var submit: String { pick("确认", "Confirm") }
-    /// "取消" (A4).
+    /// "取消" / "Cancel" (A4).
     public var cancel: String { pick("取消", "Cancel") }
 
-    /// "使用Face ID验证" / "使用Touch ID验证" on the code pages.
+    /// "使用Face ID验证" / "Use Face ID" or "使用Touch ID验证" / "Use Touch ID" on the code pages.
     public func useBiometrics(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("使用\(name)验证", "Use \(name)")
@@ -260,24 +265,24 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Accessibility hints (what a control does)
 
-    /// What "再试一次" does.
+    /// What "再试一次" / "Try Again" does.
     public func retryHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("再次进行\(name)验证", "Tries \(name) again.")
     }
 
-    /// What "重新验证" / "再试一次" after a failed start does.
+    /// What "重新验证" / "Start Again" or "再试一次" / "Try Again" after a failed start does.
     public var restartHint: String {
         pick("为本次操作重新发起验证", "Starts a new verification for this action.")
     }
 
-    /// What "继续" does.
+    /// What "继续" / "Continue" does.
     public func continueHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("开始\(name)验证，系统可能会请求权限", "Starts \(name). The system may ask for permission.")
     }
 
-    /// Where "使用其他方式验证" leads.
+    /// Where "使用其他方式验证" / "Use Another Method" leads.
     public func otherMethodHint(_ target: VerificationMethod) -> String {
         switch target {
         case .totp: pick("改用身份验证器中的2FA验证码完成验证", "Verifies with a code from your authenticator app instead.")
@@ -287,13 +292,13 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
-    /// "输入设备密码解锁Face ID" on the password page after a lockout (B2 −8).
+    /// "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" on the password page after a lockout (B2 −8).
     public func unlockWithPasscode(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("输入设备密码解锁\(name)", "Unlock \(name) with Passcode")
     }
 
-    /// What "输入设备密码解锁Face ID" does.
+    /// What "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" does.
     public func unlockWithPasscodeHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("输入设备密码后可重新使用\(name)验证", "Enter your device passcode to use \(name) again.")
@@ -305,7 +310,7 @@ public struct VerificationStrings: Sendable, Equatable {
         return pick("输入设备密码以解锁\(name)", "Enter your passcode to unlock \(name).")
     }
 
-    /// What "前往设置" does on the password page, by why biometrics cannot be used (−5, −6, −7).
+    /// What "前往设置" / "Open Settings" does on the password page, by why biometrics cannot be used (−5, −6, −7).
     public func openSettingsHint(for reason: BiometricsUnavailableReason, sensor: VerificationSensor?) -> String {
         let name = sensor.map(title(for:)) ?? pick("生物识别", "biometrics")
         switch reason {
@@ -316,7 +321,7 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
-    /// The explicit description of "使用密码验证" (A9, seed §9).
+    /// The explicit description of "使用密码验证" / "Use Password" (A9, seed §9).
     public func usePasswordHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick(
@@ -324,18 +329,18 @@ public struct VerificationStrings: Sendable, Equatable {
             "Skips \(name) and verifies with your 6-digit fund password instead.")
     }
 
-    /// What "使用Face ID验证" does.
+    /// What "使用Face ID验证" / "Use Face ID" does.
     public func useBiometricsHint(_ sensor: VerificationSensor) -> String {
         let name = title(for: sensor)
         return pick("改用\(name)完成验证", "Verifies with \(name) instead.")
     }
 
-    /// What "前往设置" does.
+    /// What "前往设置" / "Open Settings" does.
     public var openSettingsHint: String {
         pick("打开系统设置，开启相机权限以使用Face ID", "Opens Settings to allow camera access for Face ID.")
     }
 
-    /// What "确认" does.
+    /// What "确认" / "Confirm" does.
     public func submitHint(_ method: VerificationMethod) -> String {
         switch method {
         case .fundPassword: pick("提交资金密码", "Submits the fund password.")
@@ -343,7 +348,7 @@ public struct VerificationStrings: Sendable, Equatable {
         }
     }
 
-    /// What "取消" does: the action is not carried out (A4).
+    /// What "取消" / "Cancel" does: the action is not carried out (A4).
     public var cancelHint: String {
         pick("关闭验证，操作不会执行", "Closes verification. The action will not be carried out.")
     }
