@@ -10,14 +10,14 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchClient", targets: ["LatchClient"]),
         .executable(name: "latchd", targets: ["latchd"]),
-        .executable(name: "latch", targets: ["latch"]),
+        .executable(name: "latch", targets: ["latch"])
     ],
     // The trait `Server` (on by default) holds every server dependency: `swift run latchd` and `swift test`
     // work as before, and an app that adds the package with `traits: []` for `LatchClient` resolves
     // only swift-crypto and swift-argument-parser (Fixtures/ClientConsumer proves it, see README).
     traits: [
         .trait(name: "Server", description: "latchd and LatchServer: Vapor, Fluent, SQLite, PostgreSQL, NIO, JWTKit."),
-        .default(enabledTraits: ["Server"]),
+        .default(enabledTraits: ["Server"])
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
@@ -30,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         .target(
@@ -44,8 +44,11 @@ let package = Package(
                 "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
                 .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver", condition: .when(traits: ["Server"])),
-                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "FluentSQLiteDriver", package: "fluent-sqlite-driver", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "FluentPostgresDriver", package: "fluent-postgres-driver",
+                    condition: .when(traits: ["Server"])),
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RS256 passkeys (Windows Hello): RSA signature checks.
@@ -57,7 +60,7 @@ let package = Package(
                 // that the app owns (no process-global bootstrap), served by a small NIO HTTP/1 listener.
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"]))
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("AccountPage/Static")]
         ),
@@ -69,7 +72,9 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
         .executableTarget(
             name: "latch",
-            dependencies: ["LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
         ),
         // Test helpers shared by test targets: child processes without Foundation.Process (see ChildProcess),
         // and the one way to start a server for a test: the latchd binary (`LatchdProcess`) or LatchServer
@@ -77,7 +82,8 @@ let package = Package(
         .target(
             name: "LatchTestSupport",
             dependencies: [
-                "LatchCore", "LatchServer", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                "LatchCore", "LatchServer",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
             ],
             path: "Tests/LatchTestSupport"
         ),
@@ -88,7 +94,10 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LatchClient", "LatchServer", "LatchTestSupport", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))]
+            dependencies: [
+                "LatchClient", "LatchServer", "LatchTestSupport",
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))
+            ]
         ),
         .testTarget(
             name: "LatchServerTests",
@@ -100,9 +109,9 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"])),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto")
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

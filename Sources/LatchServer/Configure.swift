@@ -44,13 +44,15 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     }
     for migration: any Migration in [
         CreateUsers(), CreateSessions(), CreateRefreshTokens(), CreateEmailCodes(), CreateLoginThrottles(),
-        CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(), CreateFundPasswords(),
+        CreateSigningKeys(), CreateSecurityEvents(), CreateTOTPCredentials(), CreateRecoveryCodes(),
+        CreateFundPasswords(),
         CreateDeviceCredentials(), CreateSignatureChallenges(), CreateVerifications(), CreateVerificationTokens(),
         CreateNewDeviceTables(), CreateIdentities(), CreateSMSCodes(),
-        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(kind: config.database.kind), CreateAppleTokenUses(),
+        CreateGuessBudgets(), AddRecoveryHardeningColumns(), CreateSessionRevocationNotice(kind: config.database.kind),
+        CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
-        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
+        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection()
     ] {
         app.migrations.add(migration)
     }
@@ -110,7 +112,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
             maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
         sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus), profiles: ProfileCache(),
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
-        verificationTokens: VerificationTokens(), delivery: delivery, rateLimiter: RateLimiter(limits: config.rateLimits),
+        verificationTokens: VerificationTokens(), delivery: delivery,
+        rateLimiter: RateLimiter(limits: config.rateLimits),
         outbox: outbox)
     metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
 
@@ -141,6 +144,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
-        app.logger.notice("development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox")
+        app.logger.notice(
+            "development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox"
+        )
     }
 }

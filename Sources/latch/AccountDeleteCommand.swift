@@ -7,7 +7,8 @@ import LatchCore
 /// verification page runs (action `delete_account`), then the deletion is sent again with its proof.
 struct AccountDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete the account and its data for good (asks to confirm, and to verify when needed).")
+        commandName: "delete",
+        abstract: "Delete the account and its data for good (asks to confirm, and to verify when needed).")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var simulation: SensorOptions
@@ -22,17 +23,24 @@ struct AccountDeleteCommand: AsyncParsableCommand {
         let user = try await context.requireSession()
         if !yes {
             let name = user.email ?? user.identities?.first?.identifier ?? user.id
-            let answer = await context.terminal.ask(text.confirmQuestion(name))?.trimmingCharacters(in: .whitespaces).lowercased()
+            let answer = await context.terminal.ask(text.confirmQuestion(name))?.trimmingCharacters(in: .whitespaces)
+                .lowercased()
             guard let answer, ["yes", "是", "确认"].contains(answer) else { throw CLIFailure.cancelled(text.notDeleted) }
         }
         let apple: AppleRevocation
         do {
-            apple = try await Progress(terminal: context.terminal).run(context.text.connecting) { try await context.client.deleteAccount() }
+            apple = try await Progress(terminal: context.terminal).run(context.text.connecting) {
+                try await context.client.deleteAccount()
+            }
         } catch let error as LatchClientError where error.code == .verificationRequired {
             let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
-                .verify(LatchClient.deleteAccountAction, parameters: [:])
-            apple = try await context.call(context.text.connecting) { try await context.client.deleteAccount(verification: proof) }
+            let proof = try await StepUp(
+                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
+            )
+            .verify(LatchClient.deleteAccountAction, parameters: [:])
+            apple = try await context.call(context.text.connecting) {
+                try await context.client.deleteAccount(verification: proof)
+            }
         } catch {
             throw context.failure(for: error)
         }

@@ -15,7 +15,8 @@ struct BiometricLogin {
         let sensor = await state.authenticator { prompt in await sensorAnswers.step(for: prompt, kind: kind) }
         let hasSession: Bool
         if case .signedIn = await context.client.restoreSession() { hasSession = true } else { hasSession = false }
-        let outcome = try await Self.signIn(context: context, sensor: sensor, answers: sensorAnswers, hasStoredSession: hasSession)
+        let outcome = try await Self.signIn(
+            context: context, sensor: sensor, answers: sensorAnswers, hasStoredSession: hasSession)
         try? await SimulatedSensorState.reading(sensor).save(to: context.vault)
         let user = try await context.call(text.signingIn) { try await context.client.finishBiometricSignIn(outcome) }
         // Without a binding, a stored session is entered as it is (no prompt ran).
@@ -29,7 +30,8 @@ struct BiometricLogin {
     private static func signIn(
         context: CLIContext, sensor: SimulatedAuthenticator, answers: SensorAnswers, hasStoredSession: Bool
     ) async throws -> BiometricSignIn.Outcome {
-        let driver = context.client.biometricSignIn(authenticator: sensor, keys: context.keys, language: context.language)
+        let driver = context.client.biometricSignIn(
+            authenticator: sensor, keys: context.keys, language: context.language)
         var update = await driver.start(hasStoredSession: hasStoredSession)
         var rounds = 0
         while true {
@@ -50,7 +52,9 @@ struct BiometricLogin {
                 }
                 // Cancel-like endings show no notice: the person cancelled.
                 guard screen.notice != nil else { throw CLIFailure.cancelled() }
-                guard await answers.hasScript || context.terminal.inputIsTerminal, rounds < 20 else { throw CLIFailure.failed("") }
+                guard await answers.hasScript || context.terminal.inputIsTerminal, rounds < 20 else {
+                    throw CLIFailure.failed("")
+                }
                 update = await driver.biometricSignInTapped()
             }
         }

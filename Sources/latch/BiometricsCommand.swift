@@ -4,8 +4,10 @@ import ArgumentParser
 /// simulated sensor.
 struct BiometricsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "biometrics", abstract: "Turn Face ID / Touch ID sign-in and verification on or off (simulated sensor).",
+        commandName: "biometrics",
+        abstract: "Turn Face ID / Touch ID sign-in and verification on or off (simulated sensor).",
         subcommands: [
-            BiometricsEnableCommand.self, BiometricsDisableCommand.self, BiometricsStatusCommand.self, BiometricsSensorCommand.self,
+            BiometricsEnableCommand.self, BiometricsDisableCommand.self, BiometricsStatusCommand.self,
+            BiometricsSensorCommand.self
         ])
 }

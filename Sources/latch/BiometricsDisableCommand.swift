@@ -4,7 +4,8 @@ import LatchClient
 /// `latch biometrics disable`: turns biometric sign-in off here at once, and on the server when it
 /// can be reached (B5).
 struct BiometricsDisableCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "disable", abstract: "Turn off Face ID / Touch ID for this device.")
+    static let configuration = CommandConfiguration(
+        commandName: "disable", abstract: "Turn off Face ID / Touch ID for this device.")
 
     @OptionGroup var global: GlobalOptions
 

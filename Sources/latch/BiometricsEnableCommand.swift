@@ -5,7 +5,8 @@ import LatchCore
 /// `latch biometrics enable`: evaluates the simulated sensor, creates the device key and binds it
 /// (B5), all by the SDK.
 struct BiometricsEnableCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Turn on Face ID / Touch ID for this device.")
+    static let configuration = CommandConfiguration(
+        commandName: "enable", abstract: "Turn on Face ID / Touch ID for this device.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,8 @@ import ArgumentParser
 /// Settings or at the device (another face enrolled, the passcode entered after a lockout, the
 /// permission turned back on).
 struct BiometricsSensorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sensor", abstract: "Show or change the simulated sensor.")
+    static let configuration = CommandConfiguration(
+        commandName: "sensor", abstract: "Show or change the simulated sensor.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -3,7 +3,8 @@ import LatchClient
 
 /// `latch biometrics status`: whether biometric sign-in is on here, and the simulated sensor's state.
 struct BiometricsStatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show whether Face ID / Touch ID is on for this device.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show whether Face ID / Touch ID is on for this device.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -28,7 +28,8 @@ struct CLIContext: Sendable {
         let server = serverURL
         let origin = ProcessInfo.processInfo.environment["LATCH_PASSKEY_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 }
         passkeys = SoftwarePasskeyAuthenticator(
-            vault: vault, origin: { rpID in origin ?? SoftwarePasskeyAuthenticator.origin(forRPID: rpID, serverURL: server) })
+            vault: vault,
+            origin: { rpID in origin ?? SoftwarePasskeyAuthenticator.origin(forRPID: rpID, serverURL: server) })
         terminal = .standard
         text = CLIText(language: language, server: serverURL.absoluteString)
     }

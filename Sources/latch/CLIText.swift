@@ -16,7 +16,9 @@ struct CLIText: Sendable {
     // MARK: Errors
 
     var serverUnreachable: String {
-        pick("无法连接到服务器 \(server)，请确认 latchd 正在运行后重试", "Cannot reach the server at \(server). Is latchd running? Please try again.")
+        pick(
+            "无法连接到服务器 \(server)，请确认 latchd 正在运行后重试",
+            "Cannot reach the server at \(server). Is latchd running? Please try again.")
     }
     var notSignedIn: String { pick("尚未登录，请先运行 latch login EMAIL", "Not signed in. Run `latch login EMAIL` first.") }
     func vaultUnavailable(_ path: String) -> String {
@@ -25,17 +27,21 @@ struct CLIText: Sendable {
     func unexpectedAnswer(_ status: Int) -> String {
         pick("服务器返回了无法识别的响应（HTTP \(status)）", "The server sent an answer latch cannot read (HTTP \(status)).")
     }
-    func unexpectedError(_ description: String) -> String { pick("出错了：\(description)", "Something went wrong: \(description)") }
+    func unexpectedError(_ description: String) -> String {
+        pick("出错了：\(description)", "Something went wrong: \(description)")
+    }
     var accountDisabled: String {
         pick(
             "该账号已被管理员停用，无法登录；如需恢复请联系客服",
-            "This account was disabled by an administrator and cannot sign in. Contact support to have it enabled again.")
+            "This account was disabled by an administrator and cannot sign in. Contact support to have it enabled again."
+        )
     }
     func lockedUntil(_ date: Date) -> String { pick("，解锁时间 \(Self.time(date))", " Unlocks at \(Self.time(date)).") }
     var noAnswerLeft: String {
         pick(
             "没有可用的回答（请使用 --simulate、--code 或 --fund-password-stdin，或在终端中运行）",
-            "No answer left for this screen (use --simulate, --code or --fund-password-stdin, or run it in a terminal).")
+            "No answer left for this screen (use --simulate, --code or --fund-password-stdin, or run it in a terminal)."
+        )
     }
 
     // MARK: Progress
@@ -44,7 +50,9 @@ struct CLIText: Sendable {
 
     // MARK: Simulated sensor
 
-    func simulatedSensor(_ kind: BiometryKind) -> String { pick("［模拟 \(kind.displayName)］", "[simulated \(kind.displayName)]") }
+    func simulatedSensor(_ kind: BiometryKind) -> String {
+        pick("［模拟 \(kind.displayName)］", "[simulated \(kind.displayName)]")
+    }
     var sensorQuestion: String {
         pick(
             "[m]匹配  [n]不匹配  [t]再次尝试  [c]取消  [f]备用按钮  [o]其他方式 > ",
@@ -87,7 +95,8 @@ struct CLIText: Sendable {
     var passwordsDiffer: String { pick("两次输入的密码不一致", "The passwords do not match.") }
     var passwordMissing: String { pick("未读到密码", "No password was given.") }
     func strength(_ strength: PasswordStrength) -> String {
-        let bar = String(repeating: "█", count: strength.rawValue) + String(repeating: "░", count: 4 - strength.rawValue)
+        let bar =
+            String(repeating: "█", count: strength.rawValue) + String(repeating: "░", count: 4 - strength.rawValue)
         return pick("密码强度：", "Password strength: ") + bar + " " + strength.label(in: language)
     }
     func violation(_ violation: PasswordPolicy.Violation) -> String {
@@ -103,19 +112,29 @@ struct CLIText: Sendable {
     func weakPassword(_ violations: [PasswordPolicy.Violation]) -> String {
         pick("密码不符合要求：", "The password needs ") + violations.map(violation).joined(separator: pick("；", ", "))
     }
-    var termsQuestion: String { pick("是否同意《用户协议》和《隐私政策》？[y/N] ", "Do you accept the Terms of Service and the Privacy Policy? [y/N] ") }
+    var termsQuestion: String {
+        pick("是否同意《用户协议》和《隐私政策》？[y/N] ", "Do you accept the Terms of Service and the Privacy Policy? [y/N] ")
+    }
     var termsDeclined: String { pick("未同意《用户协议》和《隐私政策》，已取消注册", "The terms were not accepted; sign-up cancelled.") }
     func invalidEmail(_ email: String) -> String { pick("邮箱格式不正确：\(email)", "Not an email address: \(email)") }
     var registering: String { pick("正在注册…", "Signing up…") }
     func codeSent(_ email: String) -> String { pick("验证码已发送至 \(email)", "A 6-digit code was sent to \(email).") }
     var emailCodePrompt: String { pick("邮件中的6位验证码：", "6-digit code from the email: ") }
     var codeMissing: String { pick("未输入验证码", "No code was entered.") }
-    func codeFromOutbox(_ email: String) -> String { pick("（从开发发件箱读取 \(email) 的验证码）", "(reading the code for \(email) from the development outbox)") }
-    var noOutbox: String {
-        pick("服务器没有开发发件箱（仅 LATCH_ENV=development 时提供）", "The server has no development outbox (only with LATCH_ENV=development).")
+    func codeFromOutbox(_ email: String) -> String {
+        pick("（从开发发件箱读取 \(email) 的验证码）", "(reading the code for \(email) from the development outbox)")
     }
-    func noCodeInOutbox(_ email: String) -> String { pick("开发发件箱中没有发给 \(email) 的新验证码", "No new code for \(email) in the development outbox.") }
-    func signedUp(_ user: UserInfo) -> String { pick("注册成功，已登录：\(name(user))", "Signed up and signed in as \(name(user)).") }
+    var noOutbox: String {
+        pick(
+            "服务器没有开发发件箱（仅 LATCH_ENV=development 时提供）",
+            "The server has no development outbox (only with LATCH_ENV=development).")
+    }
+    func noCodeInOutbox(_ email: String) -> String {
+        pick("开发发件箱中没有发给 \(email) 的新验证码", "No new code for \(email) in the development outbox.")
+    }
+    func signedUp(_ user: UserInfo) -> String {
+        pick("注册成功，已登录：\(name(user))", "Signed up and signed in as \(name(user)).")
+    }
     func signedIn(_ user: UserInfo) -> String { signedIn(as: name(user)) }
     func signedIn(as name: String) -> String { pick("已登录：\(name)", "Signed in as \(name).") }
     func signedIn(_ user: UserInfo, with kind: BiometryKind) -> String {
@@ -124,7 +143,8 @@ struct CLIText: Sendable {
     var signingIn: String { pick("正在登录…", "Signing in…") }
     func unusualSignIn(_ method: SignInChallenge.Method) -> String {
         switch method {
-        case .totp: pick("检测到新设备登录，请输入身份验证器中的验证码", "A sign-in from a new device: enter the code from your authenticator app.")
+        case .totp:
+            pick("检测到新设备登录，请输入身份验证器中的验证码", "A sign-in from a new device: enter the code from your authenticator app.")
         case .email, .other: pick("检测到新设备登录，验证码已发送到你的邮箱", "A sign-in from a new device: a code was sent to your email.")
         }
     }
@@ -135,12 +155,16 @@ struct CLIText: Sendable {
         user.email ?? user.identities?.first { $0.provider == "phone" }?.identifier ?? user.nickname ?? user.id
     }
     var biometricLoginNeedsNoEmail: String { pick("--biometric 不需要 EMAIL", "--biometric takes no EMAIL") }
-    var loginNeedsEmail: String { pick("请提供 EMAIL，或使用 --phone、--biometric 或 --passkey", "Give an EMAIL, or use --phone, --biometric or --passkey") }
+    var loginNeedsEmail: String {
+        pick("请提供 EMAIL，或使用 --phone、--biometric 或 --passkey", "Give an EMAIL, or use --phone, --biometric or --passkey")
+    }
     var emailOrPhone: String { pick("EMAIL 与 --phone 只能选一个", "Give an EMAIL or --phone, not both") }
     var sendingCode: String { pick("正在发送验证码…", "Sending the code…") }
     func codeTexted(_ phone: String) -> String { pick("验证码已发送至 \(phone)", "A 6-digit code was texted to \(phone).") }
     var biometricLoginNotEnabled: String {
-        pick("此设备未开启生物识别登录，请使用密码登录：latch login EMAIL", "Biometric sign-in is not enabled on this device. Sign in with your password: latch login EMAIL")
+        pick(
+            "此设备未开启生物识别登录，请使用密码登录：latch login EMAIL",
+            "Biometric sign-in is not enabled on this device. Sign in with your password: latch login EMAIL")
     }
 
     // MARK: Who am I
@@ -170,14 +194,20 @@ struct CLIText: Sendable {
 
     // MARK: Biometrics
 
-    func biometricsEnabled(_ kind: BiometryKind) -> String { pick("已开启\(kind.displayName)登录与验证", "\(kind.displayName) sign-in and verification are on.") }
+    func biometricsEnabled(_ kind: BiometryKind) -> String {
+        pick("已开启\(kind.displayName)登录与验证", "\(kind.displayName) sign-in and verification are on.")
+    }
     var biometricsDisabled: String { pick("已关闭生物识别登录", "Biometric sign-in is off.") }
     var biometricsDisabledLocally: String {
-        pick("已在本机关闭生物识别登录（服务器暂时无法连接，稍后会自动解除绑定）", "Biometric sign-in is off on this device (the server will be told when it can be reached).")
+        pick(
+            "已在本机关闭生物识别登录（服务器暂时无法连接，稍后会自动解除绑定）",
+            "Biometric sign-in is off on this device (the server will be told when it can be reached).")
     }
     var biometricsWereOff: String { pick("此设备未开启生物识别登录", "Biometric sign-in was not on for this device.") }
     func statusEnabled(_ binding: BiometricBinding) -> String {
-        pick("生物识别登录：已开启（\(binding.biometry.displayName)，凭据 \(binding.credentialID)）", "Biometric sign-in: on (\(binding.biometry.displayName), credential \(binding.credentialID))")
+        pick(
+            "生物识别登录：已开启（\(binding.biometry.displayName)，凭据 \(binding.credentialID)）",
+            "Biometric sign-in: on (\(binding.biometry.displayName), credential \(binding.credentialID))")
     }
     var statusDisabled: String { pick("生物识别登录：未开启", "Biometric sign-in: off") }
     func sensorLine(_ state: SimulatedSensorState) -> String {
@@ -203,7 +233,10 @@ struct CLIText: Sendable {
     var totpSecretLabel: String { pick("密钥", "Secret") }
     var totpURILabel: String { pick("otpauth 链接", "otpauth URI") }
     var totpScan: String {
-        pick("请在身份验证器中添加此账户（扫描二维码或输入密钥），然后输入它显示的6位验证码。", "Add the account to your authenticator app (scan the QR code or type the secret), then enter the 6-digit code it shows.")
+        pick(
+            "请在身份验证器中添加此账户（扫描二维码或输入密钥），然后输入它显示的6位验证码。",
+            "Add the account to your authenticator app (scan the QR code or type the secret), then enter the 6-digit code it shows."
+        )
     }
     var recoveryCodesHeading: String {
         pick("恢复码（仅显示这一次，请妥善保存；每个只能使用一次）：", "Recovery codes (shown only this once; keep them safe, each works once):")
@@ -226,32 +259,49 @@ struct CLIText: Sendable {
     // MARK: Passkeys
 
     var passkeyHeaders: [String] {
-        ["ID", pick("名称", "NAME"), pick("创建时间", "CREATED"), pick("最近使用", "LAST USED"), pick("已备份", "BACKED UP"), pick("证明", "ATTESTATION")]
+        [
+            "ID", pick("名称", "NAME"), pick("创建时间", "CREATED"), pick("最近使用", "LAST USED"), pick("已备份", "BACKED UP"),
+            pick("证明", "ATTESTATION")
+        ]
     }
     func passkeyAdded(_ created: PasskeyCreated) -> String {
         pick("已添加通行密钥「\(created.name)」（\(created.id)）", "Passkey “\(created.name)” added (\(created.id)).")
     }
     var passkeyUnverifiedAttestation: String {
-        pick("注意：服务器无法核实此认证器的证明，仅作记录", "Note: the server could not check this authenticator's attestation; it is stored as unverified.")
+        pick(
+            "注意：服务器无法核实此认证器的证明，仅作记录",
+            "Note: the server could not check this authenticator's attestation; it is stored as unverified.")
     }
     func passkeyRemoved(_ id: String) -> String { pick("已删除通行密钥 \(id)", "Passkey \(id) removed.") }
-    func passkeyRenamed(_ passkey: PasskeyInfo) -> String { pick("已将通行密钥重命名为「\(passkey.name)」", "Passkey renamed to “\(passkey.name)”.") }
+    func passkeyRenamed(_ passkey: PasskeyInfo) -> String {
+        pick("已将通行密钥重命名为「\(passkey.name)」", "Passkey renamed to “\(passkey.name)”.")
+    }
     var noPasskeys: String { pick("尚未添加通行密钥：latch passkey add", "No passkeys yet: latch passkey add") }
     var passkeyAlreadyRegistered: String { pick("此设备的通行密钥已添加到该账号", "This device's passkey is already on the account.") }
     var passkeyLimitReached: String { pick("通行密钥数量已达上限", "The account has as many passkeys as allowed.") }
-    var passkeyNotFound: String { pick("找不到该通行密钥（latch passkey list 查看）", "No such passkey (see `latch passkey list`).") }
+    var passkeyNotFound: String {
+        pick("找不到该通行密钥（latch passkey list 查看）", "No such passkey (see `latch passkey list`).")
+    }
     var noPasskeyOnDevice: String {
-        pick("此设备没有该账号可用的通行密钥，请先登录并运行 latch passkey add", "This device has no passkey for the account. Sign in and run `latch passkey add` first.")
+        pick(
+            "此设备没有该账号可用的通行密钥，请先登录并运行 latch passkey add",
+            "This device has no passkey for the account. Sign in and run `latch passkey add` first.")
     }
     func passkeyRefused(_ message: String, reasons: [String]) -> String {
         reasons.isEmpty ? message : "\(message) (\(reasons.joined(separator: ", ")))"
     }
-    var passkeyLoginTakesNoPhone: String { pick("--passkey 与 --phone、--biometric 不能同时使用", "--passkey does not go with --phone or --biometric") }
-    func signedInWithPasskey(_ user: UserInfo) -> String { pick("已通过通行密钥登录：\(name(user))", "Signed in with a passkey as \(name(user)).") }
+    var passkeyLoginTakesNoPhone: String {
+        pick("--passkey 与 --phone、--biometric 不能同时使用", "--passkey does not go with --phone or --biometric")
+    }
+    func signedInWithPasskey(_ user: UserInfo) -> String {
+        pick("已通过通行密钥登录：\(name(user))", "Signed in with a passkey as \(name(user)).")
+    }
 
     // MARK: Verify
 
-    func invalidParameter(_ argument: String) -> String { pick("参数应为 key=value：\(argument)", "A parameter must be key=value: \(argument)") }
+    func invalidParameter(_ argument: String) -> String {
+        pick("参数应为 key=value：\(argument)", "A parameter must be key=value: \(argument)")
+    }
     func confirmation(_ redeemed: RedeemedVerification, parameters: [String: String]) -> String {
         let details = parameters.keys.sorted().map { "\($0)=\(parameters[$0] ?? "")" }.joined(separator: " ")
         let method = methodName(redeemed.method.rawValue)

@@ -12,12 +12,16 @@ struct DevelopmentOutboxReader {
 
     /// The codes mailed to `email` so far, oldest first.
     func codes(to email: String) async throws -> [String] {
-        var components = URLComponents(url: context.serverURL.appendingPathComponent("dev/outbox"), resolvingAgainstBaseURL: false)
+        var components = URLComponents(
+            url: context.serverURL.appendingPathComponent("dev/outbox"), resolvingAgainstBaseURL: false)
         // Every byte but letters and digits percent-encoded: a phone number's "+" would read as a space.
-        components?.percentEncodedQuery = "to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        components?.percentEncodedQuery =
+            "to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         guard let url = components?.url else { throw CLIFailure.failed(context.text.noOutbox) }
-        let response = try await context.client.api.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
-        guard response.status == 200, let messages = try? JSONDecoder().decode([Message].self, from: response.body) else {
+        let response = try await context.client.api.send(
+            HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+        guard response.status == 200, let messages = try? JSONDecoder().decode([Message].self, from: response.body)
+        else {
             throw CLIFailure.failed(context.text.noOutbox)
         }
         return messages.compactMap(\.code)

@@ -13,7 +13,8 @@ struct EmailedCode {
         self.given = given
         self.fromOutbox = fromOutbox
         let outbox = DevelopmentOutboxReader(context: context)
-        known = fromOutbox ? try await context.call(context.text.connecting) { try await outbox.codes(to: email).count } : 0
+        known =
+            fromOutbox ? try await context.call(context.text.connecting) { try await outbox.codes(to: email).count } : 0
     }
 
     /// The code: the given one, the newest in the outbox (when `mailed`), else asked with `prompt`.
@@ -24,7 +25,8 @@ struct EmailedCode {
             let outbox = DevelopmentOutboxReader(context: context)
             return try await context.call(context.text.connecting) { try await outbox.newCode(to: email, after: known) }
         }
-        guard let typed = await context.terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
+        guard let typed = await context.terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty
+        else {
             throw CLIFailure.cancelled(context.text.codeMissing)
         }
         return typed

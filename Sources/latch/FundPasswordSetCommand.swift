@@ -14,7 +14,10 @@ struct FundPasswordSetCommand: AsyncParsableCommand {
     @Flag(help: "Read the new fund password from the first line of standard input.")
     var fundPasswordStdin = false
 
-    @Flag(help: "For a change: read the current fund password, for the verification page, from the next line of standard input.")
+    @Flag(
+        help:
+            "For a change: read the current fund password, for the verification page, from the next line of standard input."
+    )
     var currentFundPasswordStdin = false
 
     @OptionGroup var simulation: SensorOptions
@@ -26,18 +29,24 @@ struct FundPasswordSetCommand: AsyncParsableCommand {
         let context = CLIContext(global)
         let text = context.text
         try await context.requireSession()
-        let fundPassword = try await PasswordEntry(context: context).newFundPassword(fromStandardInput: fundPasswordStdin)
+        let fundPassword = try await PasswordEntry(context: context).newFundPassword(
+            fromStandardInput: fundPasswordStdin)
         if let violation = FundPasswordPolicy.violations(of: fundPassword).first {
             throw CLIFailure.failed(text.fundPasswordViolation(violation))
         }
         do {
-            try await Progress(terminal: context.terminal).run(text.connecting) { try await context.client.setFundPassword(fundPassword) }
+            try await Progress(terminal: context.terminal).run(text.connecting) {
+                try await context.client.setFundPassword(fundPassword)
+            }
         } catch let error as LatchClientError where error.code == .verificationRequired {
             // A change names the current fund password as what is missing; a late first set does not.
-            let action = error.serverError?.field == "current_fund_password" ? "change_fund_password" : "set_fund_password"
+            let action =
+                error.serverError?.field == "current_fund_password" ? "change_fund_password" : "set_fund_password"
             let current = currentFundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
-            let proof = try await StepUp(context: context, answers: simulation.answers, code: code, fundPassword: current)
-                .verify(action, parameters: [:])
+            let proof = try await StepUp(
+                context: context, answers: simulation.answers, code: code, fundPassword: current
+            )
+            .verify(action, parameters: [:])
             try await context.call(text.connecting) {
                 try await context.client.setFundPassword(fundPassword, verificationToken: proof.token)
             }

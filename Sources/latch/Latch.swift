@@ -16,7 +16,8 @@ struct Latch: AsyncParsableCommand {
             """,
         subcommands: [
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
-            BiometricsCommand.self, PasskeyCommand.self, TwoFactorCommand.self, FundPasswordCommand.self, VerifyCommand.self, AccountCommand.self,
+            BiometricsCommand.self, PasskeyCommand.self, TwoFactorCommand.self, FundPasswordCommand.self,
+            VerifyCommand.self, AccountCommand.self
         ]
     )
 

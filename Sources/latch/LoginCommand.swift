@@ -7,7 +7,10 @@ import LatchCore
 /// (the bound device key, after the simulated sensor matches: B6, C12).
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in with email and password, a phone number and a texted code, or Face ID / Touch ID on a bound device.")
+        commandName: "login",
+        abstract:
+            "Sign in with email and password, a phone number and a texted code, or Face ID / Touch ID on a bound device."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,7 +20,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in with the simulated Face ID / Touch ID and this device's key.")
     var biometric = false
 
-    @Flag(help: "Sign in with a passkey of this device (see `latch passkey add`); with an EMAIL, one of that account's.")
+    @Flag(
+        help: "Sign in with a passkey of this device (see `latch passkey add`); with an EMAIL, one of that account's.")
     var passkey = false
 
     @Option(name: .customLong("email"), help: "The account's email (the same as the EMAIL argument).")
@@ -29,7 +33,10 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
-    @Option(help: "The texted code (--phone), or the code for a sign-in from a new device (emailed, or from the authenticator when 2FA is on).")
+    @Option(
+        help:
+            "The texted code (--phone), or the code for a sign-in from a new device (emailed, or from the authenticator when 2FA is on)."
+    )
     var code: String?
 
     @Flag(help: "Read the texted code (--phone) or a new device's emailed code from the development server's outbox.")
@@ -104,7 +111,9 @@ struct LoginCommand: AsyncParsableCommand {
         } catch LatchClientError.signInVerificationRequired(let challenge) {
             context.terminal.line(text.unusualSignIn(challenge.method))
             let answer = try await challengeCode.read(prompt: text.codePrompt, mailed: challenge.method == .email)
-            return try await context.call(text.signingIn) { try await context.client.completeSignIn(challengeID: challenge.id, code: answer) }
+            return try await context.call(text.signingIn) {
+                try await context.client.completeSignIn(challengeID: challenge.id, code: answer)
+            }
         } catch {
             throw context.failure(for: error)
         }

@@ -5,7 +5,8 @@ import LatchCore
 /// `latch passkey add [--name NAME]`: creates a passkey with the software authenticator and registers
 /// it. A session older than 10 minutes verifies `add_passkey` first (the verification page).
 struct PasskeyAddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Create a passkey on this device and add it to the account.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Create a passkey on this device and add it to the account.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -25,10 +26,13 @@ struct PasskeyAddCommand: AsyncParsableCommand {
             }
         } catch PasskeyError.stepUpRequired(let action, let parameters) {
             let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
-                .verify(action, parameters: parameters)
+            let proof = try await StepUp(
+                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
+            )
+            .verify(action, parameters: parameters)
             created = try await context.call(context.text.connecting) {
-                try await context.client.registerPasskey(name: name, authenticator: context.passkeys, verificationToken: proof.token)
+                try await context.client.registerPasskey(
+                    name: name, authenticator: context.passkeys, verificationToken: proof.token)
             }
         } catch {
             throw context.failure(for: error)

@@ -24,7 +24,7 @@ struct PasskeyListCommand: AsyncParsableCommand {
         let rows = passkeys.map { passkey in
             [
                 passkey.id, passkey.name, CLIText.time(passkey.createdAt), passkey.lastUsedAt.map(CLIText.time) ?? "–",
-                passkey.backedUp ? text.yes : text.no, passkey.attestation,
+                passkey.backedUp ? text.yes : text.no, passkey.attestation
             ]
         }
         for (index, line) in TextTable(headers: text.passkeyHeaders, rows: rows).lines.enumerated() {

@@ -4,7 +4,8 @@ import LatchClient
 /// `latch passkey remove ID`: removes a passkey from the account (a session older than 10 minutes
 /// verifies `remove_passkey` first) and forgets its key here. The account's last way in stays (409).
 struct PasskeyRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a passkey from the account.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a passkey from the account.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -23,9 +24,13 @@ struct PasskeyRemoveCommand: AsyncParsableCommand {
             }
         } catch PasskeyError.stepUpRequired(let action, let parameters) {
             let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
-                .verify(action, parameters: parameters)
-            try await context.call(context.text.connecting) { try await context.client.removePasskey(id: id, verificationToken: proof.token) }
+            let proof = try await StepUp(
+                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
+            )
+            .verify(action, parameters: parameters)
+            try await context.call(context.text.connecting) {
+                try await context.client.removePasskey(id: id, verificationToken: proof.token)
+            }
         } catch {
             throw context.failure(for: error)
         }

@@ -15,7 +15,9 @@ struct PasskeyRenameCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        let renamed = try await context.call(context.text.connecting) { try await context.client.renamePasskey(id: id, name: name) }
+        let renamed = try await context.call(context.text.connecting) {
+            try await context.client.renamePasskey(id: id, name: name)
+        }
         context.terminal.line(context.terminal.paint(context.text.passkeyRenamed(renamed), .green))
     }
 }

@@ -11,7 +11,8 @@ struct SensorOptions: ParsableArguments {
     func validate() throws {
         if case .failure(let invalid) = SimulatedAnswer.list(simulate ?? "") {
             throw ValidationError(
-                "--simulate: '\(invalid.word)' is not one of \(SimulatedAnswer.allCases.map(\.rawValue).joined(separator: ", "))")
+                "--simulate: '\(invalid.word)' is not one of \(SimulatedAnswer.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
     }
 

@@ -4,5 +4,6 @@ import ArgumentParser
 struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions", abstract: "List the signed-in devices, or sign some out.",
-        subcommands: [SessionsListCommand.self, SessionsRevokeCommand.self], defaultSubcommand: SessionsListCommand.self)
+        subcommands: [SessionsListCommand.self, SessionsRevokeCommand.self], defaultSubcommand: SessionsListCommand.self
+    )
 }

@@ -3,7 +3,8 @@ import LatchCore
 
 /// `latch sessions [list]`: a table of the signed-in devices, this one marked.
 struct SessionsListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the signed-in devices (this one marked).")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the signed-in devices (this one marked).")
 
     @OptionGroup var global: GlobalOptions
 
@@ -24,13 +25,15 @@ struct SessionsListCommand: AsyncParsableCommand {
                 session.id,
                 session.deviceName ?? session.deviceModel ?? "–",
                 session.platform ?? "–",
-                CLIText.time(session.lastActiveAt) + (session.current ? " (\(context.text.thisDevice))" : ""),
+                CLIText.time(session.lastActiveAt) + (session.current ? " (\(context.text.thisDevice))" : "")
             ]
         }
         let table = TextTable(headers: context.text.sessionHeaders, rows: rows)
         for (index, line) in table.lines.enumerated() {
             let isCurrent = index > 0 && sessions[index - 1].current
-            context.terminal.line(index == 0 ? context.terminal.paint(line, .bold) : isCurrent ? context.terminal.paint(line, .green) : line)
+            context.terminal.line(
+                index == 0
+                    ? context.terminal.paint(line, .bold) : isCurrent ? context.terminal.paint(line, .green) : line)
         }
     }
 }

@@ -3,7 +3,8 @@ import ArgumentParser
 /// `latch sessions revoke ID` / `latch sessions revoke --others`: signs out one device, or every
 /// other one (C8).
 struct SessionsRevokeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Sign out one device, or every other device.")
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Sign out one device, or every other device.")
 
     @OptionGroup var global: GlobalOptions
 

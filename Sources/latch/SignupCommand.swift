@@ -43,8 +43,11 @@ struct SignupCommand: AsyncParsableCommand {
         guard violations.isEmpty else { throw CLIFailure.failed(text.weakPassword(violations)) }
 
         if !acceptTerms {
-            let answer = await context.terminal.ask(text.termsQuestion)?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let answer, ["y", "yes", "是", "同意"].contains(answer) else { throw CLIFailure.cancelled(text.termsDeclined) }
+            let answer = await context.terminal.ask(text.termsQuestion)?.trimmingCharacters(in: .whitespaces)
+                .lowercased()
+            guard let answer, ["y", "yes", "是", "同意"].contains(answer) else {
+                throw CLIFailure.cancelled(text.termsDeclined)
+            }
         }
 
         let emailedCode = try await EmailedCode(context: context, email: email, given: code, fromOutbox: codeFromOutbox)
@@ -53,7 +56,9 @@ struct SignupCommand: AsyncParsableCommand {
         }
         context.terminal.line(text.codeSent(email))
         let typed = try await emailedCode.read(prompt: text.emailCodePrompt)
-        let user = try await context.call(text.registering) { try await context.client.verifyRegistration(id: registration, code: typed) }
+        let user = try await context.call(text.registering) {
+            try await context.client.verifyRegistration(id: registration, code: typed)
+        }
         context.terminal.line(context.terminal.paint(text.signedUp(user), .green))
     }
 }

@@ -36,7 +36,8 @@ enum SimulatedAnswer: String, CaseIterable, Sendable {
     /// Parses a comma list (`no-match` is `fail`); a failure names the first word that is no answer.
     static func list(_ text: String) -> Result<[SimulatedAnswer], InvalidAnswer> {
         var answers: [SimulatedAnswer] = []
-        for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !word.isEmpty {
+        for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        where !word.isEmpty {
             switch word {
             case "no-match", "nomatch": answers.append(.fail)
             default:

@@ -32,7 +32,9 @@ struct StepUp {
             return proof
         case .cancelled:
             guard let reason = page.giveUpReason else { throw CLIFailure.cancelled() }
-            if page.currentKind == .startFailed, await !serverAnswers() { throw CLIFailure.failed(text.serverUnreachable) }
+            if page.currentKind == .startFailed, await !serverAnswers() {
+                throw CLIFailure.failed(text.serverUnreachable)
+            }
             throw CLIFailure.failed(reason)
         case .failed(.sessionExpired):
             throw CLIFailure.failed(LatchErrorCode.sessionExpired.message(in: context.language))

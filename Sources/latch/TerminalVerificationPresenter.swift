@@ -186,7 +186,8 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         case "p" where screen.button(.usePasskey) != nil:
             respond(.tapped(.usePasskey))
         default:
-            respond(isCode ? .submittedCode(VerificationSecret(typed)) : .submittedFundPassword(VerificationSecret(typed)))
+            respond(
+                isCode ? .submittedCode(VerificationSecret(typed)) : .submittedFundPassword(VerificationSecret(typed)))
         }
     }
 

@@ -8,7 +8,9 @@ struct TextTable {
         let widths = headers.indices.map { column in all.map { Self.width(of: $0[column]) }.max() ?? 0 }
         return all.map { row in
             row.indices.map { column in
-                column == row.count - 1 ? row[column] : row[column] + String(repeating: " ", count: widths[column] - Self.width(of: row[column]))
+                column == row.count - 1
+                    ? row[column]
+                    : row[column] + String(repeating: " ", count: widths[column] - Self.width(of: row[column]))
             }.joined(separator: "  ")
         }
     }

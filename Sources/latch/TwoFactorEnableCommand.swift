@@ -7,7 +7,8 @@ import LatchCore
 /// `qrencode` is installed and standard output is a terminal), then a first code turns it on and
 /// the recovery codes are printed once.
 struct TwoFactorEnableCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Turn on 2FA with an authenticator app.")
+    static let configuration = CommandConfiguration(
+        commandName: "enable", abstract: "Turn on 2FA with an authenticator app.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -16,7 +17,10 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
 
     @OptionGroup var simulation: SensorOptions
 
-    @Flag(help: "When the sign-in is older than 10 minutes: the fund password for the verification page, from standard input.")
+    @Flag(
+        help:
+            "When the sign-in is older than 10 minutes: the fund password for the verification page, from standard input."
+    )
     var fundPasswordStdin = false
 
     func run() async throws {
@@ -25,13 +29,19 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
         try await context.requireSession()
         let enrollment: TOTPEnrollment
         do {
-            enrollment = try await Progress(terminal: context.terminal).run(text.connecting) { try await context.client.enrollTOTP() }
+            enrollment = try await Progress(terminal: context.terminal).run(text.connecting) {
+                try await context.client.enrollTOTP()
+            }
         } catch let error as LatchClientError where error.code == .verificationRequired {
             // The sign-in is older than 10 minutes: turning 2FA on needs a verification of `enable_totp`.
             let fundPassword = fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
-            let proof = try await StepUp(context: context, answers: simulation.answers, code: nil, fundPassword: fundPassword)
-                .verify("enable_totp", parameters: [:])
-            enrollment = try await context.call(text.connecting) { try await context.client.enrollTOTP(verificationToken: proof.token) }
+            let proof = try await StepUp(
+                context: context, answers: simulation.answers, code: nil, fundPassword: fundPassword
+            )
+            .verify("enable_totp", parameters: [:])
+            enrollment = try await context.call(text.connecting) {
+                try await context.client.enrollTOTP(verificationToken: proof.token)
+            }
         } catch {
             throw context.failure(for: error)
         }
@@ -44,12 +54,16 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
         if let code {
             typed = code
         } else {
-            guard let entered = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces), !entered.isEmpty else {
+            guard let entered = await context.terminal.ask(text.codePrompt)?.trimmingCharacters(in: .whitespaces),
+                !entered.isEmpty
+            else {
                 throw CLIFailure.cancelled(text.codeMissing)
             }
             typed = entered
         }
-        let recoveryCodes = try await context.call(text.connecting) { try await context.client.activateTOTP(code: typed) }
+        let recoveryCodes = try await context.call(text.connecting) {
+            try await context.client.activateTOTP(code: typed)
+        }
         context.terminal.line(context.terminal.paint(text.totpEnabled, .green))
         context.terminal.line(text.recoveryCodesHeading)
         for recoveryCode in recoveryCodes {

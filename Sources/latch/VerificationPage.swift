@@ -18,7 +18,9 @@ final class VerificationPage: Sendable {
 
     /// Presses `button` when the screen on show offers it (enabled); returns whether it did.
     func tap(_ button: VerificationButton.ID) -> Bool {
-        guard let (screen, respond) = current.withLock({ $0 }), screen.button(button)?.isEnabled == true else { return false }
+        guard let (screen, respond) = current.withLock({ $0 }), screen.button(button)?.isEnabled == true else {
+            return false
+        }
         respond(.tapped(button))
         return true
     }

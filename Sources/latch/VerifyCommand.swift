@@ -6,7 +6,8 @@ import LatchClient
 /// nothing is redeemed (A4).
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verify", abstract: "Verify a sensitive action (e.g. `verify withdrawal amount=100.00 currency=USDT`) and execute it.")
+        commandName: "verify",
+        abstract: "Verify a sensitive action (e.g. `verify withdrawal amount=100.00 currency=USDT`) and execute it.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -40,11 +41,15 @@ struct VerifyCommand: AsyncParsableCommand {
         try await context.requireSession()
         let fundPassword = await secrets.fundPassword()
         let values = parameterValues
-        let proof = try await StepUp(context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword)
-            .verify(action, parameters: values)
+        let proof = try await StepUp(
+            context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
+        )
+        .verify(action, parameters: values)
         let redeemed = try await context.call(context.text.connecting) {
-            try await context.client.redeemVerification(proof.token, action: proof.context.action, parameters: proof.context.parameters)
+            try await context.client.redeemVerification(
+                proof.token, action: proof.context.action, parameters: proof.context.parameters)
         }
-        context.terminal.line(context.terminal.paint(context.text.confirmation(redeemed, parameters: proof.context.parameters), .green))
+        context.terminal.line(
+            context.terminal.paint(context.text.confirmation(redeemed, parameters: proof.context.parameters), .green))
     }
 }

@@ -25,7 +25,7 @@ struct WhoamiCommand: AsyncParsableCommand {
             (text.nicknameLabel, user.nickname ?? "–"),
             (text.userIDLabel, user.id),
             (text.verifiedLabel, user.emailVerified ? text.yes : text.no),
-            (text.createdLabel, CLIText.time(user.createdAt)),
+            (text.createdLabel, CLIText.time(user.createdAt))
         ]
         for (label, value) in rows {
             context.terminal.line(text.field(label, value, on: context.terminal))

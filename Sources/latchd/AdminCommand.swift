@@ -103,7 +103,8 @@ enum AdminCommand {
             try await configure(app, config)
             print(try await operation.run(AdminService.console(on: app, language: language)))
         } catch let error as LatchError {
-            FileHandle.standardError.write(Data("latchd admin: \(error.code.rawValue) \(error.code.message(in: .en))\n".utf8))
+            FileHandle.standardError.write(
+                Data("latchd admin: \(error.code.rawValue) \(error.code.message(in: .en))\n".utf8))
             status = 1
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("latchd: configuration error: \(error)\n".utf8))

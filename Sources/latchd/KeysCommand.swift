@@ -28,7 +28,8 @@ enum KeysCommand {
         }
         let app: Application
         do {
-            app = try await Application.make(.init(name: config.mode == .production ? "production" : "development", arguments: ["latchd"]))
+            app = try await Application.make(
+                .init(name: config.mode == .production ? "production" : "development", arguments: ["latchd"]))
         } catch {
             FileHandle.standardError.write(Data("latchd keys: \(error)\n".utf8))
             return 1

@@ -35,13 +35,14 @@ if CommandLine.arguments.dropFirst().first == "keys" {
     exit(await KeysCommand.run(Array(CommandLine.arguments.dropFirst(2)), config: config))
 }
 
-var environment = Environment(name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
+var environment = Environment(
+    name: config.mode == .production ? "production" : "development", arguments: CommandLine.arguments)
 try LatchLogging.bootstrap(config.logFormat, from: &environment)
 let app = try await Application.make(environment)
 do {
     try await configure(app, config)
     try await app.execute()
-    await app.stopServingGracefully()  // SIGTERM: in-flight requests finish before the pools stop
+    await app.stopServingGracefully() // SIGTERM: in-flight requests finish before the pools stop
     try await app.asyncShutdown()
 } catch let error as ConfigurationError {
     try? await app.asyncShutdown()

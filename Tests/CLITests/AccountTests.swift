@@ -24,7 +24,8 @@ struct AccountTests {
                 return
             }
             #expect(user["email"] == .string("export@example.com"))
-            for key in ["sessions", "device_credentials", "known_devices", "factors", "security_events", "exported_at"] {
+            for key in ["sessions", "device_credentials", "known_devices", "factors", "security_events", "exported_at"]
+            {
                 #expect(document[key] != nil, "\(key) in the export")
             }
             #expect(!export.output.contains(Journey.password))
@@ -44,8 +45,11 @@ struct AccountTests {
             let declined = try await j.latch(["account", "delete"], input: "no")
 
             #expect(declined.status == 3, "\(declined)")
-            #expect(declined.all.contains(j.text("将永久注销账号 keep@example.com", "This deletes the account keep@example.com")), "\(declined)")
-            #expect(declined.errors.contains(j.text("已取消，账号未注销", "Cancelled; the account was not deleted.")), "\(declined)")
+            #expect(
+                declined.all.contains(j.text("将永久注销账号 keep@example.com", "This deletes the account keep@example.com")),
+                "\(declined)")
+            #expect(
+                declined.errors.contains(j.text("已取消，账号未注销", "Cancelled; the account was not deleted.")), "\(declined)")
             #expect(try await j.latch(["whoami"]).status == 0, "still signed in")
         }
     }
@@ -66,7 +70,9 @@ struct AccountTests {
 
             for run in [confirmed, withYes] {
                 #expect(run.status == 0, "\(run)")
-                #expect(run.output.contains(j.text("账号已注销，所有设备均已退出登录", "The account was deleted and every device signed out.")), "\(run)")
+                #expect(
+                    run.output.contains(
+                        j.text("账号已注销，所有设备均已退出登录", "The account was deleted and every device signed out.")), "\(run)")
             }
             let whoami = try await j.latch(["whoami"])
             #expect(whoami.status == 1, "signed out here: \(whoami)")

@@ -13,7 +13,9 @@ struct AdminCommandTests {
         let output: String
         let errors: String
 
-        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]) ?? [:] }
+        var json: [String: Any] {
+            ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]) ?? [:]
+        }
         var description: String { "→ \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
     }
 
@@ -22,7 +24,9 @@ struct AdminCommandTests {
         return AdminRun(status: run.status, output: run.output, errors: run.errors)
     }
 
-    @Test("12 §2 latchd admin finds, disables and enables a user on the server's database, audited as console; the CLI says the account is disabled")
+    @Test(
+        "12 §2 latchd admin finds, disables and enables a user on the server's database, audited as console; the CLI says the account is disabled"
+    )
     func test_12_consoleDisablesAndEnablesAUser() async throws {
         try await journey(.en) { journey in
             try await journey.signUp("alice@example.com")
@@ -38,26 +42,33 @@ struct AdminCommandTests {
             let shown = try await Self.admin(["show", id], server: journey.server)
             #expect((shown.json["user"] as? [String: Any])?["disabled"] as? Bool == true, "\(shown)")
 
-            let english = try await journey.latch(["login", "alice@example.com", "--password-stdin"], on: "laptop", input: Journey.password)
+            let english = try await journey.latch(
+                ["login", "alice@example.com", "--password-stdin"], on: "laptop", input: Journey.password)
             let chinese = try await CLITests.latch(
                 ["login", "alice@example.com", "--password-stdin", "--lang", "zh-Hans"], home: journey.home("tablet"),
                 server: journey.server, input: Journey.password)
-            #expect(english.status == 1 && english.errors.contains("This account was disabled by an administrator"), "\(english)")
+            #expect(
+                english.status == 1 && english.errors.contains("This account was disabled by an administrator"),
+                "\(english)")
             #expect(chinese.status == 1 && chinese.errors.contains("该账号已被管理员停用"), "\(chinese)")
 
             let enabled = try await Self.admin(["enable", id], server: journey.server)
             #expect(enabled.status == 0, "\(enabled)")
             let again = try await journey.latch(
-                ["login", "alice@example.com", "--password-stdin", "--code-from-outbox"], on: "laptop", input: Journey.password)
+                ["login", "alice@example.com", "--password-stdin", "--code-from-outbox"], on: "laptop",
+                input: Journey.password)
             #expect(again.status == 0, "\(again)")
 
             let audit = try await Self.admin(["audit"], server: journey.server)
             let entries = try #require(audit.json["entries"] as? [[String: Any]], "\(audit)")
-            let actions = entries.map { "\($0["actor"] as? String ?? "") \($0["action"] as? String ?? "") \($0["target_user_id"] as? String ?? "-")" }
+            let actions = entries.map {
+                "\($0["actor"] as? String ?? "") \($0["action"] as? String ?? "") \($0["target_user_id"] as? String ?? "-")"
+            }
             // Newest first; this listing's own entry is written after it read the log.
-            #expect(actions.prefix(4) == [
-                "console enable \(id)", "console show_user \(id)", "console disable \(id)", "console find_users -",
-            ], "\(actions)")
+            #expect(
+                actions.prefix(4) == [
+                    "console enable \(id)", "console show_user \(id)", "console disable \(id)", "console find_users -"
+                ], "\(actions)")
             #expect(entries.allSatisfy { $0["ip"] is NSNull && $0["result"] as? String == "ok" }, "\(audit)")
         }
     }

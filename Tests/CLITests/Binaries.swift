@@ -20,7 +20,9 @@ enum Binaries {
 
     /// The executable `name`; the test fails (never skips) when it is missing.
     static func require(_ name: String) throws -> URL {
-        let found = candidates.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let found = candidates.map { $0.appendingPathComponent(name) }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
         return try #require(found, "\(name) not built beside the tests (looked in \(candidates.map(\.path)))")
     }
 }

@@ -22,7 +22,8 @@ struct Journey {
 
     /// `latch arguments… --lang <language>` on device `device`.
     func latch(_ arguments: [String], on device: String = "phone", input: String? = nil) async throws -> LatchRun {
-        try await CLITests.latch(arguments + ["--lang", language.rawValue], home: home(device), server: server, input: input)
+        try await CLITests.latch(
+            arguments + ["--lang", language.rawValue], home: home(device), server: server, input: input)
     }
 
     /// A running `latch` on device `device`, standard input open.
@@ -33,7 +34,8 @@ struct Journey {
     /// A new account, signed in on `device` (J1's command).
     func signUp(_ email: String, on device: String = "phone") async throws {
         let run = try await latch(
-            ["signup", email, "--password-stdin", "--accept-terms", "--code-from-outbox"], on: device, input: Self.password)
+            ["signup", email, "--password-stdin", "--accept-terms", "--code-from-outbox"], on: device,
+            input: Self.password)
         try #require(run.status == 0, "\(run)")
     }
 
@@ -41,7 +43,8 @@ struct Journey {
     func signUpWithFaceID(_ email: String, on device: String = "phone", fundPassword: String? = nil) async throws {
         try await signUp(email, on: device)
         if let fundPassword {
-            let set = try await latch(["fund-password", "set", "--fund-password-stdin"], on: device, input: fundPassword)
+            let set = try await latch(
+                ["fund-password", "set", "--fund-password-stdin"], on: device, input: fundPassword)
             try #require(set.status == 0, "\(set)")
         }
         let enable = try await latch(["biometrics", "enable", "--simulate", "match"], on: device)

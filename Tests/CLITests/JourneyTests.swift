@@ -17,15 +17,19 @@ struct JourneyTests {
     private func J1_C2_signUpWithEmailedCode(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
             let signup = try await j.latch(
-                ["signup", "j1@example.com", "--nickname", "Alice", "--password-stdin", "--accept-terms", "--code-from-outbox"],
+                [
+                    "signup", "j1@example.com", "--nickname", "Alice", "--password-stdin", "--accept-terms",
+                    "--code-from-outbox"
+                ],
                 input: Journey.password)
 
             #expect(signup.status == 0, "\(signup)")
-            #expect(signup.showsInOrder([
-                j.text("密码强度：████ 很强", "Password strength: ████ Very strong"),
-                j.text("验证码已发送至 j1@example.com", "A 6-digit code was sent to j1@example.com."),
-                j.text("注册成功，已登录：j1@example.com", "Signed up and signed in as j1@example.com."),
-            ]), "\(signup)")
+            #expect(
+                signup.showsInOrder([
+                    j.text("密码强度：████ 很强", "Password strength: ████ Very strong"),
+                    j.text("验证码已发送至 j1@example.com", "A 6-digit code was sent to j1@example.com."),
+                    j.text("注册成功，已登录：j1@example.com", "Signed up and signed in as j1@example.com.")
+                ]), "\(signup)")
             let whoami = try await j.latch(["whoami", "--json"])
             #expect(whoami.status == 0, "\(whoami)")
             let user = try JSONDecoder().decode([String: JSONValue].self, from: Data(whoami.output.utf8))
@@ -43,7 +47,8 @@ struct JourneyTests {
 
     private func J1_C3_weakPasswordRefused(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
-            let signup = try await j.latch(["signup", "weak@example.com", "--password-stdin", "--accept-terms"], input: "abcdefgh")
+            let signup = try await j.latch(
+                ["signup", "weak@example.com", "--password-stdin", "--accept-terms"], input: "abcdefgh")
 
             #expect(signup.status == 1, "\(signup)")
             #expect(signup.output.contains(j.text("密码强度：█░░░ 弱", "Password strength: █░░░ Weak")), "\(signup)")
@@ -64,16 +69,18 @@ struct JourneyTests {
             let login = try await j.latch(["login", "--phone", "+8613800138000", "--code-from-outbox"])
 
             #expect(login.status == 0, "\(login)")
-            #expect(login.showsInOrder([
-                j.text("验证码已发送至 +8613800138000", "A 6-digit code was texted to +8613800138000."),
-                j.text("已登录：+8613800138000", "Signed in as +8613800138000."),
-            ]), "\(login)")
+            #expect(
+                login.showsInOrder([
+                    j.text("验证码已发送至 +8613800138000", "A 6-digit code was texted to +8613800138000."),
+                    j.text("已登录：+8613800138000", "Signed in as +8613800138000.")
+                ]), "\(login)")
             let whoami = try await j.latch(["whoami", "--json"])
             #expect(whoami.status == 0 && whoami.output.contains("+8613800138000"), "\(whoami)")
             let wrong = try await j.latch(["login", "--phone", "+8613800138000", "--code", "000000"])
             #expect(wrong.status == 1, "\(wrong)")
             let invalid = try await j.latch(["login", "--phone", "13800138000", "--code", "123456"])
-            #expect(invalid.status == 1 && invalid.errors.split(separator: "\n").count == 1, "one clear line: \(invalid)")
+            #expect(
+                invalid.status == 1 && invalid.errors.split(separator: "\n").count == 1, "one clear line: \(invalid)")
         }
     }
 
@@ -93,10 +100,11 @@ struct JourneyTests {
             let status = try await j.latch(["biometrics", "status"])
 
             #expect(enable.status == 0, "\(enable)")
-            #expect(enable.showsInOrder([
-                j.text("［模拟 Face ID］", "[simulated Face ID]"), j.text("→ 匹配", "→ match"),
-                j.text("已开启Face ID登录与验证", "Face ID sign-in and verification are on."),
-            ]), "\(enable)")
+            #expect(
+                enable.showsInOrder([
+                    j.text("［模拟 Face ID］", "[simulated Face ID]"), j.text("→ 匹配", "→ match"),
+                    j.text("已开启Face ID登录与验证", "Face ID sign-in and verification are on.")
+                ]), "\(enable)")
             #expect(status.output.contains(j.text("生物识别登录：已开启（Face ID", "Biometric sign-in: on (Face ID")), "\(status)")
             #expect(try await j.server.securityEventTypes(home: j.home()).contains("device_bound"))
         }
@@ -122,7 +130,9 @@ struct JourneyTests {
             #expect(logout.status == 0 && logout.output.contains(j.text("已退出登录", "Signed out.")), "\(logout)")
             #expect(signedOut.status == 1, "\(signedOut)")
             #expect(login.status == 0, "\(login)")
-            #expect(login.output.contains(j.text("已通过Face ID登录：j3@example.com", "Signed in with Face ID as j3@example.com.")), "\(login)")
+            #expect(
+                login.output.contains(
+                    j.text("已通过Face ID登录：j3@example.com", "Signed in with Face ID as j3@example.com.")), "\(login)")
             #expect(whoami.status == 0 && whoami.output.contains("j3@example.com"), "\(whoami)")
         }
     }
@@ -130,7 +140,9 @@ struct JourneyTests {
     // MARK: J4 withdrawal verified by Face ID
 
     @Test("J4 A1 A2 withdrawal verified by Face ID, redeemed once (zh-Hans)")
-    func J4_A1_A2_withdrawalVerifiedByFaceID_zhHans() async throws { try await J4_A1_A2_withdrawalVerifiedByFaceID(.zhHans) }
+    func J4_A1_A2_withdrawalVerifiedByFaceID_zhHans() async throws {
+        try await J4_A1_A2_withdrawalVerifiedByFaceID(.zhHans)
+    }
 
     @Test("J4 A1 A2 withdrawal verified by Face ID, redeemed once (en)")
     func J4_A1_A2_withdrawalVerifiedByFaceID_en() async throws { try await J4_A1_A2_withdrawalVerifiedByFaceID(.en) }
@@ -143,13 +155,15 @@ struct JourneyTests {
                 ["verify", "withdrawal", "amount=100.00", "currency=USDT", "address=TXj4", "--simulate", "match"])
 
             #expect(verify.status == 0, "\(verify)")
-            #expect(verify.showsInOrder([
-                "【Face ID】", j.text("使用面容ID进行验证", "Use Face ID to verify."),
-                j.text("验证成功", "Verified."),
-                j.text(
-                    "已确认并执行：withdrawal address=TXj4 amount=100.00 currency=USDT（验证方式：生物识别）",
-                    "Confirmed and executed: withdrawal address=TXj4 amount=100.00 currency=USDT (verified by biometrics)"),
-            ]), "\(verify)")
+            #expect(
+                verify.showsInOrder([
+                    "【Face ID】", j.text("使用面容ID进行验证", "Use Face ID to verify."),
+                    j.text("验证成功", "Verified."),
+                    j.text(
+                        "已确认并执行：withdrawal address=TXj4 amount=100.00 currency=USDT（验证方式：生物识别）",
+                        "Confirmed and executed: withdrawal address=TXj4 amount=100.00 currency=USDT (verified by biometrics)"
+                    )
+                ]), "\(verify)")
             let events = try await j.server.securityEventTypes(home: j.home())
             #expect(events.filter { $0 == "verification_redeemed" }.count == 1, "\(events)")
         }
@@ -157,17 +171,33 @@ struct JourneyTests {
 
     // MARK: J5 three Face ID / Touch ID failures, then the fund password
 
-    @Test("J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (zh-Hans)")
-    func J5_A3_threeFaceIDFailuresThenFundPassword_zhHans() async throws { try await J5_A3_threeFailuresThenFundPassword(.zhHans, .faceID) }
+    @Test(
+        "J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (zh-Hans)"
+    )
+    func J5_A3_threeFaceIDFailuresThenFundPassword_zhHans() async throws {
+        try await J5_A3_threeFailuresThenFundPassword(.zhHans, .faceID)
+    }
 
-    @Test("J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (en)")
-    func J5_A3_threeFaceIDFailuresThenFundPassword_en() async throws { try await J5_A3_threeFailuresThenFundPassword(.en, .faceID) }
+    @Test(
+        "J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (en)"
+    )
+    func J5_A3_threeFaceIDFailuresThenFundPassword_en() async throws {
+        try await J5_A3_threeFailuresThenFundPassword(.en, .faceID)
+    }
 
-    @Test("J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (zh-Hans)")
-    func J5_A3_threeTouchIDFailuresThenFundPassword_zhHans() async throws { try await J5_A3_threeFailuresThenFundPassword(.zhHans, .touchID) }
+    @Test(
+        "J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (zh-Hans)"
+    )
+    func J5_A3_threeTouchIDFailuresThenFundPassword_zhHans() async throws {
+        try await J5_A3_threeFailuresThenFundPassword(.zhHans, .touchID)
+    }
 
-    @Test("J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (en)")
-    func J5_A3_threeTouchIDFailuresThenFundPassword_en() async throws { try await J5_A3_threeFailuresThenFundPassword(.en, .touchID) }
+    @Test(
+        "J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (en)"
+    )
+    func J5_A3_threeTouchIDFailuresThenFundPassword_en() async throws {
+        try await J5_A3_threeFailuresThenFundPassword(.en, .touchID)
+    }
 
     private enum Sensor { case faceID, touchID }
 
@@ -183,7 +213,8 @@ struct JourneyTests {
                 steps = "fail,cancel,fail,fail,cancel,fail,cancel"
             case .touchID:
                 try await j.signUp("j5@example.com")
-                let fund = try await j.latch(["fund-password", "set", "--fund-password-stdin"], input: Journey.fundPassword)
+                let fund = try await j.latch(
+                    ["fund-password", "set", "--fund-password-stdin"], input: Journey.fundPassword)
                 let enable = try await j.latch(["biometrics", "enable", "--sensor", "touch-id", "--simulate", "match"])
                 try #require(fund.status == 0 && enable.status == 0, "\(fund)\n\(enable)")
                 name = "Touch ID"
@@ -193,20 +224,25 @@ struct JourneyTests {
             }
 
             let verify = try await j.latch(
-                ["verify", "withdrawal", "amount=100.00", "currency=USDT", "address=TXj5", "--simulate", steps,
-                    "--fund-password-stdin"],
+                [
+                    "verify", "withdrawal", "amount=100.00", "currency=USDT", "address=TXj5", "--simulate", steps,
+                    "--fund-password-stdin"
+                ],
                 input: Journey.fundPassword)
 
             #expect(verify.status == 0, "\(verify)")
-            #expect(verify.showsInOrder([
-                j.text("第1/3次尝试失败", "Attempt 1 of 3 failed."), j.text("剩余2次尝试机会", "2 attempts left."),
-                j.text("[再试一次]", "[Try Again]"),
-                j.text("第2/3次尝试失败", "Attempt 2 of 3 failed."),
-                j.text("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password."),
-                j.text("\(name)验证失败次数过多，请使用密码验证", "Too many failed \(name) attempts. Please verify with your password."),
-                j.text("验证成功", "Verified."),
-                j.text("（验证方式：资金密码）", "(verified by fund password)"),
-            ]), "\(verify)")
+            #expect(
+                verify.showsInOrder([
+                    j.text("第1/3次尝试失败", "Attempt 1 of 3 failed."), j.text("剩余2次尝试机会", "2 attempts left."),
+                    j.text("[再试一次]", "[Try Again]"),
+                    j.text("第2/3次尝试失败", "Attempt 2 of 3 failed."),
+                    j.text("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password."),
+                    j.text(
+                        "\(name)验证失败次数过多，请使用密码验证", "Too many failed \(name) attempts. Please verify with your password."
+                    ),
+                    j.text("验证成功", "Verified."),
+                    j.text("（验证方式：资金密码）", "(verified by fund password)")
+                ]), "\(verify)")
             #expect(!verify.output.contains(j.text("第3/3次尝试失败", "Attempt 3 of 3 failed.")), "\(verify)")
             let events = try await j.server.securityEventTypes(home: j.home())
             #expect(events.filter { $0 == "verification_redeemed" }.count == 1, "\(events)")
@@ -236,16 +272,20 @@ struct JourneyTests {
 
             // Each time step counts once: the verification uses the next one.
             let verify = try await j.latch(
-                ["verify", "withdrawal", "amount=20.00", "currency=USDT", "address=TXj6", "--simulate", "other-method",
-                    "--code", totp.code(at: Date().addingTimeInterval(30))])
+                [
+                    "verify", "withdrawal", "amount=20.00", "currency=USDT", "address=TXj6", "--simulate",
+                    "other-method",
+                    "--code", totp.code(at: Date().addingTimeInterval(30))
+                ])
 
             #expect(verify.status == 0, "\(verify)")
-            #expect(verify.showsInOrder([
-                "【Face ID】", j.text("→ 使用其他方式验证", "→ another method"),
-                j.text("【2FA验证】", "【Two-Factor Authentication】"),
-                j.text("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app."),
-                j.text("验证成功", "Verified."), j.text("（验证方式：两步验证码）", "(verified by 2FA code)"),
-            ]), "\(verify)")
+            #expect(
+                verify.showsInOrder([
+                    "【Face ID】", j.text("→ 使用其他方式验证", "→ another method"),
+                    j.text("【2FA验证】", "【Two-Factor Authentication】"),
+                    j.text("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app."),
+                    j.text("验证成功", "Verified."), j.text("（验证方式：两步验证码）", "(verified by 2FA code)")
+                ]), "\(verify)")
         }
     }
 
@@ -286,7 +326,8 @@ struct JourneyTests {
         try await journey(language) { j in
             try await j.signUp("j8@example.com", on: "laptop")
             let login = try await j.latch(
-                ["login", "j8@example.com", "--password-stdin", "--code-from-outbox"], on: "phone", input: Journey.password)
+                ["login", "j8@example.com", "--password-stdin", "--code-from-outbox"], on: "phone",
+                input: Journey.password)
             try #require(login.status == 0, "\(login)")
             #expect(login.output.contains(j.text("检测到新设备登录", "A sign-in from a new device")), "\(login)")
 
@@ -304,10 +345,13 @@ struct JourneyTests {
             let sessions = try JSONDecoder().decode([[String: JSONValue]].self, from: Data(listed.output.utf8))
             #expect(sessions.count == 2)
             #expect(sessions.filter { $0["current"] == .bool(true) }.count == 1)
-            #expect(revoke.status == 0 && revoke.output.contains(j.text("已退出所有其他设备", "Signed out every other device.")), "\(revoke)")
+            #expect(
+                revoke.status == 0 && revoke.output.contains(j.text("已退出所有其他设备", "Signed out every other device.")),
+                "\(revoke)")
             #expect(expired.status == 1, "\(expired)")
-            #expect(expired.errors.trimmingCharacters(in: .whitespacesAndNewlines)
-                == LatchErrorCode.sessionExpired.message(in: language), "\(expired)")
+            #expect(
+                expired.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == LatchErrorCode.sessionExpired.message(in: language), "\(expired)")
             #expect(stillIn.status == 0, "\(stillIn)")
         }
     }

@@ -12,7 +12,9 @@ struct LatchRun: Sendable, CustomStringConvertible {
     /// Standard output and standard error together.
     var all: String { output + errors }
 
-    var description: String { "latch \(arguments.joined(separator: " ")) → \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
+    var description: String {
+        "latch \(arguments.joined(separator: " ")) → \(status)\n--- stdout\n\(output)--- stderr\n\(errors)"
+    }
 
     /// Whether `texts` appear in `output`, in this order.
     func showsInOrder(_ texts: [String]) -> Bool {

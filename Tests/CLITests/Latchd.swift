@@ -3,7 +3,7 @@ import LatchTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The CLI tests' latchd: the real binary on a free loopback port, SQLite in its temporary folder,

@@ -3,7 +3,7 @@ import LatchTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Issue 12 §3 with the real latchd binary: graceful shutdown on SIGTERM, JSON logs, the metrics listener.
@@ -13,14 +13,16 @@ struct OperationsTests {
     func test_12_sigtermLetsTheInFlightRequestFinishThenExits0() async throws {
         // A registration hashes its password with bcrypt: at this cost it takes a second or more here.
         let cost = try await Self.bcryptCost(takingAtLeast: 1500)
-        try await withLatchd(environment: ["LATCH_BCRYPT_COST": String(cost), "LATCH_SHUTDOWN_GRACE_SECONDS": "60"]) { server in
+        try await withLatchd(environment: ["LATCH_BCRYPT_COST": String(cost), "LATCH_SHUTDOWN_GRACE_SECONDS": "60"]) {
+            server in
             var request = URLRequest(url: server.url.appendingPathComponent("v1/registrations"))
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(#"{"email":"slow@example.com","password":"Correct-Horse-9","terms_accepted":true}"#.utf8)
+            request.httpBody = Data(
+                #"{"email":"slow@example.com","password":"Correct-Horse-9","terms_accepted":true}"#.utf8)
             request.timeoutInterval = 120
             let slow = Task { try await URLSession.shared.data(for: request) }
-            try await Task.sleep(for: .milliseconds(400))  // the request is in; bcrypt runs
+            try await Task.sleep(for: .milliseconds(400)) // the request is in; bcrypt runs
 
             let signalled = ContinuousClock.now
             server.process.terminate()
@@ -50,10 +52,18 @@ struct OperationsTests {
                 !$0.trimmingCharacters(in: .whitespaces).isEmpty
             }
             let objects = lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            #expect(!lines.isEmpty && objects.allSatisfy { $0 != nil }, "every line is a JSON object:\n\(lines.joined(separator: "\n"))")
-            #expect(objects.allSatisfy { object in ["timestamp", "level", "label", "message"].allSatisfy { object?[$0] is String } })
             #expect(
-                objects.contains { $0?["request_id"] as? String == "ops-test-4711" && ($0?["message"] as? String)?.contains("/health") == true },
+                !lines.isEmpty && objects.allSatisfy { $0 != nil },
+                "every line is a JSON object:\n\(lines.joined(separator: "\n"))")
+            #expect(
+                objects.allSatisfy { object in
+                    ["timestamp", "level", "label", "message"].allSatisfy { object?[$0] is String }
+                })
+            #expect(
+                objects.contains {
+                    $0?["request_id"] as? String == "ops-test-4711"
+                        && ($0?["message"] as? String)?.contains("/health") == true
+                },
                 "the request's line carries its id")
         }
     }
@@ -68,7 +78,9 @@ struct OperationsTests {
             let text = String(decoding: body, as: UTF8.self)
 
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
-            let healthLine = text.split(separator: "\n").first { $0.hasPrefix(#"latch_http_requests_total{method="GET",route="/health",status="200"} "#) }
+            let healthLine = text.split(separator: "\n").first {
+                $0.hasPrefix(#"latch_http_requests_total{method="GET",route="/health",status="200"} "#)
+            }
             let healthCount = healthLine.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
             #expect(healthCount >= 2, "the start-up probes and this request: \(text)")
             server.process.terminate()
@@ -83,8 +95,9 @@ struct OperationsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ProcessInfo.processInfo.environment.merging([
-            "LATCH_BCRYPT_COST": "10", "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("l.sqlite").path,
-            "LATCH_SECRET_KEY": Data(repeating: 3, count: 32).base64EncodedString(),
+            "LATCH_BCRYPT_COST": "10",
+            "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("l.sqlite").path,
+            "LATCH_SECRET_KEY": Data(repeating: 3, count: 32).base64EncodedString()
         ]) { $1 }
         let timing = try await Latchd.run(["bcrypt-time"], environment: environment, directory: folder)
         #expect(timing.status == 0, "\(timing)")

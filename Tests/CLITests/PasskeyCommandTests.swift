@@ -6,7 +6,9 @@ import Testing
 
 @Suite("latch passkey (issue 13 §2)", .serialized, .timeLimit(.minutes(5)))
 struct PasskeyCommandTests {
-    @Test("issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (zh-Hans)")
+    @Test(
+        "issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (zh-Hans)"
+    )
     func test_I13_passkeyJourney_zhHans() async throws { try await passkeyJourney(.zhHans) }
 
     @Test("issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (en)")
@@ -30,7 +32,7 @@ struct PasskeyCommandTests {
             #expect(list.status == 0, "\(list)")
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            let passkeys = try decoder.decode([PasskeyInfo].self, from: Data(list.output.utf8))  // LatchCore's type
+            let passkeys = try decoder.decode([PasskeyInfo].self, from: Data(list.output.utf8)) // LatchCore's type
             #expect(passkeys.map(\.name) == ["Work laptop"])
             let id = try #require(passkeys.first?.id)
             let table = try await j.latch(["passkey", "list"])
@@ -44,13 +46,17 @@ struct PasskeyCommandTests {
                 #expect(try await j.latch(["logout"]).status == 0)
                 let login = try await j.latch(arguments)
                 #expect(login.status == 0, "\(login)")
-                #expect(login.output.contains(j.text("已通过通行密钥登录：pk@example.com", "Signed in with a passkey as pk@example.com.")), "\(login)")
+                #expect(
+                    login.output.contains(
+                        j.text("已通过通行密钥登录：pk@example.com", "Signed in with a passkey as pk@example.com.")), "\(login)")
             }
 
             // Another device has no passkey for the account: one clear line, exit 1.
             let elsewhere = try await j.latch(["login", "--passkey", "--email", "pk@example.com"], on: "tablet")
             #expect(elsewhere.status == 1, "\(elsewhere)")
-            #expect(elsewhere.errors.contains(j.text("此设备没有该账号可用的通行密钥", "This device has no passkey for the account.")), "\(elsewhere)")
+            #expect(
+                elsewhere.errors.contains(j.text("此设备没有该账号可用的通行密钥", "This device has no passkey for the account.")),
+                "\(elsewhere)")
 
             // Step-up: no biometrics here, so the page goes to the passkey at once; nothing to type.
             let verify = try await j.latch(["verify", "withdrawal", "amount=5.00", "currency=USDT", "address=TXpk"])

@@ -19,9 +19,10 @@ struct SensorTests {
             let again = try await j.latch(verify + ["--simulate", "match"])
 
             #expect(refused.status == 0, "\(refused)")
-            #expect(refused.showsInOrder([
-                "→ 拒绝权限", "无法使用Face ID，请在设置中开启相机权限", "[使用密码验证]", "【资金密码验证】", "验证成功", "（验证方式：资金密码）",
-            ]), "\(refused)")
+            #expect(
+                refused.showsInOrder([
+                    "→ 拒绝权限", "无法使用Face ID，请在设置中开启相机权限", "[使用密码验证]", "【资金密码验证】", "验证成功", "（验证方式：资金密码）"
+                ]), "\(refused)")
             // The next run starts at the refusal, with no prompt.
             #expect(later.status == 0 && !later.output.contains("［模拟 Face ID］"), "\(later)")
             #expect(later.showsInOrder(["无法使用Face ID，请在设置中开启相机权限", "验证成功"]), "\(later)")
@@ -39,25 +40,31 @@ struct SensorTests {
             try #require(fund.status == 0 && enable.status == 0, "\(fund)\n\(enable)")
 
             let verify = try await j.latch(
-                ["verify", "withdrawal", "amount=2.00", "--simulate", "lockout", "--fund-password-stdin"], input: Journey.fundPassword)
+                ["verify", "withdrawal", "amount=2.00", "--simulate", "lockout", "--fund-password-stdin"],
+                input: Journey.fundPassword)
 
             #expect(enable.output.contains("Touch ID sign-in and verification are on."), "\(enable)")
             #expect(verify.status == 0, "\(verify)")
-            #expect(verify.showsInOrder([
-                "【Touch ID】", "Use Touch ID to verify.", "→ locked out", "Touch ID is locked. Please verify with your password.",
-                "Verified.", "(verified by fund password)",
-            ]), "\(verify)")
+            #expect(
+                verify.showsInOrder([
+                    "【Touch ID】", "Use Touch ID to verify.", "→ locked out",
+                    "Touch ID is locked. Please verify with your password.",
+                    "Verified.", "(verified by fund password)"
+                ]), "\(verify)")
         }
     }
 
-    @Test("issue 11 B2 −8: failures are kept across runs; a locked Face ID offers the device passcode, which unlocks it, then Face ID verifies (zh-Hans)")
+    @Test(
+        "issue 11 B2 −8: failures are kept across runs; a locked Face ID offers the device passcode, which unlocks it, then Face ID verifies (zh-Hans)"
+    )
     func issue11_B2_lockoutOffersPasscode_zhHans() async throws {
         try await journey(.zhHans) { j in
             try await j.signUpWithFaceID("lock@example.com", fundPassword: Journey.fundPassword)
             let verify = ["verify", "withdrawal", "amount=4.00", "currency=USDT"]
 
             // A failed scan, then the prompt's Cancel: one failed attempt; the fund password finishes.
-            let failed = try await j.latch(verify + ["--simulate", "fail,cancel", "--fund-password-stdin"], input: Journey.fundPassword)
+            let failed = try await j.latch(
+                verify + ["--simulate", "fail,cancel", "--fund-password-stdin"], input: Journey.fundPassword)
             let counted = try await j.latch(["biometrics", "sensor"])
             // Locked elsewhere: the password page offers the passcode, which brings Face ID back.
             let unlocked = try await j.latch(verify + ["--simulate", "lockout,passcode,match"])
@@ -66,10 +73,11 @@ struct SensorTests {
             #expect(failed.status == 0 && failed.showsInOrder(["→ 不匹配", "→ 取消", "第1/3次尝试失败", "验证成功"]), "\(failed)")
             #expect(counted.output.contains("模拟传感器：Face ID，可用，连续失败1次"), "\(counted)")
             #expect(unlocked.status == 0, "\(unlocked)")
-            #expect(unlocked.showsInOrder([
-                "→ 已锁定", "Face ID已被锁定，请使用密码验证", "[输入设备密码解锁Face ID]", "［模拟 设备密码］ 输入设备密码以解锁Face ID → 输入设备密码",
-                "→ 匹配", "验证成功", "（验证方式：生物识别）",
-            ]), "\(unlocked)")
+            #expect(
+                unlocked.showsInOrder([
+                    "→ 已锁定", "Face ID已被锁定，请使用密码验证", "[输入设备密码解锁Face ID]", "［模拟 设备密码］ 输入设备密码以解锁Face ID → 输入设备密码",
+                    "→ 匹配", "验证成功", "（验证方式：生物识别）"
+                ]), "\(unlocked)")
             #expect(after.output.contains("模拟传感器：Face ID，可用") && !after.output.contains("连续失败"), "\(after)")
         }
     }
@@ -93,7 +101,8 @@ struct SensorTests {
         try await journey(.en) { j in
             try await j.signUp("d1@example.com")
             let enabling = try j.start(["2fa", "enable"])
-            let secret = try #require(JourneyTests.secret(in: try await enabling.waitForOutput(containing: "otpauth://")))
+            let secret = try #require(
+                JourneyTests.secret(in: try await enabling.waitForOutput(containing: "otpauth://")))
             let totp = TOTP(secret: secret)
             enabling.send(totp.code(at: Date()))
             let enabled = await enabling.finish()
@@ -102,9 +111,10 @@ struct SensorTests {
             let disable = try await j.latch(["2fa", "disable", "--code", totp.code(at: Date().addingTimeInterval(30))])
 
             #expect(disable.status == 0, "\(disable)")
-            #expect(disable.showsInOrder([
-                "【Two-Factor Authentication】", "Verified.", "Two-factor authentication is off.",
-            ]), "\(disable)")
+            #expect(
+                disable.showsInOrder([
+                    "【Two-Factor Authentication】", "Verified.", "Two-factor authentication is off."
+                ]), "\(disable)")
         }
     }
 
@@ -113,11 +123,14 @@ struct SensorTests {
         try await journey(.zhHans) { j in
             try await j.signUpWithFaceID("d2@example.com", fundPassword: Journey.fundPassword)
 
-            let change = try await j.latch(["fund-password", "set", "--fund-password-stdin", "--simulate", "match"], input: "864209")
+            let change = try await j.latch(
+                ["fund-password", "set", "--fund-password-stdin", "--simulate", "match"], input: "864209")
             let old = try await j.latch(
-                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"], input: Journey.fundPassword)
+                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"],
+                input: Journey.fundPassword)
             let new = try await j.latch(
-                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"], input: "864209")
+                ["verify", "withdrawal", "amount=3.00", "--simulate", "password", "--fund-password-stdin"],
+                input: "864209")
 
             #expect(change.status == 0, "\(change)")
             #expect(change.showsInOrder(["【Face ID】", "→ 匹配", "验证成功", "资金密码已设置"]), "\(change)")

@@ -13,7 +13,7 @@ struct UsageTests {
             let home = server.folder.appendingPathComponent("home")
             for arguments in [
                 ["bogus"], ["whoami", "--lang", "fr"], ["verify", "withdrawal", "--simulate", "smile"],
-                ["verify", "withdrawal", "amount"], ["sessions", "revoke"], ["login"],
+                ["verify", "withdrawal", "amount"], ["sessions", "revoke"], ["login"]
             ] {
                 let run = try await latch(arguments, home: home, server: server)
                 #expect(run.status == 2, "\(run)")
@@ -39,10 +39,12 @@ struct UsageTests {
             let lines = run.errors.split(separator: "\n")
             #expect(lines.count == 1, "\(run)")
             #expect(lines.first?.contains(server.url.absoluteString) == true, "\(run)")
-            #expect(lines.first?.contains(language == .zhHans ? "无法连接到服务器" : "Cannot reach the server") == true, "\(run)")
+            #expect(
+                lines.first?.contains(language == .zhHans ? "无法连接到服务器" : "Cannot reach the server") == true, "\(run)")
 
             // The verification page says it could not start; the command's last word names the server.
-            let verify = try await latch(["verify", "withdrawal", "amount=1", "--lang", language.rawValue], home: home, server: server)
+            let verify = try await latch(
+                ["verify", "withdrawal", "amount=1", "--lang", language.rawValue], home: home, server: server)
             #expect(verify.status == 1, "\(verify)")
             #expect(verify.errors.split(separator: "\n").last?.contains(server.url.absoluteString) == true, "\(verify)")
         }
@@ -58,7 +60,7 @@ struct UsageTests {
                 ([], ["LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"], "尚未登录"),
                 ([], [:], "Not signed in."),
                 (["--lang", "en"], ["LANG": "zh_CN.UTF-8"], "Not signed in."),
-                (["--lang", "zh-Hans"], [:], "尚未登录"),
+                (["--lang", "zh-Hans"], [:], "尚未登录")
             ]
             for (options, environment, expected) in cases {
                 let run = try await latch(["whoami"] + options, home: home, server: server, environment: environment)
@@ -73,14 +75,17 @@ struct UsageTests {
             let home = server.folder.appendingPathComponent("before")
 
             let chinese = try await latch(["--lang", "zh-Hans", "whoami"], home: home, server: server)
-            let english = try await latch(["--lang=en", "whoami"], home: home, server: server, environment: ["LANG": "zh_CN.UTF-8"])
+            let english = try await latch(
+                ["--lang=en", "whoami"], home: home, server: server, environment: ["LANG": "zh_CN.UTF-8"])
             let badServer = try await latch(["--server", "ftp://example.com", "whoami"], home: home, server: server)
             let homeFirst = try await latch(
                 ["--home", home.path, "--lang", "en", "verify", "withdrawal", "amount=1"], home: home, server: server)
 
             #expect(chinese.status == 1 && chinese.errors.hasPrefix("尚未登录"), "\(chinese)")
             #expect(english.status == 1 && english.errors.hasPrefix("Not signed in."), "\(english)")
-            #expect(badServer.status == 2 && badServer.errors.contains("--server must be an http:// or https:// URL"), "\(badServer)")
+            #expect(
+                badServer.status == 2 && badServer.errors.contains("--server must be an http:// or https:// URL"),
+                "\(badServer)")
             #expect(homeFirst.status == 1 && homeFirst.errors.hasPrefix("Not signed in."), "\(homeFirst)")
         }
     }
@@ -103,7 +108,8 @@ struct UsageTests {
         try await withLatchd { server in
             let (home, signup) = try await Self.signUp("noanswer@example.com", on: server, language: "en")
             try #require(signup.status == 0, "\(signup)")
-            let fund = try await latch(["fund-password", "set", "--fund-password-stdin"], home: home, server: server, input: "135790")
+            let fund = try await latch(
+                ["fund-password", "set", "--fund-password-stdin"], home: home, server: server, input: "135790")
             try #require(fund.status == 0, "\(fund)")
 
             // No biometrics here: the fund-password page comes first, and standard input is empty.
@@ -115,7 +121,8 @@ struct UsageTests {
     }
 
     /// A new account signed in in a new home.
-    static func signUp(_ email: String, on server: Latchd, language: String) async throws -> (home: URL, run: LatchRun) {
+    static func signUp(_ email: String, on server: Latchd, language: String) async throws -> (home: URL, run: LatchRun)
+    {
         let home = server.folder.appendingPathComponent("home-\(email)")
         let run = try await latch(
             ["signup", email, "--password-stdin", "--accept-terms", "--code-from-outbox", "--lang", language],

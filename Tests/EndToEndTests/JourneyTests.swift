@@ -30,7 +30,8 @@ struct JourneyTests {
 
         /// C2: signs up with the code from the development outbox.
         func signUp(on server: LiveServer) async throws -> UserInfo {
-            let registration = try await client.signUp(email: email, password: password, nickname: "Alice", acceptTerms: true)
+            let registration = try await client.signUp(
+                email: email, password: password, nickname: "Alice", acceptTerms: true)
             return try await client.verifyRegistration(id: registration, code: try await server.latestCode(to: email))
         }
 
@@ -45,7 +46,8 @@ struct JourneyTests {
 
         /// A1–A10: the verification page for the withdrawal, in Chinese.
         func verifyWithdrawal(presenter: ScriptedPresenter) async -> VerificationResult {
-            await client.verify(Self.withdrawal, authenticator: sensor, keys: keys, presenter: presenter, language: .zhHans)
+            await client.verify(
+                Self.withdrawal, authenticator: sensor, keys: keys, presenter: presenter, language: .zhHans)
         }
 
         static var withdrawal: VerificationContext { JourneyTests.withdrawal }
@@ -76,7 +78,8 @@ struct JourneyTests {
 
             // The sign-in screen's Face ID option: one match signs in with the device key.
             await device.sensor.enqueue(.match)
-            let signIn = await device.client.biometricSignIn(authenticator: device.sensor, keys: device.keys, language: .zhHans)
+            let signIn = await device.client.biometricSignIn(
+                authenticator: device.sensor, keys: device.keys, language: .zhHans)
             var update = await signIn.start(hasStoredSession: false)
             if case .showSignIn(let screen) = update {
                 #expect(screen.biometricOption == .faceID)
@@ -154,8 +157,11 @@ struct JourneyTests {
             #expect(settled.last?.message == "Face ID验证失败次数过多，请使用密码验证")
             #expect(await device.sensor.prompts.count == 1 + 3, "one prompt to enable, three to verify")
             guard case .succeeded(let proof) = result else { return }
-            #expect(try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: proof.context.parameters).method
-                == .fundPassword)
+            #expect(
+                try await device.client.redeemVerification(
+                    proof.token, action: "withdrawal", parameters: proof.context.parameters
+                ).method
+                    == .fundPassword)
         }
     }
 
@@ -185,8 +191,11 @@ struct JourneyTests {
             #expect(result.proofMethod == .totp)
             #expect(await page.settledScreens.map(\.kind) == [.biometric, .biometricRetry, .oneTimeCode])
             guard case .succeeded(let proof) = result else { return }
-            #expect(try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: proof.context.parameters).method
-                == .totp)
+            #expect(
+                try await device.client.redeemVerification(
+                    proof.token, action: "withdrawal", parameters: proof.context.parameters
+                ).method
+                    == .totp)
         }
     }
 
@@ -219,7 +228,8 @@ struct JourneyTests {
             #expect(phoneUser.email == nil)
 
             #expect(try await client.linkEmail("carol@example.com", password: Self.password) == 600)
-            let linked = try await client.confirmEmailLink(email: "carol@example.com", code: try await server.latestCode(to: "carol@example.com"))
+            let linked = try await client.confirmEmailLink(
+                email: "carol@example.com", code: try await server.latestCode(to: "carol@example.com"))
             await client.signOut()
             let again = try await client.signIn(email: "carol@example.com", password: Self.password)
 
@@ -236,9 +246,10 @@ struct JourneyTests {
             let clientClock = server.now
             let client = LatchClient(serverURL: server.serverURL, vault: InMemoryVault(), clock: { clientClock })
             let registration = try await client.signUp(email: Self.email, password: Self.password, acceptTerms: true)
-            let user = try await client.verifyRegistration(id: registration, code: try await server.latestCode(to: Self.email))
+            let user = try await client.verifyRegistration(
+                id: registration, code: try await server.latestCode(to: Self.email))
 
-            server.advance(by: 7201)  // the server now sees the access token as expired
+            server.advance(by: 7201) // the server now sees the access token as expired
             let me = try await client.me()
 
             #expect(me.id == user.id)

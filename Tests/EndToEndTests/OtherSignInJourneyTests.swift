@@ -31,15 +31,21 @@ struct OtherSignInJourneyTests {
         }
     }
 
-    @Test("C1 signInWithApple and signInWithWeChat send their grants; a server without them says provider_not_configured")
+    @Test(
+        "C1 signInWithApple and signInWithWeChat send their grants; a server without them says provider_not_configured")
     func C1_sdkAppleAndWeChatReachTheServer() async throws {
         try await withLiveServer { server in
             let client = server.client()
             var apple: LatchClientError?
             var wechat: LatchClientError?
 
-            do { try await client.signInWithApple(identityToken: "a.b.c", nonce: AppleSignInNonce().raw, fullName: "Zhang San") } catch let error as LatchClientError { apple = error }
-            do { try await client.signInWithWeChat(code: "CODE") } catch let error as LatchClientError { wechat = error }
+            do {
+                try await client.signInWithApple(
+                    identityToken: "a.b.c", nonce: AppleSignInNonce().raw, fullName: "Zhang San")
+            } catch let error as LatchClientError { apple = error }
+            do { try await client.signInWithWeChat(code: "CODE") } catch let error as LatchClientError {
+                wechat = error
+            }
 
             #expect(apple?.code == .validationFailed && apple?.serverError?.reasons == ["provider_not_configured"])
             #expect(wechat?.code == .validationFailed && wechat?.serverError?.reasons == ["provider_not_configured"])

@@ -20,13 +20,18 @@ struct PasskeyJourneyTests {
         let client: LatchClient
         let passkeys: SoftwarePasskeyAuthenticator
 
-        init(on server: LiveServer, passkeysIn passkeyVault: InMemoryVault? = nil, format: SoftwareAuthenticator.AttestationFormat = .none) {
+        init(
+            on server: LiveServer, passkeysIn passkeyVault: InMemoryVault? = nil,
+            format: SoftwareAuthenticator.AttestationFormat = .none
+        ) {
             client = server.client(vault: vault)
-            passkeys = SoftwarePasskeyAuthenticator(vault: passkeyVault ?? vault, attestation: format, origin: { _ in PasskeyJourneyTests.origin })
+            passkeys = SoftwarePasskeyAuthenticator(
+                vault: passkeyVault ?? vault, attestation: format, origin: { _ in PasskeyJourneyTests.origin })
         }
 
         func signUp(on server: LiveServer) async throws {
-            let registration = try await client.signUp(email: email, password: password, nickname: "Pat", acceptTerms: true)
+            let registration = try await client.signUp(
+                email: email, password: password, nickname: "Pat", acceptTerms: true)
             try await client.verifyRegistration(id: registration, code: try await server.latestCode(to: email))
         }
 
@@ -35,7 +40,8 @@ struct PasskeyJourneyTests {
         func verify(_ context: VerificationContext) async -> (VerificationResult, ScriptedPresenter) {
             let page = ScriptedPresenter { _ in .tapped(.cancel) }
             let result = await client.verify(
-                context, authenticator: SimulatedAuthenticator(kind: .faceID), keys: SoftwareDeviceKeyStore(vault: vault), presenter: page,
+                context, authenticator: SimulatedAuthenticator(kind: .faceID),
+                keys: SoftwareDeviceKeyStore(vault: vault), presenter: page,
                 language: .en, passkeys: passkeys)
             return (result, page)
         }
@@ -96,7 +102,8 @@ struct PasskeyJourneyTests {
             let device = Device(on: server)
             try await device.signUp(on: server)
             try await device.client.registerPasskey(authenticator: device.passkeys)
-            let withdrawal = VerificationContext(action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT"])
+            let withdrawal = VerificationContext(
+                action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT"])
 
             let (result, page) = await device.verify(withdrawal)
 
@@ -105,9 +112,10 @@ struct PasskeyJourneyTests {
                 return
             }
             #expect(proof.method == .passkey)
-            #expect(await page.settledScreens.isEmpty)  // the sheet and the check only: nothing to tap
+            #expect(await page.settledScreens.isEmpty) // the sheet and the check only: nothing to tap
             #expect(await page.screens.map(\.kind).contains(.passkey))
-            let redeemed = try await device.client.redeemVerification(proof.token, action: "withdrawal", parameters: withdrawal.parameters)
+            let redeemed = try await device.client.redeemVerification(
+                proof.token, action: "withdrawal", parameters: withdrawal.parameters)
             #expect(redeemed.method == .passkey)
         }
     }
@@ -139,7 +147,8 @@ struct PasskeyJourneyTests {
                 VerificationAttempt(method: .passkey, credential: assertion), verificationID: small.verificationId)
             await #expect(throws: LatchClientError.self) {
                 try await device.client.redeemVerification(
-                    passed.verificationToken, action: "withdrawal", parameters: ["amount": "9999.00", "currency": "USDT"])
+                    passed.verificationToken, action: "withdrawal",
+                    parameters: ["amount": "9999.00", "currency": "USDT"])
             }
         }
     }

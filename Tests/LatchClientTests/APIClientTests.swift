@@ -76,10 +76,11 @@ struct APIClientTests {
         try await api.logout(accessToken: "tok")
 
         let sent = await recorder.sent
-        #expect(sent.map(\.url.absoluteString) == [
-            "https://example.com/auth/v1/sessions/a%20b%2Fc", "https://example.com/auth/v1/sessions?scope=others",
-            "https://example.com/auth/v1/logout",
-        ])
+        #expect(
+            sent.map(\.url.absoluteString) == [
+                "https://example.com/auth/v1/sessions/a%20b%2Fc", "https://example.com/auth/v1/sessions?scope=others",
+                "https://example.com/auth/v1/logout"
+            ])
         #expect(sent.map(\.method) == ["DELETE", "DELETE", "POST"])
         #expect(sent.allSatisfy { $0.headers["Authorization"] == "Bearer tok" })
     }
@@ -89,11 +90,16 @@ struct APIClientTests {
         let api = api(recorder)
 
         try await api.forgotPassword(email: "a@example.com")
-        try await api.resetPassword(ResetPasswordRequest(email: "a@example.com", code: "123456", newPassword: "New12345"))
-        try await api.changePassword(ChangePasswordRequest(currentPassword: "Old12345", newPassword: "New12345"), accessToken: "t")
+        try await api.resetPassword(
+            ResetPasswordRequest(email: "a@example.com", code: "123456", newPassword: "New12345"))
+        try await api.changePassword(
+            ChangePasswordRequest(currentPassword: "Old12345", newPassword: "New12345"), accessToken: "t")
 
         let sent = await recorder.sent
-        #expect(sent.map { SessionFakeServer.path(of: $0) } == ["/v1/password/forgot", "/v1/password/reset", "/v1/password/change"])
+        #expect(
+            sent.map { SessionFakeServer.path(of: $0) } == [
+                "/v1/password/forgot", "/v1/password/reset", "/v1/password/change"
+            ])
         let reset = try #require(try JSONSerialization.jsonObject(with: sent[1].body ?? Data()) as? [String: String])
         #expect(reset == ["email": "a@example.com", "code": "123456", "new_password": "New12345"])
         let change = try #require(try JSONSerialization.jsonObject(with: sent[2].body ?? Data()) as? [String: String])
@@ -139,17 +145,20 @@ struct APIClientTests {
 
     @Test func C11_detailsAreKept() throws {
         let locked = LatchAPI.error(
-            from: SessionFakeServer.json(423, #"{"error":"AUTH_002","message":"账号已被锁定","locked_until":"2026-01-02T03:09:05Z"}"#))
+            from: SessionFakeServer.json(
+                423, #"{"error":"AUTH_002","message":"账号已被锁定","locked_until":"2026-01-02T03:09:05Z"}"#))
         let wrongCode = LatchAPI.error(
             from: SessionFakeServer.json(400, #"{"error":"AUTH_003","message":"验证码错误","attempts_remaining":2}"#))
         let invalid = LatchAPI.error(
             from: SessionFakeServer.json(
-                422, #"{"error":"VALIDATION_FAILED","message":"x","field":"password","reasons":["too_short","no_digit"]}"#))
+                422,
+                #"{"error":"VALIDATION_FAILED","message":"x","field":"password","reasons":["too_short","no_digit"]}"#))
         let limited = LatchAPI.error(
             from: SessionFakeServer.json(429, #"{"error":"RATE_LIMITED","message":"x","retry_after":42}"#))
         let limitedByHeader = LatchAPI.error(
             from: HTTPResponse(
-                status: 429, headers: ["retry-after": "17"], body: Data(#"{"error":"RATE_LIMITED","message":"x"}"#.utf8)))
+                status: 429, headers: ["retry-after": "17"], body: Data(#"{"error":"RATE_LIMITED","message":"x"}"#.utf8)
+            ))
 
         #expect(locked.code == .locked)
         #expect(locked.serverError?.lockedUntil == Date(timeIntervalSince1970: 1_767_323_345))
@@ -162,9 +171,11 @@ struct APIClientTests {
 
     @Test func C8_verificationRequiredWithAChallengeIsTyped() {
         let totp = LatchAPI.error(
-            from: SessionFakeServer.json(403, #"{"error":"VERIFICATION_REQUIRED","message":"x","challenge_id":"c9","method":"totp"}"#))
+            from: SessionFakeServer.json(
+                403, #"{"error":"VERIFICATION_REQUIRED","message":"x","challenge_id":"c9","method":"totp"}"#))
         let stepUp = LatchAPI.error(
-            from: SessionFakeServer.json(403, #"{"error":"VERIFICATION_REQUIRED","message":"x","field":"verification_token"}"#))
+            from: SessionFakeServer.json(
+                403, #"{"error":"VERIFICATION_REQUIRED","message":"x","field":"verification_token"}"#))
 
         guard case .signInVerificationRequired(let challenge) = totp else {
             Issue.record("expected a sign-in challenge, got \(totp)")

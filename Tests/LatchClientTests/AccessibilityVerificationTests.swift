@@ -60,7 +60,8 @@ struct AccessibilityVerificationTests {
 
             // Each button is named by its visible title (so voice control finds it) and says what it does.
             for button in screen.buttons {
-                #expect(button.accessibilityLabel.hasPrefix(button.title) && !button.title.isEmpty, "\(name) \(button.id)")
+                #expect(
+                    button.accessibilityLabel.hasPrefix(button.title) && !button.title.isEmpty, "\(name) \(button.id)")
                 #expect(!button.accessibilityHint.isEmpty, "\(name) \(button.id) hint")
             }
 
@@ -84,7 +85,7 @@ struct AccessibilityVerificationTests {
             flow.userTappedRetry(),
             flow.userTappedUsePassword(),
             flow.userSubmittedFundPassword("135790"),
-            flow.serverAttemptSucceeded(F.passed),
+            flow.serverAttemptSucceeded(F.passed)
         ]
         for step in steps {
             if let screen = step.screen { announcements.append(screen.announcement) }

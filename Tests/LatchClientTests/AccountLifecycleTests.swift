@@ -23,11 +23,16 @@ struct AccountLifecycleTests {
             securitySettings: SecuritySettings(verifyUnusualSignIns: true), sessions: [], deviceCredentials: [],
             knownDevices: [.init(deviceId: "install-1", firstSeenAt: Date(timeIntervalSince1970: 1_700_000_000))],
             factors: .init(totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0),
-            securityEvents: [SecurityEventInfo(id: "e-1", type: "registered", sessionId: nil, ip: "127.0.0.1", createdAt: Date(timeIntervalSince1970: 1_700_000_000))])
+            securityEvents: [
+                SecurityEventInfo(
+                    id: "e-1", type: "registered", sessionId: nil, ip: "127.0.0.1",
+                    createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+            ])
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             let path = SessionFakeServer.path(of: request)
-            guard (request.method, path) == ("DELETE", "/v1/me") || (request.method, path) == ("GET", "/v1/me/export") else {
+            guard (request.method, path) == ("DELETE", "/v1/me") || (request.method, path) == ("GET", "/v1/me/export")
+            else {
                 return try await inner.send(request)
             }
             // Whether the bearer token is live, as the inner server sees it.
@@ -40,10 +45,13 @@ struct AccountLifecycleTests {
             }
             if request.method == "GET" { return try SessionFakeServer.json(200, Self.export) }
             deleteBodies.append(request.body)
-            let proof = request.body.flatMap { try? JSONDecoder().decode(DeleteAccountRequest.self, from: $0) }?.verificationToken
+            let proof = request.body.flatMap { try? JSONDecoder().decode(DeleteAccountRequest.self, from: $0) }?
+                .verificationToken
             guard recentSignIn || proof == "proof-1" else {
                 return SessionFakeServer.json(
-                    403, #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#)
+                    403,
+                    #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#
+                )
             }
             await inner.refuse(accessToken: token)
             return try SessionFakeServer.json(200, AccountDeleted(appleRevocation: appleRevocation))
@@ -80,7 +88,8 @@ struct AccountLifecycleTests {
         var refused: LatchClientError?
         do { _ = try await client.deleteAccount() } catch let error as LatchClientError { refused = error }
         let proof = VerificationProof(
-            token: "proof-1", expiresIn: 300, context: VerificationContext(action: LatchClient.deleteAccountAction, parameters: [:]),
+            token: "proof-1", expiresIn: 300,
+            context: VerificationContext(action: LatchClient.deleteAccountAction, parameters: [:]),
             method: .fundPassword)
         let apple = try await client.deleteAccount(verification: proof)
 
@@ -95,7 +104,9 @@ struct AccountLifecycleTests {
     @Test func test_12_appleRevocationGuidanceOnlyWhenNotPossible() {
         #expect(AppleRevocation.revoked.guidance(in: .en) == nil && !AppleRevocation.revoked.needsUserAction)
         #expect(AppleRevocation.notLinked.guidance(in: .zhHans) == nil && !AppleRevocation.notLinked.needsUserAction)
-        #expect(try! JSONDecoder().decode(AccountDeleted.self, from: Data(#"{"apple_revocation":"not_possible"}"#.utf8)).appleRevocation == .notPossible)
+        #expect(
+            try! JSONDecoder().decode(AccountDeleted.self, from: Data(#"{"apple_revocation":"not_possible"}"#.utf8))
+                .appleRevocation == .notPossible)
     }
 
     @Test func test_12_exportAccountDataDecodesTheDocument() async throws {

@@ -1,111 +1,129 @@
 // The account screens on a real `LatchClient` over a fake latchd: the SDK's services call the
 // endpoints the screens need (issue 11 §4), with the bodies latchd expects.
 #if canImport(Observation)
-import Foundation
-import LatchCore
-import Testing
+    import Foundation
+    import LatchCore
+    import Testing
 
-@testable import LatchClient
+    @testable import LatchClient
 
-@MainActor
-@Suite("Account screens on LatchClient (issue 11 §4)")
-struct AccountScreenClientTests {
-    /// `SessionFakeServer` plus `GET /v1/me/export` and `GET`/`PATCH /v1/me/security-settings`, answered
-    /// as latchd does: turning the unusual sign-in check off without `verification_token` "vt-1" is 403
-    /// VERIFICATION_REQUIRED (an old session).
-    actor SettingsServer: HTTPTransport {
-        let inner = SessionFakeServer()
-        private(set) var verifyUnusualSignIns = true
-        private(set) var patches: [SecuritySettingsUpdate] = []
+    @MainActor
+    @Suite("Account screens on LatchClient (issue 11 §4)")
+    struct AccountScreenClientTests {
+        /// `SessionFakeServer` plus `GET /v1/me/export` and `GET`/`PATCH /v1/me/security-settings`, answered
+        /// as latchd does: turning the unusual sign-in check off without `verification_token` "vt-1" is 403
+        /// VERIFICATION_REQUIRED (an old session).
+        actor SettingsServer: HTTPTransport {
+            let inner = SessionFakeServer()
+            private(set) var verifyUnusualSignIns = true
+            private(set) var patches: [SecuritySettingsUpdate] = []
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            let path = SessionFakeServer.path(of: request)
-            switch (request.method, path) {
-            case ("GET", "/v1/me/export"):
-                return try SessionFakeServer.json(200, AccountExport(
-                    exportedAt: Date(timeIntervalSince1970: 1_800_000_000), user: SessionFakeServer.alice,
-                    securitySettings: SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns), sessions: [],
-                    deviceCredentials: [], knownDevices: [],
-                    factors: .init(totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0), securityEvents: []))
-            case ("GET", "/v1/me/security-settings"):
-                return try SessionFakeServer.json(200, SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns))
-            case ("PATCH", "/v1/me/security-settings"):
-                let update = try JSONDecoder().decode(SecuritySettingsUpdate.self, from: request.body ?? Data())
-                patches.append(update)
-                if update.verifyUnusualSignIns == false, update.verificationToken != "vt-1" {
-                    return SessionFakeServer.json(
-                        403, #"{"error":"VERIFICATION_REQUIRED","message":"此操作需要先验证身份","field":"verification_token"}"#)
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                let path = SessionFakeServer.path(of: request)
+                switch (request.method, path) {
+                case ("GET", "/v1/me/export"):
+                    return try SessionFakeServer.json(
+                        200,
+                        AccountExport(
+                            exportedAt: Date(timeIntervalSince1970: 1_800_000_000), user: SessionFakeServer.alice,
+                            securitySettings: SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns),
+                            sessions: [],
+                            deviceCredentials: [], knownDevices: [],
+                            factors: .init(
+                                totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0),
+                            securityEvents: []))
+                case ("GET", "/v1/me/security-settings"):
+                    return try SessionFakeServer.json(200, SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns))
+                case ("PATCH", "/v1/me/security-settings"):
+                    let update = try JSONDecoder().decode(SecuritySettingsUpdate.self, from: request.body ?? Data())
+                    patches.append(update)
+                    if update.verifyUnusualSignIns == false, update.verificationToken != "vt-1" {
+                        return SessionFakeServer.json(
+                            403,
+                            #"{"error":"VERIFICATION_REQUIRED","message":"此操作需要先验证身份","field":"verification_token"}"#)
+                    }
+                    if let on = update.verifyUnusualSignIns { verifyUnusualSignIns = on }
+                    return try SessionFakeServer.json(200, SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns))
+                default:
+                    return try await inner.send(request)
                 }
-                if let on = update.verifyUnusualSignIns { verifyUnusualSignIns = on }
-                return try SessionFakeServer.json(200, SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns))
-            default:
-                return try await inner.send(request)
             }
         }
+
+        let server = SettingsServer()
+        let vault = InMemoryVault()
+
+        var client: LatchClient {
+            LatchClient(
+                serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: server,
+                acceptLanguage: "zh-Hans")
+        }
+
+        @Test("C2 registration on LatchClient: the code is mailed, the code signs the new account in")
+        func C2_registrationOnLatchClient() async throws {
+            let client = self.client
+            let model = RegistrationScreenModel(service: client, language: .zhHans)
+            model.email = "New@Example.com"
+            model.password = "Tiger7Lake"
+            model.confirmation = "Tiger7Lake"
+            model.termsAccepted = true
+
+            await model.register()
+            model.code = "123456"
+            await model.verify()
+
+            let sent = try #require(await server.inner.requests(to: "/v1/registrations").first?.body)
+            let registration = try JSONDecoder().decode(RegistrationRequest.self, from: sent)
+            #expect(
+                registration
+                    == RegistrationRequest(email: "new@example.com", password: "Tiger7Lake", termsAccepted: true))
+            #expect(model.step == .finished(SessionFakeServer.alice))
+            #expect(client.currentState == .signedIn(SessionFakeServer.alice))
+        }
+
+        @Test("C8 the devices screen on LatchClient lists GET /v1/sessions with this device marked")
+        func C8_devicesOnLatchClient() async throws {
+            let client = self.client
+            try await client.signIn(with: await server.inner.issueTokens())
+            let model = SignedInDevicesModel(service: client, language: .zhHans)
+
+            await model.load()
+
+            #expect(model.failure == nil)
+            #expect(model.rows.map(\.title) == ["Phone (当前设备)"])
+            #expect(!model.canSignOutOthers)
+        }
+
+        @Test(
+            "C8 the security settings on LatchClient: status from the export, the check turned off after a verification"
+        )
+        func C8_securitySettingsOnLatchClient() async throws {
+            let client = self.client
+            try await client.signIn(with: await server.inner.issueTokens())
+            let verifier = FakeVerifier()
+            let service = LatchSecuritySettingsService(
+                client: client, authenticator: SimulatedAuthenticator(kind: .faceID),
+                keys: SoftwareDeviceKeyStore(vault: vault),
+                language: .zhHans)
+            let model = SecuritySettingsModel(service: service, language: .zhHans, verify: verifier.run)
+
+            await model.load()
+            #expect(
+                model.status
+                    == SecurityStatus(
+                        biometry: .faceID, biometricSignInEnabled: false, twoFactorEnabled: false,
+                        fundPasswordSet: true, verifyUnusualSignIns: true))
+
+            await model.setVerifyUnusualSignIns(false)
+
+            #expect(verifier.opened.map(\.action) == [LatchClient.disableUnusualSignInCheckAction])
+            #expect(
+                await server.patches == [
+                    SecuritySettingsUpdate(verifyUnusualSignIns: false),
+                    SecuritySettingsUpdate(verifyUnusualSignIns: false, verificationToken: "vt-1")
+                ])
+            #expect(model.status?.verifyUnusualSignIns == false)
+            #expect(try await client.securitySettings() == SecuritySettings(verifyUnusualSignIns: false))
+        }
     }
-
-    let server = SettingsServer()
-    let vault = InMemoryVault()
-
-    var client: LatchClient {
-        LatchClient(serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: server, acceptLanguage: "zh-Hans")
-    }
-
-    @Test("C2 registration on LatchClient: the code is mailed, the code signs the new account in")
-    func C2_registrationOnLatchClient() async throws {
-        let client = self.client
-        let model = RegistrationScreenModel(service: client, language: .zhHans)
-        model.email = "New@Example.com"
-        model.password = "Tiger7Lake"
-        model.confirmation = "Tiger7Lake"
-        model.termsAccepted = true
-
-        await model.register()
-        model.code = "123456"
-        await model.verify()
-
-        let sent = try #require(await server.inner.requests(to: "/v1/registrations").first?.body)
-        let registration = try JSONDecoder().decode(RegistrationRequest.self, from: sent)
-        #expect(registration == RegistrationRequest(email: "new@example.com", password: "Tiger7Lake", termsAccepted: true))
-        #expect(model.step == .finished(SessionFakeServer.alice))
-        #expect(client.currentState == .signedIn(SessionFakeServer.alice))
-    }
-
-    @Test("C8 the devices screen on LatchClient lists GET /v1/sessions with this device marked")
-    func C8_devicesOnLatchClient() async throws {
-        let client = self.client
-        try await client.signIn(with: await server.inner.issueTokens())
-        let model = SignedInDevicesModel(service: client, language: .zhHans)
-
-        await model.load()
-
-        #expect(model.failure == nil)
-        #expect(model.rows.map(\.title) == ["Phone (当前设备)"])
-        #expect(!model.canSignOutOthers)
-    }
-
-    @Test("C8 the security settings on LatchClient: status from the export, the check turned off after a verification")
-    func C8_securitySettingsOnLatchClient() async throws {
-        let client = self.client
-        try await client.signIn(with: await server.inner.issueTokens())
-        let verifier = FakeVerifier()
-        let service = LatchSecuritySettingsService(
-            client: client, authenticator: SimulatedAuthenticator(kind: .faceID), keys: SoftwareDeviceKeyStore(vault: vault),
-            language: .zhHans)
-        let model = SecuritySettingsModel(service: service, language: .zhHans, verify: verifier.run)
-
-        await model.load()
-        #expect(model.status == SecurityStatus(
-            biometry: .faceID, biometricSignInEnabled: false, twoFactorEnabled: false, fundPasswordSet: true, verifyUnusualSignIns: true))
-
-        await model.setVerifyUnusualSignIns(false)
-
-        #expect(verifier.opened.map(\.action) == [LatchClient.disableUnusualSignInCheckAction])
-        #expect(await server.patches == [
-            SecuritySettingsUpdate(verifyUnusualSignIns: false), SecuritySettingsUpdate(verifyUnusualSignIns: false, verificationToken: "vt-1"),
-        ])
-        #expect(model.status?.verifyUnusualSignIns == false)
-        #expect(try await client.securitySettings() == SecuritySettings(verifyUnusualSignIns: false))
-    }
-}
 #endif

@@ -4,7 +4,7 @@ import Testing
 @testable import LatchClient
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Issue 11 §3: what an app needs to add the SDK — the device's language, errors it can show and
@@ -21,9 +21,11 @@ struct AppIntegrationTests {
         #expect(LatchLanguage(preferredLanguages: []) == .en)
 
         let server = SessionFakeServer()
-        let device = LatchClient(serverURL: URL(string: "https://auth.example.com")!, vault: InMemoryVault(), transport: server)
+        let device = LatchClient(
+            serverURL: URL(string: "https://auth.example.com")!, vault: InMemoryVault(), transport: server)
         let chosen = LatchClient(
-            serverURL: URL(string: "https://auth.example.com")!, vault: InMemoryVault(), transport: server, acceptLanguage: "zh-CN")
+            serverURL: URL(string: "https://auth.example.com")!, vault: InMemoryVault(), transport: server,
+            acceptLanguage: "zh-CN")
         #expect(device.language == LatchLanguage(preferredLanguages: Locale.preferredLanguages))
         #expect(device.api.acceptLanguage == device.language.rawValue)
         #expect(chosen.language == .zhHans)
@@ -37,8 +39,10 @@ struct AppIntegrationTests {
             LatchServerError(status: 423, rawCode: "AUTH_002", message: "账号已被锁定", lockedUntil: lockedUntil))
         let limited = LatchClientError.server(
             LatchServerError(status: 429, rawCode: "RATE_LIMITED", message: "Too many requests.", retryAfter: 30))
-        let wrong = LatchClientError.server(LatchServerError(status: 401, rawCode: "AUTH_001", message: "Wrong email or password."))
-        let failing = LatchClientError.server(LatchServerError(status: 503, rawCode: "DELIVERY_UNAVAILABLE", message: "busy", retryAfter: 5))
+        let wrong = LatchClientError.server(
+            LatchServerError(status: 401, rawCode: "AUTH_001", message: "Wrong email or password."))
+        let failing = LatchClientError.server(
+            LatchServerError(status: 503, rawCode: "DELIVERY_UNAVAILABLE", message: "busy", retryAfter: 5))
 
         #expect(locked.localizedDescription == "账号已被锁定")
         #expect(locked.lockedUntil == lockedUntil)
@@ -61,7 +65,7 @@ struct AppIntegrationTests {
         let first = try await harness.signIn(expiresIn: 7200)
 
         #expect(try await harness.client.validAccessToken() == first.accessToken)
-        harness.clock.advance(by: 7200 - 60)  // less than 5 minutes left: refreshed first
+        harness.clock.advance(by: 7200 - 60) // less than 5 minutes left: refreshed first
         let refreshed = try await harness.client.validAccessToken()
         #expect(refreshed != first.accessToken)
         #expect(await harness.server.count("POST", "/v1/token") == 1)

@@ -29,17 +29,20 @@ struct AppleAdapterRulesTests {
     @Test("11 equal states are usable whatever produced them")
     func I11_equalStatesAreUsable() {
         #expect(
-            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.a, source: Self.iOS18))
+            EnrollmentCheck.evaluate(
+                kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.a, source: Self.iOS18))
                 == .usable)
         #expect(
-            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: nil), read: .init(state: Self.a, source: Self.iOS18))
+            EnrollmentCheck.evaluate(
+                kept: .init(state: Self.a, source: nil), read: .init(state: Self.a, source: Self.iOS18))
                 == .usable)
     }
 
     @Test("11 a different state from the same API on the same OS version is a change")
     func I11_sameSourceDifferentStateIsAChange() {
         #expect(
-            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: Self.iOS18))
+            EnrollmentCheck.evaluate(
+                kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: Self.iOS18))
                 == .changed)
         // Both of unknown provenance (the simulator, older data on both sides): bytes decide, as before.
         #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a), read: .init(state: Self.b)) == .changed)
@@ -48,14 +51,18 @@ struct AppleAdapterRulesTests {
     @Test("11 a different state after an iOS update (another API or OS version) is unconfirmed, not a change")
     func I11_otherSourceIsUnconfirmed() {
         #expect(
-            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.b, source: Self.iOS18))
+            EnrollmentCheck.evaluate(
+                kept: .init(state: Self.a, source: Self.iOS17), read: .init(state: Self.b, source: Self.iOS18))
                 == .unconfirmed)
         let patch = DomainStateReading.Source(api: .domainState, systemVersion: "18.2")
         #expect(
-            EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: patch))
+            EnrollmentCheck.evaluate(
+                kept: .init(state: Self.a, source: Self.iOS18), read: .init(state: Self.b, source: patch))
                 == .unconfirmed)
         // Kept by an older SDK without provenance, read now with it.
-        #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a), read: .init(state: Self.b, source: Self.iOS18)) == .unconfirmed)
+        #expect(
+            EnrollmentCheck.evaluate(kept: .init(state: Self.a), read: .init(state: Self.b, source: Self.iOS18))
+                == .unconfirmed)
         // Not enabled and unreadable keep their meaning.
         #expect(EnrollmentCheck.evaluate(kept: nil, read: .init(state: Self.b, source: Self.iOS18)) == .notEnabled)
         #expect(EnrollmentCheck.evaluate(kept: .init(state: Self.a, source: Self.iOS17), read: nil) == .usable)
@@ -68,7 +75,7 @@ struct AppleAdapterRulesTests {
         let binding = BiometricBinding(credentialID: "cred-1", biometry: .faceID)
 
         try await store.rebaseline(to: .init(state: Self.b, source: Self.iOS18))
-        #expect(await store.storedReading() == nil)  // off: nothing written
+        #expect(await store.storedReading() == nil) // off: nothing written
 
         try await store.remember(binding, reading: .init(state: Self.a, source: Self.iOS17))
         #expect(await store.storedReading() == .init(state: Self.a, source: Self.iOS17))
@@ -112,7 +119,8 @@ struct AppleAdapterRulesTests {
         await bed.sensor.updateSystem(to: Self.iOS18)
         await bed.sensor.enqueue(.match)
         let driver = BiometricSignInDriver(
-            authenticator: bed.sensor, keys: InvalidatedKeyStore(inner: bed.keys), enrollment: bed.store, api: bed.server)
+            authenticator: bed.sensor, keys: InvalidatedKeyStore(inner: bed.keys), enrollment: bed.store,
+            api: bed.server)
 
         let update = await driver.start(hasStoredSession: false)
 
@@ -135,8 +143,12 @@ struct AppleAdapterRulesTests {
     @Test("11 LAErrors from the enclave's own prompt go through the one outcome mapping")
     func I11_localAuthenticationCodesOfTheKeyPrompt() {
         #expect(DeviceKeyError(localAuthenticationCode: -1) == .authenticationFailed)
-        for code in [-2, -3, -4, -9, -1004] { #expect(DeviceKeyError(localAuthenticationCode: code) == .cancelled, "LAError \(code)") }
-        for code in [-5, -6, -7, -8] { #expect(DeviceKeyError(localAuthenticationCode: code) == .unavailable, "LAError \(code)") }
+        for code in [-2, -3, -4, -9, -1004] {
+            #expect(DeviceKeyError(localAuthenticationCode: code) == .cancelled, "LAError \(code)")
+        }
+        for code in [-5, -6, -7, -8] {
+            #expect(DeviceKeyError(localAuthenticationCode: code) == .unavailable, "LAError \(code)")
+        }
         #expect(DeviceKeyError(localAuthenticationCode: -10) == .platform(code: -10))
         #expect(DeviceKeyError(localAuthenticationCode: -42) == .platform(code: -42))
     }
@@ -148,7 +160,8 @@ struct AppleAdapterRulesTests {
         _ = machine.challengeReceived(BiometricSignInTests.challenge)
 
         #expect(machine.signingFailed(DeviceKeyError(securityStatus: -25293)) == .forgetBinding)
-        #expect(machine.bindingForgotten() == .showSignIn(.init(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
+        #expect(
+            machine.bindingForgotten() == .showSignIn(.init(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
     }
 
     @Test("11 an invalidated key on the verification page turns biometric sign-in off, so it is not offered again")
@@ -157,12 +170,15 @@ struct AppleAdapterRulesTests {
         let bed = BiometricTestBed()
         let binding = try await bed.enabled()
         let environment = LatchVerificationEnvironment(
-            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: bed.vault), authenticator: bed.sensor,
+            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: bed.vault),
+            authenticator: bed.sensor,
             keys: InvalidatedKeyStore(inner: bed.keys), presenter: VerificationSheetModel(), sensor: .faceID,
             responder: VerificationInputRelay())
         let message = try SignedMessage.login(challengeID: "chl-1", challenge: "c")
 
-        await #expect(throws: DeviceKeyError.unusable) { try await environment.sign(message, credentialID: binding.credentialID) }
+        await #expect(throws: DeviceKeyError.unusable) {
+            try await environment.sign(message, credentialID: binding.credentialID)
+        }
 
         #expect(await bed.store.binding() == nil)
         #expect(try await bed.keys.publicKey() == nil)
@@ -184,7 +200,9 @@ struct AppleAdapterRulesTests {
         await vault.unlock()
         #expect(try await store.publicKey() == old.publicKey)
         let signature = try await store.sign(message)
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: old.publicKey, signatureDERBase64URL: signature, message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: old.publicKey, signatureDERBase64URL: signature, message: message))
 
         let new = try await store.createKey()
         #expect(new.publicKey != old.publicKey)
@@ -200,7 +218,8 @@ struct AppleAdapterRulesTests {
         let model = VerificationSheetModel()
         let received = InputLog()
         let screen = VerificationScreen(
-            kind: .fundPassword, icon: VerificationIcon(symbol: .fundPassword, accessibilityLabel: "资金密码"), title: "资金密码",
+            kind: .fundPassword, icon: VerificationIcon(symbol: .fundPassword, accessibilityLabel: "资金密码"),
+            title: "资金密码",
             message: "请输入资金密码", buttons: [], announcement: VerificationAnnouncement("请输入资金密码"))
         model.present(screen, respond: VerificationResponder { received.append($0) })
 

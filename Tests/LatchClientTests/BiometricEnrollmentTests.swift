@@ -14,13 +14,17 @@ struct BiometricEnrollmentTests {
 
         // Act
         let result = try await bed.enrollment.enable(
-            reason: "Turn on Touch ID sign-in", fallbackTitle: "", deviceName: "Alice's iPhone", verificationToken: "vt-1")
+            reason: "Turn on Touch ID sign-in", fallbackTitle: "", deviceName: "Alice's iPhone",
+            verificationToken: "vt-1")
 
         // Check: the server got the device's public key; the device kept the binding and the state.
         let binding = BiometricBinding(credentialID: "cred-1", biometry: .touchID)
         #expect(result == .enabled(binding))
         let publicKey = try #require(try await bed.keys.publicKey())
-        #expect(await bed.server.binds == [.init(publicKey: publicKey, deviceName: "Alice's iPhone", biometry: .touchID, verificationToken: "vt-1")])
+        #expect(
+            await bed.server.binds == [
+                .init(publicKey: publicKey, deviceName: "Alice's iPhone", biometry: .touchID, verificationToken: "vt-1")
+            ])
         #expect(await bed.store.binding() == binding)
         #expect(await bed.store.storedDomainState() == (await bed.sensor.domainState()))
         #expect(await bed.enrollment.binding() == binding)
@@ -74,12 +78,18 @@ struct BiometricEnrollmentTests {
         struct LockingServer: DeviceCredentialAPI {
             let inner: FakeCredentialServer
             let vault: TestVault
-            func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws -> String {
-                let id = try await inner.bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+            func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?)
+                async throws -> String
+            {
+                let id = try await inner.bind(
+                    publicKey: publicKey, deviceName: deviceName, biometry: biometry,
+                    verificationToken: verificationToken)
                 await vault.lock()
                 return id
             }
-            func challenge(credentialID: String) async throws -> SignatureChallengeInfo { try await inner.challenge(credentialID: credentialID) }
+            func challenge(credentialID: String) async throws -> SignatureChallengeInfo {
+                try await inner.challenge(credentialID: credentialID)
+            }
             func signIn(challengeID: String, signature: String) async throws -> TokenResponse {
                 try await inner.signIn(challengeID: challengeID, signature: signature)
             }
@@ -87,7 +97,8 @@ struct BiometricEnrollmentTests {
         }
         let bed = BiometricTestBed()
         let enrollment = BiometricEnrollment(
-            authenticator: bed.sensor, keys: bed.keys, store: bed.store, api: LockingServer(inner: bed.server, vault: bed.vault))
+            authenticator: bed.sensor, keys: bed.keys, store: bed.store,
+            api: LockingServer(inner: bed.server, vault: bed.vault))
         await bed.sensor.enqueue(.match)
 
         // Act
@@ -105,8 +116,10 @@ struct BiometricEnrollmentTests {
         let first = try await bed.enabled()
         await bed.sensor.reenroll()
         await bed.sensor.enqueue(.match)
-        #expect(await bed.driver().start(hasStoredSession: true) == .showSignIn(
-            BiometricSignIn.SignInScreen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
+        #expect(
+            await bed.driver().start(hasStoredSession: true)
+                == .showSignIn(
+                    BiometricSignIn.SignInScreen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
 
         // Act: signed in with the password, the user enables it again.
         let second = try await bed.enabled()

@@ -6,12 +6,13 @@ import Testing
 /// Localized biometric messages (zh-Hans with the seeds' wording, and English).
 @Suite("Biometric messages")
 struct BiometricNoticeTests {
-    static let all: [BiometricNotice] = BiometryKind.allCases.flatMap { kind in
-        [
-            .notRecognized(kind), .cancelled(kind), .passcodeNotSet(kind), .notEnrolled(kind), .notAvailable(kind),
-            .lockedOut(kind), .enrollmentChanged(kind), .bindingRemoved(kind), .failed(kind),
-        ]
-    } + [.notSupported, .networkError]
+    static let all: [BiometricNotice] =
+        BiometryKind.allCases.flatMap { kind in
+            [
+                .notRecognized(kind), .cancelled(kind), .passcodeNotSet(kind), .notEnrolled(kind), .notAvailable(kind),
+                .lockedOut(kind), .enrollmentChanged(kind), .bindingRemoved(kind), .failed(kind)
+            ]
+        } + [.notSupported, .networkError]
 
     @Test func B2_touchIDMessagesUseSeed001Wording() {
         #expect(BiometricNotice.notRecognized(.touchID).text(in: .zhHans) == "指纹验证失败")
@@ -55,7 +56,10 @@ struct BiometricNoticeTests {
         #expect(BiometricNotice(failure: .biometryNotAvailable, kind: .faceID) == .notAvailable(.faceID))
         #expect(BiometricNotice(failure: .biometryNotEnrolled, kind: .touchID) == .notEnrolled(.touchID))
         #expect(BiometricNotice(failure: .biometryLockout, kind: .touchID) == .lockedOut(.touchID))
-        for code in [BiometricErrorCode.authenticationFailed, .userCancel, .userFallback, .systemCancel, .appCancel, .invalidContext, .notInteractive, .other(7)] {
+        for code in [
+            BiometricErrorCode.authenticationFailed, .userCancel, .userFallback, .systemCancel, .appCancel,
+            .invalidContext, .notInteractive, .other(7)
+        ] {
             #expect(BiometricNotice(failure: code, kind: .faceID) == nil)
         }
     }

@@ -29,7 +29,10 @@ actor FakeCredentialServer: DeviceCredentialAPI {
 
     static let tokens = BiometricSignInTests.tokens
 
-    func set(bindError: (any Error)? = nil, unbindError: (any Error)? = nil, challengeError: (any Error)? = nil, gate: CredentialServerGate? = nil) {
+    func set(
+        bindError: (any Error)? = nil, unbindError: (any Error)? = nil, challengeError: (any Error)? = nil,
+        gate: CredentialServerGate? = nil
+    ) {
         self.bindError = bindError
         self.unbindError = unbindError
         self.challengeError = challengeError
@@ -43,16 +46,24 @@ actor FakeCredentialServer: DeviceCredentialAPI {
     private(set) var protections: [DeviceKeyProtection] = []
 
     func bind(
-        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection,
+        verificationToken: String?
     ) throws -> String {
         protections.append(protection)
-        return try bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+        return try bind(
+            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
     }
 
-    func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) throws -> String {
-        binds.append(Bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
+    func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) throws
+        -> String
+    {
+        binds.append(
+            Bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+        )
         if let bindError { throw bindError }
-        guard DeviceSignature.publicKey(fromBase64URL: publicKey) != nil else { throw DeviceCredentialError.server(code: .validationFailed, message: nil) }
+        guard DeviceSignature.publicKey(fromBase64URL: publicKey) != nil else {
+            throw DeviceCredentialError.server(code: .validationFailed, message: nil)
+        }
         counter += 1
         let id = "cred-\(counter)"
         credentials[id] = publicKey
@@ -65,15 +76,18 @@ actor FakeCredentialServer: DeviceCredentialAPI {
         if let challengeError { throw challengeError }
         guard credentials[credentialID] != nil else { throw DeviceCredentialError.credentialNotFound }
         counter += 1
-        let info = SignatureChallengeInfo(challengeId: "chl-\(counter)", challenge: "challenge-\(counter)", expiresIn: 120)
+        let info = SignatureChallengeInfo(
+            challengeId: "chl-\(counter)", challenge: "challenge-\(counter)", expiresIn: 120)
         challenges[info.challengeId] = (credentialID, info.challenge)
         return info
     }
 
     func signIn(challengeID: String, signature: String) throws -> TokenResponse {
-        guard let issued = challenges.removeValue(forKey: challengeID), let publicKey = credentials[issued.credentialID],
+        guard let issued = challenges.removeValue(forKey: challengeID),
+            let publicKey = credentials[issued.credentialID],
             let message = try? SignedMessage.login(challengeID: challengeID, challenge: issued.challenge),
-            DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
         else { throw DeviceCredentialError.signatureRejected }
         return Self.tokens
     }
@@ -85,7 +99,9 @@ actor FakeCredentialServer: DeviceCredentialAPI {
 
     func unbind(credentialID: String) throws {
         if let unbindError { throw unbindError }
-        guard credentials.removeValue(forKey: credentialID) != nil else { throw DeviceCredentialError.credentialNotFound }
+        guard credentials.removeValue(forKey: credentialID) != nil else {
+            throw DeviceCredentialError.credentialNotFound
+        }
         unbinds.append(credentialID)
     }
 }
@@ -141,7 +157,8 @@ struct BiometricTestBed {
     /// Enables biometric login as a signed-in user would.
     func enabled() async throws -> BiometricBinding {
         await sensor.enqueue(.match)
-        guard case .enabled(let binding) = try await enrollment.enable(reason: "Turn on", deviceName: "Test phone") else {
+        guard case .enabled(let binding) = try await enrollment.enable(reason: "Turn on", deviceName: "Test phone")
+        else {
             throw DeviceKeyError.noKey
         }
         return binding
@@ -171,8 +188,11 @@ struct BiometricSignInDriverTests {
         // Check: the server accepted the device's signature of its challenge.
         #expect(update == .finished(.signedIn(FakeCredentialServer.tokens)))
         #expect(await bed.server.challengeRequests == 1)
-        #expect(await bed.sensor.prompts.last == .init(
-            reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel"))
+        #expect(
+            await bed.sensor.prompts.last
+                == .init(
+                    reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password",
+                    cancelTitle: "Cancel"))
     }
 
     @Test func C12_storedSessionIsUnlockedWithoutTheServer() async throws {
@@ -204,7 +224,9 @@ struct BiometricSignInDriverTests {
         let driver = bed.driver(language: .zhHans)
 
         // Act and check: not recognized — message, password, and the option to retry.
-        #expect(await driver.start(hasStoredSession: false) == .showSignIn(Screen(biometricOption: .touchID, notice: .notRecognized(.touchID))))
+        #expect(
+            await driver.start(hasStoredSession: false)
+                == .showSignIn(Screen(biometricOption: .touchID, notice: .notRecognized(.touchID))))
         #expect(BiometricNotice.notRecognized(.touchID).text(in: .zhHans) == "指纹验证失败")
         // Retry.
         #expect(await driver.biometricSignInTapped() == .finished(.signedIn(FakeCredentialServer.tokens)))
@@ -221,7 +243,7 @@ struct BiometricSignInDriverTests {
 
         // Check: no prompt; biometric login off on this device; the session untouched.
         #expect(update == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
-        #expect(await bed.sensor.prompts.count == 1)  // only the one that enabled it
+        #expect(await bed.sensor.prompts.count == 1) // only the one that enabled it
         #expect(await bed.store.binding() == nil)
         #expect(try await !bed.keys.hasKey())
         #expect(await bed.vault.items["session"] == BiometricTestBed.session)
@@ -250,7 +272,9 @@ struct BiometricSignInDriverTests {
         await bed.sensor.enqueue(.match, .match)
         let driver = bed.driver()
 
-        #expect(await driver.start(hasStoredSession: false) == .showSignIn(Screen(biometricOption: .faceID, notice: .networkError)))
+        #expect(
+            await driver.start(hasStoredSession: false)
+                == .showSignIn(Screen(biometricOption: .faceID, notice: .networkError)))
         #expect(await bed.store.binding() == binding)
 
         await bed.server.set()

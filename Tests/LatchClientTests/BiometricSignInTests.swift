@@ -14,7 +14,9 @@ struct BiometricSignInTests {
     static let challenge = SignatureChallengeInfo(challengeId: "chl-1", challenge: "c-1", expiresIn: 120)
     static let tokens = TokenResponse(
         accessToken: "access", expiresIn: 7200, refreshToken: "refresh", refreshExpiresIn: 2_592_000, sessionId: "s-1",
-        user: UserInfo(id: "u-1", email: "a@example.com", emailVerified: true, nickname: nil, createdAt: Date(timeIntervalSince1970: 0)))
+        user: UserInfo(
+            id: "u-1", email: "a@example.com", emailVerified: true, nickname: nil,
+            createdAt: Date(timeIntervalSince1970: 0)))
     static let evaluate = BiometricSignIn.Action.evaluate(
         reason: "Use Face ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel")
 
@@ -40,7 +42,9 @@ struct BiometricSignInTests {
         // A match: ask the server for a challenge for this credential.
         #expect(machine.evaluationFinished(.success) == .requestChallenge(credentialID: "cred-1"))
         // The challenge: sign the login message of the contract.
-        #expect(machine.challengeReceived(Self.challenge) == .sign(try SignedMessage.login(challengeID: "chl-1", challenge: "c-1")))
+        #expect(
+            machine.challengeReceived(Self.challenge)
+                == .sign(try SignedMessage.login(challengeID: "chl-1", challenge: "c-1")))
         // Signed: exchange it.
         #expect(machine.signed(signature: "sig") == .exchange(challengeID: "chl-1", signature: "sig"))
         // Tokens: signed in.
@@ -85,8 +89,11 @@ struct BiometricSignInTests {
         #expect(Screen(biometricOption: .touchID, notice: nil).offersPassword)
         // Retry: checks again (it may have locked out meanwhile).
         #expect(machine.userTappedBiometricSignIn() == .checkAvailability)
-        #expect(machine.availabilityKnown(.available(kind: .touchID), enrollment: .usable) == .evaluate(
-            reason: "Use Touch ID to sign in to your account", fallbackTitle: "Sign in with password", cancelTitle: "Cancel"))
+        #expect(
+            machine.availabilityKnown(.available(kind: .touchID), enrollment: .usable)
+                == .evaluate(
+                    reason: "Use Touch ID to sign in to your account", fallbackTitle: "Sign in with password",
+                    cancelTitle: "Cancel"))
         #expect(machine.evaluationFinished(.success) == .requestChallenge(credentialID: "cred-2"))
     }
 
@@ -101,7 +108,7 @@ struct BiometricSignInTests {
 
     @Test func B2_settingsLikeHidesTheOptionAndPointsToSettings() {
         let expected: [(Int, BiometricNotice)] = [
-            (-5, .passcodeNotSet(.faceID)), (-6, .notAvailable(.faceID)), (-7, .notEnrolled(.faceID)),
+            (-5, .passcodeNotSet(.faceID)), (-6, .notAvailable(.faceID)), (-7, .notEnrolled(.faceID))
         ]
         for (code, notice) in expected {
             var machine = Self.evaluating()
@@ -153,8 +160,9 @@ struct BiometricSignInTests {
 
     @Test func B1_unavailableAtLaunchShowsWhy() {
         let expected: [(BiometricUnavailableReason, BiometricNotice)] = [
-            (.lockedOut, .lockedOut(.faceID)), (.notEnrolled, .notEnrolled(.faceID)), (.passcodeNotSet, .passcodeNotSet(.faceID)),
-            (.notAvailable, .notAvailable(.faceID)), (.notSupported, .notSupported),
+            (.lockedOut, .lockedOut(.faceID)), (.notEnrolled, .notEnrolled(.faceID)),
+            (.passcodeNotSet, .passcodeNotSet(.faceID)),
+            (.notAvailable, .notAvailable(.faceID)), (.notSupported, .notSupported)
         ]
         for (reason, notice) in expected {
             var machine = BiometricSignIn()
@@ -178,7 +186,9 @@ struct BiometricSignInTests {
         // Password choice while forgetting changes nothing; the screen comes next.
         #expect(machine.userChosePassword() == .none)
         // Forgotten: the sign-in screen asks to sign in and enable it again.
-        #expect(machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
+        #expect(
+            machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID)))
+        )
     }
 
     @Test func B4_keptStateGoneMeanwhileOffersNothingAndDeletesNothing() {
@@ -195,7 +205,8 @@ struct BiometricSignInTests {
         _ = machine.evaluationFinished(.success)
 
         #expect(machine.serverRejected(.credentialNotFound) == .forgetBinding)
-        #expect(machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .bindingRemoved(.faceID))))
+        #expect(
+            machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .bindingRemoved(.faceID))))
     }
 
     @Test func B4_keyTheEnclaveRefusesTurnsBiometricLoginOff() throws {
@@ -204,7 +215,9 @@ struct BiometricSignInTests {
         _ = machine.challengeReceived(Self.challenge)
 
         #expect(machine.signingFailed(.unusable) == .forgetBinding)
-        #expect(machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID))))
+        #expect(
+            machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .enrollmentChanged(.faceID)))
+        )
     }
 
     @Test func B6_missingKeyTurnsBiometricLoginOff() {
@@ -213,7 +226,8 @@ struct BiometricSignInTests {
         _ = machine.challengeReceived(Self.challenge)
 
         #expect(machine.signingFailed(.noKey) == .forgetBinding)
-        #expect(machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .bindingRemoved(.faceID))))
+        #expect(
+            machine.bindingForgotten() == .showSignIn(Screen(biometricOption: nil, notice: .bindingRemoved(.faceID))))
     }
 
     // MARK: - Transient failures keep the binding
@@ -221,14 +235,16 @@ struct BiometricSignInTests {
     @Test func B6_signingFailuresKeepTheOption() {
         let expected: [(DeviceKeyError, BiometricNotice?)] = [
             (.cancelled, nil), (.authenticationFailed, .notRecognized(.faceID)), (.unavailable, .failed(.faceID)),
-            (.platform(code: -1), .failed(.faceID)),
+            (.platform(code: -1), .failed(.faceID))
         ]
         for (error, notice) in expected {
             var machine = Self.evaluating()
             _ = machine.evaluationFinished(.success)
             _ = machine.challengeReceived(Self.challenge)
 
-            #expect(machine.signingFailed(error) == .showSignIn(Screen(biometricOption: .faceID, notice: notice)), "\(error)")
+            #expect(
+                machine.signingFailed(error) == .showSignIn(Screen(biometricOption: .faceID, notice: notice)),
+                "\(error)")
         }
     }
 
@@ -236,7 +252,8 @@ struct BiometricSignInTests {
         var machine = Self.evaluating()
         _ = machine.evaluationFinished(.success)
 
-        #expect(machine.serverRejected(.network) == .showSignIn(Screen(biometricOption: .faceID, notice: .networkError)))
+        #expect(
+            machine.serverRejected(.network) == .showSignIn(Screen(biometricOption: .faceID, notice: .networkError)))
         #expect(machine.userTappedBiometricSignIn() == .checkAvailability)
     }
 
@@ -257,7 +274,9 @@ struct BiometricSignInTests {
         _ = machine.challengeReceived(Self.challenge)
         _ = machine.signed(signature: "sig")
 
-        #expect(machine.serverRejected(.signatureRejected) == .showSignIn(Screen(biometricOption: .faceID, notice: .failed(.faceID))))
+        #expect(
+            machine.serverRejected(.signatureRejected)
+                == .showSignIn(Screen(biometricOption: .faceID, notice: .failed(.faceID))))
         #expect(machine.serverRejected(.server(code: nil, message: nil)) == .none)
     }
 
@@ -265,7 +284,8 @@ struct BiometricSignInTests {
         var machine = Self.evaluating()
         _ = machine.evaluationFinished(.success)
 
-        let action = machine.challengeReceived(SignatureChallengeInfo(challengeId: "chl-1", challenge: "a\nlogin", expiresIn: 120))
+        let action = machine.challengeReceived(
+            SignatureChallengeInfo(challengeId: "chl-1", challenge: "a\nlogin", expiresIn: 120))
 
         #expect(action == .showSignIn(Screen(biometricOption: .faceID, notice: .failed(.faceID))))
     }
@@ -311,17 +331,23 @@ struct BiometricSignInTests {
     func B3_promptTextsFollowLanguageAndConfiguration() {
         var chinese = BiometricSignIn(language: .zhHans)
         _ = chinese.appLaunched(binding: Self.binding, hasStoredSession: false)
-        #expect(chinese.availabilityKnown(.available(kind: .faceID), enrollment: .usable) == .evaluate(
-            reason: "使用Face ID登录您的账号", fallbackTitle: "使用密码登录", cancelTitle: "取消"))
+        #expect(
+            chinese.availabilityKnown(.available(kind: .faceID), enrollment: .usable)
+                == .evaluate(
+                    reason: "使用Face ID登录您的账号", fallbackTitle: "使用密码登录", cancelTitle: "取消"))
 
         var hidden = BiometricSignIn(reason: "Unlock Acme", fallbackButton: .hidden)
         _ = hidden.appLaunched(binding: Self.binding, hasStoredSession: false)
-        #expect(hidden.availabilityKnown(.available(kind: .faceID), enrollment: .usable) == .evaluate(
-            reason: "Unlock Acme", fallbackTitle: "", cancelTitle: "Cancel"))
+        #expect(
+            hidden.availabilityKnown(.available(kind: .faceID), enrollment: .usable)
+                == .evaluate(
+                    reason: "Unlock Acme", fallbackTitle: "", cancelTitle: "Cancel"))
 
         var system = BiometricSignIn(fallbackButton: .systemDefault)
         _ = system.appLaunched(binding: Self.touchBinding, hasStoredSession: false)
-        #expect(system.availabilityKnown(.available(kind: .touchID), enrollment: .usable) == .evaluate(
-            reason: "Use Touch ID to sign in to your account", fallbackTitle: nil, cancelTitle: "Cancel"))
+        #expect(
+            system.availabilityKnown(.available(kind: .touchID), enrollment: .usable)
+                == .evaluate(
+                    reason: "Use Touch ID to sign in to your account", fallbackTitle: nil, cancelTitle: "Cancel"))
     }
 }

@@ -10,7 +10,8 @@ struct BiometricSimulatedAuthenticatorTests {
         // Set-up
         let sensor = SimulatedAuthenticator(kind: .touchID)
         await sensor.enqueue(
-            .noMatch, .noMatch, .noMatch, .cancel, .otherMethod, .systemCancel, .appCancel, .notInteractive, .error(code: -10),
+            .noMatch, .noMatch, .noMatch, .cancel, .otherMethod, .systemCancel, .appCancel, .notInteractive,
+            .error(code: -10),
             .match)
 
         // Act
@@ -33,9 +34,11 @@ struct BiometricSimulatedAuthenticatorTests {
         _ = await sensor.evaluate(reason: "Sign in to Latch", fallbackTitle: "")
         _ = await sensor.evaluate(reason: "Confirm withdrawal", fallbackTitle: nil)
 
-        #expect(await sensor.prompts == [
-            .init(reason: "Sign in to Latch", fallbackTitle: ""), .init(reason: "Confirm withdrawal", fallbackTitle: nil),
-        ])
+        #expect(
+            await sensor.prompts == [
+                .init(reason: "Sign in to Latch", fallbackTitle: ""),
+                .init(reason: "Confirm withdrawal", fallbackTitle: nil)
+            ])
     }
 
     @Test func B2_lockoutLastsUntilThePasscodeUnlocks() async {
@@ -44,9 +47,13 @@ struct BiometricSimulatedAuthenticatorTests {
         await sensor.enqueue(.lockout, .match)
 
         // Act and check: the lockout, then prompts fail with −8 without using the script.
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout))
+        )
         #expect(await sensor.availability() == .unavailable(.lockedOut))
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout))
+        )
         #expect(await sensor.domainState() == nil)
         await sensor.unlock()
         #expect(await sensor.availability() == .available(kind: .faceID))
@@ -69,8 +76,9 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test func B1_unavailableReasonsFailPromptsWithTheirCodes() async {
         let sensor = SimulatedAuthenticator(kind: .touchID)
         let expected: [(BiometricUnavailableReason, BiometricErrorCode)] = [
-            (.notEnrolled, .biometryNotEnrolled), (.passcodeNotSet, .passcodeNotSet), (.notAvailable, .biometryNotAvailable),
-            (.lockedOut, .biometryLockout), (.notSupported, .biometryNotAvailable),
+            (.notEnrolled, .biometryNotEnrolled), (.passcodeNotSet, .passcodeNotSet),
+            (.notAvailable, .biometryNotAvailable),
+            (.lockedOut, .biometryLockout), (.notSupported, .biometryNotAvailable)
         ]
 
         for (reason, code) in expected {
@@ -108,9 +116,12 @@ struct BiometricSimulatedAuthenticatorTests {
 
     @Test func B2_beyondTheScriptTheHookThenTheDefaultDecide() async {
         // The hook (a terminal UI in the CLI) decides unscripted prompts.
-        let hooked = SimulatedAuthenticator(kind: .touchID, decide: { prompt in prompt.reason == "yes" ? .match : .noMatch })
+        let hooked = SimulatedAuthenticator(
+            kind: .touchID, decide: { prompt in prompt.reason == "yes" ? .match : .noMatch })
         #expect(await hooked.evaluate(reason: "yes", fallbackTitle: nil) == .success)
-        #expect(await hooked.evaluate(reason: "no", fallbackTitle: nil) == .failure(BiometricFailure(code: .authenticationFailed)))
+        #expect(
+            await hooked.evaluate(reason: "no", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .authenticationFailed)))
 
         // Without a hook: the user cancels, unless told otherwise.
         let plain = SimulatedAuthenticator()
@@ -121,7 +132,9 @@ struct BiometricSimulatedAuthenticatorTests {
 
     // MARK: Issue 11 §1: real Face ID and Touch ID sequences
 
-    @Test("issue 11 Face ID scans again by itself, then waits on its buttons; Cancel after failed scans is −2 with a failed scan, never −1")
+    @Test(
+        "issue 11 Face ID scans again by itself, then waits on its buttons; Cancel after failed scans is −2 with a failed scan, never −1"
+    )
     func issue11_faceIDRetriesInsideOnePromptAndNeverReportsMinusOne() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         // One prompt: a failed scan, the automatic second scan fails, "Try Face ID Again" fails, Cancel.
@@ -140,22 +153,30 @@ struct BiometricSimulatedAuthenticatorTests {
 
         // The fallback button after failed scans: −3.
         await sensor.enqueue(.noMatch, .noMatch, .otherMethod)
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .userFallback, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .userFallback, scanFailed: true)))
 
         // Cancel before any failed scan: the user's cancel, no failed scan.
         await sensor.enqueue(.cancel)
         #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .userCancel)))
     }
 
-    @Test("issue 11 Touch ID reports −1 after three failed touches in one prompt; Cancel after one touch is −2 with a failed touch")
+    @Test(
+        "issue 11 Touch ID reports −1 after three failed touches in one prompt; Cancel after one touch is −2 with a failed touch"
+    )
     func issue11_touchIDReportsMinusOneAfterThreeTouches() async {
         let sensor = SimulatedAuthenticator(kind: .touchID)
         await sensor.enqueue(.noMatch, .noMatch, .noMatch, .match, .noMatch, .cancel, .tryAgain, .noMatch, .match)
 
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .authenticationFailed)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .authenticationFailed)))
         #expect(await sensor.consecutiveFailures == 3)
         #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .success)
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
         // Touch ID has no "Try Again" button: the step is ignored and the touch after it matches.
         #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .success)
         #expect(BiometricFailure(code: .authenticationFailed).scanFailed)
@@ -169,16 +190,24 @@ struct BiometricSimulatedAuthenticatorTests {
         // Two prompts of two failed scans each, cancelled; the fifth failure comes in the third prompt.
         await sensor.enqueue(.noMatch, .cancel, .noMatch, .noMatch, .cancel, .noMatch, .noMatch, .noMatch)
 
-        #expect(await sensor.evaluate(reason: "1", fallbackTitle: nil) == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
-        #expect(await sensor.evaluate(reason: "2", fallbackTitle: nil) == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "1", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "2", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
         #expect(await sensor.consecutiveFailures == 3)
         // Touch ID: 4th and 5th touches; Face ID: 4th and 5th scans. Both lock out on the fifth.
-        #expect(await sensor.evaluate(reason: "3", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "3", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .biometryLockout, scanFailed: true)))
         #expect(await sensor.script == [.noMatch], "the prompt ended on the fifth failure")
         #expect(await sensor.availability() == .unavailable(.lockedOut))
 
         // Locked: a prompt fails at once, without a scan, and takes no step.
-        #expect(await sensor.evaluate(reason: "4", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout)))
+        #expect(
+            await sensor.evaluate(reason: "4", fallbackTitle: nil) == .failure(BiometricFailure(code: .biometryLockout))
+        )
         #expect(await sensor.prompts.count == 3)
 
         #expect(await sensor.script == [.noMatch])
@@ -186,7 +215,9 @@ struct BiometricSimulatedAuthenticatorTests {
         // The passcode prompt: not entered (the left-over step is no passcode), it stays locked; entered,
         // biometry is back with a fresh count.
         await sensor.enqueue(.passcode, .match)
-        #expect(await sensor.unlockWithPasscode(reason: "p", cancelTitle: "取消") == .failure(BiometricFailure(code: .userCancel)))
+        #expect(
+            await sensor.unlockWithPasscode(reason: "p", cancelTitle: "取消")
+                == .failure(BiometricFailure(code: .userCancel)))
         #expect(await sensor.availability() == .unavailable(.lockedOut))
         #expect(await sensor.unlockWithPasscode(reason: "p", cancelTitle: "取消") == .success)
         #expect(await sensor.availability() == .available(kind: kind))
@@ -199,10 +230,13 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test("issue 11 a match resets the consecutive count: four failures, a match, four failures do not lock out")
     func issue11_matchResetsTheCount() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
-        await sensor.enqueue(.noMatch, .noMatch, .noMatch, .noMatch, .match, .noMatch, .noMatch, .noMatch, .noMatch, .cancel)
+        await sensor.enqueue(
+            .noMatch, .noMatch, .noMatch, .noMatch, .match, .noMatch, .noMatch, .noMatch, .noMatch, .cancel)
 
         #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .success)
-        #expect(await sensor.evaluate(reason: "r", fallbackTitle: nil) == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
+        #expect(
+            await sensor.evaluate(reason: "r", fallbackTitle: nil)
+                == .failure(BiometricFailure(code: .userCancel, scanFailed: true)))
         #expect(await sensor.availability() == .available(kind: .faceID))
         #expect(await sensor.consecutiveFailures == 4)
     }
@@ -219,9 +253,13 @@ struct BiometricSimulatedAuthenticatorTests {
 
     // MARK: Issue 11 §1: what a real prompt's ending says about failed scans
 
-    @Test("issue 11 FailedScanInference: Face ID's Cancel and every fallback follow a failed scan; −8 only if usable before")
+    @Test(
+        "issue 11 FailedScanInference: Face ID's Cancel and every fallback follow a failed scan; −8 only if usable before"
+    )
     func issue11_failedScanInferenceFromWhatLAContextReveals() {
-        func infer(_ code: BiometricErrorCode, _ kind: BiometryKind, lockedBefore: Bool = false, seconds: Double = 0.5) -> Bool {
+        func infer(_ code: BiometricErrorCode, _ kind: BiometryKind, lockedBefore: Bool = false, seconds: Double = 0.5)
+            -> Bool
+        {
             FailedScanInference.scanFailed(code: code, kind: kind, lockedOutBefore: lockedBefore, secondsShown: seconds)
         }
         #expect(infer(.authenticationFailed, .touchID))
@@ -236,9 +274,10 @@ struct BiometricSimulatedAuthenticatorTests {
         // −8: a failure in this prompt, unless the prompt failed at once because it was locked already.
         #expect(infer(.biometryLockout, .faceID))
         #expect(!infer(.biometryLockout, .touchID, lockedBefore: true))
-        for code in [BiometricErrorCode.systemCancel, .appCancel, .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled,
-            .invalidContext, .notInteractive, .other(-42)]
-        {
+        for code in [
+            BiometricErrorCode.systemCancel, .appCancel, .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled,
+            .invalidContext, .notInteractive, .other(-42)
+        ] {
             #expect(!infer(code, .faceID, seconds: 10), "\(code)")
         }
     }

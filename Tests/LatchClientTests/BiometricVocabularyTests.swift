@@ -44,7 +44,9 @@ struct BiometricVocabularyTests {
             for kind in BiometryKind.allCases {
                 for scanFailed in [false, true] {
                     let failure = BiometricFailure(laErrorCode: code, scanFailed: scanFailed)
-                    #expect(BiometricOutcome(failure, kind: kind).handling == failure.handling, "LAError \(code) on \(kind)")
+                    #expect(
+                        BiometricOutcome(failure, kind: kind).handling == failure.handling, "LAError \(code) on \(kind)"
+                    )
                 }
             }
         }
@@ -86,7 +88,9 @@ struct BiometricVocabularyTests {
     func I14_verificationTreatsNotInteractiveAsInterruption() {
         var flow = F.evaluating()
 
-        let screen = flow.biometricFinished(BiometricOutcome(.failure(BiometricFailure(laErrorCode: -1004)), sensor: .faceID)).screen
+        let screen = flow.biometricFinished(
+            BiometricOutcome(.failure(BiometricFailure(laErrorCode: -1004)), sensor: .faceID)
+        ).screen
 
         #expect(screen?.message == "Face ID验证已中断，请再试一次")
         #expect(screen?.button(.retry) != nil)
@@ -95,11 +99,15 @@ struct BiometricVocabularyTests {
         #expect(flow.biometricFinished(.failed).screen?.message == "第1/3次尝试失败")
     }
 
-    @Test("14 verification: −10 and unknown codes fail without counting, retry and other methods stay", arguments: [-10, -42])
+    @Test(
+        "14 verification: −10 and unknown codes fail without counting, retry and other methods stay",
+        arguments: [-10, -42])
     func I14_verificationShowsUnexpectedFailure(code: Int) {
         var flow = F.evaluating(language: .zhHans)
 
-        let screen = flow.biometricFinished(BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .faceID)).screen
+        let screen = flow.biometricFinished(
+            BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .faceID)
+        ).screen
 
         #expect(screen?.message == "Face ID验证失败，请再试一次")
         #expect(screen?.button(.retry) != nil)

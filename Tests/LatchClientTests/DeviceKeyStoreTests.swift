@@ -58,7 +58,9 @@ struct DeviceKeyStoreTests {
         #expect(Base64URL.decode(key.publicKey)?.first == 0x04)
         #expect(!key.publicKey.contains("="))
         #expect(DeviceSignature.publicKey(fromBase64URL: key.publicKey) != nil)
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: Self.loginMessage))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: Self.loginMessage))
         _ = try P256.Signing.ECDSASignature(derRepresentation: try #require(Base64URL.decode(signature)))
     }
 
@@ -69,9 +71,13 @@ struct DeviceKeyStoreTests {
 
         let signature = try await store.sign(Self.loginMessage)
 
-        #expect(!DeviceSignature.verify(publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: other))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: other))
         let stranger = DeviceSignature.publicKeyBase64URL(of: P256.Signing.PrivateKey().publicKey)
-        #expect(!DeviceSignature.verify(publicKeyX963Base64URL: stranger, signatureDERBase64URL: signature, message: Self.loginMessage))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: stranger, signatureDERBase64URL: signature, message: Self.loginMessage))
     }
 
     @Test func A11_verificationMessagesAreSignedToo() async throws {
@@ -83,7 +89,9 @@ struct DeviceKeyStoreTests {
 
         let signature = try await store.sign(message)
 
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: message))
     }
 
     // MARK: - Persistence
@@ -100,7 +108,9 @@ struct DeviceKeyStoreTests {
         // Check
         #expect(try await again.publicKey() == key.publicKey)
         #expect(try await again.hasKey())
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: Self.loginMessage))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: key.publicKey, signatureDERBase64URL: signature, message: Self.loginMessage))
         #expect(await vault.items["device-key"]?.count == 32)
     }
 
@@ -122,7 +132,7 @@ struct DeviceKeyStoreTests {
 
         // Act
         try await store.deleteKey()
-        try await store.deleteKey()  // deleting nothing is fine
+        try await store.deleteKey() // deleting nothing is fine
 
         // Check
         #expect(try await !store.hasKey())
@@ -165,25 +175,28 @@ struct DeviceKeyStoreTests {
     }
 
     @Test func B5_errorsHaveStableCodes() {
-        let errors: [DeviceKeyError] = [.noKey, .unavailable, .unusable, .cancelled, .authenticationFailed, .platform(code: -25293)]
+        let errors: [DeviceKeyError] = [
+            .noKey, .unavailable, .unusable, .cancelled, .authenticationFailed, .platform(code: -25293)
+        ]
 
-        #expect(errors.map(\.code) == [
-            "device_key_missing", "device_key_unavailable", "device_key_unusable", "device_key_cancelled",
-            "device_key_authentication_failed", "device_key_platform_error",
-        ])
+        #expect(
+            errors.map(\.code) == [
+                "device_key_missing", "device_key_unavailable", "device_key_unusable", "device_key_cancelled",
+                "device_key_authentication_failed", "device_key_platform_error"
+            ])
         #expect(DeviceKeyError.platform(code: -25293).description.contains("-25293"))
     }
 
     @Test func B5_platformDefaultOnLinuxIsTheSoftwareStore() async throws {
         #if os(Linux)
-        let vault = TestVault()
+            let vault = TestVault()
 
-        let store = DeviceKeyStores.platformDefault(vault: vault, authenticator: SimulatedAuthenticator())
+            let store = DeviceKeyStores.platformDefault(vault: vault, authenticator: SimulatedAuthenticator())
 
-        #expect(store is SoftwareDeviceKeyStore)
-        let key = try await store.createKey()
-        #expect(await vault.keys == ["device-key"])
-        #expect(try await store.publicKey() == key.publicKey)
+            #expect(store is SoftwareDeviceKeyStore)
+            let key = try await store.createKey()
+            #expect(await vault.keys == ["device-key"])
+            #expect(try await store.publicKey() == key.publicKey)
         #endif
     }
 
@@ -210,18 +223,22 @@ struct DeviceKeyStoreTests {
             }
             return Vector(
                 privateKey: bytes, publicKey: try #require(json["public_key"] as? String),
-                verify: try #require(json["verify"] as? [String: Any]), login: try #require(json["login"] as? [String: Any]))
+                verify: try #require(json["verify"] as? [String: Any]),
+                login: try #require(json["login"] as? [String: Any]))
         }
 
         func verifyMessage() throws -> SignedMessage {
             try SignedMessage.verification(
-                action: try #require(verify["action"] as? String), parameters: try #require(verify["parameters"] as? [String: String]),
-                challengeID: try #require(verify["challenge_id"] as? String), challenge: try #require(verify["challenge"] as? String))
+                action: try #require(verify["action"] as? String),
+                parameters: try #require(verify["parameters"] as? [String: String]),
+                challengeID: try #require(verify["challenge_id"] as? String),
+                challenge: try #require(verify["challenge"] as? String))
         }
 
         func loginMessage() throws -> SignedMessage {
             try SignedMessage.login(
-                challengeID: try #require(login["challenge_id"] as? String), challenge: try #require(login["challenge"] as? String))
+                challengeID: try #require(login["challenge_id"] as? String),
+                challenge: try #require(login["challenge"] as? String))
         }
     }
 
@@ -252,9 +269,15 @@ struct DeviceKeyStoreTests {
         // Check: the bytes are the published ones, and the published signatures verify.
         #expect(verifyMessage.text == vector.verify["message"] as? String)
         #expect(loginMessage.text == vector.login["message"] as? String)
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: verifySignature, message: verifyMessage))
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: loginSignature, message: loginMessage))
-        #expect(!DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: loginSignature, message: verifyMessage))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: publicKey, signatureDERBase64URL: verifySignature, message: verifyMessage))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: publicKey, signatureDERBase64URL: loginSignature, message: loginMessage))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: publicKey, signatureDERBase64URL: loginSignature, message: verifyMessage))
     }
 
     @Test func A11_storeSignaturesVerifyWithThePublishedPublicKey() async throws {
@@ -269,7 +292,12 @@ struct DeviceKeyStoreTests {
         let loginSignature = try await store.sign(loginMessage)
 
         // Check: the server's check with the published key accepts both.
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: vector.publicKey, signatureDERBase64URL: verifySignature, message: verifyMessage))
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: vector.publicKey, signatureDERBase64URL: loginSignature, message: loginMessage))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: vector.publicKey, signatureDERBase64URL: verifySignature, message: verifyMessage
+            ))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: vector.publicKey, signatureDERBase64URL: loginSignature, message: loginMessage))
     }
 }

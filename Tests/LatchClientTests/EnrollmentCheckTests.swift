@@ -108,7 +108,7 @@ struct EnrollmentCheckTests {
         try await store.remember(Self.binding, domainState: Self.stateA)
 
         try await store.forget()
-        try await store.forget()  // twice is fine
+        try await store.forget() // twice is fine
         try await store.markStale("cred-0")
         try await store.markStale("cred-0")
 

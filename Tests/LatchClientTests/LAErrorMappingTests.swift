@@ -11,7 +11,7 @@ struct LAErrorMappingTests {
         let table: [(Int, BiometricErrorCode)] = [
             (-1, .authenticationFailed), (-2, .userCancel), (-3, .userFallback), (-4, .systemCancel),
             (-5, .passcodeNotSet), (-6, .biometryNotAvailable), (-7, .biometryNotEnrolled), (-8, .biometryLockout),
-            (-9, .appCancel), (-10, .invalidContext), (-1004, .notInteractive),
+            (-9, .appCancel), (-10, .invalidContext), (-1004, .notInteractive)
         ]
 
         for (integer, code) in table {
@@ -111,7 +111,8 @@ struct LAErrorMappingTests {
 
     @Test func B1_notEnrolledPasscodeAndLockoutAreNamed() {
         #expect(BiometricAvailability(canEvaluate: false, errorCode: -7, kind: .touchID) == .unavailable(.notEnrolled))
-        #expect(BiometricAvailability(canEvaluate: false, errorCode: -5, kind: .faceID) == .unavailable(.passcodeNotSet))
+        #expect(
+            BiometricAvailability(canEvaluate: false, errorCode: -5, kind: .faceID) == .unavailable(.passcodeNotSet))
         #expect(BiometricAvailability(canEvaluate: false, errorCode: -8, kind: .faceID) == .unavailable(.lockedOut))
     }
 
@@ -123,9 +124,11 @@ struct LAErrorMappingTests {
     }
 
     @Test func B1_otherFailuresAreNotAvailableOrNotSupported() {
-        #expect(BiometricAvailability(canEvaluate: false, errorCode: -1004, kind: .faceID) == .unavailable(.notAvailable))
+        #expect(
+            BiometricAvailability(canEvaluate: false, errorCode: -1004, kind: .faceID) == .unavailable(.notAvailable))
         #expect(BiometricAvailability(canEvaluate: false, errorCode: -99, kind: nil) == .unavailable(.notSupported))
-        #expect(BiometricAvailability(canEvaluate: false, errorCode: nil, kind: .touchID) == .unavailable(.notAvailable))
+        #expect(
+            BiometricAvailability(canEvaluate: false, errorCode: nil, kind: .touchID) == .unavailable(.notAvailable))
         #expect(BiometricAvailability(canEvaluate: true, errorCode: nil, kind: nil) == .unavailable(.notSupported))
         #expect(BiometricAvailability.unavailable(.lockedOut).kind == nil)
     }

@@ -18,7 +18,8 @@ struct PasskeyClientTests {
         let inner = SessionFakeServer()
         var recentSignIn = true
         /// Registered passkeys: server id → (credential id, public key, counter).
-        private(set) var registered: [(id: String, credentialID: String, key: P256.Signing.PublicKey, counter: UInt32)] = []
+        private(set) var registered:
+            [(id: String, credentialID: String, key: P256.Signing.PublicKey, counter: UInt32)] = []
         private var challenges: [String: String] = [:]
         private var next = 0
         private(set) var tokenGrants: [TokenRequest] = []
@@ -38,15 +39,21 @@ struct PasskeyClientTests {
             switch (request.method, path) {
             case ("POST", "/v1/passkeys/registration/options"):
                 guard try await signedIn(request) else { return SessionFakeServer.sessionExpired }
-                let proof = request.body.flatMap { try? JSONDecoder().decode(PasskeyRegistrationOptionsRequest.self, from: $0) }?
-                    .verificationToken
+                let proof = request.body.flatMap {
+                    try? JSONDecoder().decode(PasskeyRegistrationOptionsRequest.self, from: $0)
+                }?
+                .verificationToken
                 guard recentSignIn || proof == "proof-add" else { return Self.verificationRequired }
                 let (id, challenge) = newChallenge()
                 let options = PublicKeyCredentialCreationOptionsJSON(
-                    rp: .init(id: rpID, name: "Example"), user: .init(id: Base64URL.encode(Array("alice-handle".utf8)), name: "alice@example.com", displayName: "Alice"),
+                    rp: .init(id: rpID, name: "Example"),
+                    user: .init(
+                        id: Base64URL.encode(Array("alice-handle".utf8)), name: "alice@example.com",
+                        displayName: "Alice"),
                     challenge: challenge, pubKeyCredParams: [.init(alg: .es256), .init(alg: .rs256)], timeout: 300_000,
                     excludeCredentials: registered.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID) },
-                    authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
+                    authenticatorSelection: .init(
+                        residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
                     attestation: "none")
                 return try SessionFakeServer.json(200, PasskeyRegistrationOptions(challengeId: id, options: options))
             case ("POST", "/v1/passkeys"):
@@ -67,14 +74,17 @@ struct PasskeyClientTests {
                 else { return Self.refused("credential", "invalid") }
                 guard !registered.contains(where: { $0.credentialID == credential.id }) else {
                     return SessionFakeServer.json(
-                        409, #"{"error":"CONFLICT","message":"x","field":"credential","reasons":["credential_exists"]}"#)
+                        409, #"{"error":"CONFLICT","message":"x","field":"credential","reasons":["credential_exists"]}"#
+                    )
                 }
                 let id = "pk-\(registered.count + 1)"
-                registered.append((id, Base64URL.encode(attested.credentialID), key, object.authenticatorData.signCount))
+                registered.append(
+                    (id, Base64URL.encode(attested.credentialID), key, object.authenticatorData.signCount))
                 return try SessionFakeServer.json(
                     201,
                     PasskeyCreated(
-                        id: id, name: registration.name ?? "Passkey", createdAt: Date(timeIntervalSince1970: 1_800_000_000),
+                        id: id, name: registration.name ?? "Passkey",
+                        createdAt: Date(timeIntervalSince1970: 1_800_000_000),
                         backedUp: false, attestation: object.format == "none" ? "none" : "self"))
             case ("GET", "/v1/passkeys"):
                 guard try await signedIn(request) else { return SessionFakeServer.sessionExpired }
@@ -97,12 +107,15 @@ struct PasskeyClientTests {
                     return SessionFakeServer.json(
                         409, #"{"error":"CONFLICT","message":"这是账号唯一的登录方式，无法删除","reasons":["last_sign_in_method"]}"#)
                 }
-                let proof = request.body.flatMap { try? JSONDecoder().decode(RemovePasskeyRequest.self, from: $0) }?.verificationToken
+                let proof = request.body.flatMap { try? JSONDecoder().decode(RemovePasskeyRequest.self, from: $0) }?
+                    .verificationToken
                 guard recentSignIn || proof == "proof-remove-\(id)" else { return Self.verificationRequired }
                 registered.removeAll { $0.id == id }
                 return HTTPResponse(status: 204)
             case ("POST", "/v1/passkeys/authentication/options"):
-                let email = request.body.flatMap { try? JSONDecoder().decode(PasskeyAuthenticationOptionsRequest.self, from: $0) }?.email
+                let email = request.body.flatMap {
+                    try? JSONDecoder().decode(PasskeyAuthenticationOptionsRequest.self, from: $0)
+                }?.email
                 optionsEmails.append(email)
                 let (id, challenge) = newChallenge()
                 let allowed: [PublicKeyCredentialDescriptorJSON] =
@@ -110,16 +123,22 @@ struct PasskeyClientTests {
                     case nil: []
                     case "alice@example.com"?: registered.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID) }
                     // An unknown email gets a made-up credential id, as latchd answers.
-                    case let other?: [PublicKeyCredentialDescriptorJSON(id: Base64URL.encode(Array(SHA256.hash(data: Data(other.utf8)))))]
+                    case let other?:
+                        [
+                            PublicKeyCredentialDescriptorJSON(
+                                id: Base64URL.encode(Array(SHA256.hash(data: Data(other.utf8)))))
+                        ]
                     }
                 let options = PublicKeyCredentialRequestOptionsJSON(
-                    challenge: challenge, timeout: 300_000, rpId: rpID, allowCredentials: allowed, userVerification: "required")
+                    challenge: challenge, timeout: 300_000, rpId: rpID, allowCredentials: allowed,
+                    userVerification: "required")
                 return try SessionFakeServer.json(200, PasskeyAuthenticationOptions(challengeId: id, options: options))
             case ("POST", "/v1/token") where SessionFakeServer.grant(of: request)?.grantType == .passkey:
                 let grant = SessionFakeServer.grant(of: request)!
                 tokenGrants.append(grant)
                 guard let challengeID = grant.challengeId, let challenge = challenges.removeValue(forKey: challengeID),
-                    let assertion = grant.credential, let index = registered.firstIndex(where: { $0.credentialID == assertion.rawId }),
+                    let assertion = grant.credential,
+                    let index = registered.firstIndex(where: { $0.credentialID == assertion.rawId }),
                     let clientBytes = Base64URL.decode(assertion.response.clientDataJSON),
                     let clientData = CollectedClientData.decode(clientBytes), clientData.type == "webauthn.get",
                     clientData.challenge == challenge, clientData.origin == origin,
@@ -128,8 +147,12 @@ struct PasskeyClientTests {
                     authData.signCount > registered[index].counter,
                     let signatureBytes = Base64URL.decode(assertion.response.signature),
                     let signature = try? P256.Signing.ECDSASignature(derRepresentation: signatureBytes),
-                    registered[index].key.isValidSignature(signature, for: Data(authBytes + Array(SHA256.hash(data: Data(clientBytes)))))
-                else { return SessionFakeServer.json(401, #"{"error":"AUTH_001","message":"x","reasons":["bad_signature"]}"#) }
+                    registered[index].key.isValidSignature(
+                        signature, for: Data(authBytes + Array(SHA256.hash(data: Data(clientBytes)))))
+                else {
+                    return SessionFakeServer.json(
+                        401, #"{"error":"AUTH_001","message":"x","reasons":["bad_signature"]}"#)
+                }
                 registered[index].counter = authData.signCount
                 return try SessionFakeServer.json(200, await inner.issueTokens(for: SessionFakeServer.alice))
             default:
@@ -146,15 +169,19 @@ struct PasskeyClientTests {
         }
 
         static let verificationRequired = SessionFakeServer.json(
-            403, #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#)
+            403,
+            #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#
+        )
 
         static func refused(_ field: String, _ reason: String) -> HTTPResponse {
-            SessionFakeServer.json(422, #"{"error":"VALIDATION_FAILED","message":"x","field":"\#(field)","reasons":["\#(reason)"]}"#)
+            SessionFakeServer.json(
+                422, #"{"error":"VALIDATION_FAILED","message":"x","field":"\#(field)","reasons":["\#(reason)"]}"#)
         }
 
         static func info(_ id: String, name: String) -> PasskeyInfo {
             PasskeyInfo(
-                id: id, name: name, createdAt: Date(timeIntervalSince1970: 1_800_000_000), lastUsedAt: nil, backedUp: false,
+                id: id, name: name, createdAt: Date(timeIntervalSince1970: 1_800_000_000), lastUsedAt: nil,
+                backedUp: false,
                 backupEligible: false, transports: ["internal"], attestation: "none")
         }
     }
@@ -179,7 +206,9 @@ struct PasskeyClientTests {
     // MARK: Registration
 
     @Test(arguments: [SoftwareAuthenticator.AttestationFormat.none, .packedSelf])
-    func test_I13_registerPasskeySendsARealCredentialAndKeepsItsKey(format: SoftwareAuthenticator.AttestationFormat) async throws {
+    func test_I13_registerPasskeySendsARealCredentialAndKeepsItsKey(format: SoftwareAuthenticator.AttestationFormat)
+        async throws
+    {
         let device = Device(attestation: format)
         try await device.signIn()
 
@@ -207,7 +236,8 @@ struct PasskeyClientTests {
         }
         #expect(try await device.passkeys.storedPasskeys().isEmpty)
 
-        let created = try await device.client.registerPasskey(authenticator: device.passkeys, verificationToken: "proof-add")
+        let created = try await device.client.registerPasskey(
+            authenticator: device.passkeys, verificationToken: "proof-add")
         #expect(created.id == "pk-1")
     }
 
@@ -241,7 +271,7 @@ struct PasskeyClientTests {
         #expect(device.client.currentState == .signedIn(SessionFakeServer.alice))
         #expect(await device.server.optionsEmails == [email])
         let grant = try #require(await device.server.tokenGrants.first)
-        #expect(grant.device?.id != nil)  // the installation id goes with the grant
+        #expect(grant.device?.id != nil) // the installation id goes with the grant
         // Discoverable (no email): the user handle from the creation options comes back.
         #expect(grant.credential?.response.userHandle == Base64URL.encode(Array("alice-handle".utf8)))
     }
@@ -354,7 +384,11 @@ struct PasskeyClientTests {
     }
 
     @Test func test_I13_developmentOriginFollowsTheServerPortForLocalhost() {
-        #expect(SoftwarePasskeyAuthenticator.origin(forRPID: "localhost", serverURL: URL(string: "http://127.0.0.1:8123")!) == "http://localhost:8123")
-        #expect(SoftwarePasskeyAuthenticator.origin(forRPID: "example.com", serverURL: URL(string: "http://127.0.0.1:8123")!) == "https://example.com")
+        #expect(
+            SoftwarePasskeyAuthenticator.origin(forRPID: "localhost", serverURL: URL(string: "http://127.0.0.1:8123")!)
+                == "http://localhost:8123")
+        #expect(
+            SoftwarePasskeyAuthenticator.origin(
+                forRPID: "example.com", serverURL: URL(string: "http://127.0.0.1:8123")!) == "https://example.com")
     }
 }

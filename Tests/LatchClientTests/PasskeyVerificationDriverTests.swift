@@ -56,7 +56,10 @@ struct PasskeyVerificationDriverTests {
 
         let result = await driver.run()
 
-        #expect(result == .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .passkey)))
+        #expect(
+            result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .passkey)))
         let options = F.passkeyOffer(for: started).options
         #expect(await environment.askedOptions == [options!])
         #expect(await environment.sheets == [options!])

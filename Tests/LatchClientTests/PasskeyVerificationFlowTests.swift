@@ -9,7 +9,9 @@ struct PasskeyVerificationFlowTests {
     typealias F = VerificationFixtures
 
     /// A flow on a device without biometric sign-in whose passkey sheet is up.
-    static func asserting(_ started: VerificationStarted = F.withPasskey(F.started()), language: LatchLanguage = .zhHans)
+    static func asserting(
+        _ started: VerificationStarted = F.withPasskey(F.started()), language: LatchLanguage = .zhHans
+    )
         -> VerificationFlow
     {
         var flow = F.flow(F.device(enabled: false), language: language)
@@ -76,7 +78,10 @@ struct PasskeyVerificationFlowTests {
         var flow = Self.asserting()
 
         let sent = flow.passkeyAssertionFinished(.asserted(F.passkeyAssertion))
-        #expect(sent == .submitPasskeyAssertion(verificationID: "v-1", credential: F.passkeyAssertion, screen: try #require(sent.screen)))
+        #expect(
+            sent
+                == .submitPasskeyAssertion(
+                    verificationID: "v-1", credential: F.passkeyAssertion, screen: try #require(sent.screen)))
         #expect(sent.screen?.isBusy == true)
 
         let done = flow.serverAttemptSucceeded(F.passed)
@@ -110,7 +115,7 @@ struct PasskeyVerificationFlowTests {
             Issue.record("使用通行密钥验证 opens the sheet again")
             return
         }
-        #expect(flow.userTappedUsePasskey() == .none)  // a double tap while the sheet is up
+        #expect(flow.userTappedUsePasskey() == .none) // a double tap while the sheet is up
     }
 
     @Test func test_I13_aRefusedAssertionSaysSoWithTheAttemptsLeft() {

@@ -96,7 +96,8 @@ struct RefreshCoordinatorTests {
         try await harness.signIn(expiresIn: 100)
 
         let request = try await harness.client.authorizedRequest(
-            HTTPRequest(method: "GET", url: harness.ordersURL, headers: ["authorization": "Bearer stale", "X-App": "1"]))
+            HTTPRequest(method: "GET", url: harness.ordersURL, headers: ["authorization": "Bearer stale", "X-App": "1"])
+        )
 
         #expect(request.headers == ["Authorization": "Bearer at-2", "X-App": "1"])
         #expect(await harness.server.refreshGrants == 1)
@@ -114,7 +115,9 @@ struct RefreshCoordinatorTests {
         // Check: 401 with at-1, one refresh, replay with at-2 → 200.
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "orders")
-        let sequence = await harness.server.requests.map { "\($0.method) \(SessionFakeServer.path(of: $0)) \(SessionFakeServer.bearer(of: $0) ?? "-")" }
+        let sequence = await harness.server.requests.map {
+            "\($0.method) \(SessionFakeServer.path(of: $0)) \(SessionFakeServer.bearer(of: $0) ?? "-")"
+        }
         #expect(sequence == ["GET /orders at-1", "POST /v1/token -", "GET /orders at-2"])
     }
 
@@ -122,7 +125,8 @@ struct RefreshCoordinatorTests {
         let harness = SessionHarness()
         try await harness.signIn()
 
-        let response = try await harness.client.send(HTTPRequest(method: "GET", url: URL(string: "https://auth.example.com/always-401")!))
+        let response = try await harness.client.send(
+            HTTPRequest(method: "GET", url: URL(string: "https://auth.example.com/always-401")!))
 
         #expect(response.status == 401)
         #expect(await harness.server.count("GET", "/always-401") == 2)

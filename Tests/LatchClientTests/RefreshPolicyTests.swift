@@ -12,22 +12,28 @@ struct RefreshPolicyTests {
 
     @Test func C6_refreshWhenLessThanFiveMinutesRemain() {
         let expiry = now.addingTimeInterval(4 * 60 + 59)
-        #expect(policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .refresh)
+        #expect(
+            policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .refresh)
     }
 
     @Test func C6_noRefreshWithSixMinutesLeft() {
         let expiry = now.addingTimeInterval(6 * 60)
-        #expect(policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .useAccessToken)
+        #expect(
+            policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now)
+                == .useAccessToken)
     }
 
     @Test func C6_exactlyFiveMinutesLeftIsNotLessThanFive() {
         let expiry = now.addingTimeInterval(5 * 60)
-        #expect(policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .useAccessToken)
+        #expect(
+            policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now)
+                == .useAccessToken)
     }
 
     @Test func C6_expiredAccessTokenIsRefreshed() {
         let expiry = now.addingTimeInterval(-3600)
-        #expect(policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .refresh)
+        #expect(
+            policy.decision(accessTokenExpiresAt: expiry, refreshTokenExpiresAt: refreshExpiry, now: now) == .refresh)
     }
 
     @Test func C6_expiredRefreshTokenEndsTheSession() {

@@ -13,7 +13,7 @@ struct ReinstallResetTests {
         let binding = try await bed.enabled()
         try await bed.vault.write(Data("granted".utf8), for: FaceIDPermissionRecord.key)
         try await bed.vault.write(Data("inst-1".utf8), for: InstallationIdentity.vaultKey)
-        let marker = InMemoryInstallationMarker()  // the app was deleted: UserDefaults are gone
+        let marker = InMemoryInstallationMarker() // the app was deleted: UserDefaults are gone
         let reset = ReinstallReset(vault: bed.vault, marker: marker, keys: bed.keys)
 
         let cleared = try await reset.clearIfReinstalled()
@@ -51,7 +51,10 @@ struct ReinstallResetTests {
         await bed.vault.lock()
 
         let error = await #expect(throws: LatchClientError.self) { try await reset.clearIfReinstalled() }
-        if case .vaultUnavailable? = error {} else { Issue.record("expected vaultUnavailable, got \(String(describing: error))") }
+        if case .vaultUnavailable? = error {
+        } else {
+            Issue.record("expected vaultUnavailable, got \(String(describing: error))")
+        }
 
         #expect(!(await marker.isSet()))
         await bed.vault.unlock()

@@ -82,7 +82,9 @@ actor SessionFakeServer: HTTPTransport {
     func refuse(accessToken: String) { accessTokens[accessToken] = nil }
 
     /// New tokens for `user`, known to the server.
-    func issueTokens(for user: UserInfo = alice, expiresIn: Int = 7200, refreshExpiresIn: Int = 30 * 86_400) -> TokenResponse {
+    func issueTokens(for user: UserInfo = alice, expiresIn: Int = 7200, refreshExpiresIn: Int = 30 * 86_400)
+        -> TokenResponse
+    {
         issued += 1
         let tokens = TokenResponse(
             accessToken: "at-\(issued)", expiresIn: expiresIn, refreshToken: "rt-\(issued)",
@@ -162,7 +164,9 @@ actor SessionFakeServer: HTTPTransport {
     }
 
     private func token(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let grant = Self.grant(of: request) else { return Self.json(400, #"{"error":"MALFORMED_BODY","message":"x"}"#) }
+        guard let grant = Self.grant(of: request) else {
+            return Self.json(400, #"{"error":"MALFORMED_BODY","message":"x"}"#)
+        }
         switch grant.grantType {
         case .password:
             guard grant.password == Self.password else {
@@ -201,7 +205,8 @@ actor SessionFakeServer: HTTPTransport {
         }
     }
 
-    static let sessionExpired = json(401, #"{"error":"AUTH_004","message":"Your session has expired. Please sign in again."}"#)
+    static let sessionExpired = json(
+        401, #"{"error":"AUTH_004","message":"Your session has expired. Please sign in again."}"#)
 
     static func json(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
@@ -210,7 +215,8 @@ actor SessionFakeServer: HTTPTransport {
     static func json(_ status: Int, _ value: some Encodable) throws -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value))
+        return HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value))
     }
 }
 
@@ -261,7 +267,9 @@ struct SessionFakeServerTests {
         let tokens = await server.issueTokens()
 
         let rotated = try await api.refreshGrant(refreshToken: tokens.refreshToken)
-        let replay = await #expect(throws: LatchClientError.self) { try await api.refreshGrant(refreshToken: tokens.refreshToken) }
+        let replay = await #expect(throws: LatchClientError.self) {
+            try await api.refreshGrant(refreshToken: tokens.refreshToken)
+        }
 
         #expect(rotated.refreshToken != tokens.refreshToken)
         #expect(replay?.isSessionExpired == true)

@@ -1,41 +1,45 @@
 #if canImport(Observation)
-import Foundation
-import Observation
-import Testing
+    import Foundation
+    import Observation
+    import Testing
 
-@testable import LatchClient
+    @testable import LatchClient
 
-/// C7 for SwiftUI: the `@Observable` model mirrors the client's state on the main actor.
-@MainActor
-@Suite("Session model (C7)")
-struct SessionModelTests {
-    @Test func C7_modelMirrorsTheStateAndNotifiesObservers() async throws {
-        // Set-up
-        let harness = SessionHarness()
-        let model = LatchSessionModel(client: harness.client)
-        let changed = SessionTestBox(false)
-        withObservationTracking { _ = model.state } onChange: { changed.withLock { $0 = true } }
-        #expect(model.state == .signedOut)
+    /// C7 for SwiftUI: the `@Observable` model mirrors the client's state on the main actor.
+    @MainActor
+    @Suite("Session model (C7)")
+    struct SessionModelTests {
+        @Test func C7_modelMirrorsTheStateAndNotifiesObservers() async throws {
+            // Set-up
+            let harness = SessionHarness()
+            let model = LatchSessionModel(client: harness.client)
+            let changed = SessionTestBox(false)
+            withObservationTracking {
+                _ = model.state
+            } onChange: {
+                changed.withLock { $0 = true }
+            }
+            #expect(model.state == .signedOut)
 
-        // Act
-        try await harness.signIn()
-        try await eventually { await model.isSignedIn }
+            // Act
+            try await harness.signIn()
+            try await eventually { await model.isSignedIn }
 
-        // Check
-        #expect(model.user == SessionFakeServer.alice)
-        #expect(changed.withLock { $0 })
+            // Check
+            #expect(model.user == SessionFakeServer.alice)
+            #expect(changed.withLock { $0 })
 
-        await harness.client.signOut()
-        try await eventually { await model.state == .signedOut }
+            await harness.client.signOut()
+            try await eventually { await model.state == .signedOut }
+        }
+
+        @Test func C7_modelStartsFromTheCurrentState() async throws {
+            let harness = SessionHarness()
+            try await harness.signIn()
+
+            let model = LatchSessionModel(client: harness.client)
+
+            #expect(model.state == .signedIn(SessionFakeServer.alice))
+        }
     }
-
-    @Test func C7_modelStartsFromTheCurrentState() async throws {
-        let harness = SessionHarness()
-        try await harness.signIn()
-
-        let model = LatchSessionModel(client: harness.client)
-
-        #expect(model.state == .signedIn(SessionFakeServer.alice))
-    }
-}
 #endif

@@ -34,7 +34,8 @@ struct SessionRestoreTests {
     @Test func C6_restoreRefreshesWhenLessThanFiveMinutesRemain() async throws {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
-        try await harness.vault.write(StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+        try await harness.vault.write(
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
         harness.clock.advance(by: 7200 - 120)
 
         let outcome = await harness.client.restoreSession()
@@ -47,7 +48,8 @@ struct SessionRestoreTests {
     @Test func C6_restoreKeepsSessionWhenRefreshHasNoNetwork() async throws {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
-        try await harness.vault.write(StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+        try await harness.vault.write(
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
         harness.clock.advance(by: 86_400)
         await harness.server.set(refreshAnswer: .networkFailure)
 
@@ -60,7 +62,8 @@ struct SessionRestoreTests {
     @Test func C6_restoreWithRevokedSessionSignsOut() async throws {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
-        try await harness.vault.write(StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+        try await harness.vault.write(
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
         harness.clock.advance(by: 86_400)
         await harness.server.set(refreshAnswer: .sessionExpired)
 
@@ -74,7 +77,8 @@ struct SessionRestoreTests {
     @Test func C6_restoreAfterRefreshTokenExpiredSaysExpired() async throws {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200, refreshExpiresIn: 86_400)
-        try await harness.vault.write(StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+        try await harness.vault.write(
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
         harness.clock.advance(by: 2 * 86_400)
 
         let outcome = await harness.client.restoreSession()
@@ -99,7 +103,8 @@ struct SessionRestoreTests {
         // Set-up: a stored session behind a locked vault (a device before first unlock).
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens()
-        try await harness.vault.write(StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+        try await harness.vault.write(
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
         await harness.vault.lock()
 
         // Act
@@ -140,7 +145,8 @@ struct SessionRestoreTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "access_token", "refresh_token", "access_token_expires_at", "refresh_token_expires_at", "session_id", "user",
+                "access_token", "refresh_token", "access_token_expires_at", "refresh_token_expires_at", "session_id",
+                "user"
             ])
         #expect(object["access_token_expires_at"] as? String == "2027-01-15T10:00:00Z")
     }

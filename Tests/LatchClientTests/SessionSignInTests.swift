@@ -70,7 +70,8 @@ struct SessionSignInTests {
         #expect(wrong?.code == .wrongCode)
         #expect(wrong?.serverError?.attemptsRemaining == 4)
 
-        let user = try await harness.client.completeSignIn(challengeID: challenge.id, code: SessionFakeServer.challengeCode)
+        let user = try await harness.client.completeSignIn(
+            challengeID: challenge.id, code: SessionFakeServer.challengeCode)
         #expect(user == SessionFakeServer.alice)
         #expect(harness.client.currentState == .signedIn(SessionFakeServer.alice))
     }
@@ -79,7 +80,8 @@ struct SessionSignInTests {
         let harness = SessionHarness()
 
         try await harness.client.signIn(
-            email: "alice@example.com", password: SessionFakeServer.password, device: DeviceInfo(name: "Alice's iPhone"))
+            email: "alice@example.com", password: SessionFakeServer.password, device: DeviceInfo(name: "Alice's iPhone")
+        )
 
         let grant = try #require(SessionFakeServer.grant(of: await harness.server.requests(to: "/v1/token")[0]))
         let installationID = try await harness.client.installationID()

@@ -32,8 +32,11 @@ struct StringsVerificationTests {
 
         #expect(en.attemptFailed(1) == "Attempt 1 of 3 failed.")
         #expect(en.attemptsRemaining(2) == "2 attempts left.")
-        #expect(en.lastBiometricAttempt(then: .fundPassword) == "1 attempt left, then you will verify with your password.")
-        #expect(en.tooManyFailures(.faceID, then: .fundPassword) == "Too many failed Face ID attempts. Please verify with your password.")
+        #expect(
+            en.lastBiometricAttempt(then: .fundPassword) == "1 attempt left, then you will verify with your password.")
+        #expect(
+            en.tooManyFailures(.faceID, then: .fundPassword)
+                == "Too many failed Face ID attempts. Please verify with your password.")
         #expect(en.retry == "Try Again")
         #expect(en.cancel == "Cancel")
         #expect(en.otherMethod == "Use Another Method")
@@ -74,7 +77,9 @@ struct StringsVerificationTests {
         let first = flow.biometricFinished(.failed).screen
         #expect(first?.message == "Attempt 1 of 3 failed." && first?.detail == "2 attempts left.")
         _ = flow.userTappedRetry()
-        #expect(flow.biometricFinished(.failed).screen?.detail == "1 attempt left, then you will verify with your password.")
+        #expect(
+            flow.biometricFinished(.failed).screen?.detail == "1 attempt left, then you will verify with your password."
+        )
 
         // The third switches to the password.
         _ = flow.userTappedRetry()
@@ -83,7 +88,9 @@ struct StringsVerificationTests {
         #expect(password?.message == "Too many failed Face ID attempts. Please verify with your password.")
 
         // Cancel.
-        #expect(flow.userTappedCancel() == .finish(.cancelled, announcement: VerificationAnnouncement("Verification cancelled.")))
+        #expect(
+            flow.userTappedCancel()
+                == .finish(.cancelled, announcement: VerificationAnnouncement("Verification cancelled.")))
     }
 
     @Test("A10 no English page carries Chinese, and every Chinese page speaks Chinese")
@@ -93,7 +100,9 @@ struct StringsVerificationTests {
                 #expect(!Self.texts(of: screen).contains(where: Self.hasHan), "\(sensor) \(name)")
             }
             for (name, screen) in F.everyScreen(sensor, language: .zhHans) {
-                #expect(Self.hasHan(screen.message) && screen.buttons.allSatisfy { Self.hasHan($0.title) }, "\(sensor) \(name)")
+                #expect(
+                    Self.hasHan(screen.message) && screen.buttons.allSatisfy { Self.hasHan($0.title) },
+                    "\(sensor) \(name)")
             }
         }
     }
@@ -109,8 +118,13 @@ struct StringsVerificationTests {
         let until = Date(timeIntervalSince1970: 1_765_173_900)
         let shanghai = TimeZone(identifier: "Asia/Shanghai")!
 
-        #expect(VerificationStrings(.zhHans).lockedUntil(VerificationStrings(.zhHans).clockTime(until, in: shanghai)) == "请于14:05后重试，或使用其他方式验证")
-        #expect(VerificationStrings(.en).lockedUntil(VerificationStrings(.en).clockTime(until, in: TimeZone(identifier: "UTC")!)) == "Try again after 06:05, or use another method.")
+        #expect(
+            VerificationStrings(.zhHans).lockedUntil(VerificationStrings(.zhHans).clockTime(until, in: shanghai))
+                == "请于14:05后重试，或使用其他方式验证")
+        #expect(
+            VerificationStrings(.en).lockedUntil(
+                VerificationStrings(.en).clockTime(until, in: TimeZone(identifier: "UTC")!))
+                == "Try again after 06:05, or use another method.")
     }
 
     @Test("A10 server texts reuse the API's wording (AUTH_003, VERIFICATION_INVALID, AUTH_004)")

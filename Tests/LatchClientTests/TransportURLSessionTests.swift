@@ -4,12 +4,12 @@ import Testing
 @testable import LatchClient
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// C10 transport: `URLSessionTransport` over real sockets (FoundationNetworking here), against a
@@ -31,17 +31,23 @@ struct TransportURLSessionTests {
         let response = try await transport.send(
             HTTPRequest(
                 method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)/v1/token")!,
-                headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)))
+                headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"],
+                body: Data(#"{"a":1}"#.utf8)))
 
         // Check
         #expect(response.status == 201)
         #expect(response.header("x-echo") == "yes")
-        #expect(String(decoding: response.body, as: UTF8.self) == #"POST /v1/token HTTP/1.1|Authorization: Bearer abc|{"a":1}"#)
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == #"POST /v1/token HTTP/1.1|Authorization: Bearer abc|{"a":1}"#)
     }
 
     @Test func C11_latchErrorsArriveOverRealHTTP() async throws {
         let server = try LoopbackHTTPServer { _, _ in
-            (423, ["Content-Type": "application/json"], Data(#"{"error":"AUTH_002","message":"账号已被锁定","locked_until":"2026-01-02T03:09:05Z"}"#.utf8))
+            (
+                423, ["Content-Type": "application/json"],
+                Data(#"{"error":"AUTH_002","message":"账号已被锁定","locked_until":"2026-01-02T03:09:05Z"}"#.utf8)
+            )
         }
         defer { server.stop() }
         let api = LatchAPI(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
@@ -73,16 +79,17 @@ struct TransportURLSessionTests {
 /// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests: one connection at a time, one request per
 /// connection (`Connection: close`), answered by `respond(head, body)`.
 final class LoopbackHTTPServer: Sendable {
-    typealias Responder = @Sendable (_ head: String, _ body: Data) -> (status: Int, headers: [String: String], body: Data)
+    typealias Responder =
+        @Sendable (_ head: String, _ body: Data) -> (status: Int, headers: [String: String], body: Data)
 
     let port: UInt16
     private let listener: Int32
 
     init(respond: @escaping Responder) throws {
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -134,7 +141,8 @@ final class LoopbackHTTPServer: Sendable {
         while true {
             if let head, received.count >= expected {
                 let answer = respond(head, received.prefix(expected))
-                var text = "HTTP/1.1 \(answer.status) X\r\nContent-Length: \(answer.body.count)\r\nConnection: close\r\n"
+                var text =
+                    "HTTP/1.1 \(answer.status) X\r\nContent-Length: \(answer.body.count)\r\nConnection: close\r\n"
                 for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
                 let bytes = Data((text + "\r\n").utf8) + answer.body
                 _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }

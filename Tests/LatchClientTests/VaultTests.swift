@@ -4,9 +4,9 @@ import Testing
 @testable import LatchClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// C5 off Apple platforms: the file vault (0600 files in a 0700 directory, atomic writes, three-way
@@ -15,7 +15,8 @@ import Darwin
 struct VaultTests {
     /// A fresh directory under the system's temporary directory; its vault lives in `…/latch`.
     func scratchDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("latch-vault-\(UUID().uuidString)", isDirectory: true)
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latch-vault-\(UUID().uuidString)", isDirectory: true)
     }
 
     func mode(_ path: String) throws -> Int {
@@ -43,7 +44,8 @@ struct VaultTests {
         let directory = root.appendingPathComponent("latch")
         let vault = FileVault(directory: directory)
         // A looser directory made by someone else is tightened on first write.
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let previous = umask(0)
         defer { umask(previous) }
 
@@ -106,7 +108,7 @@ struct VaultTests {
         try vault.write(Data("s".utf8), for: "settings")
 
         try vault.delete("session")
-        try vault.delete("session")  // deleting what is gone succeeds
+        try vault.delete("session") // deleting what is gone succeeds
         try FileVault(directory: root.appendingPathComponent("never-made")).delete("session")
 
         #expect(vault.read("session") == .notFound)
@@ -123,7 +125,11 @@ struct VaultTests {
 
         // Act: write them concurrently while reading.
         let torn = try await withThrowingTaskGroup(of: Int.self) { group in
-            for value in values { group.addTask { try vault.write(value, for: "session"); return 0 } }
+            for value in values {
+                group.addTask {
+                    try vault.write(value, for: "session"); return 0
+                }
+            }
             for _ in 0..<200 {
                 group.addTask {
                     guard case .found(let data) = vault.read("session") else { return 1 }
@@ -159,10 +165,13 @@ struct VaultTests {
 
     @Test func C5_fileVaultDefaultDirectoryFollowsXDG() {
         #expect(
-            FileVault.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/a"]).path == "/x/config/latch")
+            FileVault.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/a"]).path
+                == "/x/config/latch")
         #expect(FileVault.defaultDirectory(environment: ["HOME": "/home/a"]).path == "/home/a/.config/latch")
         // A relative XDG_CONFIG_HOME is invalid by the XDG spec and ignored.
-        #expect(FileVault.defaultDirectory(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/home/a"]).path == "/home/a/.config/latch")
+        #expect(
+            FileVault.defaultDirectory(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/home/a"]).path
+                == "/home/a/.config/latch")
     }
 
     @Test func C5_fileVaultKeepsASessionForTheClient() async throws {
@@ -176,7 +185,8 @@ struct VaultTests {
         try await first.signIn(with: await server.issueTokens())
 
         // Act
-        let second = LatchClient(serverURL: url, vault: FileVault(directory: root.appendingPathComponent("latch")), transport: server)
+        let second = LatchClient(
+            serverURL: url, vault: FileVault(directory: root.appendingPathComponent("latch")), transport: server)
         let outcome = await second.restoreSession()
 
         // Check

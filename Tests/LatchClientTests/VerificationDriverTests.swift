@@ -18,15 +18,20 @@ struct VerificationDriverTests {
         let result = await driver.run()
 
         // Passed, with the original context.
-        #expect(result == .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
+        #expect(
+            result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
 
         // The server got the action, then one biometric attempt signed over the bound message.
         #expect(await environment.startRequests == [F.withdrawal.request])
         let message = try SignedMessage.verification(
-            action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1")
-        #expect(await environment.attempts.map(\.attempt) == [
-            VerificationAttempt(method: .biometric, credentialId: F.credentialID, signature: "sig:" + message.text)
-        ])
+            action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1"
+        )
+        #expect(
+            await environment.attempts.map(\.attempt) == [
+                VerificationAttempt(method: .biometric, credentialId: F.credentialID, signature: "sig:" + message.text)
+            ])
 
         // The pages shown, and the closing announcement.
         #expect(await environment.screens.map(\.kind) == [.preparing, .biometric, .biometricChecking])
@@ -55,13 +60,19 @@ struct VerificationDriverTests {
 
         // Passed by the fund password.
         #expect(await run.value.proofMethod == .fundPassword)
-        #expect(await environment.attempts.map(\.attempt) == [VerificationAttempt(method: .fundPassword, fundPassword: "135790")])
+        #expect(
+            await environment.attempts.map(\.attempt) == [
+                VerificationAttempt(method: .fundPassword, fundPassword: "135790")
+            ])
     }
 
-    @Test("issue 11 B2 −8: the driver runs the passcode prompt from the password page; not entered, the page stays; entered, Face ID passes")
+    @Test(
+        "issue 11 B2 −8: the driver runs the passcode prompt from the password page; not entered, the page stays; entered, Face ID passes"
+    )
     func issue11_B2_passcodeUnlocksThroughTheDriver() async throws {
         let environment = FakeVerificationEnvironment(
-            starts: [.success(F.started())], outcomes: [.outcome(.lockout), .outcome(.success)], passcodes: [false, true])
+            starts: [.success(F.started())], outcomes: [.outcome(.lockout), .outcome(.success)],
+            passcodes: [false, true])
         let driver = VerificationDriver(flow: F.flow(), environment: environment)
         let run = Task { await driver.run() }
 
@@ -76,9 +87,12 @@ struct VerificationDriverTests {
 
         // Entered: Face ID at once, which passes.
         #expect(await run.value.proofMethod == .biometric)
-        #expect(await environment.passcodePrompts == Array(
-            repeating: VerificationPasscodePrompt(sensor: .faceID, localizedReason: "输入设备密码以解锁Face ID", cancelTitle: "取消"),
-            count: 2))
+        #expect(
+            await environment.passcodePrompts
+                == Array(
+                    repeating: VerificationPasscodePrompt(
+                        sensor: .faceID, localizedReason: "输入设备密码以解锁Face ID", cancelTitle: "取消"),
+                    count: 2))
         #expect(await environment.evaluationPrompts.count == 2)
     }
 
@@ -97,7 +111,8 @@ struct VerificationDriverTests {
         // A wrong code.
         _ = try await environment.next(.oneTimeCode)
         driver.send(.submittedCode(VerificationSecret("111111")))
-        #expect(try await environment.next(.oneTimeCode, where: { !$0.isBusy && $0.detail != nil }).detail == "剩余4次尝试机会")
+        #expect(
+            try await environment.next(.oneTimeCode, where: { !$0.isBusy && $0.detail != nil }).detail == "剩余4次尝试机会")
 
         // The right one.
         driver.send(.submittedCode(VerificationSecret("222222")))
@@ -305,7 +320,9 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
         _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
     ) async throws -> VerificationScreen {
         while true {
-            if let index = screens.indices.dropFirst(cursor).first(where: { screens[$0].kind == kind && predicate(screens[$0]) }) {
+            if let index = screens.indices.dropFirst(cursor).first(where: {
+                screens[$0].kind == kind && predicate(screens[$0])
+            }) {
                 cursor = index + 1
                 return screens[index]
             }

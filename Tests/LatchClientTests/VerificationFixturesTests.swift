@@ -20,7 +20,8 @@ enum VerificationFixtures {
         if biometric {
             methods.append(
                 VerificationMethodOffer(
-                    type: .biometric, credentialIds: credentialIDs, challengeId: "ch-\(id)", challenge: "challenge-\(id)"))
+                    type: .biometric, credentialIds: credentialIDs, challengeId: "ch-\(id)",
+                    challenge: "challenge-\(id)"))
         }
         if totp { methods.append(VerificationMethodOffer(type: .totp)) }
         if fundPassword { methods.append(VerificationMethodOffer(type: .fundPassword)) }
@@ -59,7 +60,8 @@ enum VerificationFixtures {
     /// The server's passkey offer for verification `started` (issue 13).
     static func passkeyOffer(for started: VerificationStarted) -> VerificationMethodOffer {
         VerificationMethodOffer(
-            type: .passkey, challengeId: "pc-\(started.verificationId)", challenge: "passkey-challenge-\(started.verificationId)",
+            type: .passkey, challengeId: "pc-\(started.verificationId)",
+            challenge: "passkey-challenge-\(started.verificationId)",
             options: PublicKeyCredentialRequestOptionsJSON(
                 challenge: "Ym91bmQtdG8tdGhlLWFjdGlvbg", timeout: 300_000, rpId: "example.com",
                 allowCredentials: [PublicKeyCredentialDescriptorJSON(id: "Y3JlZC0x")], userVerification: "required"))

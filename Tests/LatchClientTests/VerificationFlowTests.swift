@@ -22,8 +22,10 @@ struct VerificationFlowTests {
 
         // The server offers biometrics for this device: evaluation starts without a tap.
         let offered = flow.serverStarted(F.started())
-        #expect(offered.prompt == VerificationBiometricPrompt(
-            sensor: .faceID, localizedReason: "使用面容ID进行验证", fallbackTitle: "使用密码验证", cancelTitle: "取消"))
+        #expect(
+            offered.prompt
+                == VerificationBiometricPrompt(
+                    sensor: .faceID, localizedReason: "使用面容ID进行验证", fallbackTitle: "使用密码验证", cancelTitle: "取消"))
         #expect(offered.screen?.title == "Face ID")
     }
 
@@ -85,14 +87,18 @@ struct VerificationFlowTests {
 
         // The signature is bound to the action and its parameters (A11, D3).
         let expected = try SignedMessage.verification(
-            action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1")
+            action: "withdrawal", parameters: F.withdrawal.parameters, challengeID: "ch-v-1", challenge: "challenge-v-1"
+        )
         #expect(try request.message() == expected)
 
         // The server accepts it: the page closes with the token and the untouched context.
         let done = flow.serverAttemptSucceeded(F.passed)
-        #expect(done == .finish(
-            .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)),
-            announcement: VerificationAnnouncement("验证成功")))
+        #expect(
+            done
+                == .finish(
+                    .succeeded(
+                        VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)),
+                    announcement: VerificationAnnouncement("验证成功")))
     }
 
     @Test("A2 the signed attempt names this device's key")
@@ -105,8 +111,10 @@ struct VerificationFlowTests {
             Issue.record("expected a signature, got \(action)")
             return
         }
-        #expect(request.attempt(signature: "sig") == VerificationAttempt(
-            method: .biometric, credentialId: F.credentialID, signature: "sig"))
+        #expect(
+            request.attempt(signature: "sig")
+                == VerificationAttempt(
+                    method: .biometric, credentialId: F.credentialID, signature: "sig"))
     }
 
     // MARK: A3 / FR-023-03 — three attempts, exact messages
@@ -350,8 +358,10 @@ struct VerificationFlowTests {
         #expect(id == "v-1" && code.value == "123456" && screen.isBusy)
 
         // Accepted: the same context comes back, with the method that passed.
-        #expect(flow.serverAttemptSucceeded(F.passed).result == .succeeded(
-            VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .totp)))
+        #expect(
+            flow.serverAttemptSucceeded(F.passed).result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .totp)))
     }
 
     @Test("A5 success by the fund password continues the original action")
@@ -368,8 +378,10 @@ struct VerificationFlowTests {
         #expect(id == "v-1" && password.value == "135790")
 
         // Accepted.
-        #expect(flow.serverAttemptSucceeded(F.passed).result == .succeeded(
-            VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .fundPassword)))
+        #expect(
+            flow.serverAttemptSucceeded(F.passed).result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .fundPassword)))
     }
 
     @Test("A5 a code page offers the other code method and a way back to Face ID")
@@ -476,7 +488,7 @@ struct VerificationFlowTests {
             (VerificationDeviceState.Biometry.notSupported, "此设备不支持生物识别，请使用密码验证"),
             (.notEnrolled(.faceID), "未设置Face ID，请使用密码验证"),
             (.notAvailable(.touchID), "Touch ID不可用，请使用密码验证"),
-            (.lockedOut(.faceID), "Face ID已被锁定，请使用密码验证"),
+            (.lockedOut(.faceID), "Face ID已被锁定，请使用密码验证")
         ])
     func A7_unusableAtStartDegrades(biometry: VerificationDeviceState.Biometry, message: String) {
         var flow = F.flow(F.device(biometry))
@@ -493,7 +505,7 @@ struct VerificationFlowTests {
             (BiometricOutcome.lockout, "Face ID已被锁定，请使用密码验证"),
             (.notAvailable, "Face ID不可用，请使用密码验证"),
             (.passcodeNotSet, "未设置设备密码，无法使用Face ID，请使用密码验证"),
-            (.notEnrolled, "未设置Face ID，请使用密码验证"),
+            (.notEnrolled, "未设置Face ID，请使用密码验证")
         ])
     func A7_unusableDuringEvaluationDegrades(outcome: BiometricOutcome, message: String) {
         var flow = F.evaluating()
@@ -578,7 +590,8 @@ struct VerificationFlowTests {
         #expect(expired?.button(.retry)?.title == "重新验证")
 
         // 重新验证: the same action and parameters are sent again.
-        #expect(flow.userTappedRetry() == .startServerVerification(F.withdrawal.request, screen: flow.screenAfterRestart))
+        #expect(
+            flow.userTappedRetry() == .startServerVerification(F.withdrawal.request, screen: flow.screenAfterRestart))
 
         // The new verification starts Face ID again; the old timer is stale.
         #expect(flow.serverStarted(F.started(id: "v-2")).evaluatesBiometrics)
@@ -621,7 +634,10 @@ struct VerificationFlowTests {
 
         let result = flow.serverAttemptSucceeded(F.passed).result
 
-        #expect(result == .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
+        #expect(
+            result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
     }
 
     @Test("A8 the timer: the server's expires_in, capped at the 120 s challenge, less a margin")
@@ -670,7 +686,7 @@ struct VerificationFlowTests {
         var flow = F.evaluating()
         _ = flow.userTappedUsePassword()
         _ = flow.userSubmittedFundPassword("135790")
-        let until = Date(timeIntervalSince1970: 1_765_173_900)  // 2025-12-08 06:05 UTC = 14:05 in Shanghai
+        let until = Date(timeIntervalSince1970: 1_765_173_900) // 2025-12-08 06:05 UTC = 14:05 in Shanghai
 
         let screen = flow.serverAttemptFailed(.locked(until: until)).screen
 

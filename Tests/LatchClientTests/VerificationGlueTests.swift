@@ -12,24 +12,31 @@ struct VerificationGlueTests {
     func B2_outcomeFromLAError() {
         let expected: [Int: BiometricOutcome] = [
             -1: .failed, -2: .userCancel, -3: .userFallback, -4: .systemCancel, -5: .passcodeNotSet,
-            -7: .notEnrolled, -8: .lockout, -9: .appCancel, -10: .unexpected, -1004: .notInteractive, -99: .unexpected,
+            -7: .notEnrolled, -8: .lockout, -9: .appCancel, -10: .unexpected, -1004: .notInteractive, -99: .unexpected
         ]
         for (code, outcome) in expected {
-            #expect(BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .faceID) == outcome, "LAError \(code)")
-            #expect(BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .touchID) == outcome, "LAError \(code)")
+            #expect(
+                BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .faceID) == outcome,
+                "LAError \(code)")
+            #expect(
+                BiometricOutcome(.failure(BiometricFailure(laErrorCode: code)), sensor: .touchID) == outcome,
+                "LAError \(code)")
         }
         #expect(BiometricOutcome(.failure(BiometricFailure(laErrorCode: -6)), sensor: .faceID) == .permissionDenied)
         #expect(BiometricOutcome(.failure(BiometricFailure(laErrorCode: -6)), sensor: .touchID) == .notAvailable)
         #expect(BiometricOutcome(.success, sensor: .faceID) == .success)
     }
 
-    @Test("A6 A7 B1 the device state: permission asked once for Face ID, denied when Face ID is unavailable, reasons kept")
+    @Test(
+        "A6 A7 B1 the device state: permission asked once for Face ID, denied when Face ID is unavailable, reasons kept"
+    )
     func A7_deviceStateFromAvailability() {
         func state(_ availability: BiometricAvailability, bound: BiometryKind? = .faceID, granted: Bool = false)
             -> VerificationDeviceState.Biometry
         {
             VerificationDeviceState(
-                biometricCredentialID: "dc", availability: availability, boundSensor: bound, faceIDPermissionGranted: granted
+                biometricCredentialID: "dc", availability: availability, boundSensor: bound,
+                faceIDPermissionGranted: granted
             ).biometry
         }
         #expect(state(.available(kind: .faceID)) == .available(.faceID, permission: .notDetermined))
@@ -65,7 +72,8 @@ struct VerificationGlueTests {
     func A8_cancelReachesTheSensor() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         let environment = LatchVerificationEnvironment(
-            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: InMemoryVault()), authenticator: sensor,
+            client: LatchClient(serverURL: URL(string: "http://127.0.0.1:9")!, vault: InMemoryVault()),
+            authenticator: sensor,
             keys: SoftwareDeviceKeyStore(vault: InMemoryVault()), presenter: VerificationSheetModel(), sensor: .faceID,
             responder: VerificationInputRelay())
 
@@ -80,7 +88,8 @@ struct VerificationGlueTests {
         let model = VerificationSheetModel()
         let received = InputLog()
         let screen = VerificationScreen(
-            kind: .fundPassword, icon: VerificationIcon(symbol: .fundPassword, accessibilityLabel: "资金密码"), title: "资金密码",
+            kind: .fundPassword, icon: VerificationIcon(symbol: .fundPassword, accessibilityLabel: "资金密码"),
+            title: "资金密码",
             message: "请输入资金密码", buttons: [], announcement: VerificationAnnouncement("请输入资金密码"))
 
         model.send(.tapped(.cancel))

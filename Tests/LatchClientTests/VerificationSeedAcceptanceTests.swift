@@ -14,9 +14,11 @@ struct VerificationSeedAcceptanceTests {
         var flow = F.flow()
 
         // The withdrawal asks for verification of exactly itself.
-        #expect(flow.start() == .startServerVerification(
-            VerificationRequest(action: "withdrawal", parameters: F.withdrawal.parameters),
-            screen: F.flow().startScreen))
+        #expect(
+            flow.start()
+                == .startServerVerification(
+                    VerificationRequest(action: "withdrawal", parameters: F.withdrawal.parameters),
+                    screen: F.flow().startScreen))
 
         // The offer arrives: Face ID is evaluated.
         #expect(flow.serverStarted(F.started()).prompt?.sensor == .faceID)
@@ -52,7 +54,10 @@ struct VerificationSeedAcceptanceTests {
 
         let result = flow.serverAttemptSucceeded(F.passed).result
 
-        #expect(result == .succeeded(VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
+        #expect(
+            result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .biometric)))
     }
 
     @Test("CW-023 §8-05 验证失败提供重试选项 [A3, FR-023-03-1]")
@@ -189,8 +194,10 @@ struct VerificationSeedAcceptanceTests {
         _ = flow.start()
 
         // The prompt carries a reason, the system's cancel title and a custom fallback title (B3).
-        #expect(flow.serverStarted(F.started()).prompt == VerificationBiometricPrompt(
-            sensor: .faceID, localizedReason: "使用面容ID进行验证", fallbackTitle: "使用密码验证", cancelTitle: "取消"))
+        #expect(
+            flow.serverStarted(F.started()).prompt
+                == VerificationBiometricPrompt(
+                    sensor: .faceID, localizedReason: "使用面容ID进行验证", fallbackTitle: "使用密码验证", cancelTitle: "取消"))
 
         // A system cancel (LAError −4) is no failure; a user cancel (−2) ends the flow (B2).
         #expect(flow.biometricFinished(.systemCancel).screen?.detail == nil)

@@ -26,13 +26,18 @@ struct VerificationSensorCountingTests {
 
         let second = flow.biometricFinished(.failedThenCancelled)
         #expect(second.screen?.message == (zh ? "第2/3次尝试失败" : "Attempt 2 of 3 failed."))
-        #expect(second.screen?.detail == (zh ? "剩余1次尝试机会，之后将使用密码验证" : "1 attempt left, then you will verify with your password."))
+        #expect(
+            second.screen?.detail
+                == (zh ? "剩余1次尝试机会，之后将使用密码验证" : "1 attempt left, then you will verify with your password."))
         #expect(flow.userTappedRetry().evaluatesBiometrics)
 
         let third = flow.biometricFinished(.failedThenCancelled)
         #expect(third.screen?.kind == .fundPassword)
-        #expect(third.screen?.message
-            == (zh ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password."))
+        #expect(
+            third.screen?.message
+                == (zh
+                    ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password.")
+        )
     }
 
     @Test("issue 11 A4 a Cancel with no failed scan is still the user's cancel: the page closes, nothing counted")
@@ -67,14 +72,18 @@ struct VerificationSensorCountingTests {
 
         #expect(flow.biometricFinished(.failed).screen?.message == (zh ? "第1/3次尝试失败" : "Attempt 1 of 3 failed."))
         _ = flow.userTappedRetry()
-        #expect(flow.biometricFinished(.failedThenCancelled).screen?.detail
-            == (zh ? "剩余1次尝试机会，之后将使用密码验证" : "1 attempt left, then you will verify with your password."))
+        #expect(
+            flow.biometricFinished(.failedThenCancelled).screen?.detail
+                == (zh ? "剩余1次尝试机会，之后将使用密码验证" : "1 attempt left, then you will verify with your password."))
         _ = flow.userTappedRetry()
         let locked = flow.biometricFinished(.failedThenLockedOut)
 
         #expect(locked.screen?.kind == .fundPassword)
-        #expect(locked.screen?.message
-            == (zh ? "Touch ID验证失败次数过多，请使用密码验证" : "Too many failed Touch ID attempts. Please verify with your password."))
+        #expect(
+            locked.screen?.message
+                == (zh
+                    ? "Touch ID验证失败次数过多，请使用密码验证"
+                    : "Too many failed Touch ID attempts. Please verify with your password."))
     }
 
     @Test("issue 11 A3 the fifth consecutive failure inside the first prompt is too many as well")
@@ -88,7 +97,9 @@ struct VerificationSensorCountingTests {
 
     // MARK: B2 −8: the passcode prompt
 
-    @Test("issue 11 B2 −8 before any failure on this page: password page with 输入设备密码解锁Face ID; the passcode brings Face ID back")
+    @Test(
+        "issue 11 B2 −8 before any failure on this page: password page with 输入设备密码解锁Face ID; the passcode brings Face ID back"
+    )
     func issue11_B2_lockoutOffersThePasscode() {
         var flow = F.evaluating(.faceID)
 
@@ -101,8 +112,11 @@ struct VerificationSensorCountingTests {
         #expect(unlock?.accessibilityHint == "输入设备密码后可重新使用Face ID验证")
 
         // The tap asks for the device passcode, its Cancel in the SDK's language.
-        #expect(flow.userTappedUnlockWithPasscode() == .unlockBiometricsWithPasscode(
-            VerificationPasscodePrompt(sensor: .faceID, localizedReason: "输入设备密码以解锁Face ID", cancelTitle: "取消")))
+        #expect(
+            flow.userTappedUnlockWithPasscode()
+                == .unlockBiometricsWithPasscode(
+                    VerificationPasscodePrompt(sensor: .faceID, localizedReason: "输入设备密码以解锁Face ID", cancelTitle: "取消"))
+        )
         // A second tap while the prompt is up does nothing.
         #expect(flow.userTappedUnlockWithPasscode() == .none)
 
@@ -127,8 +141,12 @@ struct VerificationSensorCountingTests {
         #expect(opened.screen?.kind == .fundPassword)
         #expect(opened.screen?.message == "Touch ID is locked. Please verify with your password.")
         #expect(opened.screen?.button(.unlockWithPasscode)?.title == "Unlock Touch ID with Passcode")
-        #expect(flow.userTappedUnlockWithPasscode() == .unlockBiometricsWithPasscode(
-            VerificationPasscodePrompt(sensor: .touchID, localizedReason: "Enter your passcode to unlock Touch ID.", cancelTitle: "Cancel")))
+        #expect(
+            flow.userTappedUnlockWithPasscode()
+                == .unlockBiometricsWithPasscode(
+                    VerificationPasscodePrompt(
+                        sensor: .touchID, localizedReason: "Enter your passcode to unlock Touch ID.",
+                        cancelTitle: "Cancel")))
         #expect(flow.passcodeUnlockFinished(unlocked: true).evaluatesBiometrics)
     }
 
@@ -173,10 +191,13 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 B2 −5 and −7 (and Touch ID's −6): the password page offers 前往设置, which opens Settings",
         arguments: [
-            (BiometricOutcome.passcodeNotSet, VerificationSensor.faceID, "未设置设备密码，无法使用Face ID，请使用密码验证", "打开系统设置，设置设备密码"),
+            (
+                BiometricOutcome.passcodeNotSet, VerificationSensor.faceID, "未设置设备密码，无法使用Face ID，请使用密码验证",
+                "打开系统设置，设置设备密码"
+            ),
             (.notEnrolled, .faceID, "未设置Face ID，请使用密码验证", "打开系统设置，录入Face ID"),
             (.notEnrolled, .touchID, "未设置Touch ID，请使用密码验证", "打开系统设置，录入Touch ID"),
-            (.permissionDenied, .touchID, "Touch ID不可用，请使用密码验证", "打开系统设置，开启Touch ID"),
+            (.permissionDenied, .touchID, "Touch ID不可用，请使用密码验证", "打开系统设置，开启Touch ID")
         ])
     func issue11_B2_settingsLikeOutcomesOfferSettings(
         outcome: BiometricOutcome, sensor: VerificationSensor, message: String, hint: String
@@ -231,7 +252,8 @@ struct VerificationSensorCountingTests {
             switch action {
             case .evaluateBiometrics(let prompt, _):
                 let result = await sensor.evaluate(
-                    reason: prompt.localizedReason, fallbackTitle: prompt.fallbackTitle, cancelTitle: prompt.cancelTitle)
+                    reason: prompt.localizedReason, fallbackTitle: prompt.fallbackTitle, cancelTitle: prompt.cancelTitle
+                )
                 action = flow.biometricFinished(BiometricOutcome(result, sensor: kind))
             case .show(let screen) where screen.kind == .biometricRetry:
                 action = flow.userTappedRetry()
@@ -251,14 +273,20 @@ struct VerificationSensorCountingTests {
         let screens = await Self.run(sensor, kind: .faceID, language: language)
 
         let zh = language == .zhHans
-        #expect(screens.compactMap { $0.kind == .biometricRetry ? $0.message : nil }
-            == (zh ? ["第1/3次尝试失败", "第2/3次尝试失败"] : ["Attempt 1 of 3 failed.", "Attempt 2 of 3 failed."]))
-        #expect(screens.compactMap { $0.kind == .biometricRetry ? $0.detail : nil }
-            == (zh ? ["剩余2次尝试机会", "剩余1次尝试机会，之后将使用密码验证"]
-                : ["2 attempts left.", "1 attempt left, then you will verify with your password."]))
+        #expect(
+            screens.compactMap { $0.kind == .biometricRetry ? $0.message : nil }
+                == (zh ? ["第1/3次尝试失败", "第2/3次尝试失败"] : ["Attempt 1 of 3 failed.", "Attempt 2 of 3 failed."]))
+        #expect(
+            screens.compactMap { $0.kind == .biometricRetry ? $0.detail : nil }
+                == (zh
+                    ? ["剩余2次尝试机会", "剩余1次尝试机会，之后将使用密码验证"]
+                    : ["2 attempts left.", "1 attempt left, then you will verify with your password."]))
         #expect(screens.last?.kind == .fundPassword)
-        #expect(screens.last?.message
-            == (zh ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password."))
+        #expect(
+            screens.last?.message
+                == (zh
+                    ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password.")
+        )
         #expect(await sensor.prompts.map(\.cancelTitle) == Array(repeating: zh ? "取消" : "Cancel", count: 3))
         #expect(await sensor.consecutiveFailures == 4)
     }
@@ -274,8 +302,11 @@ struct VerificationSensorCountingTests {
 
         let zh = language == .zhHans
         #expect(screens.compactMap { $0.kind == .biometricRetry ? $0.message : nil }.count == 2)
-        #expect(screens.last?.message
-            == (zh ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password."))
+        #expect(
+            screens.last?.message
+                == (zh
+                    ? "Face ID验证失败次数过多，请使用密码验证" : "Too many failed Face ID attempts. Please verify with your password.")
+        )
         #expect(await sensor.availability() == .unavailable(.lockedOut))
     }
 
@@ -289,13 +320,19 @@ struct VerificationSensorCountingTests {
         let screens = await Self.run(sensor, kind: .touchID, language: language)
 
         let zh = language == .zhHans
-        #expect(screens.compactMap { $0.kind == .biometricRetry ? $0.message : nil }
-            == (zh ? ["第1/3次尝试失败", "第2/3次尝试失败"] : ["Attempt 1 of 3 failed.", "Attempt 2 of 3 failed."]))
-        #expect(screens.compactMap { $0.kind == .biometricRetry ? $0.detail : nil }
-            == (zh ? ["剩余2次尝试机会", "剩余1次尝试机会，之后将使用密码验证"]
-                : ["2 attempts left.", "1 attempt left, then you will verify with your password."]))
-        #expect(screens.last?.message
-            == (zh ? "Touch ID验证失败次数过多，请使用密码验证" : "Too many failed Touch ID attempts. Please verify with your password."))
+        #expect(
+            screens.compactMap { $0.kind == .biometricRetry ? $0.message : nil }
+                == (zh ? ["第1/3次尝试失败", "第2/3次尝试失败"] : ["Attempt 1 of 3 failed.", "Attempt 2 of 3 failed."]))
+        #expect(
+            screens.compactMap { $0.kind == .biometricRetry ? $0.detail : nil }
+                == (zh
+                    ? ["剩余2次尝试机会", "剩余1次尝试机会，之后将使用密码验证"]
+                    : ["2 attempts left.", "1 attempt left, then you will verify with your password."]))
+        #expect(
+            screens.last?.message
+                == (zh
+                    ? "Touch ID验证失败次数过多，请使用密码验证"
+                    : "Too many failed Touch ID attempts. Please verify with your password."))
         #expect(await sensor.availability() == .unavailable(.lockedOut), "the fifth consecutive touch locked it")
     }
 

@@ -16,7 +16,8 @@ struct APICodingTests {
 
     @Test func C5_tokenResponseUsesSnakeCaseKeys() throws {
         // Set-up
-        let user = UserInfo(id: "u1", email: "alice@example.com", emailVerified: true, nickname: "Alice", createdAt: createdAt)
+        let user = UserInfo(
+            id: "u1", email: "alice@example.com", emailVerified: true, nickname: "Alice", createdAt: createdAt)
         let response = TokenResponse(
             accessToken: "at", expiresIn: 7200, refreshToken: "rt", refreshExpiresIn: 2_592_000, sessionId: "s1",
             user: user)
@@ -27,7 +28,7 @@ struct APICodingTests {
         // Check
         #expect(
             Set(json.keys) == [
-                "access_token", "token_type", "expires_in", "refresh_token", "refresh_expires_in", "session_id", "user",
+                "access_token", "token_type", "expires_in", "refresh_token", "refresh_expires_in", "session_id", "user"
             ])
         #expect(json["token_type"] as? String == "Bearer")
         #expect(json["expires_in"] as? Int == 7200)
@@ -50,7 +51,8 @@ struct APICodingTests {
     }
 
     @Test func C5_tokenResponseRoundTrips() throws {
-        let user = UserInfo(id: "u1", email: "alice@example.com", emailVerified: true, nickname: nil, createdAt: createdAt)
+        let user = UserInfo(
+            id: "u1", email: "alice@example.com", emailVerified: true, nickname: nil, createdAt: createdAt)
         let response = TokenResponse(
             accessToken: "at", expiresIn: 7200, refreshToken: "rt", refreshExpiresIn: 2_592_000, sessionId: "s1",
             user: user)
@@ -81,7 +83,8 @@ struct APICodingTests {
 
     @Test func C8_tokenRequestCarriesDeviceInfoWithoutNilFields() throws {
         let request = TokenRequest.password(
-            email: "alice@example.com", password: "Xk7mQp2z", device: DeviceInfo(name: "Alice's iPhone", platform: "iOS"))
+            email: "alice@example.com", password: "Xk7mQp2z",
+            device: DeviceInfo(name: "Alice's iPhone", platform: "iOS"))
 
         let json = try jsonObject(request)
 
@@ -117,7 +120,7 @@ struct APICodingTests {
 
         #expect(
             Set(json.keys) == [
-                "error", "message", "field", "reasons", "attempts_remaining", "locked_until", "retry_after",
+                "error", "message", "field", "reasons", "attempts_remaining", "locked_until", "retry_after"
             ])
         #expect(json["attempts_remaining"] as? Int == 2)
         #expect(json["retry_after"] as? Int == 30)

@@ -8,7 +8,7 @@ struct Base32Tests {
     /// RFC 4648 §10 test vectors (padding removed: Latch encodes without it).
     static let rfc4648: [(text: String, encoded: String)] = [
         ("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"),
-        ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI"),
+        ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI")
     ]
 
     @Test func D1_encodesRFC4648VectorsWithoutPadding() {
@@ -56,16 +56,16 @@ struct Base32Tests {
 
     @Test func D1_decodingRefusesWhatIsNotBase32() {
         let refused = [
-            "JBSWY3DPEHPK3PX0",  // 0 is not in the alphabet
-            "JBSWY3DPEHPK3PX1",  // nor 1
-            "JBSWY3DPEHPK3PX8",  // nor 8
-            "JBSW-Y3DP",  // dashes are not tolerated, only spaces
-            "MZ=XW6YQ",  // padding before the end
-            "M",  // 1, 3 or 6 characters past a multiple of 8 cannot come from an encoder
+            "JBSWY3DPEHPK3PX0", // 0 is not in the alphabet
+            "JBSWY3DPEHPK3PX1", // nor 1
+            "JBSWY3DPEHPK3PX8", // nor 8
+            "JBSW-Y3DP", // dashes are not tolerated, only spaces
+            "MZ=XW6YQ", // padding before the end
+            "M", // 1, 3 or 6 characters past a multiple of 8 cannot come from an encoder
             "MZX",
             "MZXW6Y",
             "MZXW6YTBM",
-            "ＭＺＸＷ６",  // full-width letters
+            "ＭＺＸＷ６" // full-width letters
         ]
 
         for text in refused {

@@ -37,17 +37,17 @@ struct Base64URLTests {
 
     @Test func A11_refusesWhatIsNotBase64URL() {
         let refused = [
-            "+/8",  // standard alphabet
-            "-_8 ",  // whitespace
+            "+/8", // standard alphabet
+            "-_8 ", // whitespace
             "-_ 8",
-            "Z",  // impossible length
-            "Zg=",  // wrong amount of padding
+            "Z", // impossible length
+            "Zg=", // wrong amount of padding
             "Zg===",
             "Zm9v====",
-            "Z=g",  // padding before the end
+            "Z=g", // padding before the end
             "Zm9v\n",
             "!!!!",
-            "Zm9vü",
+            "Zm9vü"
         ]
 
         for text in refused {

@@ -23,8 +23,10 @@ struct CBORVectorTests {
 
     /// (hex, item) pairs from Appendix A that fall in the subset.
     static let accepted: [(String, CBORValue)] = [
-        ("00", .unsigned(0)), ("01", .unsigned(1)), ("0a", .unsigned(10)), ("17", .unsigned(23)), ("1818", .unsigned(24)),
-        ("1819", .unsigned(25)), ("1864", .unsigned(100)), ("1903e8", .unsigned(1000)), ("1a000f4240", .unsigned(1_000_000)),
+        ("00", .unsigned(0)), ("01", .unsigned(1)), ("0a", .unsigned(10)), ("17", .unsigned(23)),
+        ("1818", .unsigned(24)),
+        ("1819", .unsigned(25)), ("1864", .unsigned(100)), ("1903e8", .unsigned(1000)),
+        ("1a000f4240", .unsigned(1_000_000)),
         ("1b000000e8d4a51000", .unsigned(1_000_000_000_000)), ("1bffffffffffffffff", .unsigned(UInt64.max)),
         ("3bffffffffffffffff", .negative(UInt64.max)), ("20", .int(-1)), ("29", .int(-10)), ("3863", .int(-100)),
         ("3903e7", .int(-1000)), ("f4", .bool(false)), ("f5", .bool(true)), ("f6", .null), ("40", .bytes([])),
@@ -46,9 +48,9 @@ struct CBORVectorTests {
             "a56161614161626142616361436164614461656145",
             .map([
                 entry(.text("a"), .text("A")), entry(.text("b"), .text("B")), entry(.text("c"), .text("C")),
-                entry(.text("d"), .text("D")), entry(.text("e"), .text("E")),
+                entry(.text("d"), .text("D")), entry(.text("e"), .text("E"))
             ])
-        ),
+        )
     ]
 
     @Test("Issue 13: every Appendix A vector in the WebAuthn subset decodes, and encodes back to the same bytes")
@@ -87,10 +89,11 @@ struct CBORVectorTests {
         ("9f018202039f0405ffff", .indefiniteLength),
         ("83018202039f0405ff", .indefiniteLength),
         ("bf61610161629f0203ffff", .indefiniteLength),
-        ("bf6346756ef563416d7421ff", .indefiniteLength),
+        ("bf6346756ef563416d7421ff", .indefiniteLength)
     ]
 
-    @Test("Issue 13: Appendix A vectors outside the subset (tags, floats, simple values, indefinite lengths) are refused")
+    @Test(
+        "Issue 13: Appendix A vectors outside the subset (tags, floats, simple values, indefinite lengths) are refused")
     func test_13_appendixAVectorsOutsideTheSubsetAreRefused() {
         for (hex, reason) in Self.refused {
             #expect(throws: reason, "\(hex)") { try CBORDecoder.decode(Self.bytes(hex)) }
@@ -107,7 +110,9 @@ struct CBORVectorTests {
         #expect(throws: CBORError.truncated) { try CBORDecoder.decode(Self.bytes("")) }
         #expect(throws: CBORError.truncated) { try CBORDecoder.decode(Self.bytes("1903")) }
         #expect(throws: CBORError.truncated) { try CBORDecoder.decode(Self.bytes("44010203")) }
-        #expect(throws: CBORError.truncated) { try CBORDecoder.decode(Self.bytes("83 01 02".replacingOccurrences(of: " ", with: ""))) }
+        #expect(throws: CBORError.truncated) {
+            try CBORDecoder.decode(Self.bytes("83 01 02".replacingOccurrences(of: " ", with: "")))
+        }
         // An array claiming 2^32 entries in 5 bytes fails at once, without allocating.
         #expect(throws: CBORError.tooLong) { try CBORDecoder.decode(Self.bytes("9b0000000100000000")) }
         #expect(throws: CBORError.truncated) { try CBORDecoder.decode(Self.bytes("9a00010000")) }
@@ -120,9 +125,12 @@ struct CBORVectorTests {
     @Test("Issue 13: nesting beyond the depth limit and strings beyond the length limit are refused")
     func test_13_depthAndLengthLimits() throws {
         let limits = CBORDecoder.Limits(maximumDepth: 4, maximumLength: 8)
-        #expect(try CBORDecoder.decode(Self.bytes("81818180"), limits: limits) == .array([.array([.array([.array([])])])]))
+        #expect(
+            try CBORDecoder.decode(Self.bytes("81818180"), limits: limits) == .array([.array([.array([.array([])])])]))
         #expect(throws: CBORError.tooDeep) { try CBORDecoder.decode(Self.bytes("8181818180"), limits: limits) }
-        #expect(throws: CBORError.tooLong) { try CBORDecoder.decode(Self.bytes("49010203040506070809"), limits: limits) }
+        #expect(throws: CBORError.tooLong) {
+            try CBORDecoder.decode(Self.bytes("49010203040506070809"), limits: limits)
+        }
         // The standard limit stops a 10,000-deep array without exhausting the stack.
         let deep = [UInt8](repeating: 0x81, count: 10_000) + [0x80]
         #expect(throws: CBORError.tooDeep) { try CBORDecoder.decode(deep) }

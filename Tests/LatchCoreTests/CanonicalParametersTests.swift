@@ -43,7 +43,7 @@ struct CanonicalParametersTests {
             ["amount": "100.00", "currency": "USDT", "address": "TXabd"],
             ["amount": "100.00", "currency": "USDT"],
             ["amount": "100.00", "currency": "USDT", "address": "TXabc", "memo": ""],
-            ["amount": "100.0", "currency": "USDT", "address": "TXabc"],
+            ["amount": "100.0", "currency": "USDT", "address": "TXabc"]
         ]
 
         let digests = Set(([withdrawal] + variants).map(CanonicalParameters.digest))
@@ -58,7 +58,9 @@ struct CanonicalParametersTests {
 
         // 地 U+5730 < 币 U+5E01 < 金 U+91D1
         #expect(Array(json.utf8) == Array(#"{"地址":"TXabc","币种":"USDT","金额":"100.00"}"#.utf8))
-        #expect(CanonicalParameters.digest(parameters) == "85bdd98744f0fa0bd81ad906f0946f2e384468be9750870f3f2dece0b32d8eb9")
+        #expect(
+            CanonicalParameters.digest(parameters) == "85bdd98744f0fa0bd81ad906f0946f2e384468be9750870f3f2dece0b32d8eb9"
+        )
     }
 
     @Test func D3_keysSortByUTF16CodeUnitsNotByScalars() {
@@ -71,7 +73,9 @@ struct CanonicalParametersTests {
 
         // Check
         #expect(Array(json.utf8) == Array("{\"\u{1F600}\":\"grinning face\",\"\u{E000}\":\"private use\"}".utf8))
-        #expect(CanonicalParameters.digest(parameters) == "d6e8b774089cbbc38821d1af04f916cd78c8ade06dbd06bb6ab0e5a7382f202b")
+        #expect(
+            CanonicalParameters.digest(parameters) == "d6e8b774089cbbc38821d1af04f916cd78c8ade06dbd06bb6ab0e5a7382f202b"
+        )
     }
 
     @Test func D3_rfc8785SortingExample() {
@@ -83,7 +87,7 @@ struct CanonicalParametersTests {
             "1": "One",
             "\u{1F600}": "Emoji: Grinning Face",
             "\u{0080}": "Control",
-            "\u{00F6}": "Latin Small Letter O With Diaeresis",
+            "\u{00F6}": "Latin Small Letter O With Diaeresis"
         ]
 
         // Act
@@ -91,8 +95,14 @@ struct CanonicalParametersTests {
 
         // Check: the order the RFC gives, and U+FB33 kept as is (no Unicode normalization: bytes are
         // compared, because Swift's == would also accept its decomposed form).
-        #expect(Array(json.utf8) == Array("{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u{0080}\":\"Control\",\"\u{00F6}\":\"Latin Small Letter O With Diaeresis\",\"\u{20AC}\":\"Euro Sign\",\"\u{1F600}\":\"Emoji: Grinning Face\",\"\u{FB33}\":\"Hebrew Letter Dalet With Dagesh\"}".utf8))
-        #expect(CanonicalParameters.digest(parameters) == "5e321556d22018a9656991a9e94f77ec175fa193e52a2429d312f8419ec8b08c")
+        #expect(
+            Array(json.utf8)
+                == Array(
+                    "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u{0080}\":\"Control\",\"\u{00F6}\":\"Latin Small Letter O With Diaeresis\",\"\u{20AC}\":\"Euro Sign\",\"\u{1F600}\":\"Emoji: Grinning Face\",\"\u{FB33}\":\"Hebrew Letter Dalet With Dagesh\"}"
+                        .utf8))
+        #expect(
+            CanonicalParameters.digest(parameters) == "5e321556d22018a9656991a9e94f77ec175fa193e52a2429d312f8419ec8b08c"
+        )
     }
 
     @Test func D3_controlCharactersQuoteAndBackslashAreEscapedLikeJSONStringify() {
@@ -104,8 +114,12 @@ struct CanonicalParametersTests {
 
         // Check: short forms for \b \t \n \f \r, \u00xx in lower case for the rest below U+0020;
         // "/" , DEL and U+2028 are not escaped.
-        #expect(Array(json.utf8) == Array("{\"note\":\"\\u0000\\u0001\\b\\t\\n\\u000b\\f\\r\\u001f\\\"\\\\/\u{7F}\u{2028}\"}".utf8))
-        #expect(CanonicalParameters.digest(["note": value]) == "e876ecb636f70b762297fd86de5bb98755c95288a249f868e46c4c8b5328b4be")
+        #expect(
+            Array(json.utf8)
+                == Array("{\"note\":\"\\u0000\\u0001\\b\\t\\n\\u000b\\f\\r\\u001f\\\"\\\\/\u{7F}\u{2028}\"}".utf8))
+        #expect(
+            CanonicalParameters.digest(["note": value])
+                == "e876ecb636f70b762297fd86de5bb98755c95288a249f868e46c4c8b5328b4be")
     }
 
     @Test func D3_rfc8785StringEscapingExample() {
@@ -138,11 +152,17 @@ struct CanonicalParametersTests {
     @Test func D3_canonicalJSONParsesBackToTheSameParameters() throws {
         // Set-up: random keys and values from a mix of ASCII, controls, BMP and astral characters.
         var generator = SeededGenerator(seed: 8785)
-        let pool: [Unicode.Scalar] = (0x00...0x7F).compactMap(Unicode.Scalar.init)
-            + ["\u{80}", "\u{E9}", "\u{2028}", "\u{4E2D}", "\u{E000}", "\u{FB33}", "\u{FFFD}", "\u{1F600}", "\u{10FFFF}"]
+        let pool: [Unicode.Scalar] =
+            (0x00...0x7F).compactMap(Unicode.Scalar.init)
+            + [
+                "\u{80}", "\u{E9}", "\u{2028}", "\u{4E2D}", "\u{E000}", "\u{FB33}", "\u{FFFD}", "\u{1F600}",
+                "\u{10FFFF}"
+            ]
         func randomString() -> String {
             var scalars = String.UnicodeScalarView()
-            for _ in 0..<Int.random(in: 0...8, using: &generator) { scalars.append(pool.randomElement(using: &generator)!) }
+            for _ in 0..<Int.random(in: 0...8, using: &generator) {
+                scalars.append(pool.randomElement(using: &generator)!)
+            }
             return String(scalars)
         }
 

@@ -20,7 +20,8 @@ struct DeviceSignatureTests {
     @Test func A11_signatureFromTheDeviceKeyVerifies() throws {
         let signature = try DeviceSignature.sign(message, with: key)
 
-        let valid = DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
+        let valid = DeviceSignature.verify(
+            publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
 
         #expect(valid)
     }
@@ -41,10 +42,11 @@ struct DeviceSignatureTests {
         let signature = try key.signature(for: digest)
         let encoded = Base64URL.encode(signature.derRepresentation)
 
-        let valid = DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: encoded, message: message)
+        let valid = DeviceSignature.verify(
+            publicKeyX963Base64URL: publicKey, signatureDERBase64URL: encoded, message: message)
 
         #expect(valid)
-        #expect(Base64URL.decode(encoded)?.first == 0x30)  // DER SEQUENCE
+        #expect(Base64URL.decode(encoded)?.first == 0x30) // DER SEQUENCE
     }
 
     @Test func A11_paddedBase64URLIsAccepted() throws {
@@ -60,7 +62,9 @@ struct DeviceSignatureTests {
     @Test func A11_rawBytesOverloadAgreesWithTheMessage() throws {
         let signature = try DeviceSignature.sign(message, with: key)
 
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message.bytes))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message.bytes))
     }
 
     // MARK: - Wrong key, wrong message
@@ -69,7 +73,8 @@ struct DeviceSignatureTests {
         let other = P256.Signing.PrivateKey()
         let signature = try DeviceSignature.sign(message, with: other)
 
-        let valid = DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
+        let valid = DeviceSignature.verify(
+            publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: message)
 
         #expect(!valid)
     }
@@ -90,12 +95,14 @@ struct DeviceSignatureTests {
             try SignedMessage.login(challengeID: "chl_1", challenge: "c2lnbi1tZQ"),
             try SignedMessage.verification(
                 action: "withdrawal", parameters: ["amount": "100.00", "currency": "USDT", "address": "TXabc"],
-                challengeID: "chl_2", challenge: "c2lnbi1tZQ"),
+                challengeID: "chl_2", challenge: "c2lnbi1tZQ")
         ]
 
         // Act and check
         for other in others {
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: other))
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: other))
         }
     }
 
@@ -106,7 +113,9 @@ struct DeviceSignatureTests {
         for index in bytes.indices {
             var changed = bytes
             changed[index] ^= 0x01
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: changed))
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: publicKey, signatureDERBase64URL: signature, message: changed))
         }
     }
 
@@ -117,7 +126,9 @@ struct DeviceSignatureTests {
             var changed = signature
             changed[index] &+= 1
             let encoded = Base64URL.encode(changed)
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: encoded, message: message))
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: publicKey, signatureDERBase64URL: encoded, message: message))
         }
     }
 
@@ -133,7 +144,10 @@ struct DeviceSignatureTests {
             ("empty", ""),
             ("not base64url", "not a key!"),
             // The published vector's key (docs/signature-test-vector.json) in the standard alphabet.
-            ("standard alphabet", "BCl+UbKUFJ165Akj7rwaY5oB0IMAtCW08I++s3BOyWuQdcLU+xDRYSGDGv4PmX4NJNVLEIzS8gr9o9MwgINzOcQ"),
+            (
+                "standard alphabet",
+                "BCl+UbKUFJ165Akj7rwaY5oB0IMAtCW08I++s3BOyWuQdcLU+xDRYSGDGv4PmX4NJNVLEIzS8gr9o9MwgINzOcQ"
+            ),
             ("raw X‖Y without 04", Base64URL.encode(point.dropFirst())),
             ("compressed point", Base64URL.encode(key.publicKey.compressedRepresentation)),
             ("DER SubjectPublicKeyInfo", Base64URL.encode(key.publicKey.derRepresentation)),
@@ -141,15 +155,21 @@ struct DeviceSignatureTests {
             ("one byte long", Base64URL.encode(point + [0])),
             ("hybrid-form prefix 06", Base64URL.encode([0x06] + point.dropFirst())),
             ("not on the curve", Base64URL.encode(offCurve)),
-            ("x = y = 1", Base64URL.encode([0x04] + [UInt8](repeating: 0, count: 31) + [1] + [UInt8](repeating: 0, count: 31) + [1])),
+            (
+                "x = y = 1",
+                Base64URL.encode(
+                    [0x04] + [UInt8](repeating: 0, count: 31) + [1] + [UInt8](repeating: 0, count: 31) + [1])
+            ),
             ("all zero (infinity)", Base64URL.encode([0x04] + [UInt8](repeating: 0, count: 64))),
-            ("coordinates ≥ p", Base64URL.encode([0x04] + [UInt8](repeating: 0xff, count: 64))),
+            ("coordinates ≥ p", Base64URL.encode([0x04] + [UInt8](repeating: 0xff, count: 64)))
         ]
 
         // Act and check
         for (name, badKey) in badKeys {
             #expect(DeviceSignature.publicKey(fromBase64URL: badKey) == nil, "\(name)")
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: badKey, signatureDERBase64URL: signature, message: message), "\(name)")
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: badKey, signatureDERBase64URL: signature, message: message), "\(name)")
         }
         #expect(DeviceSignature.publicKey(fromBase64URL: publicKey) != nil)
     }
@@ -168,12 +188,15 @@ struct DeviceSignatureTests {
             ("r = s = 0", Base64URL.encode([0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00])),
             ("r = s = 1", Base64URL.encode([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01])),
             ("random bytes", Base64URL.encode((0..<72).map { UInt8($0) })),
-            ("a single byte", "AA"),
+            ("a single byte", "AA")
         ]
 
         // Act and check
         for (name, badSignature) in badSignatures {
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: publicKey, signatureDERBase64URL: badSignature, message: message), "\(name)")
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: publicKey, signatureDERBase64URL: badSignature, message: message), "\(name)"
+            )
         }
     }
 
@@ -185,11 +208,17 @@ struct DeviceSignatureTests {
             let keyLength = Int.random(in: 0...100, using: &generator)
             let signatureLength = Int.random(in: 0...100, using: &generator)
             let randomKey = String((0..<keyLength).map { _ in alphabet.randomElement(using: &generator)! })
-            let randomSignature = Base64URL.encode((0..<signatureLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            let prefixedKey = Base64URL.encode([0x04] + (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let randomSignature = Base64URL.encode(
+                (0..<signatureLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let prefixedKey = Base64URL.encode(
+                [0x04] + (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) })
 
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: randomKey, signatureDERBase64URL: randomSignature, message: message))
-            #expect(!DeviceSignature.verify(publicKeyX963Base64URL: prefixedKey, signatureDERBase64URL: randomSignature, message: message))
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: randomKey, signatureDERBase64URL: randomSignature, message: message))
+            #expect(
+                !DeviceSignature.verify(
+                    publicKeyX963Base64URL: prefixedKey, signatureDERBase64URL: randomSignature, message: message))
         }
     }
 }

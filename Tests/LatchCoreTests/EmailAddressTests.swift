@@ -23,24 +23,24 @@ struct EmailAddressTests {
     }
 
     @Test(arguments: [
-        "alice.example.com",  // no @
-        "alice@@example.com",  // two @
-        "al@ice@example.com",  // two @
-        "@example.com",  // empty local part
-        "alice@",  // empty domain
-        "alice@localhost",  // no dot in domain
-        "al ice@example.com",  // space in local part
-        "alice@exa mple.com",  // space in domain
-        ".alice@example.com",  // leading dot
-        "alice.@example.com",  // trailing dot in local part
-        "al..ice@example.com",  // consecutive dots
-        "alice@.example.com",  // domain starts with a dot
-        "alice@example..com",  // empty domain label
-        "alice@-example.com",  // label starts with a hyphen
-        "alice@example.c",  // one-letter top-level domain
-        "alice@example.123",  // numeric top-level domain
-        "",  // empty
-        "   ",  // only whitespace
+        "alice.example.com", // no @
+        "alice@@example.com", // two @
+        "al@ice@example.com", // two @
+        "@example.com", // empty local part
+        "alice@", // empty domain
+        "alice@localhost", // no dot in domain
+        "al ice@example.com", // space in local part
+        "alice@exa mple.com", // space in domain
+        ".alice@example.com", // leading dot
+        "alice.@example.com", // trailing dot in local part
+        "al..ice@example.com", // consecutive dots
+        "alice@.example.com", // domain starts with a dot
+        "alice@example..com", // empty domain label
+        "alice@-example.com", // label starts with a hyphen
+        "alice@example.c", // one-letter top-level domain
+        "alice@example.123", // numeric top-level domain
+        "", // empty
+        "   " // only whitespace
     ])
     func C2_rejectsImplausibleAddress(raw: String) {
         let email = EmailAddress(raw)

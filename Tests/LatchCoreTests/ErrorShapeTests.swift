@@ -10,7 +10,8 @@ struct ErrorShapeTests {
     @Test("test_I14 the details are encoded at the top level of the error body and read back the same")
     func test_I14_detailsAtTopLevel() throws {
         let details = LatchErrorDetails(
-            field: "code", reasons: ["too_long"], attemptsRemaining: 2, lockedUntil: Date(timeIntervalSince1970: 1_700_000_000),
+            field: "code", reasons: ["too_long"], attemptsRemaining: 2,
+            lockedUntil: Date(timeIntervalSince1970: 1_700_000_000),
             retryAfter: 30, challengeId: "c1", method: LoginChallengeMethod.totp.rawValue)
         let body = APIErrorBody(error: "AUTH_003", message: "m", details: details)
         let encoder = JSONEncoder()
@@ -19,7 +20,8 @@ struct ErrorShapeTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(
             Set(json.keys) == [
-                "error", "message", "field", "reasons", "attempts_remaining", "locked_until", "retry_after", "challenge_id", "method",
+                "error", "message", "field", "reasons", "attempts_remaining", "locked_until", "retry_after",
+                "challenge_id", "method"
             ])
         #expect(json["attempts_remaining"] as? Int == 2 && json["challenge_id"] as? String == "c1")
         let decoder = JSONDecoder()
@@ -27,7 +29,9 @@ struct ErrorShapeTests {
         #expect(try decoder.decode(APIErrorBody.self, from: data) == body)
     }
 
-    @Test("test_I14 the standard statuses: AUTH_002 423, AUTH_003 400, NOT_FOUND 404, RATE_LIMITED 429, every code a 4xx or 5xx")
+    @Test(
+        "test_I14 the standard statuses: AUTH_002 423, AUTH_003 400, NOT_FOUND 404, RATE_LIMITED 429, every code a 4xx or 5xx"
+    )
     func test_I14_defaultStatuses() {
         #expect(LatchErrorCode.locked.defaultStatus == 423)
         #expect(LatchErrorCode.wrongCode.defaultStatus == 400)

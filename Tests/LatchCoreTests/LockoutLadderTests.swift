@@ -104,7 +104,9 @@ struct LockoutLadderTests {
 
         #expect(until == start.addingTimeInterval(3600))
         #expect(state.consecutiveFailures == 10)
-        #expect(state.admission(at: start.addingTimeInterval(3599)) == .refused(lockedUntil: start.addingTimeInterval(3600)))
+        #expect(
+            state.admission(at: start.addingTimeInterval(3599)) == .refused(lockedUntil: start.addingTimeInterval(3600))
+        )
         #expect(state.admission(at: start.addingTimeInterval(3600)) == .allowed)
     }
 

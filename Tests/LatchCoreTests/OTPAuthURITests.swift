@@ -12,7 +12,10 @@ struct OTPAuthURITests {
     @Test func D1_uriHasTheDocumentedShape() {
         let uri = OTPAuthURI(secret: secret, issuer: "Latch", account: "alice@example.com")
 
-        #expect(uri.string == "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Latch&algorithm=SHA1&digits=6&period=30")
+        #expect(
+            uri.string
+                == "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Latch&algorithm=SHA1&digits=6&period=30"
+        )
     }
 
     @Test func D1_colonAndSpaceInIssuerOrAccountAreEncoded() {
@@ -23,7 +26,10 @@ struct OTPAuthURITests {
         let text = uri.string
 
         // Check: exactly one literal colon in the label, none in the query.
-        #expect(text == "otpauth://totp/ACME%20Co%3A%20Pay:bob%3Asmith%20jr?secret=JBSWY3DPEHPK3PXP&issuer=ACME%20Co%3A%20Pay&algorithm=SHA1&digits=6&period=30")
+        #expect(
+            text
+                == "otpauth://totp/ACME%20Co%3A%20Pay:bob%3Asmith%20jr?secret=JBSWY3DPEHPK3PXP&issuer=ACME%20Co%3A%20Pay&algorithm=SHA1&digits=6&period=30"
+        )
         let label = text.dropFirst("otpauth://totp/".count).prefix { $0 != "?" }
         #expect(label.filter { $0 == ":" }.count == 1)
     }
@@ -33,7 +39,8 @@ struct OTPAuthURITests {
 
         let text = uri.string
 
-        #expect(text.hasPrefix("otpauth://totp/A%26B%3DC%3FD%23E%25F%2BG%2FH:%E5%BC%A0%E4%B8%89%40%E4%BE%8B%E5%AD%90.cn?"))
+        #expect(
+            text.hasPrefix("otpauth://totp/A%26B%3DC%3FD%23E%25F%2BG%2FH:%E5%BC%A0%E4%B8%89%40%E4%BE%8B%E5%AD%90.cn?"))
         #expect(text.contains("&issuer=A%26B%3DC%3FD%23E%25F%2BG%2FH&"))
         #expect(text.allSatisfy { $0.isASCII })
     }
@@ -54,7 +61,11 @@ struct OTPAuthURITests {
         #expect(components.scheme == "otpauth")
         #expect(components.host == "totp")
         #expect(parts == ["Latch 钱包: Pay", "alice+test@example.com"])
-        #expect(query == ["secret": "JBSWY3DPEHPK3PXP", "issuer": "Latch 钱包: Pay", "algorithm": "SHA256", "digits": "8", "period": "60"])
+        #expect(
+            query == [
+                "secret": "JBSWY3DPEHPK3PXP", "issuer": "Latch 钱包: Pay", "algorithm": "SHA256", "digits": "8",
+                "period": "60"
+            ])
     }
 
     @Test func D1_descriptionHidesTheSecret() {

@@ -123,7 +123,8 @@ struct PasswordPolicyTests {
     }
 
     @Test func C3_shippedListSkipsItsCommentHeader() {
-        let header = "# The 2,000 most common passwords (by frequency rank) that contain letters and digits and are at least"
+        let header =
+            "# The 2,000 most common passwords (by frequency rank) that contain letters and digits and are at least"
 
         let contained = CommonPasswords.shipped.contains(header)
 

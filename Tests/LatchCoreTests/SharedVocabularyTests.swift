@@ -39,11 +39,14 @@ struct SharedVocabularyTests {
         #expect(started.methods.map(\.type) == [.totp, .fundPassword])
         #expect(started.preferred == .totp)
 
-        let known = #"{"verification_id":"v","expires_in":300,"preferred":"fund_password","methods":[{"type":"totp"},{"type":"fund_password"}]}"#
+        let known =
+            #"{"verification_id":"v","expires_in":300,"preferred":"fund_password","methods":[{"type":"totp"},{"type":"fund_password"}]}"#
         #expect(try JSONDecoder().decode(VerificationStarted.self, from: Data(known.utf8)).preferred == .fundPassword)
 
         let nothingKnown = #"{"verification_id":"v","expires_in":300,"preferred":"x","methods":[{"type":"x"}]}"#
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(VerificationStarted.self, from: Data(nothingKnown.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(VerificationStarted.self, from: Data(nothingKnown.utf8))
+        }
     }
 
     @Test("test_I14 security-event kinds keep their wire names; an unknown type reads as nil")

@@ -20,7 +20,8 @@ struct SignatureVectorTests {
     static let privateKeyHex = "73f48bbe8bd0d8f599e47a8aaff65bd30204642c8667e502af6d01e3cafa1b43"
     /// base64url (no padding) of the 65-byte X9.63 uncompressed point.
     static let publicKey = "BCl-UbKUFJ165Akj7rwaY5oB0IMAtCW08I--s3BOyWuQdcLU-xDRYSGDGv4PmX4NJNVLEIzS8gr9o9MwgINzOcQ"
-    static let publicKeyX963Hex = "04297e51b294149d7ae40923eebc1a639a01d08300b425b4f08fbeb3704ec96b9075c2d4fb10d16121831afe0f997e0d24d54b108cd2f20afda3d33080837339c4"
+    static let publicKeyX963Hex =
+        "04297e51b294149d7ae40923eebc1a639a01d08300b425b4f08fbeb3704ec96b9075c2d4fb10d16121831afe0f997e0d24d54b108cd2f20afda3d33080837339c4"
 
     static let challengeID = "chl_01J9Z7Q4XKD3M8V2W6T5R0HBNA"
     static let challenge = "m2Xo9vB6yR0aK8sTqL4eWz1JcN7uH3pGfD5iYtE_-Ug"
@@ -28,14 +29,18 @@ struct SignatureVectorTests {
     static let parameters = ["amount": "100.00", "currency": "USDT", "address": "TXabc"]
     static let canonicalParameters = #"{"address":"TXabc","amount":"100.00","currency":"USDT"}"#
     static let digest = "45793ebe5811dee761d9c8cf3c7cbecc3c0c4ba17d677d31e56335a38af3c7e9"
-    static let message = "latch-v1\nverify:withdrawal:45793ebe5811dee761d9c8cf3c7cbecc3c0c4ba17d677d31e56335a38af3c7e9\nchl_01J9Z7Q4XKD3M8V2W6T5R0HBNA\nm2Xo9vB6yR0aK8sTqL4eWz1JcN7uH3pGfD5iYtE_-Ug"
+    static let message =
+        "latch-v1\nverify:withdrawal:45793ebe5811dee761d9c8cf3c7cbecc3c0c4ba17d677d31e56335a38af3c7e9\nchl_01J9Z7Q4XKD3M8V2W6T5R0HBNA\nm2Xo9vB6yR0aK8sTqL4eWz1JcN7uH3pGfD5iYtE_-Ug"
     /// One DER signature of `message` by the key, base64url.
-    static let signature = "MEUCIDigjXm5kiPlEujT6lPC4BAvrLh4iESmpz4eyyCuNlNRAiEAtxDZ0mLMOfvVKpga8BmgNxZjVn4FosGVdUpzxVt4Ki8"
+    static let signature =
+        "MEUCIDigjXm5kiPlEujT6lPC4BAvrLh4iESmpz4eyyCuNlNRAiEAtxDZ0mLMOfvVKpga8BmgNxZjVn4FosGVdUpzxVt4Ki8"
 
     static let loginChallengeID = "chl_01J9Z7RB3F6T2W8K4M9X0QPVCE"
     static let loginChallenge = "Tq8Rz2Kc7Lm4Vx9Nb1Hs6Jd3Fg5Wp0Ya-_EiUoQtXrM"
-    static let loginMessage = "latch-v1\nlogin\nchl_01J9Z7RB3F6T2W8K4M9X0QPVCE\nTq8Rz2Kc7Lm4Vx9Nb1Hs6Jd3Fg5Wp0Ya-_EiUoQtXrM"
-    static let loginSignature = "MEQCIFW5lZj9x925HrWBlVLzEKGGsTyhLqFbCZF5zCO3A-vFAiBERpYYrBQ1k688KkE3jsmP8jaO0O1jIuqOEp2hG6bY5w"
+    static let loginMessage =
+        "latch-v1\nlogin\nchl_01J9Z7RB3F6T2W8K4M9X0QPVCE\nTq8Rz2Kc7Lm4Vx9Nb1Hs6Jd3Fg5Wp0Ya-_EiUoQtXrM"
+    static let loginSignature =
+        "MEQCIFW5lZj9x925HrWBlVLzEKGGsTyhLqFbCZF5zCO3A-vFAiBERpYYrBQ1k688KkE3jsmP8jaO0O1jIuqOEp2hG6bY5w"
 
     static func bytes(hex: String) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -84,13 +89,17 @@ struct SignatureVectorTests {
         let message = try SignedMessage.verification(
             action: Self.action, parameters: Self.parameters, challengeID: Self.challengeID, challenge: Self.challenge)
 
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: message))
     }
 
     @Test func B6_vectorLoginSignatureVerifies() throws {
         let message = try SignedMessage.login(challengeID: Self.loginChallengeID, challenge: Self.loginChallenge)
 
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.loginSignature, message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.loginSignature, message: message))
     }
 
     @Test func A11_vectorSignatureFailsAfterAOneByteChange() throws {
@@ -103,14 +112,24 @@ struct SignatureVectorTests {
         changedSignature[changedSignature.count - 1] ^= 0x01
 
         // Act and check
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: message))
-        #expect(!DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: changedMessage))
-        #expect(!DeviceSignature.verify(
-            publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Base64URL.encode(changedSignature), message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: message))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: changedMessage))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Base64URL.encode(changedSignature),
+                message: message))
         // The login signature does not verify the withdrawal message, nor the other way round.
-        #expect(!DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.loginSignature, message: message))
-        #expect(!DeviceSignature.verify(
-            publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature, message: Array(Self.loginMessage.utf8)))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.loginSignature, message: message))
+        #expect(
+            !DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: Self.signature,
+                message: Array(Self.loginMessage.utf8)))
     }
 
     @Test func A11_swiftSignaturesWithTheVectorKeyVerify() throws {
@@ -121,7 +140,9 @@ struct SignatureVectorTests {
 
         let signature = try DeviceSignature.sign(message, with: key)
 
-        #expect(DeviceSignature.verify(publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: signature, message: message))
+        #expect(
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: Self.publicKey, signatureDERBase64URL: signature, message: message))
     }
 
     // MARK: - The published file
@@ -159,7 +180,9 @@ struct SignatureVectorTests {
         let path = try #require(ProcessInfo.processInfo.environment["LATCH_SIGNATURE_INTEROP_OUT"])
         let key = try P256.Signing.PrivateKey(rawRepresentation: Self.bytes(hex: Self.privateKeyHex))
         let parameters = Self.parameters.merging(
-            ["备注": "给\u{1F600}\n\"朋友\"\\", "\u{E000}": "\u{7F}\u{1F}/", "\u{1F600}": "", "note": "tab\there"]) { a, _ in a }
+            ["备注": "给\u{1F600}\n\"朋友\"\\", "\u{E000}": "\u{7F}\u{1F}/", "\u{1F600}": "", "note": "tab\there"]) { a, _ in
+                a
+            }
 
         // Act
         let verify = try SignedMessage.verification(
@@ -173,13 +196,13 @@ struct SignatureVectorTests {
                 "digest": CanonicalParameters.digest(parameters),
                 "challenge_id": Self.challengeID, "challenge": Self.challenge,
                 "purpose": verify.purpose.text, "message": verify.text,
-                "signature": try DeviceSignature.sign(verify, with: key),
+                "signature": try DeviceSignature.sign(verify, with: key)
             ],
             "login": [
                 "challenge_id": Self.loginChallengeID, "challenge": Self.loginChallenge,
                 "purpose": login.purpose.text, "message": login.text,
-                "signature": try DeviceSignature.sign(login, with: key),
-            ],
+                "signature": try DeviceSignature.sign(login, with: key)
+            ]
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))

@@ -40,7 +40,8 @@ struct SignedMessageTests {
 
     @Test func A11_lineFeedInAnyFieldIsRefused() {
         #expect(throws: SignedMessage.InvalidField(field: "action")) {
-            try SignedMessage.verification(action: "withdrawal\nlogin", parameters: [:], challengeID: "c", challenge: "x")
+            try SignedMessage.verification(
+                action: "withdrawal\nlogin", parameters: [:], challengeID: "c", challenge: "x")
         }
         #expect(throws: SignedMessage.InvalidField(field: "challenge_id")) {
             try SignedMessage.login(challengeID: "c\nd", challenge: "x")
@@ -51,9 +52,12 @@ struct SignedMessageTests {
     }
 
     @Test func D3_differentActionsOrParametersGiveDifferentMessages() throws {
-        let base = try SignedMessage.verification(action: "withdrawal", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
-        let otherAction = try SignedMessage.verification(action: "transfer", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
-        let otherAmount = try SignedMessage.verification(action: "withdrawal", parameters: ["amount": "2"], challengeID: "c", challenge: "x")
+        let base = try SignedMessage.verification(
+            action: "withdrawal", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
+        let otherAction = try SignedMessage.verification(
+            action: "transfer", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
+        let otherAmount = try SignedMessage.verification(
+            action: "withdrawal", parameters: ["amount": "2"], challengeID: "c", challenge: "x")
         let login = try SignedMessage.login(challengeID: "c", challenge: "x")
 
         #expect(Set([base, otherAction, otherAmount, login].map(\.bytes)).count == 4)

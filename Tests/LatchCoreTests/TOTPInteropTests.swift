@@ -21,7 +21,9 @@ struct TOTPInteropTests {
         let period: Int
         let time: TimeInterval
         let code: String
-        var testDescription: String { "\(secret.prefix(8))… \(algorithm.rawValue)/\(digits)/\(period) T=\(Int64(time))" }
+        var testDescription: String {
+            "\(secret.prefix(8))… \(algorithm.rawValue)/\(digits)/\(period) T=\(Int64(time))"
+        }
     }
 
     struct PyotpURI: Sendable, CustomTestStringConvertible {
@@ -35,36 +37,96 @@ struct TOTPInteropTests {
 
     /// pyotp.TOTP(secret, digits, digest, interval).at(time)
     static let pyotpCodes = [
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1234567890, code: "919723"),
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 2147483647, code: "922273"),
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 20000000000, code: "062678"),
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1518496192, code: "897869"),
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1968006473, code: "759068"),
-        PyotpCode(secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 1111111111, code: "357550"),
-        PyotpCode(secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 29, code: "824202"),
-        PyotpCode(secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 0, code: "824202"),
-        PyotpCode(secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 2072851253, code: "144774"),
-        PyotpCode(secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 1615121165, code: "048506"),
-        PyotpCode(secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1111111111, code: "733376"),
-        PyotpCode(secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 0, code: "759906"),
-        PyotpCode(secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 2147483648, code: "572821"),
-        PyotpCode(secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1935443449, code: "885812"),
-        PyotpCode(secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1585598727, code: "336092"),
-        PyotpCode(secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 2147483648, code: "010099"),
-        PyotpCode(secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1111111109, code: "863205"),
-        PyotpCode(secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 2147483647, code: "010099"),
-        PyotpCode(secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1601052856, code: "532920"),
-        PyotpCode(secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1601483426, code: "740018"),
-        PyotpCode(secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30, time: 1111111109, code: "420877"),
-        PyotpCode(secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30, time: 2000000000, code: "043273"),
-        PyotpCode(secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30, time: 29, code: "128758"),
-        PyotpCode(secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30, time: 1636494738, code: "798597"),
-        PyotpCode(secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30, time: 1769013142, code: "503321"),
-        PyotpCode(secret: "MK35RN4QOOQB5EFJXTRDPMFX6CKMY7I2QFJE75HJJANILKRFE7RM", algorithm: .sha256, digits: 8, period: 30, time: 59, code: "59065346"),
-        PyotpCode(secret: "MK35RN4QOOQB5EFJXTRDPMFX6CKMY7I2QFJE75HJJANILKRFE7RM", algorithm: .sha256, digits: 8, period: 30, time: 1832152358, code: "70189625"),
-        PyotpCode(secret: "22QXOHKNDRJNDIZX42MKUB5QSEVUICPOYCAD7AROMRC2XNY7FY3OAGCRCHLXFWAY", algorithm: .sha512, digits: 8, period: 30, time: 59, code: "64063608"),
-        PyotpCode(secret: "22QXOHKNDRJNDIZX42MKUB5QSEVUICPOYCAD7AROMRC2XNY7FY3OAGCRCHLXFWAY", algorithm: .sha512, digits: 8, period: 30, time: 1699637173, code: "54171703"),
-        PyotpCode(secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 60, time: 2095281795, code: "692139"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1234567890,
+            code: "919723"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 2147483647,
+            code: "922273"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 20000000000,
+            code: "062678"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1518496192,
+            code: "897869"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 30, time: 1968006473,
+            code: "759068"),
+        PyotpCode(
+            secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 1111111111,
+            code: "357550"),
+        PyotpCode(
+            secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 29,
+            code: "824202"),
+        PyotpCode(
+            secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 0, code: "824202"
+        ),
+        PyotpCode(
+            secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 2072851253,
+            code: "144774"),
+        PyotpCode(
+            secret: "FQFQVZE274AZM6INM4YCUBAY6KKWN2TV", algorithm: .sha1, digits: 6, period: 30, time: 1615121165,
+            code: "048506"),
+        PyotpCode(
+            secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1111111111,
+            code: "733376"),
+        PyotpCode(
+            secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 0, code: "759906"
+        ),
+        PyotpCode(
+            secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 2147483648,
+            code: "572821"),
+        PyotpCode(
+            secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1935443449,
+            code: "885812"),
+        PyotpCode(
+            secret: "7BHLF2ZQHLTAJSVQQWO56VEPYUIMM3AR", algorithm: .sha1, digits: 6, period: 30, time: 1585598727,
+            code: "336092"),
+        PyotpCode(
+            secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 2147483648,
+            code: "010099"),
+        PyotpCode(
+            secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1111111109,
+            code: "863205"),
+        PyotpCode(
+            secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 2147483647,
+            code: "010099"),
+        PyotpCode(
+            secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1601052856,
+            code: "532920"),
+        PyotpCode(
+            secret: "EZOVHJTQDTQGPDWUWHH6V5II7M", algorithm: .sha1, digits: 6, period: 30, time: 1601483426,
+            code: "740018"),
+        PyotpCode(
+            secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30,
+            time: 1111111109, code: "420877"),
+        PyotpCode(
+            secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30,
+            time: 2000000000, code: "043273"),
+        PyotpCode(
+            secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30,
+            time: 29, code: "128758"),
+        PyotpCode(
+            secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30,
+            time: 1636494738, code: "798597"),
+        PyotpCode(
+            secret: "NJ2FAOCOX5OH6VKSJJSINIQ6Y2EJ5FTYCT6FI5VBSRHUPTVYGFCQ", algorithm: .sha1, digits: 6, period: 30,
+            time: 1769013142, code: "503321"),
+        PyotpCode(
+            secret: "MK35RN4QOOQB5EFJXTRDPMFX6CKMY7I2QFJE75HJJANILKRFE7RM", algorithm: .sha256, digits: 8, period: 30,
+            time: 59, code: "59065346"),
+        PyotpCode(
+            secret: "MK35RN4QOOQB5EFJXTRDPMFX6CKMY7I2QFJE75HJJANILKRFE7RM", algorithm: .sha256, digits: 8, period: 30,
+            time: 1832152358, code: "70189625"),
+        PyotpCode(
+            secret: "22QXOHKNDRJNDIZX42MKUB5QSEVUICPOYCAD7AROMRC2XNY7FY3OAGCRCHLXFWAY", algorithm: .sha512, digits: 8,
+            period: 30, time: 59, code: "64063608"),
+        PyotpCode(
+            secret: "22QXOHKNDRJNDIZX42MKUB5QSEVUICPOYCAD7AROMRC2XNY7FY3OAGCRCHLXFWAY", algorithm: .sha512, digits: 8,
+            period: 30, time: 1699637173, code: "54171703"),
+        PyotpCode(
+            secret: "Y57AHXX7LDORRYNPF3F3NNOCYPUWQNWA", algorithm: .sha1, digits: 6, period: 60, time: 2095281795,
+            code: "692139")
     ]
 
     /// pyotp's provisioning URIs; `pyotp.parse_uri` reads back exactly `issuer`, `account` and `secret`.
@@ -74,16 +136,24 @@ struct TOTPInteropTests {
             uri: "otpauth://totp/Latch:alice%40example.com?secret=46AZYTYFCLWDD4Z3BBV4JTRKRG65TPXW&issuer=Latch"),
         PyotpURI(
             issuer: "ACME Co", account: "john.doe@email.com", secret: "ZEAG7YCT46EYYL4BD3LDFPWUZ4ZHU7T5",
-            uri: "otpauth://totp/ACME%20Co:john.doe%40email.com?secret=ZEAG7YCT46EYYL4BD3LDFPWUZ4ZHU7T5&issuer=ACME%20Co"),
+            uri:
+                "otpauth://totp/ACME%20Co:john.doe%40email.com?secret=ZEAG7YCT46EYYL4BD3LDFPWUZ4ZHU7T5&issuer=ACME%20Co"
+        ),
         PyotpURI(
             issuer: "Latch: Test", account: "bob:smith", secret: "WXIAJIVZPCNFHWFE4NDISIWZBT5RK7G5",
-            uri: "otpauth://totp/Latch%3A%20Test:bob%3Asmith?secret=WXIAJIVZPCNFHWFE4NDISIWZBT5RK7G5&issuer=Latch%3A%20Test"),
+            uri:
+                "otpauth://totp/Latch%3A%20Test:bob%3Asmith?secret=WXIAJIVZPCNFHWFE4NDISIWZBT5RK7G5&issuer=Latch%3A%20Test"
+        ),
         PyotpURI(
             issuer: "Latch 钱包", account: "张三@例子.cn", secret: "PCZC2RIZSFW7VI2W4ZHX4DHWWWUJNFDM",
-            uri: "otpauth://totp/Latch%20%E9%92%B1%E5%8C%85:%E5%BC%A0%E4%B8%89%40%E4%BE%8B%E5%AD%90.cn?secret=PCZC2RIZSFW7VI2W4ZHX4DHWWWUJNFDM&issuer=Latch%20%E9%92%B1%E5%8C%85"),
+            uri:
+                "otpauth://totp/Latch%20%E9%92%B1%E5%8C%85:%E5%BC%A0%E4%B8%89%40%E4%BE%8B%E5%AD%90.cn?secret=PCZC2RIZSFW7VI2W4ZHX4DHWWWUJNFDM&issuer=Latch%20%E9%92%B1%E5%8C%85"
+        ),
         PyotpURI(
             issuer: "A&B=C?D#E%F+G", account: "x&y=z", secret: "7RR6JNWGNZLDBFRA3PQABZDGOYTZ3KAY",
-            uri: "otpauth://totp/A%26B%3DC%3FD%23E%25F%2BG:x%26y%3Dz?secret=7RR6JNWGNZLDBFRA3PQABZDGOYTZ3KAY&issuer=A%26B%3DC%3FD%23E%25F%2BG"),
+            uri:
+                "otpauth://totp/A%26B%3DC%3FD%23E%25F%2BG:x%26y%3Dz?secret=7RR6JNWGNZLDBFRA3PQABZDGOYTZ3KAY&issuer=A%26B%3DC%3FD%23E%25F%2BG"
+        )
     ]
 
     @Test(arguments: pyotpCodes)
@@ -131,11 +201,16 @@ struct TOTPInteropTests {
         // Set-up: fresh secrets of several lengths, times around step and era boundaries.
         let path = try #require(ProcessInfo.processInfo.environment["LATCH_TOTP_INTEROP_OUT"])
         var generator = SystemRandomNumberGenerator()
-        let secrets = [TOTPSecret.generate(), TOTPSecret.generate(), TOTPSecret.generate()]
-            + [16, 32, 64].map { length in (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) } }
-        let times: [TimeInterval] = [0, 29, 30, 59, 1_111_111_109, 1_700_000_000, 2_147_483_647, 2_147_483_648, 20_000_000_000]
+        let secrets =
+            [TOTPSecret.generate(), TOTPSecret.generate(), TOTPSecret.generate()]
+            + [16, 32, 64].map { length in (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            }
+        let times: [TimeInterval] =
+            [0, 29, 30, 59, 1_111_111_109, 1_700_000_000, 2_147_483_647, 2_147_483_648, 20_000_000_000]
             + (0..<4).map { _ in TimeInterval(Int64.random(in: 1_500_000_000...2_100_000_000, using: &generator)) }
-        let settings: [(OTPAlgorithm, Int, Int)] = [(.sha1, 6, 30), (.sha1, 8, 30), (.sha256, 6, 30), (.sha512, 8, 60), (.sha1, 7, 45)]
+        let settings: [(OTPAlgorithm, Int, Int)] = [
+            (.sha1, 6, 30), (.sha1, 8, 30), (.sha256, 6, 30), (.sha512, 8, 60), (.sha1, 7, 45)
+        ]
 
         // Act
         var codes: [[String: Any]] = []
@@ -145,21 +220,24 @@ struct TOTPInteropTests {
                 for time in times {
                     codes.append([
                         "secret": Base32.encode(secret), "algorithm": algorithm.rawValue, "digits": digits,
-                        "period": period, "time": Int64(time), "code": totp.code(at: Date(timeIntervalSince1970: time)),
+                        "period": period, "time": Int64(time), "code": totp.code(at: Date(timeIntervalSince1970: time))
                     ])
                 }
             }
         }
-        let labels = [("Latch", "alice@example.com"), ("ACME Co: Pay", "bob:smith jr"), ("Latch 钱包", "张三@例子.cn"),
-                      ("A&B=C?D#E%F+G/H", "x&y=z/w"), ("Latch", "~user_name-1.2")]
+        let labels = [
+            ("Latch", "alice@example.com"), ("ACME Co: Pay", "bob:smith jr"), ("Latch 钱包", "张三@例子.cn"),
+            ("A&B=C?D#E%F+G/H", "x&y=z/w"), ("Latch", "~user_name-1.2")
+        ]
         var uris: [[String: Any]] = []
         for (index, (issuer, account)) in labels.enumerated() {
             let (algorithm, digits, period) = settings[index % settings.count]
             let secret = secrets[index % secrets.count]
-            let uri = OTPAuthURI(secret: secret, issuer: issuer, account: account, algorithm: algorithm, digits: digits, period: period)
+            let uri = OTPAuthURI(
+                secret: secret, issuer: issuer, account: account, algorithm: algorithm, digits: digits, period: period)
             uris.append([
                 "uri": uri.string, "secret": Base32.encode(secret), "issuer": issuer, "account": account,
-                "algorithm": algorithm.rawValue, "digits": digits, "period": period,
+                "algorithm": algorithm.rawValue, "digits": digits, "period": period
             ])
         }
         let document: [String: Any] = ["generator": "LatchCore TOTPInteropTests", "totp": codes, "uris": uris]

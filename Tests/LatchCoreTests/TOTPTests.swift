@@ -27,7 +27,8 @@ struct TOTPTests {
         AppendixBRow(time: 1_111_111_111, counter: 0x23523ED, sha1: "14050471", sha256: "67062674", sha512: "99943326"),
         AppendixBRow(time: 1_234_567_890, counter: 0x273EF07, sha1: "89005924", sha256: "91819424", sha512: "93441116"),
         AppendixBRow(time: 2_000_000_000, counter: 0x3F940AA, sha1: "69279037", sha256: "90698825", sha512: "38618901"),
-        AppendixBRow(time: 20_000_000_000, counter: 0x27BC86AA, sha1: "65353130", sha256: "77737706", sha512: "47863826"),
+        AppendixBRow(
+            time: 20_000_000_000, counter: 0x27BC86AA, sha1: "65353130", sha256: "77737706", sha512: "47863826")
     ]
 
     let totp = TOTP(secret: TOTPTests.sha1Seed)
@@ -92,8 +93,10 @@ struct TOTPTests {
 
     @Test func D1_extremeDatesDoNotTrap() {
         // Act: dates no authenticator will ever show; only "no crash" and "6 digits" matter.
-        let dates = [Date.distantPast, Date.distantFuture, Date(timeIntervalSince1970: .infinity),
-                     Date(timeIntervalSince1970: -.infinity), Date(timeIntervalSince1970: .nan)]
+        let dates = [
+            Date.distantPast, Date.distantFuture, Date(timeIntervalSince1970: .infinity),
+            Date(timeIntervalSince1970: -.infinity), Date(timeIntervalSince1970: .nan)
+        ]
 
         // Check
         for date in dates {
@@ -238,7 +241,7 @@ struct TOTPTests {
         let malformed = [
             "", " " + code, code + " ", code + "\n", String(code.prefix(5)), code + "0", "0" + code,
             String(code.prefix(3)) + " " + String(code.suffix(3)), "+" + String(code.dropFirst()),
-            "-" + String(code.dropFirst()), fullWidth, arabicIndic, "abcdef", "12345e",
+            "-" + String(code.dropFirst()), fullWidth, arabicIndic, "abcdef", "12345e"
         ]
 
         // Act and check

@@ -9,9 +9,13 @@ import LatchCore
 @Suite("Issue 13 WebAuthn structures")
 struct WebAuthnStructureTests {
     static let options = PublicKeyCredentialCreationOptionsJSON(
-        rp: .init(id: "example.com", name: "Example"), user: .init(id: Base64URL.encode([1, 2, 3]), name: "a@example.com", displayName: "A"),
-        challenge: Base64URL.encode([UInt8](repeating: 9, count: 32)), pubKeyCredParams: [.init(alg: .es256)], timeout: 300_000,
-        excludeCredentials: [], authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
+        rp: .init(id: "example.com", name: "Example"),
+        user: .init(id: Base64URL.encode([1, 2, 3]), name: "a@example.com", displayName: "A"),
+        challenge: Base64URL.encode([UInt8](repeating: 9, count: 32)), pubKeyCredParams: [.init(alg: .es256)],
+        timeout: 300_000,
+        excludeCredentials: [],
+        authenticatorSelection: .init(
+            residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
         attestation: "none")
 
     func bytes(_ base64URL: String) throws -> [UInt8] { try #require(Base64URL.decode(base64URL)) }
@@ -34,16 +38,25 @@ struct WebAuthnStructureTests {
         func replacing(_ label: Int, with value: CBORValue) -> CBORValue {
             .map(good.mapEntries!.map { $0.key == .int(label) ? CBORMapEntry($0.key, value) : $0 })
         }
-        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) { try COSEPublicKey(cbor: replacing(3, with: .int(-8))) }
-        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) { try COSEPublicKey(cbor: replacing(-1, with: .int(2))) }
-        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) { try COSEPublicKey(cbor: replacing(1, with: .int(1))) }
+        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) {
+            try COSEPublicKey(cbor: replacing(3, with: .int(-8)))
+        }
+        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) {
+            try COSEPublicKey(cbor: replacing(-1, with: .int(2)))
+        }
+        #expect(throws: COSEPublicKey.Failure.unsupportedAlgorithm) {
+            try COSEPublicKey(cbor: replacing(1, with: .int(1)))
+        }
         #expect(throws: COSEPublicKey.Failure.invalidPoint) {
             try COSEPublicKey(cbor: replacing(-3, with: .bytes([UInt8](repeating: 1, count: 32))))
         }
-        #expect(throws: COSEPublicKey.Failure.malformed(label: -2)) { try COSEPublicKey(cbor: replacing(-2, with: .bytes([1]))) }
+        #expect(throws: COSEPublicKey.Failure.malformed(label: -2)) {
+            try COSEPublicKey(cbor: replacing(-2, with: .bytes([1])))
+        }
         let rsa = CBORValue.map([
-            CBORMapEntry(.int(1), .int(3)), CBORMapEntry(.int(3), .int(-257)), CBORMapEntry(.int(-1), .bytes([0xc1, 0x01])),
-            CBORMapEntry(.int(-2), .bytes([1, 0, 1])),
+            CBORMapEntry(.int(1), .int(3)), CBORMapEntry(.int(3), .int(-257)),
+            CBORMapEntry(.int(-1), .bytes([0xc1, 0x01])),
+            CBORMapEntry(.int(-2), .bytes([1, 0, 1]))
         ])
         guard case .rs256(let modulus, let exponent) = try COSEPublicKey(cbor: rsa) else {
             Issue.record("not RS256")
@@ -52,15 +65,19 @@ struct WebAuthnStructureTests {
         #expect(modulus == [0xc1, 0x01] && exponent == [1, 0, 1])
     }
 
-    @Test("Issue 13: the software authenticator's attestation object parses: RP ID hash, UP/UV/AT, credential id and key")
+    @Test(
+        "Issue 13: the software authenticator's attestation object parses: RP ID hash, UP/UV/AT, credential id and key")
     func test_13_softwareRegistrationParses() throws {
         var authenticator = SoftwareAuthenticator(backupEligible: true, backedUp: true)
-        let response = try authenticator.register(options: Self.options, origin: "https://example.com", format: .packedSelf)
+        let response = try authenticator.register(
+            options: Self.options, origin: "https://example.com", format: .packedSelf)
         let object = try AttestationObject(bytes: try bytes(response.response.attestationObject))
         #expect(object.format == "packed")
         let data = object.authenticatorData
         #expect(data.rpIDHash == Array(SHA256.hash(data: Data("example.com".utf8))))
-        #expect(data.flags.isSuperset(of: [.userPresent, .userVerified, .attestedCredentialData, .backupEligible, .backedUp]))
+        #expect(
+            data.flags.isSuperset(of: [.userPresent, .userVerified, .attestedCredentialData, .backupEligible, .backedUp]
+            ))
         #expect(data.signCount == 0)
         let attested = try #require(data.attestedCredential)
         #expect(attested.credentialID == authenticator.credentialID)
@@ -70,7 +87,10 @@ struct WebAuthnStructureTests {
         }
         #expect(key.x963Representation == authenticator.privateKey.publicKey.x963Representation)
         let clientData = try #require(CollectedClientData.decode(try bytes(response.response.clientDataJSON)))
-        #expect(clientData == CollectedClientData(type: "webauthn.create", challenge: Self.options.challenge, origin: "https://example.com"))
+        #expect(
+            clientData
+                == CollectedClientData(
+                    type: "webauthn.create", challenge: Self.options.challenge, origin: "https://example.com"))
     }
 
     @Test("Issue 13: assertions count up and verify over authData ‖ SHA-256(clientDataJSON)")
@@ -100,18 +120,29 @@ struct WebAuthnStructureTests {
         #expect(throws: AuthenticatorData.Failure.backedUpWithoutEligibility) { try AuthenticatorData(bytes: backedUp) }
         var attested = base
         attested[32] = 0x45
-        #expect(throws: AuthenticatorData.Failure.tooShort) { try AuthenticatorData(bytes: attested + [UInt8](repeating: 0, count: 17)) }
+        #expect(throws: AuthenticatorData.Failure.tooShort) {
+            try AuthenticatorData(bytes: attested + [UInt8](repeating: 0, count: 17))
+        }
         #expect(throws: AuthenticatorData.Failure.malformedCredentialKey) {
             try AuthenticatorData(bytes: attested + [UInt8](repeating: 0, count: 16) + [0, 1, 7] + [0x01])
         }
     }
 
-    @Test("Issue 13: the step-up challenge is SHA-256 of the latch-v1 verify message, different per action and parameters")
+    @Test(
+        "Issue 13: the step-up challenge is SHA-256 of the latch-v1 verify message, different per action and parameters"
+    )
     func test_13_stepUpChallengeBindsTheAction() throws {
-        let one = try PasskeyStepUpChallenge.bytes(action: "withdrawal", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
+        let one = try PasskeyStepUpChallenge.bytes(
+            action: "withdrawal", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
         let text = "latch-v1\nverify:withdrawal:\(CanonicalParameters.digest(["amount": "1"]))\nc\nx"
         #expect(one == Array(SHA256.hash(data: Data(text.utf8))))
-        #expect(one != (try PasskeyStepUpChallenge.bytes(action: "withdrawal", parameters: ["amount": "2"], challengeID: "c", challenge: "x")))
-        #expect(one != (try PasskeyStepUpChallenge.bytes(action: "transfer", parameters: ["amount": "1"], challengeID: "c", challenge: "x")))
+        #expect(
+            one
+                != (try PasskeyStepUpChallenge.bytes(
+                    action: "withdrawal", parameters: ["amount": "2"], challengeID: "c", challenge: "x")))
+        #expect(
+            one
+                != (try PasskeyStepUpChallenge.bytes(
+                    action: "transfer", parameters: ["amount": "1"], challengeID: "c", challenge: "x")))
     }
 }

@@ -11,12 +11,15 @@ import Vapor
 @Suite("Account deletion (issue 12 §1)")
 struct AccountDeletionTests {
     /// `DELETE /v1/me`, with a body when a verification token is given.
-    static func deleteAccount(_ server: TestServer, bearer: String, verificationToken: String? = nil, language: String? = nil)
+    static func deleteAccount(
+        _ server: TestServer, bearer: String, verificationToken: String? = nil, language: String? = nil
+    )
         async throws -> TestResponse
     {
         let headers = language.map { [("Accept-Language", $0)] } ?? []
         if let verificationToken {
-            return try await server.send(.DELETE, "/v1/me", json: ["verification_token": verificationToken], bearer: bearer, headers: headers)
+            return try await server.send(
+                .DELETE, "/v1/me", json: ["verification_token": verificationToken], bearer: bearer, headers: headers)
         }
         return try await server.send(.DELETE, "/v1/me", bearer: bearer, headers: headers)
     }
@@ -27,11 +30,14 @@ struct AccountDeletionTests {
     }
 
     static func count(_ server: TestServer, _ table: String, userID: String) async throws -> Int {
-        let rows = try await Self.rows(server, "SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: UUID(uuidString: userID)!)")
+        let rows = try await Self.rows(
+            server, "SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: UUID(uuidString: userID)!)")
         return try rows[0].decode(column: "n", as: Int.self)
     }
 
-    @Test("test_12 deletion erases the person's data, keeps a tombstone and the security events, and every token dies", arguments: TestDatabase.all)
+    @Test(
+        "test_12 deletion erases the person's data, keeps a tombstone and the security events, and every token dies",
+        arguments: TestDatabase.all)
     func test_12_deletionErasesDataKeepsTombstone(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
@@ -39,7 +45,8 @@ struct AccountDeletionTests {
             try await server.setFundPassword(bearer: alice.accessToken)
             _ = try await server.activateTOTP(bearer: alice.accessToken)
             _ = try await server.bindDevice(DeviceKey(), bearer: alice.accessToken)
-            let nickname = try await server.send(.PATCH, "/v1/me", json: ["nickname": "Alice Liddell"], bearer: alice.accessToken)
+            let nickname = try await server.send(
+                .PATCH, "/v1/me", json: ["nickname": "Alice Liddell"], bearer: alice.accessToken)
             try #require(nickname.status == 200)
             let userID = alice.user.id
 
@@ -53,17 +60,21 @@ struct AccountDeletionTests {
                 #expect(try await server.refresh(tokens.refreshToken).errorCode == "AUTH_004")
             }
 
-            let user = try #require(try await Self.rows(server, "SELECT * FROM users WHERE id = \(bind: UUID(uuidString: userID)!)").first)
+            let user = try #require(
+                try await Self.rows(server, "SELECT * FROM users WHERE id = \(bind: UUID(uuidString: userID)!)").first)
             #expect(try user.decode(column: "deleted_at", as: Double?.self) == server.clock.now.timeIntervalSince1970)
             #expect(try user.decode(column: "email", as: String?.self) == nil)
             #expect(try user.decode(column: "password_hash", as: String?.self) == nil)
             #expect(try user.decode(column: "nickname", as: String?.self) == nil)
-            for table in ["identities", "device_credentials", "known_devices", "totp_credentials", "recovery_codes", "fund_passwords",
-                "verifications", "verification_tokens", "login_challenges"]
-            {
+            for table in [
+                "identities", "device_credentials", "known_devices", "totp_credentials", "recovery_codes",
+                "fund_passwords",
+                "verifications", "verification_tokens", "login_challenges"
+            ] {
                 #expect(try await Self.count(server, table, userID: userID) == 0, "\(table) is erased")
             }
-            let sessions = try await Self.rows(server, "SELECT * FROM sessions WHERE user_id = \(bind: UUID(uuidString: userID)!)")
+            let sessions = try await Self.rows(
+                server, "SELECT * FROM sessions WHERE user_id = \(bind: UUID(uuidString: userID)!)")
             #expect(sessions.count == 2)
             for session in sessions {
                 #expect(try session.decode(column: "revoked_at", as: Double?.self) != nil)
@@ -71,21 +82,31 @@ struct AccountDeletionTests {
                     #expect(try session.decode(column: column, as: String?.self) == nil, "sessions.\(column) is erased")
                 }
             }
-            let refreshTokens = try await Self.rows(server, """
+            let refreshTokens = try await Self.rows(
+                server,
+                """
                 SELECT COUNT(*) AS n FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: UUID(uuidString: userID)!))
                 """)
             #expect(try refreshTokens[0].decode(column: "n", as: Int.self) == 0)
-            let budgets = try await Self.rows(server, "SELECT key FROM guess_budgets").map { try $0.decode(column: "key", as: String.self) }
+            let budgets = try await Self.rows(server, "SELECT key FROM guess_budgets").map {
+                try $0.decode(column: "key", as: String.self)
+            }
             #expect(!budgets.contains { $0.contains(userID) || $0.contains("alice@example.com") }, "\(budgets)")
-            let events = try await Self.rows(server, "SELECT type FROM security_events WHERE user_id = \(bind: UUID(uuidString: userID)!)")
-                .map { try $0.decode(column: "type", as: String.self) }
-            #expect(events.contains("registered") && events.contains("account_deleted"), "the events still point at the tombstone")
+            let events = try await Self.rows(
+                server, "SELECT type FROM security_events WHERE user_id = \(bind: UUID(uuidString: userID)!)"
+            )
+            .map { try $0.decode(column: "type", as: String.self) }
+            #expect(
+                events.contains("registered") && events.contains("account_deleted"),
+                "the events still point at the tombstone")
             let signIn = try await server.signIn()
             #expect(signIn.status == 401 && signIn.errorCode == "AUTH_001", "the password is gone: \(signIn.text)")
         }
     }
 
-    @Test("test_12 the owner gets a last mail, in the request's language, and the address can register again", arguments: TestDatabase.all)
+    @Test(
+        "test_12 the owner gets a last mail, in the request's language, and the address can register again",
+        arguments: TestDatabase.all)
     func test_12_lastMailAndReRegistration(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
@@ -106,7 +127,9 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("test_12 a phone number of a deleted account signs up again as a new account, even if a racing link left it on the tombstone", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a phone number of a deleted account signs up again as a new account, even if a racing link left it on the tombstone",
+        arguments: TestDatabase.all)
     func test_12_phoneCanRegisterAgain(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let phone = "+8613800138000"
@@ -114,7 +137,8 @@ struct AccountDeletionTests {
                 let sent = try await server.send(.POST, "/v1/sms/codes", json: ["phone": phone])
                 try #require(sent.status == 202, "\(sent.text)")
                 let code = try #require(await server.app.latch.outbox?.messages(to: phone).last?.code)
-                let answer = try await server.send(.POST, "/v1/token", json: ["grant_type": "sms_code", "phone": phone, "code": code])
+                let answer = try await server.send(
+                    .POST, "/v1/token", json: ["grant_type": "sms_code", "phone": phone, "code": code])
                 try #require(answer.status == 200, "\(answer.text)")
                 return try answer.decode(TokenResponse.self)
             }
@@ -123,7 +147,9 @@ struct AccountDeletionTests {
             server.clock.advance(by: 61)
             // A link that raced the deletion (its session checked just before) may leave the number on
             // the tombstone: it must not keep the number from signing up again.
-            _ = try await Self.rows(server, """
+            _ = try await Self.rows(
+                server,
+                """
                 INSERT INTO identities (id, user_id, provider, subject, created_at)
                 VALUES (\(bind: UUID()), \(bind: UUID(uuidString: first.user.id)!), 'phone', \(bind: phone), \(bind: 0.0))
                 """)
@@ -136,7 +162,9 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("test_12 deletion needs a sign-in within 10 minutes or a verification token for delete_account", arguments: TestDatabase.all)
+    @Test(
+        "test_12 deletion needs a sign-in within 10 minutes or a verification token for delete_account",
+        arguments: TestDatabase.all)
     func test_12_deletionNeedsRecentSignInOrVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
@@ -144,8 +172,10 @@ struct AccountDeletionTests {
             server.clock.advance(by: 601)
 
             let refused = try await Self.deleteAccount(server, bearer: alice.accessToken)
-            let wrongAction = try await server.verificationToken("unbind_device", parameters: [:], bearer: alice.accessToken)
-            let withWrongToken = try await Self.deleteAccount(server, bearer: alice.accessToken, verificationToken: wrongAction)
+            let wrongAction = try await server.verificationToken(
+                "unbind_device", parameters: [:], bearer: alice.accessToken)
+            let withWrongToken = try await Self.deleteAccount(
+                server, bearer: alice.accessToken, verificationToken: wrongAction)
             let proof = try await server.verificationToken("delete_account", parameters: [:], bearer: alice.accessToken)
             let accepted = try await Self.deleteAccount(server, bearer: alice.accessToken, verificationToken: proof)
 
@@ -153,7 +183,9 @@ struct AccountDeletionTests {
             #expect(withWrongToken.status != 200, "\(withWrongToken.text)")
             #expect(accepted.status == 200, "\(accepted.text)")
             #expect(try await server.send(.GET, "/v1/me", bearer: alice.accessToken).status == 401)
-            #expect(try await Self.deleteAccount(server, bearer: alice.accessToken).errorCode == "AUTH_004", "a second delete: the session is gone")
+            #expect(
+                try await Self.deleteAccount(server, bearer: alice.accessToken).errorCode == "AUTH_004",
+                "a second delete: the session is gone")
         }
     }
 
@@ -163,7 +195,7 @@ struct AccountDeletionTests {
             let alice = try await server.signUp()
             let others = [
                 try await server.signInConfirmingNewDevice(device: ["id": "device-b"]),
-                try await server.signInConfirmingNewDevice(device: ["id": "device-c"]),
+                try await server.signInConfirmingNewDevice(device: ["id": "device-c"])
             ]
 
             // Refreshes of every session and a password sign-in, all racing the deletion.
@@ -187,9 +219,13 @@ struct AccountDeletionTests {
                 let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
                 #expect(me.status == 401 && me.errorCode == "AUTH_004", "an access token survived: \(me.text)")
                 let refreshed = try await server.refresh(tokens.refreshToken)
-                #expect(refreshed.status == 401 && refreshed.errorCode == "AUTH_004", "a refresh token survived: \(refreshed.text)")
+                #expect(
+                    refreshed.status == 401 && refreshed.errorCode == "AUTH_004",
+                    "a refresh token survived: \(refreshed.text)")
             }
-            let live = try await Self.rows(server, """
+            let live = try await Self.rows(
+                server,
+                """
                 SELECT COUNT(*) AS n FROM sessions WHERE user_id = \(bind: UUID(uuidString: alice.user.id)!) AND revoked_at IS NULL
                 """)
             #expect(try live[0].decode(column: "n", as: Int.self) == 0)
@@ -199,7 +235,9 @@ struct AccountDeletionTests {
     /// PostgreSQL only: there another latchd hears the revocation at once (SQLite's bound is the 5 s recheck).
     static let postgresOnly = TestDatabase.all.filter { if case .postgres = $0 { true } else { false } }
 
-    @Test("test_12 a deleted account's access token is refused at once by another latchd on the same PostgreSQL", arguments: postgresOnly)
+    @Test(
+        "test_12 a deleted account's access token is refused at once by another latchd on the same PostgreSQL",
+        arguments: postgresOnly)
     func test_12_deletionReachesOtherInstanceAtOnce(database: TestDatabase) async throws {
         let clock = TestClock()
         let a = try await TestServer.start(database, clock: clock)
@@ -207,7 +245,9 @@ struct AccountDeletionTests {
         do {
             #expect(try await SessionTests.listeners(of: a) == 2)
             let alice = try await a.signUp()
-            try #require(try await b.send(.GET, "/v1/me", bearer: alice.accessToken).status == 200, "B holds the session as live")
+            try #require(
+                try await b.send(.GET, "/v1/me", bearer: alice.accessToken).status == 200, "B holds the session as live"
+            )
 
             try #require(try await Self.deleteAccount(a, bearer: alice.accessToken).status == 200)
             let deletedAt = ContinuousClock.now

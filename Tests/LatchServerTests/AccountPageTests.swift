@@ -12,7 +12,7 @@ struct AccountPageTests {
     @Test(
         "test_13_accountPageServedWithCSP: /account, its CSS and its script answer 200 with their content types, the strict CSP, nosniff and no framing",
         arguments: [
-            ("/account", "text/html"), ("/account/account.css", "text/css"), ("/account/account.js", "text/javascript"),
+            ("/account", "text/html"), ("/account/account.css", "text/css"), ("/account/account.js", "text/javascript")
         ])
     func test_13_accountPageServedWithCSP(path: String, type: String) async throws {
         try await withServer(.sqlite) { server in
@@ -29,7 +29,9 @@ struct AccountPageTests {
         }
     }
 
-    @Test("test_13_accountPageHasNoInlineCode: the HTML loads only its own script and stylesheet, with no inline script, style or event handler the CSP would block")
+    @Test(
+        "test_13_accountPageHasNoInlineCode: the HTML loads only its own script and stylesheet, with no inline script, style or event handler the CSP would block"
+    )
     func test_13_accountPageHasNoInlineCode() async throws {
         try await withServer(.sqlite) { server in
             let html = try await server.send(.GET, "/account").text
@@ -42,7 +44,9 @@ struct AccountPageTests {
             #expect(html.range(of: #"\son[a-z]+\s*="#, options: [.regularExpression, .caseInsensitive]) == nil)
             #expect(html.range(of: "javascript:", options: .caseInsensitive) == nil)
             let script = try await server.send(.GET, "/account/account.js").text
-            #expect(!script.contains("localStorage") && !script.contains("sessionStorage") && !script.contains("document.cookie"))
+            #expect(
+                !script.contains("localStorage") && !script.contains("sessionStorage")
+                    && !script.contains("document.cookie"))
             #expect(!script.contains("innerHTML") && !script.contains("eval("))
         }
     }
@@ -50,10 +54,11 @@ struct AccountPageTests {
     @Test(
         "test_13_accountPageServesNothingElse: other names, the folder, traversal (plain and %-encoded) and the sources answer 404; exactly three page routes exist",
         arguments: [
-            "/account/account.html", "/account/Static/account.js", "/Static/account.js", "/account.js", "/account/index.html",
+            "/account/account.html", "/account/Static/account.js", "/Static/account.js", "/account.js",
+            "/account/index.html",
             "/account/../Package.swift", "/account/%2e%2e/%2e%2e/Package.swift", "/account/..%2f..%2fPackage.swift",
             "/account/%2e%2e%2fopenapi.json", "/account/..%5c..%5cPackage.swift", "/account/AccountPageRoutes.swift",
-            "/account/account.js%00.html", "/account/ACCOUNT.JS", "/account/.", "/account/..", "/account/x/account.js",
+            "/account/account.js%00.html", "/account/ACCOUNT.JS", "/account/.", "/account/..", "/account/x/account.js"
         ])
     func test_13_accountPageServesNothingElse(path: String) async throws {
         try await withServer(.sqlite) { server in
@@ -63,9 +68,13 @@ struct AccountPageTests {
             #expect(control.status == 200 && control.body.contains("\"use strict\""))
             let (status, body) = try await RawHTTP.get(path, port: port)
             #expect(status == 404, "\(path): \(status)")
-            #expect(!body.contains("import ") && !body.contains("swift-tools-version") && !body.contains("\"use strict\""), "\(path) leaked a file")
+            #expect(
+                !body.contains("import ") && !body.contains("swift-tools-version") && !body.contains("\"use strict\""),
+                "\(path) leaked a file")
             let pageRoutes = server.app.routes.all.filter { $0.path.first?.description == "account" }
-            #expect(pageRoutes.count == 3 && pageRoutes.allSatisfy { $0.method == .GET || $0.method == .HEAD }, "\(pageRoutes.map(\.description))")
+            #expect(
+                pageRoutes.count == 3 && pageRoutes.allSatisfy { $0.method == .GET || $0.method == .HEAD },
+                "\(pageRoutes.map(\.description))")
         }
     }
 }

@@ -7,7 +7,9 @@ import Testing
 /// on a user with every kind of detail: sessions, a device key, TOTP, a fund password, a lock, audit entries.
 @Suite("Admin answers against openapi.json (issue 14 §6)")
 struct AdminSchemaConformanceTests {
-    @Test("test_I14 the admin user page, user detail, audit page and a refusal match their documented schemas", arguments: TestDatabase.all)
+    @Test(
+        "test_I14 the admin user page, user detail, audit page and a refusal match their documented schemas",
+        arguments: TestDatabase.all)
     func test_I14_adminAnswersMatchTheirSchemas(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -19,20 +21,20 @@ struct AdminSchemaConformanceTests {
                 bearer: tokens.accessToken)
             try #require(activated.status == 200, "\(activated.text)")
             _ = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
-            for action in ["disable", "enable"] {  // audit entries (disabling also ends the sessions)
+            for action in ["disable", "enable"] { // audit entries (disabling also ends the sessions)
                 let answer = try await server.send(
                     .POST, "/v1/admin/users/\(tokens.user.id)/\(action)", body: nil, bearer: AdminTests.adminKey)
                 try #require(answer.status == 204, "\(action): \(answer.text)")
             }
-            try #require(try await server.signIn().status == 200)  // a session
-            for _ in 0..<5 { _ = try await server.signIn(password: "Wrong-Horse-1") }  // a lock
+            try #require(try await server.signIn().status == 200) // a session
+            for _ in 0..<5 { _ = try await server.signIn(password: "Wrong-Horse-1") } // a lock
 
             let validator = try WireSchemaConformanceTests.validator()
             let answers: [(schema: String, path: String, bearer: String, status: UInt)] = [
                 ("AdminUserPage", "/v1/admin/users?q=alice", AdminTests.adminKey, 200),
                 ("AdminUserDetail", "/v1/admin/users/\(tokens.user.id)", AdminTests.adminKey, 200),
                 ("AdminAuditPage", "/v1/admin/audit", AdminTests.adminKey, 200),
-                ("Error", "/v1/admin/audit", "not-an-admin-key", 401),
+                ("Error", "/v1/admin/audit", "not-an-admin-key", 401)
             ]
             for expected in answers {
                 let answer = try await server.send(.GET, expected.path, bearer: expected.bearer)
@@ -40,7 +42,9 @@ struct AdminSchemaConformanceTests {
                 let json = try JSONSerialization.jsonObject(with: answer.data)
                 let schema = try #require(validator.schema(named: expected.schema))
                 let problems = validator.problems(json, against: schema)
-                #expect(problems.isEmpty, "\(expected.path) → \(expected.schema): \(answer.text)\n\(problems.joined(separator: "\n"))")
+                #expect(
+                    problems.isEmpty,
+                    "\(expected.path) → \(expected.schema): \(answer.text)\n\(problems.joined(separator: "\n"))")
             }
         }
     }

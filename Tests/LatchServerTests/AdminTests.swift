@@ -12,7 +12,9 @@ struct AdminTests {
     static let otherAdminKey = "admin-fedcba9876543210fedcba9876543210"
 
     /// A server with both admin keys configured.
-    static func start(_ database: TestDatabase, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in })
+    static func start(
+        _ database: TestDatabase, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in }
+    )
         async throws -> TestServer
     {
         try await TestServer.start(database, clock: clock) {
@@ -37,7 +39,9 @@ struct AdminTests {
 
     // MARK: Authentication
 
-    @Test("12 §2 admin routes need an admin key: none, a wrong one or a user's access token → 401; a key never works on user routes", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 admin routes need an admin key: none, a wrong one or a user's access token → 401; a key never works on user routes",
+        arguments: TestDatabase.all)
     func test_12_adminKeyAuthentication(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -46,7 +50,8 @@ struct AdminTests {
             let wrong = try await server.send(.GET, "/v1/admin/users", bearer: "admin-0123456789abcdef0123456789abcdeX")
             let prefix = try await server.send(.GET, "/v1/admin/users", bearer: String(Self.adminKey.dropLast()))
             let userToken = try await server.send(.GET, "/v1/admin/users", bearer: tokens.accessToken)
-            let userTokenAction = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: tokens.accessToken)
+            let userTokenAction = try await server.send(
+                .POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: tokens.accessToken)
             let right = try await server.send(.GET, "/v1/admin/users", bearer: Self.adminKey)
             let second = try await server.send(.GET, "/v1/admin/users", bearer: Self.otherAdminKey)
             let keyOnUserRoute = try await server.send(.GET, "/v1/me", bearer: Self.adminKey)
@@ -57,7 +62,9 @@ struct AdminTests {
             }
             #expect(right.status == 200, "\(right.text)")
             #expect(second.status == 200, "\(second.text)")
-            #expect(try await server.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 200, "the user was not disabled")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 200,
+                "the user was not disabled")
         }
     }
 
@@ -67,7 +74,8 @@ struct AdminTests {
             let tokens = try await server.signUp()
 
             let list = try await server.send(.GET, "/v1/admin/users", bearer: Self.adminKey)
-            let disable = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey)
+            let disable = try await server.send(
+                .POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey)
             let empty = try await server.send(.GET, "/v1/admin/audit", bearer: "")
 
             for refused in [list, disable, empty] {
@@ -77,16 +85,25 @@ struct AdminTests {
         }
     }
 
-    @Test("12 §2 failed admin-key checks are rate limited per client; right keys are not charged", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 failed admin-key checks are rate limited per client; right keys are not charged",
+        arguments: TestDatabase.all)
     func test_12_failedAdminAuthIsRateLimited(database: TestDatabase) async throws {
-        try await Self.withAdminServer(database, adjust: {
-            $0.rateLimits.adminAuth = RateLimitRule(
-                perClient: TokenRate(perSecond: 1, burst: 3), global: TokenRate(perSecond: 1000, burst: 1000))
-        }) { server in
+        try await Self.withAdminServer(
+            database,
+            adjust: {
+                $0.rateLimits.adminAuth = RateLimitRule(
+                    perClient: TokenRate(perSecond: 1, burst: 3), global: TokenRate(perSecond: 1000, burst: 1000))
+            }
+        ) { server in
             var rightAnswers: [UInt] = []
-            for _ in 0..<6 { rightAnswers.append(try await server.send(.GET, "/v1/admin/audit", bearer: Self.adminKey).status) }
+            for _ in 0..<6 {
+                rightAnswers.append(try await server.send(.GET, "/v1/admin/audit", bearer: Self.adminKey).status)
+            }
             var wrongAnswers: [UInt] = []
-            for _ in 0..<4 { wrongAnswers.append(try await server.send(.GET, "/v1/admin/audit", bearer: "nope").status) }
+            for _ in 0..<4 {
+                wrongAnswers.append(try await server.send(.GET, "/v1/admin/audit", bearer: "nope").status)
+            }
             let limited = try await server.send(.GET, "/v1/admin/audit", bearer: "nope")
 
             #expect(rightAnswers == Array(repeating: 200, count: 6), "a right key gives its charge back")
@@ -99,7 +116,8 @@ struct AdminTests {
     func test_12_shortAdminKeyIsAConfigurationError() throws {
         let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
 
-        let config = try LatchConfig.fromEnvironment(base.merging(["LATCH_ADMIN_KEYS": "\(Self.adminKey), \(Self.otherAdminKey)"]) { $1 })
+        let config = try LatchConfig.fromEnvironment(
+            base.merging(["LATCH_ADMIN_KEYS": "\(Self.adminKey), \(Self.otherAdminKey)"]) { $1 })
         let none = try LatchConfig.fromEnvironment(base)
         #expect(config.adminKeys == [Self.adminKey, Self.otherAdminKey])
         #expect(none.adminKeys.isEmpty)
@@ -107,7 +125,8 @@ struct AdminTests {
             try LatchConfig.fromEnvironment(base.merging(["LATCH_ADMIN_KEYS": "\(Self.adminKey),short-key"]) { $1 })
         }
         do {
-            _ = try LatchConfig.fromEnvironment(base.merging(["LATCH_ADMIN_KEYS": "0123456789012345678901234567890"]) { $1 })
+            _ = try LatchConfig.fromEnvironment(
+                base.merging(["LATCH_ADMIN_KEYS": "0123456789012345678901234567890"]) { $1 })
         } catch let error as ConfigurationError {
             #expect(error.variable == "LATCH_ADMIN_KEYS")
         }
@@ -115,7 +134,9 @@ struct AdminTests {
 
     // MARK: Users
 
-    @Test("12 §2 find users by email, phone or id prefix, a page at a time with an opaque cursor", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 find users by email, phone or id prefix, a page at a time with an opaque cursor",
+        arguments: TestDatabase.all)
     func test_12_findUsersWithCursorPagination(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let alice = try await server.signUp("alice@example.com")
@@ -124,7 +145,8 @@ struct AdminTests {
             let phone = "+8613800138000"
             _ = try await server.send(.POST, "/v1/sms/codes", json: ["phone": phone])
             let code = try #require(await server.app.latch.outbox?.messages(to: phone).last?.code)
-            let phoneUser = try await server.send(.POST, "/v1/token", json: ["grant_type": "sms_code", "phone": phone, "code": code])
+            let phoneUser = try await server.send(
+                .POST, "/v1/token", json: ["grant_type": "sms_code", "phone": phone, "code": code])
             try #require(phoneUser.status == 200, "\(phoneUser.text)")
             let phoneUserID = try phoneUser.decode(TokenResponse.self).user.id
 
@@ -151,10 +173,13 @@ struct AdminTests {
             let firstIDs = (first.json["users"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             let secondIDs = (second.json["users"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(firstIDs.count == 3 && secondIDs.count == 1)
-            #expect(Set(firstIDs + secondIDs) == Set([alice.user.id, bob.user.id, phoneUserID] + (try await ids("q=carol"))))
+            #expect(
+                Set(firstIDs + secondIDs) == Set([alice.user.id, bob.user.id, phoneUserID] + (try await ids("q=carol")))
+            )
             #expect(second.json["next_cursor"] is NSNull, "\(second.text)")
 
-            let badCursor = try await server.send(.GET, "/v1/admin/users?cursor=bm90LWEtY3Vyc29y", bearer: Self.adminKey)
+            let badCursor = try await server.send(
+                .GET, "/v1/admin/users?cursor=bm90LWEtY3Vyc29y", bearer: Self.adminKey)
             let badLimit = try await server.send(.GET, "/v1/admin/users?limit=0", bearer: Self.adminKey)
             let wordLimit = try await server.send(.GET, "/v1/admin/users?limit=ten", bearer: Self.adminKey)
             #expect(badCursor.status == 400 && badCursor.errorBody?.field == "cursor", "\(badCursor.text)")
@@ -163,7 +188,9 @@ struct AdminTests {
         }
     }
 
-    @Test("12 §2 one user in full: sessions, device keys, factors, locks and events, and no secret", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 one user in full: sessions, device keys, factors, locks and events, and no secret",
+        arguments: TestDatabase.all)
     func test_12_userDetailHasNoSecrets(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -172,7 +199,8 @@ struct AdminTests {
             let secret = try #require(enrolled.json["secret"] as? String)
             let totp = try #require(Base32.decode(secret))
             let activated = try await server.send(
-                .POST, "/v1/mfa/totp/activate", json: ["code": TOTP(secret: totp).code(at: server.clock.now)], bearer: tokens.accessToken)
+                .POST, "/v1/mfa/totp/activate", json: ["code": TOTP(secret: totp).code(at: server.clock.now)],
+                bearer: tokens.accessToken)
             try #require(activated.status == 200)
             let recoveryCodes = try activated.decode(TOTPActivated.self).recoveryCodes
             let key = DeviceKey()
@@ -186,13 +214,18 @@ struct AdminTests {
             let user = try #require(detail.json["user"] as? [String: Any])
             #expect(user["email"] as? String == "alice@example.com" && user["disabled"] as? Bool == false)
             #expect((detail.json["sessions"] as? [Any])?.count == 2)
-            #expect((detail.json["device_credentials"] as? [[String: Any]])?.first?["device_name"] as? String == "Alice's iPhone")
+            #expect(
+                (detail.json["device_credentials"] as? [[String: Any]])?.first?["device_name"] as? String
+                    == "Alice's iPhone")
             #expect((detail.json["passkeys"] as? [Any])?.isEmpty == true)
             let factors = try #require(detail.json["factors"] as? [String: Bool])
             #expect(factors == ["totp": true, "fund_password": true, "biometric": true])
             let events = try #require(detail.json["security_events"] as? [[String: Any]])
             #expect(events.contains { $0["type"] as? String == "sign_in_failed" } && events.count <= 50)
-            for secretText in [secret, tokens.refreshToken, second.refreshToken, tokens.accessToken, StepUp.fundPassword, "$2", key.publicKey]
+            for secretText in [
+                secret, tokens.refreshToken, second.refreshToken, tokens.accessToken, StepUp.fundPassword, "$2",
+                key.publicKey
+            ]
                 + recoveryCodes
             {
                 #expect(!detail.text.contains(secretText), "the detail holds no secret, hash or key")
@@ -208,7 +241,9 @@ struct AdminTests {
 
     // MARK: Actions
 
-    @Test("12 §2 a disabled user: every grant answers 403 ACCOUNT_DISABLED, its access and refresh tokens die; enable lets it in again", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 a disabled user: every grant answers 403 ACCOUNT_DISABLED, its access and refresh tokens die; enable lets it in again",
+        arguments: TestDatabase.all)
     func test_12_disabledUserCannotSignIn(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -220,7 +255,8 @@ struct AdminTests {
             let mailedCode = try await server.latestCode(to: "alice@example.com")
             let mailsBefore = await server.mails().count
 
-            let disabled = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey)
+            let disabled = try await server.send(
+                .POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey)
 
             #expect(disabled.status == 204, "\(disabled.text)")
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
@@ -234,7 +270,8 @@ struct AdminTests {
                 challengeID: challenge.challengeId,
                 signature: try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge))
             let loginChallenge = try await server.send(
-                .POST, "/v1/token", json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": mailedCode])
+                .POST, "/v1/token",
+                json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": mailedCode])
             for grant in [password, newDevice, signature, loginChallenge] {
                 #expect(grant.status == 403 && grant.errorCode == "ACCOUNT_DISABLED", "\(grant.status) \(grant.text)")
             }
@@ -243,23 +280,32 @@ struct AdminTests {
             let wrongPassword = try await server.signIn(password: "Wrong-Horse-1")
             #expect(wrongPassword.errorCode == "AUTH_001", "a wrong password still says only that")
 
-            let enabled = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/enable", bearer: Self.adminKey)
+            let enabled = try await server.send(
+                .POST, "/v1/admin/users/\(tokens.user.id)/enable", bearer: Self.adminKey)
             #expect(enabled.status == 204)
             #expect(try await server.signIn().status == 200)
-            #expect(try await server.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 401, "old sessions stay ended")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 401,
+                "old sessions stay ended")
         }
     }
 
-    @Test("12 §2 a disable on one instance ends the sessions on another sharing the database", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 a disable on one instance ends the sessions on another sharing the database", arguments: TestDatabase.all
+    )
     func test_12_disableEndsSessionsOnEveryInstance(database: TestDatabase) async throws {
         let clock = TestClock()
         let a = try await Self.start(database, clock: clock)
         let shared = try await TestServer.start(database, clock: clock, sharing: a.location)
         do {
             let tokens = try await a.signUp()
-            #expect(try await shared.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 200, "B remembers it as live")
+            #expect(
+                try await shared.send(.GET, "/v1/me", bearer: tokens.accessToken).status == 200,
+                "B remembers it as live")
 
-            #expect(try await a.send(.POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey).status == 204)
+            #expect(
+                try await a.send(.POST, "/v1/admin/users/\(tokens.user.id)/disable", bearer: Self.adminKey).status
+                    == 204)
 
             // PostgreSQL announces the revocation at once; SQLite relies on the 5 s recheck.
             clock.advance(by: 5)
@@ -279,7 +325,9 @@ struct AdminTests {
         try await shared.stop()
     }
 
-    @Test("12 §2 unlock clears the password and fund-password locks and budgets, so a locked user signs in at once", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 unlock clears the password and fund-password locks and budgets, so a locked user signs in at once",
+        arguments: TestDatabase.all)
     func test_12_unlockLetsALockedUserSignIn(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -289,17 +337,27 @@ struct AdminTests {
             try #require(locked.status == 423 && locked.errorCode == "AUTH_002", "\(locked.text)")
             func changeFundPassword(current: String) async throws -> TestResponse {
                 try await server.send(
-                    .PUT, "/v1/fund-password", json: ["fund_password": "975318", "current_fund_password": current], bearer: tokens.accessToken)
+                    .PUT, "/v1/fund-password", json: ["fund_password": "975318", "current_fund_password": current],
+                    bearer: tokens.accessToken)
             }
             for _ in 0..<5 { _ = try await changeFundPassword(current: "111112") }
             let fundLocked = try await changeFundPassword(current: StepUp.fundPassword)
             try #require(fundLocked.status == 423, "the fund password's D2 ladder is locked: \(fundLocked.text)")
             let before = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
             let locks = try #require(before.json["locks"] as? [[String: Any]])
-            #expect(locks.contains { $0["kind"] as? String == "ladder" && $0["key"] as? String == "email:alice@example.com" && $0["locked_until"] is String })
-            #expect(locks.contains { $0["kind"] as? String == "ladder" && $0["key"] as? String == "fund:\(tokens.user.id)" && $0["count"] as? Int == 5 }, "\(before.text)")
+            #expect(
+                locks.contains {
+                    $0["kind"] as? String == "ladder" && $0["key"] as? String == "email:alice@example.com"
+                        && $0["locked_until"] is String
+                })
+            #expect(
+                locks.contains {
+                    $0["kind"] as? String == "ladder" && $0["key"] as? String == "fund:\(tokens.user.id)"
+                        && $0["count"] as? Int == 5
+                }, "\(before.text)")
 
-            let unlocked = try await server.send(.POST, "/v1/admin/users/\(tokens.user.id)/unlock", bearer: Self.adminKey)
+            let unlocked = try await server.send(
+                .POST, "/v1/admin/users/\(tokens.user.id)/unlock", bearer: Self.adminKey)
 
             #expect(unlocked.status == 204)
             let fundChanged = try await changeFundPassword(current: StepUp.fundPassword)
@@ -308,7 +366,9 @@ struct AdminTests {
             #expect(signedIn.status == 200, "\(signedIn.text)")
             let after = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
             #expect((after.json["locks"] as? [Any])?.isEmpty == true, "\(after.text)")
-            #expect(try await server.eventTypes(bearer: try signedIn.decode(TokenResponse.self).accessToken).contains("account_unlocked"))
+            #expect(
+                try await server.eventTypes(bearer: try signedIn.decode(TokenResponse.self).accessToken).contains(
+                    "account_unlocked"))
         }
     }
 
@@ -318,7 +378,8 @@ struct AdminTests {
             let first = try await server.signUp()
             let second = try await server.signIn().decode(TokenResponse.self)
 
-            let signedOut = try await server.send(.POST, "/v1/admin/users/\(first.user.id)/sign-out", bearer: Self.adminKey)
+            let signedOut = try await server.send(
+                .POST, "/v1/admin/users/\(first.user.id)/sign-out", bearer: Self.adminKey)
 
             #expect(signedOut.status == 204)
             for tokens in [first, second] {
@@ -329,34 +390,46 @@ struct AdminTests {
         }
     }
 
-    @Test("12 §2 reset 2FA and the fund password: the factor is gone, the user is mailed; none to reset → 404", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 reset 2FA and the fund password: the factor is gone, the user is mailed; none to reset → 404",
+        arguments: TestDatabase.all)
     func test_12_resetSecondFactorsMailsTheUser(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             _ = try await server.activateTOTP(bearer: tokens.accessToken)
 
-            let totp = try await server.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/totp", bearer: Self.adminKey, headers: [("Accept-Language", "zh-Hans")])
-            let fund = try await server.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/fund-password", bearer: Self.adminKey)
-            let totpAgain = try await server.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/totp", bearer: Self.adminKey)
-            let fundAgain = try await server.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/fund-password", bearer: Self.adminKey)
+            let totp = try await server.send(
+                .DELETE, "/v1/admin/users/\(tokens.user.id)/totp", bearer: Self.adminKey,
+                headers: [("Accept-Language", "zh-Hans")])
+            let fund = try await server.send(
+                .DELETE, "/v1/admin/users/\(tokens.user.id)/fund-password", bearer: Self.adminKey)
+            let totpAgain = try await server.send(
+                .DELETE, "/v1/admin/users/\(tokens.user.id)/totp", bearer: Self.adminKey)
+            let fundAgain = try await server.send(
+                .DELETE, "/v1/admin/users/\(tokens.user.id)/fund-password", bearer: Self.adminKey)
 
             #expect(totp.status == 204 && fund.status == 204, "\(totp.text) \(fund.text)")
             #expect(totpAgain.status == 404 && fundAgain.status == 404)
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
-            #expect(detail.json["factors"] as? [String: Bool] == ["totp": false, "fund_password": false, "biometric": false])
+            #expect(
+                detail.json["factors"] as? [String: Bool] == ["totp": false, "fund_password": false, "biometric": false]
+            )
             let subjects = await server.mails().map(\.subject)
             #expect(subjects.contains("你的 Latch 两步验证已被重置"))
             #expect(subjects.contains("Your Latch fund password was reset"))
             let started = try await server.send(
-                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal], bearer: tokens.accessToken)
+                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal],
+                bearer: tokens.accessToken)
             #expect(started.errorCode == "NO_VERIFICATION_METHOD", "no factor is left to verify with: \(started.text)")
             let events = try await server.eventTypes(bearer: tokens.accessToken)
             #expect(events.contains("totp_reset") && events.contains("fund_password_reset"))
         }
     }
 
-    @Test("12 §2 DELETE /v1/admin/users/{id} deletes the account as DELETE /v1/me does: 204, tokens dead, audited; again 404", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 DELETE /v1/admin/users/{id} deletes the account as DELETE /v1/me does: 204, tokens dead, audited; again 404",
+        arguments: TestDatabase.all)
     func test_12_adminDeletesAccount(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
@@ -375,23 +448,29 @@ struct AdminTests {
             #expect(refresh.status == 401)
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: Self.adminKey)
             let entries = try #require(audit.json["entries"] as? [[String: Any]])
-            let deletions = entries.filter { $0["action"] as? String == "delete_user" && $0["target_user_id"] as? String == tokens.user.id }
+            let deletions = entries.filter {
+                $0["action"] as? String == "delete_user" && $0["target_user_id"] as? String == tokens.user.id
+            }
             #expect(deletions.count == 2, "both calls on the user are audited: \(entries)")
         }
     }
 
     // MARK: Audit log
 
-    @Test("12 §2 every admin call is audited (key id, action, target, address, time, result), newest first, by cursor", arguments: TestDatabase.all)
+    @Test(
+        "12 §2 every admin call is audited (key id, action, target, address, time, result), newest first, by cursor",
+        arguments: TestDatabase.all)
     func test_12_auditLogRecordsEveryCall(database: TestDatabase) async throws {
         try await Self.withAdminServer(database) { server in
             let tokens = try await server.signUp()
             let target = tokens.user.id
             _ = try await server.send(.GET, "/v1/admin/users?q=alice", bearer: Self.adminKey)
             _ = try await server.send(.POST, "/v1/admin/users/\(target)/disable", bearer: Self.adminKey)
-            _ = try await server.send(.DELETE, "/v1/admin/users/\(target)/totp", bearer: Self.otherAdminKey)  // none: 404
-            _ = try await server.send(.POST, "/v1/admin/users/\(UUID().uuidString)/unlock", bearer: Self.adminKey)  // nobody
-            _ = try await server.send(.POST, "/v1/admin/users/\(target)/enable", bearer: "not-a-key")  // not audited
+            // No TOTP to remove: 404.
+            _ = try await server.send(.DELETE, "/v1/admin/users/\(target)/totp", bearer: Self.otherAdminKey)
+            // Nobody has this id.
+            _ = try await server.send(.POST, "/v1/admin/users/\(UUID().uuidString)/unlock", bearer: Self.adminKey)
+            _ = try await server.send(.POST, "/v1/admin/users/\(target)/enable", bearer: "not-a-key") // not audited
 
             var entries: [[String: Any]] = []
             var cursor: String?
@@ -409,12 +488,13 @@ struct AdminTests {
                 "\($0["actor"] as? String ?? "-") \($0["action"] as? String ?? "-") \($0["target_user_id"] as? String ?? "-") \($0["result"] as? String ?? "-")"
             }
             // Newest first; each listing of the audit log is itself an entry (the first page's is the newest).
-            #expect(summary.suffix(4) == [
-                "key:\(fingerprint) unlock - NOT_FOUND",
-                "key:\(other) reset_totp \(target) NOT_FOUND",
-                "key:\(fingerprint) disable \(target) ok",
-                "key:\(fingerprint) find_users - ok",
-            ], "\(summary)")
+            #expect(
+                summary.suffix(4) == [
+                    "key:\(fingerprint) unlock - NOT_FOUND",
+                    "key:\(other) reset_totp \(target) NOT_FOUND",
+                    "key:\(fingerprint) disable \(target) ok",
+                    "key:\(fingerprint) find_users - ok"
+                ], "\(summary)")
             #expect(summary.dropLast(4).allSatisfy { $0.hasPrefix("key:\(fingerprint) list_audit - ok") }, "\(summary)")
             #expect(Set(entries.compactMap { $0["id"] as? Int }).count == entries.count, "no entry twice")
             #expect(entries.allSatisfy { $0["ip"] as? String == "127.0.0.1" && $0["at"] is String })

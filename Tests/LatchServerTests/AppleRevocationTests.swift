@@ -23,8 +23,9 @@ struct AppleRevocationTests {
         let key = Self.key
         apple.publish([key])
         var body: [String: Any] = [
-            "grant_type": "apple", "identity_token": try await key.identityToken(subject: subject, expires: server.clock.now + 600),
-            "nonce": AppleTestKey.defaultNonce,
+            "grant_type": "apple",
+            "identity_token": try await key.identityToken(subject: subject, expires: server.clock.now + 600),
+            "nonce": AppleTestKey.defaultNonce
         ]
         if let code {
             apple.issueAppleCode(code, subject: subject)
@@ -33,7 +34,9 @@ struct AppleRevocationTests {
         return try await server.send(.POST, "/v1/token", json: body)
     }
 
-    @Test("test_12 deletion revokes the Apple refresh token the authorization code gave; it was stored sealed", arguments: TestDatabase.all)
+    @Test(
+        "test_12 deletion revokes the Apple refresh token the authorization code gave; it was stored sealed",
+        arguments: TestDatabase.all)
     func test_12_deletionRevokesAppleToken(database: TestDatabase) async throws {
         try await withProviders(database) { server, apple in
             let signedIn = try await Self.appleSignIn(server, apple)
@@ -41,13 +44,15 @@ struct AppleRevocationTests {
             let tokens = try signedIn.decode(TokenResponse.self)
             let issued = try #require(apple.appleRefreshTokens.first)
             #expect(issued.clientID == ProviderStandIn.appleClientID)
-            let stored = try await AccountDeletionTests.rows(server, "SELECT apple_refresh_token FROM identities WHERE provider = 'apple'")
+            let stored = try await AccountDeletionTests.rows(
+                server, "SELECT apple_refresh_token FROM identities WHERE provider = 'apple'")
             let sealed = try #require(try stored.first?.decode(column: "apple_refresh_token", as: String?.self))
             #expect(!sealed.contains(issued.token), "kept encrypted at rest")
 
             let deleted = try await AccountDeletionTests.deleteAccount(server, bearer: tokens.accessToken)
 
-            #expect(deleted.status == 200 && deleted.json["apple_revocation"] as? String == "revoked", "\(deleted.text)")
+            #expect(
+                deleted.status == 200 && deleted.json["apple_revocation"] as? String == "revoked", "\(deleted.text)")
             #expect(apple.appleRevoked == [issued], "Apple was asked to revoke exactly that token, for its client id")
             #expect(apple.clientSecretRefusals.isEmpty, "\(apple.clientSecretRefusals)")
             let again = try await Self.appleSignIn(server, apple, code: "code-2")
@@ -55,30 +60,39 @@ struct AppleRevocationTests {
         }
     }
 
-    @Test("test_12 without a held Apple refresh token, or when Apple fails, the deletion completes and says not_possible", arguments: TestDatabase.all)
+    @Test(
+        "test_12 without a held Apple refresh token, or when Apple fails, the deletion completes and says not_possible",
+        arguments: TestDatabase.all)
     func test_12_appleRevocationNotPossible(database: TestDatabase) async throws {
         try await withProviders(database) { server, apple in
             let withoutCode = try await Self.appleSignIn(server, apple, code: nil, subject: "sub-no-code")
             let withCode = try await Self.appleSignIn(server, apple, code: "code-x", subject: "sub-apple-down")
             apple.forceRevokeStatus(500)
 
-            let first = try await AccountDeletionTests.deleteAccount(server, bearer: try withoutCode.decode(TokenResponse.self).accessToken)
-            let second = try await AccountDeletionTests.deleteAccount(server, bearer: try withCode.decode(TokenResponse.self).accessToken)
+            let first = try await AccountDeletionTests.deleteAccount(
+                server, bearer: try withoutCode.decode(TokenResponse.self).accessToken)
+            let second = try await AccountDeletionTests.deleteAccount(
+                server, bearer: try withCode.decode(TokenResponse.self).accessToken)
 
             #expect(first.status == 200 && first.json["apple_revocation"] as? String == "not_possible", "\(first.text)")
-            #expect(second.status == 200 && second.json["apple_revocation"] as? String == "not_possible", "\(second.text)")
+            #expect(
+                second.status == 200 && second.json["apple_revocation"] as? String == "not_possible", "\(second.text)")
             #expect(apple.appleRevoked.isEmpty)
             let me = try await server.send(.GET, "/v1/me", bearer: try withCode.decode(TokenResponse.self).accessToken)
             #expect(me.status == 401, "deleted all the same")
         }
     }
 
-    @Test("test_12 the Apple stand-in refuses a wrong client secret (another key, another team): 503, never a sign-in", arguments: TestDatabase.all)
+    @Test(
+        "test_12 the Apple stand-in refuses a wrong client secret (another key, another team): 503, never a sign-in",
+        arguments: TestDatabase.all)
     func test_12_wrongClientSecretIsRefused(database: TestDatabase) async throws {
         let clock = TestClock()
         let apple = try await ProviderStandIn.start(clock: clock)
         var wrongKey = apple.providers
-        wrongKey.apple?.teamKey = AppleTeamKey(teamID: ProviderStandIn.appleTeamID, keyID: ProviderStandIn.appleKeyID, privateKey: P256.Signing.PrivateKey())
+        wrongKey.apple?.teamKey = AppleTeamKey(
+            teamID: ProviderStandIn.appleTeamID, keyID: ProviderStandIn.appleKeyID,
+            privateKey: P256.Signing.PrivateKey())
         var wrongTeam = apple.providers
         wrongTeam.apple?.teamKey?.teamID = "OTHERTEAM1"
         var answers: [TestResponse] = []
@@ -90,23 +104,30 @@ struct AppleRevocationTests {
         try await apple.stop()
 
         for answer in answers {
-            #expect(answer.status == 503 && answer.errorBody?.reasons == ["provider_unavailable", "client_secret_refused"], "\(answer.text)")
+            #expect(
+                answer.status == 503 && answer.errorBody?.reasons == ["provider_unavailable", "client_secret_refused"],
+                "\(answer.text)")
         }
         #expect(apple.clientSecretRefusals == ["bad_signature", "wrong_iss"])
         #expect(apple.appleRefreshTokens.isEmpty, "no code was exchanged")
     }
 
-    @Test("test_12 an authorization code Apple refuses, or one of another Apple user, is 401 on authorization_code", arguments: TestDatabase.all)
+    @Test(
+        "test_12 an authorization code Apple refuses, or one of another Apple user, is 401 on authorization_code",
+        arguments: TestDatabase.all)
     func test_12_badAuthorizationCodeIsRefused(database: TestDatabase) async throws {
         try await withProviders(database) { server, apple in
             let key = try AppleTestKey(kid: "apple-1")
             apple.publish([key])
             apple.issueAppleCode("code-of-someone-else", subject: "another-person")
             func grant(_ code: String) async throws -> TestResponse {
-                try await server.send(.POST, "/v1/token", json: [
-                    "grant_type": "apple", "identity_token": try await key.identityToken(expires: server.clock.now + 600),
-                    "nonce": AppleTestKey.defaultNonce, "authorization_code": code,
-                ])
+                try await server.send(
+                    .POST, "/v1/token",
+                    json: [
+                        "grant_type": "apple",
+                        "identity_token": try await key.identityToken(expires: server.clock.now + 600),
+                        "nonce": AppleTestKey.defaultNonce, "authorization_code": code
+                    ])
             }
 
             let unknown = try await grant("never-issued")
@@ -115,7 +136,8 @@ struct AppleRevocationTests {
 
             #expect(unknown.status == 401 && unknown.errorBody?.reasons == ["invalid_code"], "\(unknown.text)")
             #expect(unknown.errorBody?.field == "authorization_code")
-            #expect(mismatched.status == 401 && mismatched.errorBody?.reasons == ["code_mismatch"], "\(mismatched.text)")
+            #expect(
+                mismatched.status == 401 && mismatched.errorBody?.reasons == ["code_mismatch"], "\(mismatched.text)")
             #expect(malformed.status == 422 || malformed.status == 400, "\(malformed.text)")
         }
     }
@@ -130,8 +152,10 @@ struct AppleRevocationTests {
             let linked = try await server.send(
                 .POST, "/v1/me/identities",
                 json: [
-                    "provider": "apple", "identity_token": try await key.identityToken(subject: "alice-apple", expires: server.clock.now + 600),
-                    "nonce": AppleTestKey.defaultNonce, "authorization_code": "link-code",
+                    "provider": "apple",
+                    "identity_token": try await key.identityToken(
+                        subject: "alice-apple", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce, "authorization_code": "link-code"
                 ], bearer: alice.accessToken)
             try #require(linked.status == 201, "\(linked.text)")
             let issued = try #require(apple.appleRefreshTokens.first)
@@ -143,7 +167,9 @@ struct AppleRevocationTests {
         }
     }
 
-    @Test("test_12 the team key variables: all or none, a readable P-256 PEM, errors naming the variable and never the key")
+    @Test(
+        "test_12 the team key variables: all or none, a readable P-256 PEM, errors naming the variable and never the key"
+    )
     func test_12_appleTeamKeyConfiguration() throws {
         let key = P256.Signing.PrivateKey()
         let base = ["LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_APPLE_CLIENT_IDS": ProviderStandIn.appleClientID]
@@ -167,9 +193,13 @@ struct AppleRevocationTests {
         #expect(try LatchConfig.fromEnvironment(fromFile).signInProviders.apple?.teamKey != nil)
         try? FileManager.default.removeItem(at: file)
 
-        var cases: [(String?, String?, String)] = []  // (name to change, new value, variable named)
+        var cases: [(String?, String?, String)] = [] // (name to change, new value, variable named)
         cases.append(("LATCH_APPLE_KEY_ID", nil, "LATCH_APPLE_KEY_ID"))
-        cases.append(("LATCH_APPLE_PRIVATE_KEY", "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----", "LATCH_APPLE_PRIVATE_KEY"))
+        cases.append(
+            (
+                "LATCH_APPLE_PRIVATE_KEY", "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----",
+                "LATCH_APPLE_PRIVATE_KEY"
+            ))
         cases.append(("LATCH_APPLE_PRIVATE_KEY", nil, "LATCH_APPLE_PRIVATE_KEY"))
         cases.append(("LATCH_APPLE_TEAM_ID", "bad team!", "LATCH_APPLE_TEAM_ID"))
         cases.append(("LATCH_APPLE_TOKEN_URL", "ftp://x", "LATCH_APPLE_TOKEN_URL"))
@@ -180,7 +210,8 @@ struct AppleRevocationTests {
             if let name { environment[name] = value }
             let error = try #require(throws: ConfigurationError.self) { try LatchConfig.fromEnvironment(environment) }
             #expect(error.variable == variable, "\(name ?? "") → \(error)")
-            #expect(!error.description.contains("BEGIN") && !error.description.contains(good["LATCH_APPLE_PRIVATE_KEY"]!))
+            #expect(
+                !error.description.contains("BEGIN") && !error.description.contains(good["LATCH_APPLE_PRIVATE_KEY"]!))
         }
     }
 }

@@ -12,12 +12,17 @@ struct BadInputTests {
     static var endpoints: [(path: String, valid: [String: Any])] {
         [
             ("/v1/token", ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9"]),
-            ("/v1/registrations", ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true]),
-            ("/v1/password/reset", ["email": "alice@example.com", "code": "123456", "new_password": "Brand-New-Pass-7"]),
+            (
+                "/v1/registrations",
+                ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true]
+            ),
+            ("/v1/password/reset", ["email": "alice@example.com", "code": "123456", "new_password": "Brand-New-Pass-7"])
         ]
     }
 
-    @Test("C11 a known path asked with another method is 405 METHOD_NOT_ALLOWED with Allow; an unknown path is 404", arguments: TestDatabase.all)
+    @Test(
+        "C11 a known path asked with another method is 405 METHOD_NOT_ALLOWED with Allow; an unknown path is 404",
+        arguments: TestDatabase.all)
     func C11_wrongMethodIs405(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let onMe = try await server.send(.PUT, "/v1/me")
@@ -27,7 +32,9 @@ struct BadInputTests {
             let deeper = try await server.send(.GET, "/v1/me/nothing/here")
 
             #expect(onMe.status == 405 && onMe.errorCode == "METHOD_NOT_ALLOWED", "\(onMe.text)")
-            #expect(onMe.headers.first(name: .allow) == "DELETE, GET, HEAD, PATCH", "DELETE /v1/me deletes the account (issue 12)")
+            #expect(
+                onMe.headers.first(name: .allow) == "DELETE, GET, HEAD, PATCH",
+                "DELETE /v1/me deletes the account (issue 12)")
             #expect(onSession.status == 405 && onSession.headers.first(name: .allow) == "DELETE", "\(onSession.text)")
             #expect(onToken.status == 405 && onToken.headers.first(name: .allow) == "POST")
             #expect(unknown.status == 404 && unknown.errorCode == "NOT_FOUND", "\(unknown.text)")
@@ -42,7 +49,9 @@ struct BadInputTests {
                 for body in [#"{"email": "#, "{", "not json", #"{"email" "a@b.co"}"#, "{]", "\u{FEFF}{]"] {
                     let response = try await server.send(.POST, path, body: body)
 
-                    #expect(response.status == 400 && response.errorCode == "MALFORMED_BODY", "\(path) \(body): \(response.text)")
+                    #expect(
+                        response.status == 400 && response.errorCode == "MALFORMED_BODY",
+                        "\(path) \(body): \(response.text)")
                 }
             }
         }
@@ -58,17 +67,26 @@ struct BadInputTests {
 
                     let response = try await server.send(.POST, path, json: body)
 
-                    #expect(response.status == 400 && response.errorCode == "VALIDATION_FAILED", "\(path): \(response.text)")
+                    #expect(
+                        response.status == 400 && response.errorCode == "VALIDATION_FAILED", "\(path): \(response.text)"
+                    )
                     #expect(response.errorBody?.field == field, "\(path): \(response.text)")
                 }
             }
             let termsAsNumber = try await server.send(
-                .POST, "/v1/registrations", json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": 1])
-            #expect(termsAsNumber.status == 400 && termsAsNumber.errorBody?.field == "terms_accepted", "\(termsAsNumber.text)")
+                .POST, "/v1/registrations",
+                json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": 1])
+            #expect(
+                termsAsNumber.status == 400 && termsAsNumber.errorBody?.field == "terms_accepted",
+                "\(termsAsNumber.text)")
             let deviceAsString = try await server.send(
                 .POST, "/v1/token",
-                json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": "iPhone"])
-            #expect(deviceAsString.status == 400 && deviceAsString.errorBody?.field == "device", "\(deviceAsString.text)")
+                json: [
+                    "grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9",
+                    "device": "iPhone"
+                ])
+            #expect(
+                deviceAsString.status == 400 && deviceAsString.errorBody?.field == "device", "\(deviceAsString.text)")
         }
     }
 
@@ -78,7 +96,7 @@ struct BadInputTests {
             let required: [String: [String]] = [
                 "/v1/token": ["grant_type", "email", "password"],
                 "/v1/registrations": ["email", "password", "terms_accepted"],
-                "/v1/password/reset": ["email", "code", "new_password"],
+                "/v1/password/reset": ["email", "code", "new_password"]
             ]
             for (path, valid) in Self.endpoints {
                 for field in required[path] ?? [] {
@@ -87,7 +105,9 @@ struct BadInputTests {
 
                     let response = try await server.send(.POST, path, json: body)
 
-                    #expect(response.status == 400 && response.errorCode == "VALIDATION_FAILED", "\(path) without \(field): \(response.text)")
+                    #expect(
+                        response.status == 400 && response.errorCode == "VALIDATION_FAILED",
+                        "\(path) without \(field): \(response.text)")
                     #expect(response.errorBody?.field == field, "\(path) without \(field): \(response.text)")
                 }
             }
@@ -125,7 +145,9 @@ struct BadInputTests {
 
                 let response = try await server.send(.POST, path, json: body)
 
-                #expect(response.status == 413 && response.errorCode == "PAYLOAD_TOO_LARGE", "\(path): \(response.status) \(response.text.prefix(200))")
+                #expect(
+                    response.status == 413 && response.errorCode == "PAYLOAD_TOO_LARGE",
+                    "\(path): \(response.status) \(response.text.prefix(200))")
             }
         }
     }
@@ -138,23 +160,33 @@ struct BadInputTests {
                 for contentType in ["text/plain", "application/x-www-form-urlencoded", "application/xml"] {
                     let response = try await server.send(.POST, path, body: json, contentType: contentType)
 
-                    #expect(response.status == 415 && response.errorCode == "UNSUPPORTED_MEDIA_TYPE", "\(path) \(contentType): \(response.text)")
+                    #expect(
+                        response.status == 415 && response.errorCode == "UNSUPPORTED_MEDIA_TYPE",
+                        "\(path) \(contentType): \(response.text)")
                 }
-                let withCharset = try await server.send(.POST, path, body: "{", contentType: "application/json; charset=utf-8")
-                #expect(withCharset.errorCode == "MALFORMED_BODY", "a JSON type with parameters is still JSON: \(withCharset.text)")
+                let withCharset = try await server.send(
+                    .POST, path, body: "{", contentType: "application/json; charset=utf-8")
+                #expect(
+                    withCharset.errorCode == "MALFORMED_BODY",
+                    "a JSON type with parameters is still JSON: \(withCharset.text)")
             }
         }
     }
 
-    @Test("C11 an unknown or unsupported grant_type is a 4xx with an error code naming grant_type", arguments: TestDatabase.all)
+    @Test(
+        "C11 an unknown or unsupported grant_type is a 4xx with an error code naming grant_type",
+        arguments: TestDatabase.all)
     func C11_unknownGrantType(database: TestDatabase) async throws {
         try await withServer(database) { server in
             for grant in ["magic", "", "PASSWORD", "client_credentials", "authorization_code"] {
                 let response = try await server.send(
-                    .POST, "/v1/token", json: ["grant_type": grant, "email": "alice@example.com", "password": "Correct-Horse-9"])
+                    .POST, "/v1/token",
+                    json: ["grant_type": grant, "email": "alice@example.com", "password": "Correct-Horse-9"])
 
                 #expect((400..<500).contains(response.status), "\(grant): \(response.text)")
-                #expect(response.errorCode == "VALIDATION_FAILED" && response.errorBody?.field == "grant_type", "\(grant): \(response.text)")
+                #expect(
+                    response.errorCode == "VALIDATION_FAILED" && response.errorBody?.field == "grant_type",
+                    "\(grant): \(response.text)")
             }
             let numeric = try await server.send(.POST, "/v1/token", json: ["grant_type": 1])
             #expect(numeric.status == 400 && numeric.errorBody?.field == "grant_type")
@@ -164,12 +196,15 @@ struct BadInputTests {
     @Test("C11 an unknown path is a JSON 404 NOT_FOUND", arguments: TestDatabase.all)
     func C11_unknownPath(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            for (method, path) in [(HTTPMethod.GET, "/nope"), (.GET, "/v1/nope"), (.POST, "/v1/nope"), (.GET, "/v2/token"),
-                (.DELETE, "/v1/me/extra")]
-            {
+            for (method, path) in [
+                (HTTPMethod.GET, "/nope"), (.GET, "/v1/nope"), (.POST, "/v1/nope"), (.GET, "/v2/token"),
+                (.DELETE, "/v1/me/extra")
+            ] {
                 let response = try await server.send(method, path)
 
-                #expect(response.status == 404 && response.errorCode == "NOT_FOUND", "\(method.rawValue) \(path): \(response.text)")
+                #expect(
+                    response.status == 404 && response.errorCode == "NOT_FOUND",
+                    "\(method.rawValue) \(path): \(response.text)")
                 #expect(response.headers.contentType == .json, "\(method.rawValue) \(path)")
                 #expect(response.errorBody?.message == "Not found.")
             }
@@ -178,7 +213,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("C11 every error body has error and message, in Chinese for zh-Hans and English otherwise", arguments: TestDatabase.all)
+    @Test(
+        "C11 every error body has error and message, in Chinese for zh-Hans and English otherwise",
+        arguments: TestDatabase.all)
     func C11_errorFormatAndLanguage(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -186,7 +223,8 @@ struct BadInputTests {
                 for language in [nil, "zh-Hans", "zh-CN,zh;q=0.9", "en-US", "fr-FR"] {
                     let response = try await request.send(to: server, language: language)
 
-                    let context = "\(request) [\(language ?? "no Accept-Language")]: \(response.status) \(response.text.prefix(300))"
+                    let context =
+                        "\(request) [\(language ?? "no Accept-Language")]: \(response.status) \(response.text.prefix(300))"
                     #expect((400..<500).contains(response.status), "\(context)")
                     #expect(response.errorCode?.isEmpty == false, "\(context)")
                     let message = try #require(response.errorBody?.message, "\(context)")
@@ -217,9 +255,13 @@ struct BadInputTests {
                 BadRequest(.DELETE, "/v1/sessions/\(String(repeating: "f", count: 2000))", bearer: tokens.accessToken),
                 BadRequest(.DELETE, "/v1/sessions?scope=others&scope=all", bearer: tokens.accessToken),
                 BadRequest(.DELETE, "/v1/sessions?scope[]=others", bearer: tokens.accessToken),
-                BadRequest(.POST, "/v1/password/change", body: #"{"current_password": 1, "new_password": []}"#, bearer: tokens.accessToken),
-                BadRequest(.POST, "/v1/password/change", body: #"{"current_password": "", "new_password": "Brand-New-Pass-7"}"#, bearer: tokens.accessToken),
-                BadRequest(.POST, "/v1/password/change", body: "{}", bearer: tokens.accessToken),
+                BadRequest(
+                    .POST, "/v1/password/change", body: #"{"current_password": 1, "new_password": []}"#,
+                    bearer: tokens.accessToken),
+                BadRequest(
+                    .POST, "/v1/password/change",
+                    body: #"{"current_password": "", "new_password": "Brand-New-Pass-7"}"#, bearer: tokens.accessToken),
+                BadRequest(.POST, "/v1/password/change", body: "{}", bearer: tokens.accessToken)
             ]
 
             var statuses: [String: UInt] = [:]
@@ -240,12 +282,14 @@ struct BadInputTests {
             try await server.signUp()
             let device = ["id": "i\u{0}d", "name": "Alice\u{0}s iPhone", "model": "\u{1}", "platform": "iOS"]
             let registered = try await server.send(
-                .POST, "/v1/registrations", json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+                .POST, "/v1/registrations",
+                json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
             let id = try #require(registered.json["registration_id"] as? String)
             let code = try await server.latestCode(to: "bob@example.com")
 
             let signIn = try await server.signIn(device: device)
-            let verify = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code, "device": device])
+            let verify = try await server.send(
+                .POST, "/v1/registrations/\(id)/verify", json: ["code": code, "device": device])
 
             for response in [signIn, verify] {
                 #expect(response.status < 500, "\(response.status) \(response.text)")
@@ -276,38 +320,74 @@ struct BadInputTests {
                 BadRequest(.POST, path, body: #"{"email": "alice@example.com", "email": 5}"#),
                 BadRequest(.POST, path, body: json, contentType: "text/plain"),
                 BadRequest(.POST, path, body: #"{"padding": ""# + String(repeating: "x", count: 70_000) + #""}"#),
-                BadRequest(.POST, path, body: json.replacingOccurrences(of: "alice@example.com", with: "a\\u0000@example.com")),
-                BadRequest(.POST, path, body: json.replacingOccurrences(of: "alice@example.com", with: "\\ud800@example.com")),
-                BadRequest(.POST, path, body: json.replacingOccurrences(of: "alice@example.com", with: String(repeating: "a", count: 5000))),
-                BadRequest(.POST, path, body: json.replacingOccurrences(of: "\"alice@example.com\"", with: "{}")),
+                BadRequest(
+                    .POST, path, body: json.replacingOccurrences(of: "alice@example.com", with: "a\\u0000@example.com")),
+                BadRequest(
+                    .POST, path, body: json.replacingOccurrences(of: "alice@example.com", with: "\\ud800@example.com")),
+                BadRequest(
+                    .POST, path,
+                    body: json.replacingOccurrences(of: "alice@example.com", with: String(repeating: "a", count: 5000))),
+                BadRequest(.POST, path, body: json.replacingOccurrences(of: "\"alice@example.com\"", with: "{}"))
             ]
         }
         requests += [
             BadRequest(.POST, "/v1/token", body: #"{"grant_type": "magic"}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "device_signature", "challenge_id": "x", "signature": "y"}"#),
+            BadRequest(
+                .POST, "/v1/token", body: #"{"grant_type": "device_signature", "challenge_id": "x", "signature": "y"}"#),
             BadRequest(.POST, "/v1/token", body: #"{"grant_type": "apple", "identity_token": "x"}"#),
             BadRequest(.POST, "/v1/token", body: #"{"grant_type": "refresh_token", "refresh_token": ""}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "refresh_token", "refresh_token": "\#(String(repeating: "A", count: 5000))"}"#),
+            BadRequest(
+                .POST, "/v1/token",
+                body: #"{"grant_type": "refresh_token", "refresh_token": "\#(String(repeating: "A", count: 5000))"}"#),
             BadRequest(.POST, "/v1/token", body: #"{"grant_type": "refresh_token", "refresh_token": "a\u0000b"}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": ""}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": "\#(String(repeating: "p", count: 2000))"}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": "x", "device": {"name": 5}}"#),
-            BadRequest(.POST, "/v1/registrations", body: #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true, "nickname": "\#(String(repeating: "n", count: 5000))"}"#),
-            BadRequest(.POST, "/v1/registrations", body: #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true, "nickname": "a\u0000b"}"#),
-            BadRequest(.POST, "/v1/registrations", body: #"{"email": "alice@example.com", "password": "\#(String(repeating: "Ab1", count: 10_000))", "terms_accepted": true}"#),
-            BadRequest(.POST, "/v1/registrations", body: #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": "yes"}"#),
+            BadRequest(
+                .POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": ""}"#),
+            BadRequest(
+                .POST, "/v1/token",
+                body:
+                    #"{"grant_type": "password", "email": "alice@example.com", "password": "\#(String(repeating: "p", count: 2000))"}"#
+            ),
+            BadRequest(
+                .POST, "/v1/token",
+                body:
+                    #"{"grant_type": "password", "email": "alice@example.com", "password": "x", "device": {"name": 5}}"#
+            ),
+            BadRequest(
+                .POST, "/v1/registrations",
+                body:
+                    #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true, "nickname": "\#(String(repeating: "n", count: 5000))"}"#
+            ),
+            BadRequest(
+                .POST, "/v1/registrations",
+                body:
+                    #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true, "nickname": "a\u0000b"}"#
+            ),
+            BadRequest(
+                .POST, "/v1/registrations",
+                body:
+                    #"{"email": "alice@example.com", "password": "\#(String(repeating: "Ab1", count: 10_000))", "terms_accepted": true}"#
+            ),
+            BadRequest(
+                .POST, "/v1/registrations",
+                body: #"{"email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": "yes"}"#),
             BadRequest(.POST, "/v1/registrations/not-a-uuid/verify", body: #"{"code": "123456"}"#),
             BadRequest(.POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": "123456"}"#),
             BadRequest(.POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": "12345"}"#),
             BadRequest(.POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": "١٢٣٤٥٦"}"#),
             BadRequest(.POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": 123456}"#),
-            BadRequest(.POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": "123456", "device": []}"#),
+            BadRequest(
+                .POST, "/v1/registrations/\(UUID().uuidString)/verify", body: #"{"code": "123456", "device": []}"#),
             BadRequest(.POST, "/v1/password/forgot", body: #"{"email": "not an email"}"#),
             BadRequest(.POST, "/v1/password/forgot", body: #"{"email": ["alice@example.com"]}"#),
             BadRequest(.POST, "/v1/password/forgot", body: "{"),
-            BadRequest(.POST, "/v1/password/reset", body: #"{"email": "alice@example.com", "code": "abcdef", "new_password": "Brand-New-Pass-7"}"#),
-            BadRequest(.POST, "/v1/password/reset", body: #"{"email": "alice@example.com", "code": "123456", "new_password": "weak"}"#),
-            BadRequest(.POST, "/v1/password/change", body: #"{"current_password": "x", "new_password": "Brand-New-Pass-7"}"#),
+            BadRequest(
+                .POST, "/v1/password/reset",
+                body: #"{"email": "alice@example.com", "code": "abcdef", "new_password": "Brand-New-Pass-7"}"#),
+            BadRequest(
+                .POST, "/v1/password/reset",
+                body: #"{"email": "alice@example.com", "code": "123456", "new_password": "weak"}"#),
+            BadRequest(
+                .POST, "/v1/password/change", body: #"{"current_password": "x", "new_password": "Brand-New-Pass-7"}"#),
             BadRequest(.GET, "/v1/me"),
             BadRequest(.GET, "/v1/me", bearer: ""),
             BadRequest(.GET, "/v1/me", bearer: String(repeating: "e", count: 6000)),
@@ -318,7 +398,7 @@ struct BadInputTests {
             BadRequest(.POST, "/v1/logout"),
             BadRequest(.GET, "/v1/nope"),
             BadRequest(.GET, "/v1/registrations"),
-            BadRequest(.GET, "/v1/token"),
+            BadRequest(.GET, "/v1/token")
         ]
         return requests
     }
@@ -331,10 +411,24 @@ struct BadInputTests {
             BadRequest(.OPTIONS, "/v1/token"),
             BadRequest(.HEAD, "/v1/me"),
             BadRequest(.GET, "/.well-known/jwks.json?x=%ZZ"),
-            BadRequest(.POST, "/v1/password/forgot", body: #"{"email": "alice@example.com", "extra": {"deep": [1, 2, {"x": null}]}}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "\#(String(repeating: "d", count: 5000))", "model": "", "platform": "  "}}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "Alice\u0000s iPhone", "id": "\u0000"}}"#),
-            BadRequest(.POST, "/v1/token", body: #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "\ud83d\ude00 \u2028 \u202e"}}"#),
+            BadRequest(
+                .POST, "/v1/password/forgot",
+                body: #"{"email": "alice@example.com", "extra": {"deep": [1, 2, {"x": null}]}}"#),
+            BadRequest(
+                .POST, "/v1/token",
+                body:
+                    #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "\#(String(repeating: "d", count: 5000))", "model": "", "platform": "  "}}"#
+            ),
+            BadRequest(
+                .POST, "/v1/token",
+                body:
+                    #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "Alice\u0000s iPhone", "id": "\u0000"}}"#
+            ),
+            BadRequest(
+                .POST, "/v1/token",
+                body:
+                    #"{"grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": {"name": "\ud83d\ude00 \u2028 \u202e"}}"#
+            )
         ]
     }
 }
@@ -349,7 +443,8 @@ struct BadRequest: CustomStringConvertible, Sendable {
     let headers: [(String, String)]
 
     init(
-        _ method: HTTPMethod, _ path: String, body: String? = nil, bytes: Data? = nil, contentType: String? = "application/json",
+        _ method: HTTPMethod, _ path: String, body: String? = nil, bytes: Data? = nil,
+        contentType: String? = "application/json",
         bearer: String? = nil, headers: [(String, String)] = []
     ) {
         self.method = method
@@ -362,7 +457,8 @@ struct BadRequest: CustomStringConvertible, Sendable {
 
     var description: String {
         let shown = body.map { String(decoding: $0.prefix(200), as: UTF8.self) } ?? "no body"
-        return "\(method.rawValue) \(path.prefix(80)) [\(contentType ?? "-")] \(shown)\(body.map { $0.count > 200 ? "… (\($0.count) bytes)" : "" } ?? "")"
+        return
+            "\(method.rawValue) \(path.prefix(80)) [\(contentType ?? "-")] \(shown)\(body.map { $0.count > 200 ? "… (\($0.count) bytes)" : "" } ?? "")"
     }
 
     func send(to server: TestServer, language: String?) async throws -> TestResponse {
@@ -373,9 +469,13 @@ struct BadRequest: CustomStringConvertible, Sendable {
         if body != nil, let contentType { httpHeaders.add(name: .contentType, value: contentType) }
         for (name, value) in extra { httpHeaders.add(name: name, value: value) }
         let body = self.body
-        let response = try await server.app.client.send(method, headers: httpHeaders, to: URI(string: server.baseURL + path)) { request in
+        let response = try await server.app.client.send(
+            method, headers: httpHeaders, to: URI(string: server.baseURL + path)
+        ) { request in
             if let body { request.body = ByteBuffer(data: body) }
         }
-        return TestResponse(status: response.status.code, headers: response.headers, data: response.body.map { Data(buffer: $0) } ?? Data())
+        return TestResponse(
+            status: response.status.code, headers: response.headers,
+            data: response.body.map { Data(buffer: $0) } ?? Data())
     }
 }

@@ -14,14 +14,21 @@ struct BcryptQueueTests {
         let seconds: Double
     }
 
-    @Test("issue 10 §3: concurrent sign-ins beyond the bcrypt bound get 429 at once, the others succeed, /health stays fast", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: concurrent sign-ins beyond the bcrypt bound get 429 at once, the others succeed, /health stays fast",
+        arguments: TestDatabase.all)
     func test_10_fullBcryptQueueAnswers429AtOnce(database: TestDatabase) async throws {
-        try await withServer(database, adjust: { $0.bcryptCost = 10; $0.bcryptQueueLimit = 2 }) { server in
+        try await withServer(
+            database,
+            adjust: {
+                $0.bcryptCost = 10; $0.bcryptQueueLimit = 2
+            }
+        ) { server in
             try await server.signUp()
             let checksBefore = server.app.latch.passwordChecksPerformed
 
             let healthTask = Task {
-                try await Task.sleep(for: .milliseconds(20))  // while the admitted sign-ins run bcrypt
+                try await Task.sleep(for: .milliseconds(20)) // while the admitted sign-ins run bcrypt
                 let start = ContinuousClock.now
                 let health = try await server.send(.GET, "/health")
                 return (health.status, ContinuousClock.now - start)
@@ -50,10 +57,16 @@ struct BcryptQueueTests {
             #expect(refused.allSatisfy { $0.retryAfter == 1 })
             let slowestRefusal = refused.map(\.seconds).max() ?? 0
             let fastestSuccess = succeeded.map(\.seconds).min() ?? 0
-            #expect(slowestRefusal < fastestSuccess, "refused at once (\(slowestRefusal) s) rather than queued (\(fastestSuccess) s)")
-            #expect(server.app.latch.passwordChecksPerformed - checksBefore == succeeded.count, "refused sign-ins ran no bcrypt")
+            #expect(
+                slowestRefusal < fastestSuccess,
+                "refused at once (\(slowestRefusal) s) rather than queued (\(fastestSuccess) s)")
+            #expect(
+                server.app.latch.passwordChecksPerformed - checksBefore == succeeded.count,
+                "refused sign-ins ran no bcrypt")
             let slowestSuccess = succeeded.map(\.seconds).max() ?? 0
-            #expect(healthStatus == 200 && healthTime < .seconds(slowestSuccess), "/health took \(healthTime), bcrypt \(slowestSuccess) s")
+            #expect(
+                healthStatus == 200 && healthTime < .seconds(slowestSuccess),
+                "/health took \(healthTime), bcrypt \(slowestSuccess) s")
 
             // No refusal counted as a failed password: the account is not closer to a lock.
             let wrong = try await server.signIn(password: "Wrong-Horse-9")

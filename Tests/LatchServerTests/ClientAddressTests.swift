@@ -21,14 +21,20 @@ struct ClientAddressTests {
         let mapped = try #require(IPAddress("::ffff:203.0.113.7"))
         #expect(!mapped.isIPv4 && mapped.unmapped == IPAddress("203.0.113.7"))
         #expect(IPAddress("::ffff:cb00:7107")?.unmapped == IPAddress("203.0.113.7"))
-        #expect(IPAddress("64:ff9b::203.0.113.7")?.unmapped == IPAddress("64:ff9b::cb00:7107"), "only ::ffff:0:0/96 is mapped")
+        #expect(
+            IPAddress("64:ff9b::203.0.113.7")?.unmapped == IPAddress("64:ff9b::cb00:7107"),
+            "only ::ffff:0:0/96 is mapped")
     }
 
-    @Test("issue 10 §3: malformed addresses are refused, not guessed at", arguments: [
-        "", " ", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1.2.3.-4", "01.2.3.4", "1.2.3.4 ", "1..2.3", "a.b.c.d", "１.2.3.4",
-        ":", ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "12345::", "g::1", "::1%eth0", "[::1]", ":1:2:3:4:5:6:7",
-        "1:2:3:4:5:6:7:8::", "::ffff:1.2.3", "::1.2.3.4:5", "1.2.3.4/8", "localhost", "２００１:db8::1",
-    ])
+    @Test(
+        "issue 10 §3: malformed addresses are refused, not guessed at",
+        arguments: [
+            "", " ", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1.2.3.-4", "01.2.3.4", "1.2.3.4 ", "1..2.3", "a.b.c.d",
+            "１.2.3.4",
+            ":", ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "12345::", "g::1", "::1%eth0", "[::1]",
+            ":1:2:3:4:5:6:7",
+            "1:2:3:4:5:6:7:8::", "::ffff:1.2.3", "::1.2.3.4:5", "1.2.3.4/8", "localhost", "２００１:db8::1"
+        ])
     func test_10_malformedAddressesAreRefused(text: String) {
         #expect(IPAddress(text) == nil, "\(text)")
     }
@@ -50,23 +56,31 @@ struct ClientAddressTests {
         #expect(!CIDRBlock("0.0.0.0/0")!.contains(IPAddress("2001:db8::1")!))
         #expect(CIDRBlock("::/0")!.contains(IPAddress("2001:db8::1")!))
         let single = try #require(CIDRBlock("203.0.113.7"))
-        #expect(single.prefixLength == 32 && single.contains(IPAddress("203.0.113.7")!) && !single.contains(IPAddress("203.0.113.8")!))
+        #expect(
+            single.prefixLength == 32 && single.contains(IPAddress("203.0.113.7")!)
+                && !single.contains(IPAddress("203.0.113.8")!))
         let mappedBlock = try #require(CIDRBlock("::ffff:10.0.0.0/104"))
         #expect(mappedBlock == ten, "a mapped block is the IPv4 block it stands for")
-        #expect(CIDRBlock("fe80::/10")!.contains(IPAddress("febf::1")!) && !CIDRBlock("fe80::/10")!.contains(IPAddress("fec0::1")!))
+        #expect(
+            CIDRBlock("fe80::/10")!.contains(IPAddress("febf::1")!)
+                && !CIDRBlock("fe80::/10")!.contains(IPAddress("fec0::1")!))
     }
 
-    @Test("issue 10 §3: malformed CIDRs are refused (bad prefix, host bits set, junk)", arguments: [
-        "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/8/8", "10.0.0.1/8", "2001:db8::/129", "2001:db8::1/32",
-        "/8", "10.0.0.0/ 8", "10.0.0.0/0x8", "::ffff:10.0.0.0/95", "example.com/8", "10.0.0.0/008",
-    ])
+    @Test(
+        "issue 10 §3: malformed CIDRs are refused (bad prefix, host bits set, junk)",
+        arguments: [
+            "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/8/8", "10.0.0.1/8", "2001:db8::/129", "2001:db8::1/32",
+            "/8", "10.0.0.0/ 8", "10.0.0.0/0x8", "::ffff:10.0.0.0/95", "example.com/8", "10.0.0.0/008"
+        ])
     func test_10_malformedBlocksAreRefused(text: String) {
         #expect(CIDRBlock(text) == nil, "\(text)")
     }
 
     @Test("issue 10 §3: IPv6 clients are counted by their /64, IPv4 clients by their address")
     func test_10_rateLimitKeys() {
-        #expect(IPAddress("2001:db8:1:2:aaaa::1")?.rateLimitKey == IPAddress("2001:db8:1:2:ffff:ffff:ffff:ffff")?.rateLimitKey)
+        #expect(
+            IPAddress("2001:db8:1:2:aaaa::1")?.rateLimitKey
+                == IPAddress("2001:db8:1:2:ffff:ffff:ffff:ffff")?.rateLimitKey)
         #expect(IPAddress("2001:db8:1:2::1")?.rateLimitKey != IPAddress("2001:db8:1:3::1")?.rateLimitKey)
         #expect(IPAddress("2001:db8:1:2::1")?.rateLimitKey == "2001:db8:1:2::/64")
         #expect(IPAddress("::ffff:203.0.113.7")?.rateLimitKey == "203.0.113.7")
@@ -81,9 +95,11 @@ struct ClientAddressTests {
         // A peer that is no trusted proxy: its header is anyone's claim.
         #expect(proxies.client(peer: "203.0.113.9", forwardedFor: ["198.51.100.1"]) == "203.0.113.9")
         // The right-most address that is not a proxy; the left-most one is the client's own (spoofable) claim.
-        #expect(proxies.client(peer: "10.0.0.2", forwardedFor: ["198.51.100.1, 203.0.113.7, 10.0.0.9"]) == "203.0.113.7")
+        #expect(
+            proxies.client(peer: "10.0.0.2", forwardedFor: ["198.51.100.1, 203.0.113.7, 10.0.0.9"]) == "203.0.113.7")
         // Several header lines are one list, in order.
-        #expect(proxies.client(peer: "10.0.0.2", forwardedFor: ["198.51.100.1", "203.0.113.7,10.1.1.1"]) == "203.0.113.7")
+        #expect(
+            proxies.client(peer: "10.0.0.2", forwardedFor: ["198.51.100.1", "203.0.113.7,10.1.1.1"]) == "203.0.113.7")
         // Every address a proxy: the left-most.
         #expect(proxies.client(peer: "10.0.0.2", forwardedFor: ["10.9.9.9, 10.0.0.9"]) == "10.9.9.9")
         // A trusted peer without the header: the peer.
@@ -101,8 +117,12 @@ struct ClientAddressTests {
         let key = Data(repeating: 1, count: 32).base64EncodedString()
         let none = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key])
         #expect(none.trustedProxies.blocks.isEmpty)
-        let some = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_TRUSTED_PROXIES": "10.0.0.0/8, ::1, 2001:db8::/32"])
-        #expect(some.trustedProxies.blocks == [CIDRBlock("10.0.0.0/8")!, CIDRBlock("::1/128")!, CIDRBlock("2001:db8::/32")!])
+        let some = try LatchConfig.fromEnvironment([
+            "LATCH_SECRET_KEY": key, "LATCH_TRUSTED_PROXIES": "10.0.0.0/8, ::1, 2001:db8::/32"
+        ])
+        #expect(
+            some.trustedProxies.blocks == [CIDRBlock("10.0.0.0/8")!, CIDRBlock("::1/128")!, CIDRBlock("2001:db8::/32")!]
+        )
         for bad in ["10.0.0.0/33", "10.0.0.1/8", "proxy.internal", "10.0.0.0/8,,nonsense"] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_TRUSTED_PROXIES": bad])
@@ -115,14 +135,20 @@ struct ClientAddressTests {
         }
     }
 
-    @Test("issue 10 §3: behind a trusted proxy, security events record the forwarded client; otherwise the peer", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: behind a trusted proxy, security events record the forwarded client; otherwise the peer",
+        arguments: TestDatabase.all)
     func test_10_eventsRecordTheForwardedClient(database: TestDatabase) async throws {
-        try await withServer(database, adjust: { $0.trustedProxies = TrustedProxies(parsing: "127.0.0.0/8")! }) { server in
+        try await withServer(database, adjust: { $0.trustedProxies = TrustedProxies(parsing: "127.0.0.0/8")! }) {
+            server in
             let tokens = try await server.signUp()
             let forwarded = [("X-Forwarded-For", "198.51.100.1, 203.0.113.7")]
             let signIn = try await server.send(
                 .POST, "/v1/token",
-                json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9", "device": TestServer.testDevice],
+                json: [
+                    "grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9",
+                    "device": TestServer.testDevice
+                ],
                 headers: forwarded)
             #expect(signIn.status == 200, "\(signIn.text)")
 
@@ -134,7 +160,8 @@ struct ClientAddressTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             _ = try await server.send(
-                .POST, "/v1/token", json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9"],
+                .POST, "/v1/token",
+                json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9"],
                 headers: [("X-Forwarded-For", "203.0.113.7")])
             let events = try await server.send(.GET, "/v1/security-events", bearer: tokens.accessToken)
             let ips = Set(events.jsonArray.compactMap { $0["ip"] as? String })

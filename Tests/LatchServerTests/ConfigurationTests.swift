@@ -30,9 +30,10 @@ struct ConfigurationTests {
     func Config_explicitValues() throws {
         let config = try LatchConfig.fromEnvironment([
             "LATCH_SECRET_KEY": Self.key, "LATCH_DATABASE_URL": "postgres://latch:secret@db.internal:5433/latch",
-            "LATCH_HOST": "0.0.0.0", "LATCH_ALLOW_DEV_ON_NETWORK": "1", "LATCH_PORT": "9090", "LATCH_ISSUER": "https://auth.example.com",
+            "LATCH_HOST": "0.0.0.0", "LATCH_ALLOW_DEV_ON_NETWORK": "1", "LATCH_PORT": "9090",
+            "LATCH_ISSUER": "https://auth.example.com",
             "LATCH_BCRYPT_COST": "10", "LATCH_LOG_REQUESTS": "false", "LATCH_SMTP_URL": " ",
-            "LATCH_SESSION_MAX_DAYS": "30",
+            "LATCH_SESSION_MAX_DAYS": "30"
         ])
 
         #expect(config.database == .postgres(url: "postgres://latch:secret@db.internal:5433/latch"))
@@ -110,7 +111,9 @@ struct ConfigurationTests {
         try Data("too short\n".utf8).write(to: keyFile)
 
         let error = try #require(throws: ConfigurationError.self) {
-            try LatchConfig.fromEnvironment(["LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path])
+            try LatchConfig.fromEnvironment([
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
+            ])
         }
 
         #expect(error.variable == "LATCH_SECRET_KEY")
@@ -128,7 +131,7 @@ struct ConfigurationTests {
             [latchd.path],
             environment: [
                 "LATCH_PORT": "70000", "LATCH_SECRET_KEY": Self.key,
-                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
             ],
             directory: folder)
 
@@ -139,7 +142,9 @@ struct ConfigurationTests {
         let lines = text.split(whereSeparator: \.isNewline)
         #expect(lines.count == 1, "\(text)")
         #expect(lines.first?.contains("LATCH_PORT") == true, "\(text)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("latch.sqlite").path), "nothing started")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("latch.sqlite").path),
+            "nothing started")
     }
 
     @Test(
@@ -149,7 +154,9 @@ struct ConfigurationTests {
         let refused = try #require(throws: ConfigurationError.self) {
             try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": host])
         }
-        let allowed = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": host, "LATCH_ALLOW_DEV_ON_NETWORK": "1"])
+        let allowed = try LatchConfig.fromEnvironment([
+            "LATCH_SECRET_KEY": Self.key, "LATCH_HOST": host, "LATCH_ALLOW_DEV_ON_NETWORK": "1"
+        ])
         var production = Self.production
         production["LATCH_HOST"] = host
 
@@ -158,7 +165,9 @@ struct ConfigurationTests {
         #expect(allowed.host == host && allowed.mode == .development)
         #expect(try LatchConfig.fromEnvironment(production).host == host)
         for loopback in ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"] {
-            #expect(try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": loopback]).host == loopback)
+            #expect(
+                try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": Self.key, "LATCH_HOST": loopback]).host == loopback
+            )
         }
     }
 
@@ -173,7 +182,7 @@ struct ConfigurationTests {
             [latchd.path],
             environment: [
                 "LATCH_HOST": "0.0.0.0", "LATCH_PORT": "18080", "LATCH_SECRET_KEY": Self.key,
-                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+                "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
             ],
             directory: folder)
 
@@ -184,7 +193,9 @@ struct ConfigurationTests {
         let lines = text.split(whereSeparator: \.isNewline)
         #expect(lines.count == 1, "\(text)")
         #expect(lines.first?.contains("LATCH_ALLOW_DEV_ON_NETWORK") == true, "\(text)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing started, no file written")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing started, no file written"
+        )
     }
 
     @Test("test_10 an existing development key file is kept at (or tightened to) 0600")
@@ -195,7 +206,9 @@ struct ConfigurationTests {
         try Data((Self.key + "\n").utf8).write(to: keyFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
 
-        let config = try LatchConfig.fromEnvironment(["LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path])
+        let config = try LatchConfig.fromEnvironment([
+            "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
+        ])
 
         #expect(config.secretKey == Self.keyBytes)
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
@@ -205,7 +218,7 @@ struct ConfigurationTests {
     /// A complete production environment.
     static let production = [
         "LATCH_ENV": "production", "LATCH_SECRET_KEY": key, "LATCH_ISSUER": "https://auth.example.com",
-        "LATCH_SMTP_URL": "smtp://latch:secret@mail.example.com:587", "LATCH_MAIL_FROM": "latch@example.com",
+        "LATCH_SMTP_URL": "smtp://latch:secret@mail.example.com:587", "LATCH_MAIL_FROM": "latch@example.com"
     ]
 
     static func temporaryFolder() throws -> URL {
@@ -265,6 +278,6 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting("LATCH_ISSUER", "auth.example.com"),
         BadSetting("LATCH_SMTP_URL", "http://mail.example.com"),
         BadSetting("LATCH_LOG_REQUESTS", "maybe"),
-        BadSetting("LATCH_ALLOW_DEV_ON_NETWORK", "maybe"),
+        BadSetting("LATCH_ALLOW_DEV_ON_NETWORK", "maybe")
     ]
 }

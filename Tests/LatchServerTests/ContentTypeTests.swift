@@ -12,18 +12,22 @@ struct ContentTypeTests {
     static func bodyRoutes(of app: Application) -> [(HTTPMethod, String)] {
         app.routes.all.compactMap { route in
             guard [.POST, .PUT, .PATCH, .DELETE].contains(route.method) else { return nil }
-            let path = "/" + route.path.map { component -> String in
-                switch component {
-                case .constant(let text): text
-                case .parameter: UUID().uuidString
-                case .anything, .catchall: "x"
-                }
-            }.joined(separator: "/")
+            let path =
+                "/"
+                + route.path.map { component -> String in
+                    switch component {
+                    case .constant(let text): text
+                    case .parameter: UUID().uuidString
+                    case .anything, .catchall: "x"
+                    }
+                }.joined(separator: "/")
             return path.hasPrefix("/v1/") ? (route.method, path) : nil
         }
     }
 
-    @Test("issue 10 §3: text/plain, form-encoded and untyped bodies get 415 UNSUPPORTED_MEDIA_TYPE on every /v1 route", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: text/plain, form-encoded and untyped bodies get 415 UNSUPPORTED_MEDIA_TYPE on every /v1 route",
+        arguments: TestDatabase.all)
     func test_10_nonJSONBodiesAre415(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let routes = Self.bodyRoutes(of: server.app)
@@ -34,27 +38,36 @@ struct ContentTypeTests {
                 // the odder types on one route.
                 var variants: [(String, String?)] = [
                     (json, "text/plain"), ("email=alice%40example.com&password=x", "application/x-www-form-urlencoded"),
-                    ("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--b--\r\n", "multipart/form-data; boundary=b"),
-                    (json, nil),
+                    (
+                        "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--b--\r\n",
+                        "multipart/form-data; boundary=b"
+                    ),
+                    (json, nil)
                 ]
-                if path == "/v1/token" { variants += [(json, "text/plain; charset=utf-8"), (json, "*/*"), (json, "application/jsonp")] }
+                if path == "/v1/token" {
+                    variants += [(json, "text/plain; charset=utf-8"), (json, "*/*"), (json, "application/jsonp")]
+                }
                 for (body, contentType) in variants {
                     let response = try await server.send(method, path, body: body, contentType: contentType)
 
                     #expect(
                         response.status == 415 && response.errorCode == "UNSUPPORTED_MEDIA_TYPE",
-                        "\(method.rawValue) \(path) [\(contentType ?? "no Content-Type")]: \(response.status) \(response.text)")
+                        "\(method.rawValue) \(path) [\(contentType ?? "no Content-Type")]: \(response.status) \(response.text)"
+                    )
                 }
             }
         }
     }
 
-    @Test("issue 10 §3: application/json (any case, with parameters) and empty bodies still pass", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: application/json (any case, with parameters) and empty bodies still pass",
+        arguments: TestDatabase.all)
     func test_10_jsonAndEmptyBodiesPass(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             // From the account's own device (test-device-0): an unknown one would be screened (403).
-            let signIn = #"{"grant_type":"password","email":"alice@example.com","password":"Correct-Horse-9","device":{"id":"test-device-0"}}"#
+            let signIn =
+                #"{"grant_type":"password","email":"alice@example.com","password":"Correct-Horse-9","device":{"id":"test-device-0"}}"#
             for contentType in ["application/json", "application/json; charset=utf-8", "Application/JSON"] {
                 let response = try await server.send(.POST, "/v1/token", body: signIn, contentType: contentType)
                 #expect(response.status == 200, "\(contentType): \(response.text)")

@@ -35,8 +35,8 @@ struct DeliveryQueueFullTests {
             sent.add(1, ordering: .relaxed)
         }
 
-        try await queue.enqueue(send)  // sending (held at the gate)
-        try await queue.enqueue(send)  // waiting: the queue is now full
+        try await queue.enqueue(send) // sending (held at the gate)
+        try await queue.enqueue(send) // waiting: the queue is now full
         var refusal: LatchError?
         do {
             try await queue.enqueue(send)
@@ -53,7 +53,9 @@ struct DeliveryQueueFullTests {
         #expect(sent.load(ordering: .relaxed) == 2, "the two queued ones were sent, the refused one never")
     }
 
-    @Test("issue 10 §3: POST /v1/sms/codes answers 503 with retry_after when the SMS queue is full", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: POST /v1/sms/codes answers 503 with retry_after when the SMS queue is full",
+        arguments: TestDatabase.all)
     func test_10_requestAnswers503WhenQueueIsFull(database: TestDatabase) async throws {
         // A queue with room for nothing is always full (how much a queue holds is proven above), so the
         // answer does not depend on how fast a gateway is; the gateway URL is never called.
@@ -65,7 +67,9 @@ struct DeliveryQueueFullTests {
         try await server.stop()
 
         #expect(refusal.status == 503 && again.status == 503, "\(refusal.status) \(again.status)")
-        #expect(refusal.errorCode == "INTERNAL_ERROR" && refusal.errorBody?.reasons == ["delivery_queue_full"], "\(refusal.text)")
+        #expect(
+            refusal.errorCode == "INTERNAL_ERROR" && refusal.errorBody?.reasons == ["delivery_queue_full"],
+            "\(refusal.text)")
         #expect((refusal.errorBody?.retryAfter ?? 0) > 0 && refusal.headers.first(name: "Retry-After") != nil)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// The pure parts of delivery: configuration parsing, SMTP reply parsing, backoff, MIME, templates.
 @Suite("Delivery building blocks (issue 6)")
 struct DeliveryUnitTests {
-    @Test("Mail LATCH_SMTP_URL: schemes, default ports, percent-decoded credentials, a description without the password")
+    @Test(
+        "Mail LATCH_SMTP_URL: schemes, default ports, percent-decoded credentials, a description without the password")
     func Mail_smtpURLParsing() throws {
         let plain = try SMTPConfiguration(url: "smtp://mail.example.com")
         let submission = try SMTPConfiguration(url: "smtp://latch:p%40ss@mail.example.com:587")
@@ -32,7 +33,7 @@ struct DeliveryUnitTests {
             ("LATCH_MAIL_FROM", "not an address"),
             ("LATCH_MAIL_FROM", "Latch <latch@>"),
             ("LATCH_SMS_WEBHOOK_URL", "ftp://sms.example.com/hunter2"),
-            ("LATCH_SMS_WEBHOOK_URL", "sms.example.com/send?token=hunter2"),
+            ("LATCH_SMS_WEBHOOK_URL", "sms.example.com/send?token=hunter2")
         ])
     func Config_badDeliverySettings(variable: String, value: String) throws {
         var environment = ["LATCH_SECRET_KEY": ConfigurationTests.key, variable: value]
@@ -48,15 +49,20 @@ struct DeliveryUnitTests {
     @Test("Config LATCH_SMTP_URL needs LATCH_MAIL_FROM; delivery settings are read")
     func Config_deliverySettingsRead() throws {
         let missingFrom = try #require(throws: ConfigurationError.self) {
-            try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_SMTP_URL": "smtp://mail.example.com"])
+            try LatchConfig.fromEnvironment([
+                "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_SMTP_URL": "smtp://mail.example.com"
+            ])
         }
         let config = try LatchConfig.fromEnvironment([
             "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_SMTP_URL": "smtps://latch:pw@mail.example.com",
-            "LATCH_MAIL_FROM": "Latch 安全中心 <noreply@example.com>", "LATCH_SMS_WEBHOOK_URL": "https://sms.example.com/send?token=t",
+            "LATCH_MAIL_FROM": "Latch 安全中心 <noreply@example.com>",
+            "LATCH_SMS_WEBHOOK_URL": "https://sms.example.com/send?token=t"
         ])
 
         #expect(missingFrom.variable == "LATCH_MAIL_FROM")
-        #expect(config.smtpURL == "smtps://latch:pw@mail.example.com" && config.mailFrom == "Latch 安全中心 <noreply@example.com>")
+        #expect(
+            config.smtpURL == "smtps://latch:pw@mail.example.com"
+                && config.mailFrom == "Latch 安全中心 <noreply@example.com>")
         #expect(config.smsWebhookURL == "https://sms.example.com/send?token=t")
         #expect(!config.usesDevelopmentOutbox, "both carriers configured: no outbox")
         let from = try MailAddress(parsing: "Latch 安全中心 <noreply@example.com>")
@@ -67,10 +73,13 @@ struct DeliveryUnitTests {
     func Mail_replyParsing() throws {
         var parser = SMTPReplyParser()
 
-        #expect(try parser.consume("220 mail.example.com ESMTP") == SMTPReply(code: 220, lines: ["mail.example.com ESMTP"]))
+        #expect(
+            try parser.consume("220 mail.example.com ESMTP") == SMTPReply(code: 220, lines: ["mail.example.com ESMTP"]))
         #expect(try parser.consume("250-mail.example.com") == nil)
         #expect(try parser.consume("250-STARTTLS") == nil)
-        #expect(try parser.consume("250 AUTH PLAIN LOGIN") == SMTPReply(code: 250, lines: ["mail.example.com", "STARTTLS", "AUTH PLAIN LOGIN"]))
+        #expect(
+            try parser.consume("250 AUTH PLAIN LOGIN")
+                == SMTPReply(code: 250, lines: ["mail.example.com", "STARTTLS", "AUTH PLAIN LOGIN"]))
         #expect(try parser.consume("354") == SMTPReply(code: 354, lines: [""]))
         #expect(throws: SMTPReplyParser.ParseError.self) { try parser.consume("hello") }
         #expect(throws: SMTPReplyParser.ParseError.self) { try parser.consume("250_x") }
@@ -82,15 +91,19 @@ struct DeliveryUnitTests {
         let delays = (1...7).map { policy.delay(afterFailedAttempt: $0) }
 
         #expect(delays == [.seconds(5), .seconds(10), .seconds(20), .seconds(40), .seconds(80), .seconds(160), nil])
-        #expect(RetryPolicy(attempts: 10, firstDelay: .seconds(100), maximumDelay: .seconds(300)).delay(afterFailedAttempt: 5) == .seconds(300))
+        #expect(
+            RetryPolicy(attempts: 10, firstDelay: .seconds(100), maximumDelay: .seconds(300)).delay(
+                afterFailedAttempt: 5) == .seconds(300))
     }
 
-    @Test("Mail SMTP errors: 4xx, timeouts and connection failures are temporary; 5xx and configuration problems are not")
+    @Test(
+        "Mail SMTP errors: 4xx, timeouts and connection failures are temporary; 5xx and configuration problems are not")
     func Mail_errorClassification() {
         #expect(SMTPError.rejected(step: "RCPT TO", code: 451).isTemporary)
         #expect(!SMTPError.rejected(step: "RCPT TO", code: 550).isTemporary)
         #expect(SMTPError.timeout(step: "greeting").isTemporary && SMTPError.connection("refused").isTemporary)
-        #expect(!SMTPError.authenticationUnsupported.isTemporary && !SMTPError.refusedPlaintextAuthentication.isTemporary)
+        #expect(
+            !SMTPError.authenticationUnsupported.isTemporary && !SMTPError.refusedPlaintextAuthentication.isTemporary)
     }
 
     @Test("Mail MIME: a long Chinese subject becomes folded UTF-8 encoded words of at most 75 characters")
@@ -99,7 +112,8 @@ struct DeliveryUnitTests {
         let header = MIMEMessage.encodedHeader(subject)
         let words = header.components(separatedBy: "\r\n ")
 
-        #expect(words.count > 1 && words.allSatisfy { $0.count <= 75 && $0.hasPrefix("=?UTF-8?B?") && $0.hasSuffix("?=") })
+        #expect(
+            words.count > 1 && words.allSatisfy { $0.count <= 75 && $0.hasPrefix("=?UTF-8?B?") && $0.hasSuffix("?=") })
         let decoded = words.map { word in
             String(decoding: Data(base64Encoded: String(word.dropFirst(10).dropLast(2)))!, as: UTF8.self)
         }.joined()
@@ -121,12 +135,14 @@ struct DeliveryUnitTests {
                 MailTemplates.totpLocked(until: until, language: language),
                 MailTemplates.deviceBound(deviceName: "iPhone", language: language),
                 MailTemplates.newDeviceSignedIn(deviceName: "iPhone", ip: "203.0.113.9", language: language),
-                MailTemplates.unusualSignInCode("123456", language: language),
+                MailTemplates.unusualSignInCode("123456", language: language)
             ]
             for mail in mails {
                 #expect(!mail.subject.isEmpty && !mail.body.isEmpty)
                 #expect(mail.html.hasPrefix("<!DOCTYPE html>") && mail.html.contains("lang=\"\(language.rawValue)\""))
-                if mail.subject.contains("123456") { #expect(mail.body.contains("123456") && mail.html.contains(">123456<")) }
+                if mail.subject.contains("123456") {
+                    #expect(mail.body.contains("123456") && mail.html.contains(">123456<"))
+                }
             }
             let chinese = mails.allSatisfy { $0.subject.unicodeScalars.contains { $0.value > 0x4E00 } }
             #expect(chinese == (language == .zhHans))
@@ -150,8 +166,9 @@ struct DeliveryUnitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let latchd = try #require(ConfigurationTests.latchd)
         let environment = [
-            "LATCH_SMTP_URL": "smtp://latch:hunter2@", "LATCH_MAIL_FROM": "latch@example.com", "LATCH_SECRET_KEY": ConfigurationTests.key,
-            "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path,
+            "LATCH_SMTP_URL": "smtp://latch:hunter2@", "LATCH_MAIL_FROM": "latch@example.com",
+            "LATCH_SECRET_KEY": ConfigurationTests.key,
+            "LATCH_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
         ]
 
         let process = try ChildProcess([latchd.path], environment: environment)

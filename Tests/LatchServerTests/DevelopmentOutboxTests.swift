@@ -34,7 +34,9 @@ struct DevelopmentOutboxTests {
         #expect(health.status == 200)
     }
 
-    @Test("test_10 the outbox answers only with ?to=: without it 400 VALIDATION_FAILED naming to", arguments: TestDatabase.all)
+    @Test(
+        "test_10 the outbox answers only with ?to=: without it 400 VALIDATION_FAILED naming to",
+        arguments: TestDatabase.all)
     func test_10_outboxNeedsAnAddress(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp("bob@example.com")
@@ -50,7 +52,9 @@ struct DevelopmentOutboxTests {
         }
     }
 
-    @Test("test_10 the outbox answers only loopback peers: any other TCP peer gets 404, whatever X-Forwarded-For says", arguments: TestDatabase.all)
+    @Test(
+        "test_10 the outbox answers only loopback peers: any other TCP peer gets 404, whatever X-Forwarded-For says",
+        arguments: TestDatabase.all)
     func test_10_outboxAnswersOnlyLoopbackPeers(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp("bob@example.com")
@@ -64,10 +68,13 @@ struct DevelopmentOutboxTests {
 
             for answer in [fromIPv4, fromIPv6, forged, unknownPeer] {
                 #expect(answer.status == .notFound, "\(answer.body.string ?? "")")
-                #expect(answer.body.string?.contains("NOT_FOUND") == true && answer.body.string?.contains("bob@") == false)
+                #expect(
+                    answer.body.string?.contains("NOT_FOUND") == true && answer.body.string?.contains("bob@") == false)
             }
             for answer in [fromLoopbackIPv4, fromLoopbackIPv6] {
-                #expect(answer.status == .ok && answer.body.string?.contains("bob@example.com") == true, "\(answer.body.string ?? "")")
+                #expect(
+                    answer.status == .ok && answer.body.string?.contains("bob@example.com") == true,
+                    "\(answer.body.string ?? "")")
             }
         }
     }
@@ -77,7 +84,10 @@ struct DevelopmentOutboxTests {
         for host in ["127.0.0.1", "127.255.0.9", "::1", "[::1]", "::ffff:127.0.0.1", "localhost", "LOCALHOST"] {
             #expect(LoopbackAddress.isLoopback(host: host), "\(host)")
         }
-        for host in ["0.0.0.0", "::", "10.0.0.1", "128.0.0.1", "127.example.com", "127.0.0.1.nip.io", "::2", "::ffff:10.0.0.1", ""] {
+        for host in [
+            "0.0.0.0", "::", "10.0.0.1", "128.0.0.1", "127.example.com", "127.0.0.1.nip.io", "::2", "::ffff:10.0.0.1",
+            ""
+        ] {
             #expect(!LoopbackAddress.isLoopback(host: host), "\(host)")
         }
         #expect(LoopbackAddress.isLoopback(try SocketAddress(ipAddress: "127.0.0.2", port: 1)))
@@ -90,8 +100,10 @@ struct DevelopmentOutboxTests {
         var httpHeaders = HTTPHeaders()
         for (name, value) in headers { httpHeaders.add(name: name, value: value) }
         let request = Request(
-            application: server.app, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"), headers: httpHeaders,
-            remoteAddress: try peer.map { try SocketAddress(ipAddress: $0, port: 50_000) }, on: server.app.eventLoopGroup.next())
+            application: server.app, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"),
+            headers: httpHeaders,
+            remoteAddress: try peer.map { try SocketAddress(ipAddress: $0, port: 50_000) },
+            on: server.app.eventLoopGroup.next())
         return try await server.app.responder.respond(to: request).get()
     }
 }

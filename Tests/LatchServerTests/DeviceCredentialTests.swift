@@ -8,7 +8,9 @@ import Testing
 /// through the real HTTP stack.
 @Suite("Device credentials (B5, B6)")
 struct DeviceCredentialTests {
-    @Test("B5 binding a P-256 key answers 201 with a credential id, mails a notice and is listed", arguments: TestDatabase.all)
+    @Test(
+        "B5 binding a P-256 key answers 201 with a credential id, mails a notice and is listed",
+        arguments: TestDatabase.all)
     func B5_bindKey(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -17,7 +19,8 @@ struct DeviceCredentialTests {
 
             let bound = try await server.send(
                 .POST, "/v1/device-credentials",
-                json: ["public_key": key.publicKey, "device_name": "Alice's iPhone", "biometry": "face_id"], bearer: tokens.accessToken)
+                json: ["public_key": key.publicKey, "device_name": "Alice's iPhone", "biometry": "face_id"],
+                bearer: tokens.accessToken)
 
             #expect(bound.status == 201, "\(bound.text)")
             let id = try bound.decode(DeviceCredentialCreated.self).credentialId
@@ -32,7 +35,8 @@ struct DeviceCredentialTests {
             #expect(credentials.first?.deviceName == "Alice's iPhone" && credentials.first?.biometry == "face_id")
             #expect(credentials.first?.createdAt == server.clock.now)
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("device_bound"))
-            let unauthenticated = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": key.publicKey])
+            let unauthenticated = try await server.send(
+                .POST, "/v1/device-credentials", json: ["public_key": key.publicKey])
             #expect(unauthenticated.status == 401 && unauthenticated.errorCode == "AUTH_004")
         }
     }
@@ -45,25 +49,31 @@ struct DeviceCredentialTests {
             var offCurve = key.x963Representation
             offCurve[64] ^= 0x01
             let invalid = [
-                "not-a-key", "", Base64URL.encode(key.compressedRepresentation), Base64URL.encode(key.rawRepresentation),
-                Base64URL.encode(offCurve), key.x963Representation.base64EncodedString() + "!",
+                "not-a-key", "", Base64URL.encode(key.compressedRepresentation),
+                Base64URL.encode(key.rawRepresentation),
+                Base64URL.encode(offCurve), key.x963Representation.base64EncodedString() + "!"
             ]
 
             for publicKey in invalid {
-                let refused = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": publicKey], bearer: tokens.accessToken)
+                let refused = try await server.send(
+                    .POST, "/v1/device-credentials", json: ["public_key": publicKey], bearer: tokens.accessToken)
 
-                #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(publicKey): \(refused.text)")
+                #expect(
+                    refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(publicKey): \(refused.text)")
                 #expect(refused.errorBody?.field == "public_key", "\(publicKey)")
             }
             let badBiometry = try await server.send(
-                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey, "biometry": "retina"], bearer: tokens.accessToken)
+                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey, "biometry": "retina"],
+                bearer: tokens.accessToken)
             #expect(badBiometry.status == 422 && badBiometry.errorBody?.field == "biometry", "\(badBiometry.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
             #expect(listed.jsonArray.isEmpty)
         }
     }
 
-    @Test("B5 binding more than 10 minutes after sign-in needs a verification token for bind_device", arguments: TestDatabase.all)
+    @Test(
+        "B5 binding more than 10 minutes after sign-in needs a verification token for bind_device",
+        arguments: TestDatabase.all)
     func B5_staleSessionNeedsVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -73,14 +83,17 @@ struct DeviceCredentialTests {
             let proof = try await server.verificationToken("bind_device", parameters: [:], bearer: tokens.accessToken)
             let key = DeviceKey()
 
-            let stale = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": key.publicKey], bearer: tokens.accessToken)
+            let stale = try await server.send(
+                .POST, "/v1/device-credentials", json: ["public_key": key.publicKey], bearer: tokens.accessToken)
             let wrongProof = try await server.send(
                 .POST, "/v1/device-credentials", json: ["public_key": key.publicKey, "verification_token": otherAction],
                 bearer: tokens.accessToken)
             let withProof = try await server.send(
-                .POST, "/v1/device-credentials", json: ["public_key": key.publicKey, "verification_token": proof], bearer: tokens.accessToken)
+                .POST, "/v1/device-credentials", json: ["public_key": key.publicKey, "verification_token": proof],
+                bearer: tokens.accessToken)
             let proofAgain = try await server.send(
-                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey, "verification_token": proof],
+                .POST, "/v1/device-credentials",
+                json: ["public_key": DeviceKey().publicKey, "verification_token": proof],
                 bearer: tokens.accessToken)
 
             #expect(stale.status == 403 && stale.errorCode == "VERIFICATION_REQUIRED", "\(stale.text)")
@@ -90,7 +103,9 @@ struct DeviceCredentialTests {
         }
     }
 
-    @Test("B5 refreshing tokens is not a fresh sign-in: binding still needs verification after 10 minutes", arguments: TestDatabase.all)
+    @Test(
+        "B5 refreshing tokens is not a fresh sign-in: binding still needs verification after 10 minutes",
+        arguments: TestDatabase.all)
     func B5_refreshIsNotRecentSignIn(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -98,22 +113,30 @@ struct DeviceCredentialTests {
             let refreshed = try await server.refresh(tokens.refreshToken).decode(TokenResponse.self)
 
             let bound = try await server.send(
-                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: refreshed.accessToken)
+                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey],
+                bearer: refreshed.accessToken)
 
             #expect(bound.status == 403 && bound.errorCode == "VERIFICATION_REQUIRED", "\(bound.text)")
         }
     }
 
-    @Test("B5 at most 10 keys per user; the 11th is LIMIT_REACHED and the same key twice is a conflict", arguments: TestDatabase.all)
+    @Test(
+        "B5 at most 10 keys per user; the 11th is LIMIT_REACHED and the same key twice is a conflict",
+        arguments: TestDatabase.all)
     func B5_tenKeysAtMost(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let first = DeviceKey()
             _ = try await server.bindDevice(first, name: "device 1", bearer: tokens.accessToken)
-            let duplicate = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": first.publicKey], bearer: tokens.accessToken)
-            for index in 2...10 { _ = try await server.bindDevice(DeviceKey(), name: "device \(index)", bearer: tokens.accessToken) }
+            let duplicate = try await server.send(
+                .POST, "/v1/device-credentials", json: ["public_key": first.publicKey], bearer: tokens.accessToken)
+            for index in 2...10 {
+                _ = try await server.bindDevice(DeviceKey(), name: "device \(index)", bearer: tokens.accessToken)
+            }
 
-            let eleventh = try await server.send(.POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: tokens.accessToken)
+            let eleventh = try await server.send(
+                .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: tokens.accessToken
+            )
 
             #expect(duplicate.status == 409 && duplicate.errorCode == "CONFLICT", "\(duplicate.text)")
             #expect(eleventh.status == 409 && eleventh.errorCode == "LIMIT_REACHED", "\(eleventh.text)")
@@ -124,7 +147,9 @@ struct DeviceCredentialTests {
         }
     }
 
-    @Test("B5 unbinding removes the key: 204, no longer listed, no more challenges, and only its owner can", arguments: TestDatabase.all)
+    @Test(
+        "B5 unbinding removes the key: 204, no longer listed, no more challenges, and only its owner can",
+        arguments: TestDatabase.all)
     func B5_unbind(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -145,7 +170,8 @@ struct DeviceCredentialTests {
             #expect(unbound.status == 204, "\(unbound.text)")
             #expect(again.status == 404)
             #expect(challenge.status == 404 && challenge.errorCode == "NOT_FOUND", "\(challenge.text)")
-            #expect(signIn.status == 401 && signIn.errorCode == "AUTH_001", "an unbound key cannot sign in: \(signIn.text)")
+            #expect(
+                signIn.status == 401 && signIn.errorCode == "AUTH_001", "an unbound key cannot sign in: \(signIn.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
             #expect(listed.jsonArray.isEmpty)
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("device_unbound"))
@@ -163,12 +189,15 @@ struct DeviceCredentialTests {
             let issued = try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil)
             let challenge = try issued.decode(SignatureChallengeInfo.self)
             let signature = try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge)
-            let signedIn = try await server.deviceSignatureGrant(challengeID: challenge.challengeId, signature: signature)
+            let signedIn = try await server.deviceSignatureGrant(
+                challengeID: challenge.challengeId, signature: signature)
 
             #expect(issued.status == 201, "\(issued.text)")
             #expect(challenge.expiresIn == 120)
             #expect(UUID(uuidString: challenge.challengeId) != nil)
-            #expect((Base64URL.decode(challenge.challenge)?.count ?? 0) >= 16, "at least 128 random bits: \(challenge.challenge)")
+            #expect(
+                (Base64URL.decode(challenge.challenge)?.count ?? 0) >= 16,
+                "at least 128 random bits: \(challenge.challenge)")
             #expect(signedIn.status == 200, "\(signedIn.text)")
             let session = try signedIn.decode(TokenResponse.self)
             #expect(session.user.id == tokens.user.id)
@@ -194,17 +223,21 @@ struct DeviceCredentialTests {
 
             server.clock.advance(by: 119)
             let inTime = try await server.deviceSignatureGrant(
-                challengeID: early.challengeId, signature: try key.signLogin(challengeID: early.challengeId, challenge: early.challenge))
+                challengeID: early.challengeId,
+                signature: try key.signLogin(challengeID: early.challengeId, challenge: early.challenge))
             server.clock.advance(by: 2)
             let expired = try await server.deviceSignatureGrant(
-                challengeID: late.challengeId, signature: try key.signLogin(challengeID: late.challengeId, challenge: late.challenge))
+                challengeID: late.challengeId,
+                signature: try key.signLogin(challengeID: late.challengeId, challenge: late.challenge))
 
             #expect(inTime.status == 200, "\(inTime.text)")
             #expect(expired.status == 401 && expired.errorCode == "AUTH_001", "\(expired.text)")
         }
     }
 
-    @Test("B6 a signature by another key, over another purpose or another challenge, or malformed, is refused", arguments: TestDatabase.all)
+    @Test(
+        "B6 a signature by another key, over another purpose or another challenge, or malformed, is refused",
+        arguments: TestDatabase.all)
     func B6_wrongSignaturesRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -217,21 +250,38 @@ struct DeviceCredentialTests {
             _ = try await server.bindDevice(bobsKey, name: "Bob's phone", bearer: bob.accessToken)
             let unrelated = try await server.loginChallenge(for: id)
             let signers: [(String, (SignatureChallengeInfo) throws -> String)] = [
-                ("another key of the same user", { try other.signLogin(challengeID: $0.challengeId, challenge: $0.challenge) }),
+                (
+                    "another key of the same user",
+                    { try other.signLogin(challengeID: $0.challengeId, challenge: $0.challenge) }
+                ),
                 ("another user's key", { try bobsKey.signLogin(challengeID: $0.challengeId, challenge: $0.challenge) }),
-                ("the verify purpose", {
-                    try key.signVerification(action: "withdrawal", parameters: [:], challengeID: $0.challengeId, challenge: $0.challenge)
-                }),
-                ("another challenge's value", { try key.signLogin(challengeID: $0.challengeId, challenge: unrelated.challenge) }),
-                ("another challenge's id", { try key.signLogin(challengeID: unrelated.challengeId, challenge: $0.challenge) }),
-                ("an upper-case challenge id", { try key.signLogin(challengeID: $0.challengeId.uppercased(), challenge: $0.challenge) }),
+                (
+                    "the verify purpose",
+                    {
+                        try key.signVerification(
+                            action: "withdrawal", parameters: [:], challengeID: $0.challengeId, challenge: $0.challenge)
+                    }
+                ),
+                (
+                    "another challenge's value",
+                    { try key.signLogin(challengeID: $0.challengeId, challenge: unrelated.challenge) }
+                ),
+                (
+                    "another challenge's id",
+                    { try key.signLogin(challengeID: unrelated.challengeId, challenge: $0.challenge) }
+                ),
+                (
+                    "an upper-case challenge id",
+                    { try key.signLogin(challengeID: $0.challengeId.uppercased(), challenge: $0.challenge) }
+                ),
                 ("not a signature", { _ in "bm90LWEtc2lnbmF0dXJl" }),
-                ("empty", { _ in "" }),
+                ("empty", { _ in "" })
             ]
 
             for (name, sign) in signers {
                 let challenge = try await server.loginChallenge(for: id)
-                let refused = try await server.deviceSignatureGrant(challengeID: challenge.challengeId, signature: try sign(challenge))
+                let refused = try await server.deviceSignatureGrant(
+                    challengeID: challenge.challengeId, signature: try sign(challenge))
 
                 #expect(refused.status == 401 && refused.errorCode == "AUTH_001", "\(name): \(refused.text)")
             }
@@ -240,22 +290,29 @@ struct DeviceCredentialTests {
             let stepUpChallenge = try #require(verification.methods.first)
             let stepUpID = try #require(stepUpChallenge.challengeId)
             let crossPurpose = try await server.deviceSignatureGrant(
-                challengeID: stepUpID, signature: try key.signLogin(challengeID: stepUpID, challenge: try #require(stepUpChallenge.challenge)))
-            #expect(crossPurpose.status == 401 && crossPurpose.errorCode == "AUTH_001", "a step-up challenge cannot sign in: \(crossPurpose.text)")
+                challengeID: stepUpID,
+                signature: try key.signLogin(challengeID: stepUpID, challenge: try #require(stepUpChallenge.challenge)))
+            #expect(
+                crossPurpose.status == 401 && crossPurpose.errorCode == "AUTH_001",
+                "a step-up challenge cannot sign in: \(crossPurpose.text)")
             let unknown = try await server.deviceSignatureGrant(challengeID: UUID().uuidString, signature: "AAAA")
             #expect(unknown.status == 401 && unknown.errorCode == "AUTH_001", "\(unknown.text)")
             let notAnID = try await server.deviceSignatureGrant(challengeID: "nope", signature: "AAAA")
             #expect(notAnID.status == 401, "\(notAnID.text)")
-            let missing = try await server.send(.POST, "/v1/token", json: ["grant_type": "device_signature", "challenge_id": unrelated.challengeId])
+            let missing = try await server.send(
+                .POST, "/v1/token", json: ["grant_type": "device_signature", "challenge_id": unrelated.challengeId])
             #expect(missing.status == 400 && missing.errorBody?.field == "signature", "\(missing.text)")
-            let noCredential = try await server.send(.POST, "/v1/device-credentials/\(UUID().uuidString)/challenges", body: nil)
+            let noCredential = try await server.send(
+                .POST, "/v1/device-credentials/\(UUID().uuidString)/challenges", body: nil)
             #expect(noCredential.status == 404)
             let badID = try await server.send(.POST, "/v1/device-credentials/not-a-uuid/challenges", body: nil)
             #expect(badID.status == 404)
         }
     }
 
-    @Test("B5 the 10-key limit holds under 16 concurrent binds: exactly 10 succeed, the rest are LIMIT_REACHED", arguments: TestDatabase.all)
+    @Test(
+        "B5 the 10-key limit holds under 16 concurrent binds: exactly 10 succeed, the rest are LIMIT_REACHED",
+        arguments: TestDatabase.all)
     func B5_keyLimitUnderConcurrency(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -264,7 +321,8 @@ struct DeviceCredentialTests {
                 for _ in 0..<16 {
                     group.addTask {
                         let bound = try await server.send(
-                            .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: tokens.accessToken)
+                            .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey],
+                            bearer: tokens.accessToken)
                         return (Int(bound.status), bound.errorCode)
                     }
                 }
@@ -278,7 +336,9 @@ struct DeviceCredentialTests {
         }
     }
 
-    @Test("B6 at most 5 live sign-in challenges per key: the 6th gets 429 with retry_after, and one frees when the oldest expires", arguments: TestDatabase.all)
+    @Test(
+        "B6 at most 5 live sign-in challenges per key: the 6th gets 429 with retry_after, and one frees when the oldest expires",
+        arguments: TestDatabase.all)
     func B6_liveChallengesAreCapped(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -297,17 +357,20 @@ struct DeviceCredentialTests {
             // The capped key still signs in with a challenge it holds; using one frees its place.
             let newest = try #require(issued.last)
             let signedIn = try await server.deviceSignatureGrant(
-                challengeID: newest.challengeId, signature: try key.signLogin(challengeID: newest.challengeId, challenge: newest.challenge))
+                challengeID: newest.challengeId,
+                signature: try key.signLogin(challengeID: newest.challengeId, challenge: newest.challenge))
             #expect(signedIn.status == 200, "\(signedIn.text)")
             #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 201)
             #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 429)
 
-            server.clock.advance(by: 81)  // the oldest expired
+            server.clock.advance(by: 81) // the oldest expired
             #expect(try await server.send(.POST, "/v1/device-credentials/\(id)/challenges", body: nil).status == 201)
         }
     }
 
-    @Test("B6 a failed signature burns the challenge: the right signature afterwards is refused too", arguments: TestDatabase.all)
+    @Test(
+        "B6 a failed signature burns the challenge: the right signature afterwards is refused too",
+        arguments: TestDatabase.all)
     func B6_failedSignatureBurnsChallenge(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -316,9 +379,12 @@ struct DeviceCredentialTests {
             let challenge = try await server.loginChallenge(for: id)
 
             let wrong = try await server.deviceSignatureGrant(
-                challengeID: challenge.challengeId, signature: try DeviceKey().signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge))
+                challengeID: challenge.challengeId,
+                signature: try DeviceKey().signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge)
+            )
             let right = try await server.deviceSignatureGrant(
-                challengeID: challenge.challengeId, signature: try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge))
+                challengeID: challenge.challengeId,
+                signature: try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge))
 
             #expect(wrong.status == 401)
             #expect(right.status == 401 && right.errorCode == "AUTH_001", "\(right.text)")
@@ -337,7 +403,10 @@ struct DeviceCredentialTests {
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await server.deviceSignatureGrant(challengeID: challenge.challengeId, signature: signature).status }
+                    group.addTask {
+                        try await server.deviceSignatureGrant(challengeID: challenge.challengeId, signature: signature)
+                            .status
+                    }
                 }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }

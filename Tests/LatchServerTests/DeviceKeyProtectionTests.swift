@@ -10,14 +10,19 @@ import Testing
 /// the admin view. Keys bound before (or by a client that does not say) are `unknown`.
 @Suite("Device key protection (issue 11 §2)")
 struct DeviceKeyProtectionTests {
-    @Test("11 the protection a bind declares is kept and listed; a bind that does not say is unknown", arguments: TestDatabase.all)
+    @Test(
+        "11 the protection a bind declares is kept and listed; a bind that does not say is unknown",
+        arguments: TestDatabase.all)
     func I11_protectionIsKeptAndListed(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             for (name, protection) in [("enclave", "secure_enclave"), ("software", "software")] {
                 let bound = try await server.send(
                     .POST, "/v1/device-credentials",
-                    json: ["public_key": DeviceKey().publicKey, "device_name": name, "biometry": "face_id", "protection": protection],
+                    json: [
+                        "public_key": DeviceKey().publicKey, "device_name": name, "biometry": "face_id",
+                        "protection": protection
+                    ],
                     bearer: tokens.accessToken)
                 #expect(bound.status == 201, "\(bound.text)")
             }
@@ -31,17 +36,21 @@ struct DeviceKeyProtectionTests {
         }
     }
 
-    @Test("11 a protection other than secure_enclave or software is refused naming protection", arguments: TestDatabase.all)
+    @Test(
+        "11 a protection other than secure_enclave or software is refused naming protection",
+        arguments: TestDatabase.all)
     func I11_unknownProtectionRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
 
             for protection in ["unknown", "hardware", "", "SOFTWARE"] {
                 let refused = try await server.send(
-                    .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey, "protection": protection],
+                    .POST, "/v1/device-credentials",
+                    json: ["public_key": DeviceKey().publicKey, "protection": protection],
                     bearer: tokens.accessToken)
 
-                #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(protection): \(refused.text)")
+                #expect(
+                    refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(protection): \(refused.text)")
                 #expect(refused.json["field"] as? String == "protection", "\(protection)")
             }
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
@@ -49,17 +58,20 @@ struct DeviceKeyProtectionTests {
         }
     }
 
-    @Test("11 rows written without the column (bound before the migration) read as unknown", arguments: TestDatabase.all)
+    @Test(
+        "11 rows written without the column (bound before the migration) read as unknown", arguments: TestDatabase.all)
     func I11_oldRowsAreUnknown(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let key = DeviceKey()
             let id = UUID()
-            try await (server.app.db as! any SQLDatabase).raw("""
+            try await (server.app.db as! any SQLDatabase).raw(
+                """
                 INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at)
                 VALUES (\(bind: id), \(bind: try #require(UUID(uuidString: tokens.user.id))), \(bind: key.publicKey), \(bind: "old phone"),
                         \(bind: "touch_id"), \(bind: server.clock.now.timeIntervalSince1970))
-                """).run()
+                """
+            ).run()
 
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
 

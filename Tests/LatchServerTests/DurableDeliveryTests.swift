@@ -64,7 +64,8 @@ struct DurableDeliveryTests {
             let smtp = "smtp://127.0.0.1:\(sink.port)"
             let fast: (inout LatchConfig) -> Void = { $0.deliveryPollInterval = .milliseconds(100) }
             let first = try await DeliveryTestServer.start(database, smtpURL: smtp, adjust: fast)
-            let second = try await DeliveryTestServer.start(database, smtpURL: smtp, sharing: first.location, adjust: fast)
+            let second = try await DeliveryTestServer.start(
+                database, smtpURL: smtp, sharing: first.location, adjust: fast)
 
             // 30 mails queued through both at once: each instance is woken by its own and polls for the other's.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -75,7 +76,7 @@ struct DurableDeliveryTests {
                 try await group.waitForAll()
             }
             let received = try await sink.waitForMessages(30, seconds: 60)
-            try await Task.sleep(for: .seconds(1))  // anything sent twice would arrive by now
+            try await Task.sleep(for: .seconds(1)) // anything sent twice would arrive by now
             let settled = try sink.messages()
             let left = try await Self.jobCount(first.app)
             try await second.stop()
@@ -87,21 +88,26 @@ struct DurableDeliveryTests {
         }
     }
 
-    @Test("test_12 a job held by an instance that died is sent by another once its lease ends, once", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a job held by an instance that died is sent by another once its lease ends, once",
+        arguments: TestDatabase.all)
     func test_12_deadInstanceJobSentAfterLease(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
             let smtp = "smtp://127.0.0.1:\(sink.port)"
             // An instance that queues but sends nothing (as if it died right after claiming).
-            let dead = try await DeliveryTestServer.start(database, smtpURL: smtp, adjust: { $0.runsBackgroundTasks = false })
+            let dead = try await DeliveryTestServer.start(
+                database, smtpURL: smtp, adjust: { $0.runsBackgroundTasks = false })
             try await dead.app.latch.delivery.deliver(Self.mail(to: "dave@example.com"))
             let store = DeliveryJobStore(secrets: Self.secrets, capacity: 10_000, kind: dead.app.latch.databaseKind)
             let claimedAt = Date().timeIntervalSince1970
             let held = try await store.claim(
-                channel: OutgoingMessage.emailChannel, by: "dead-instance", limit: 10, now: claimedAt, lease: 2, on: dead.app.db)
+                channel: OutgoingMessage.emailChannel, by: "dead-instance", limit: 10, now: claimedAt, lease: 2,
+                on: dead.app.db)
             try #require(held.count == 1)
 
             let live = try await DeliveryTestServer.start(
-                database, smtpURL: smtp, sharing: dead.location, adjust: { $0.deliveryPollInterval = .milliseconds(100) })
+                database, smtpURL: smtp, sharing: dead.location,
+                adjust: { $0.deliveryPollInterval = .milliseconds(100) })
             try await Task.sleep(for: .seconds(1))
             let duringLease = try sink.messages().count
             let received = try await sink.waitForMessages(1, seconds: 20)
@@ -117,7 +123,9 @@ struct DurableDeliveryTests {
         }
     }
 
-    @Test("test_12 a queued message is sealed at rest: no address, subject or code in the row", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a queued message is sealed at rest: no address, subject or code in the row",
+        arguments: TestDatabase.all)
     func test_12_payloadSealedAtRest(database: TestDatabase) async throws {
         let server = try await DeliveryTestServer.start(
             database, smtpURL: "smtp://127.0.0.1:9", adjust: { $0.runsBackgroundTasks = false })
@@ -133,11 +141,14 @@ struct DurableDeliveryTests {
         #expect(opened.contains("erin@example.com"), "it opens with LATCH_SECRET_KEY")
     }
 
-    @Test("test_12 queued in a transaction: a rollback queues nothing, a commit queues the mail", arguments: TestDatabase.all)
+    @Test(
+        "test_12 queued in a transaction: a rollback queues nothing, a commit queues the mail",
+        arguments: TestDatabase.all)
     func test_12_transactionalOutbox(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
             let server = try await DeliveryTestServer.start(
-                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.deliveryPollInterval = .milliseconds(100) })
+                database, smtpURL: "smtp://127.0.0.1:\(sink.port)",
+                adjust: { $0.deliveryPollInterval = .milliseconds(100) })
             let latch = server.app.latch
             struct RolledBack: Error {}
             await #expect(throws: RolledBack.self) {
@@ -159,14 +170,17 @@ struct DurableDeliveryTests {
         }
     }
 
-    @Test("test_12 a failed attempt is retried from the database with the policy's backoff, and counted", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a failed attempt is retried from the database with the policy's backoff, and counted",
+        arguments: TestDatabase.all)
     func test_12_retryKeepsBackoffAndAttempts(database: TestDatabase) async throws {
         try await withSMTPSink(["--fail-first", "2", "--fail-code", "451"]) { sink in
             let server = try await DeliveryTestServer.start(
                 database, smtpURL: "smtp://127.0.0.1:\(sink.port)",
                 adjust: {
                     $0.deliveryPollInterval = .milliseconds(50)
-                    $0.deliveryRetry = RetryPolicy(attempts: 4, firstDelay: .milliseconds(300), maximumDelay: .seconds(1))
+                    $0.deliveryRetry = RetryPolicy(
+                        attempts: 4, firstDelay: .milliseconds(300), maximumDelay: .seconds(1))
                 })
             let started = ContinuousClock.now
             try await server.app.latch.delivery.deliver(Self.mail(to: "heidi@example.com"))
@@ -188,10 +202,13 @@ struct DurableDeliveryTests {
         }
     }
 
-    @Test("test_12 the cap counts unsent jobs: beyond it 503 delivery_queue_full, nothing queued", arguments: TestDatabase.all)
+    @Test(
+        "test_12 the cap counts unsent jobs: beyond it 503 delivery_queue_full, nothing queued",
+        arguments: TestDatabase.all)
     func test_12_capCountsUnsentJobs(database: TestDatabase) async throws {
         let server = try await DeliveryTestServer.start(
-            database, smtpURL: "smtp://127.0.0.1:9", adjust: {
+            database, smtpURL: "smtp://127.0.0.1:9",
+            adjust: {
                 $0.runsBackgroundTasks = false
                 $0.deliveryQueueCapacity = 3
             })
@@ -209,13 +226,15 @@ struct DurableDeliveryTests {
         #expect(count == 3)
     }
 
-    @Test("test_12 queuing is one INSERT and wakes this instance's worker at once (not the poll)", arguments: TestDatabase.all)
+    @Test(
+        "test_12 queuing is one INSERT and wakes this instance's worker at once (not the poll)",
+        arguments: TestDatabase.all)
     func test_12_enqueueWakesWorkerAtOnce(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
             // A poll this slow never delivers within the test: only the wake can.
             let server = try await DeliveryTestServer.start(
                 database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.deliveryPollInterval = .seconds(60) })
-            try await Task.sleep(for: .milliseconds(300))  // the worker's first look (at start) is over
+            try await Task.sleep(for: .milliseconds(300)) // the worker's first look (at start) is over
             let queued = ContinuousClock.now
             try await server.app.latch.delivery.deliver(Self.mail(to: "ivy@example.com"))
             let enqueue = ContinuousClock.now - queued
@@ -231,18 +250,24 @@ struct DurableDeliveryTests {
             try await quiet.stop()
             try await server.stop()
 
-            print("durable delivery on \(database.testDescription): enqueue \(perEnqueue) each (100 in a row), queued → SMTP server \(arrival)")
+            print(
+                "durable delivery on \(database.testDescription): enqueue \(perEnqueue) each (100 in a row), queued → SMTP server \(arrival)"
+            )
             #expect(arrival < .seconds(5), "woken at once, not after the 60 s poll: \(arrival) (enqueue \(enqueue))")
         }
     }
 
-    @Test("test_12 a job sealed under another LATCH_SECRET_KEY is deleted and reported, never sent or left to block", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a job sealed under another LATCH_SECRET_KEY is deleted and reported, never sent or left to block",
+        arguments: TestDatabase.all)
     func test_12_unreadableJobIsReported(database: TestDatabase) async throws {
         let server = try await TestServer.start(database)
         let now = Date().timeIntervalSince1970
-        try await DeliveryJobStore(secrets: Self.secrets, capacity: 10, kind: server.app.latch.databaseKind).enqueue(.sms(to: "+8613800138000", text: "x"), now: now, on: server.app.db)
+        try await DeliveryJobStore(secrets: Self.secrets, capacity: 10, kind: server.app.latch.databaseKind).enqueue(
+            .sms(to: "+8613800138000", text: "x"), now: now, on: server.app.db)
         let otherKey = DeliveryJobStore(
-            secrets: SecretBox(secretKey: Data(repeating: 8, count: 32)), capacity: 10, kind: server.app.latch.databaseKind)
+            secrets: SecretBox(secretKey: Data(repeating: 8, count: 32)), capacity: 10,
+            kind: server.app.latch.databaseKind)
         let reported = Mutex(0)
         let claimed = try await otherKey.claim(
             channel: OutgoingMessage.smsChannel, by: "w", limit: 5, now: now + 1, lease: 60, on: server.app.db
@@ -254,7 +279,9 @@ struct DurableDeliveryTests {
         #expect(reported.withLock { $0 } == 1)
     }
 
-    @Test("test_12 the durable queue reports to the metrics: sent by channel, and the depth read from delivery_jobs", arguments: TestDatabase.all)
+    @Test(
+        "test_12 the durable queue reports to the metrics: sent by channel, and the depth read from delivery_jobs",
+        arguments: TestDatabase.all)
     func test_12_durableDeliveriesAreCounted(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
             let server = try await DeliveryTestServer.start(
@@ -269,7 +296,9 @@ struct DurableDeliveryTests {
             _ = try await sink.waitForMessages(1)
             var scraped = try await scrape()
             let deadline = ContinuousClock.now + .seconds(10)
-            while scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) != 1, ContinuousClock.now < deadline {
+            while scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) != 1,
+                ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(20))
                 scraped = try await scrape()
             }
@@ -277,7 +306,8 @@ struct DurableDeliveryTests {
 
             #expect(scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) == 1)
             #expect(scraped.value("latch_deliveries_total", ["channel": "email", "result": "failed"]) == 0)
-            #expect(scraped.value("latch_delivery_queue_depth", ["channel": "email"]) == 0, "the sent job's row is gone")
+            #expect(
+                scraped.value("latch_delivery_queue_depth", ["channel": "email"]) == 0, "the sent job's row is gone")
         }
     }
 }

@@ -10,7 +10,7 @@ struct ErrorMessageTableTests {
     func test_I14_messagesInBothLanguages() {
         let all: [ErrorMessage] = [
             .methodLocked, .lastSignInMethod(.remove), .lastSignInMethod(.unlink), .providerNotConfigured(.wechat),
-            .providerRejected(.apple), .providerUnavailable(.phone),
+            .providerRejected(.apple), .providerUnavailable(.phone)
         ]
         for message in all {
             let zh = message.text(in: .zhHans)

@@ -14,15 +14,21 @@ struct ForgotPasswordTimingTests {
         let user_id: UUID?
     }
 
-    @Test("issue 10 §3: forgot writes the same rows (a code, an event) for an existing and an unknown address", arguments: TestDatabase.all)
+    @Test(
+        "issue 10 §3: forgot writes the same rows (a code, an event) for an existing and an unknown address",
+        arguments: TestDatabase.all)
     func test_10_forgotDoesTheSameWorkEitherWay(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             let sql = try #require(server.app.db as? any SQLDatabase)
             func counts() async throws -> (codes: Int, events: [Row]) {
-                let codes = try await sql.raw("SELECT COUNT(*) AS n FROM email_codes").first(decoding: [String: Int].self)?["n"] ?? -1
-                let events = try await sql.raw("SELECT type, user_id FROM security_events WHERE type = 'password_reset_requested'")
-                    .all(decoding: Row.self)
+                let codes =
+                    try await sql.raw("SELECT COUNT(*) AS n FROM email_codes").first(decoding: [String: Int].self)?["n"]
+                    ?? -1
+                let events = try await sql.raw(
+                    "SELECT type, user_id FROM security_events WHERE type = 'password_reset_requested'"
+                )
+                .all(decoding: Row.self)
                 return (codes, events)
             }
             let before = try await counts()
@@ -33,9 +39,13 @@ struct ForgotPasswordTimingTests {
             let afterUnknown = try await counts()
 
             #expect(existing.status == 202 && unknown.status == 202 && existing.data == unknown.data)
-            #expect(afterExisting.codes - before.codes == 1 && afterUnknown.codes - afterExisting.codes == 1, "one code row each")
+            #expect(
+                afterExisting.codes - before.codes == 1 && afterUnknown.codes - afterExisting.codes == 1,
+                "one code row each")
             #expect(afterExisting.events.count - before.events.count == 1, "one event for the account")
-            #expect(afterUnknown.events.count - afterExisting.events.count == 1, "and one, without a user, for the unknown address")
+            #expect(
+                afterUnknown.events.count - afterExisting.events.count == 1,
+                "and one, without a user, for the unknown address")
             #expect(afterUnknown.events.filter { $0.user_id == nil }.count == 1)
             let mailed = await server.app.latch.outbox?.messages(to: "nobody@example.com") ?? []
             #expect(mailed.isEmpty, "nothing is sent to an address without an account")

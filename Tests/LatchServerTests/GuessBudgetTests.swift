@@ -17,7 +17,8 @@ struct GuessBudgetTests {
     }
 
     static func reset(_ server: TestServer, code: String, _ email: String = alice) async throws -> TestResponse {
-        try await server.send(.POST, "/v1/password/reset", json: ["email": email, "code": code, "new_password": "Brand-New-Pass-7"])
+        try await server.send(
+            .POST, "/v1/password/reset", json: ["email": email, "code": code, "new_password": "Brand-New-Pass-7"])
     }
 
     static func isCodesLockedNotice(_ message: OutgoingMessage) -> Bool {
@@ -28,7 +29,9 @@ struct GuessBudgetTests {
         try #require(answer.errorBody?.lockedUntil, "\(answer.text)")
     }
 
-    @Test("10 a resend does not renew reset-code guesses: the 10th wrong one locks the address, mails once, and a fresh code works after the window", arguments: TestDatabase.all)
+    @Test(
+        "10 a resend does not renew reset-code guesses: the 10th wrong one locks the address, mails once, and a fresh code works after the window",
+        arguments: TestDatabase.all)
     func resetCodeBudgetSurvivesResends(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -46,8 +49,11 @@ struct GuessBudgetTests {
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 && $0.errorCode == "AUTH_003" })
             #expect(answers.prefix(9).map { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1, 0, 4, 3, 2, 1])
             #expect(answers[9].status == 423 && answers[9].errorCode == "AUTH_002", "\(answers[9].text)")
-            #expect(try Self.lockedUntil(answers[9]) == start.addingTimeInterval(GuessBudget.day), "locked until the window ends")
-            #expect(rightWhileLocked.status == 423, "even the right code waits for the window: \(rightWhileLocked.text)")
+            #expect(
+                try Self.lockedUntil(answers[9]) == start.addingTimeInterval(GuessBudget.day),
+                "locked until the window ends")
+            #expect(
+                rightWhileLocked.status == 423, "even the right code waits for the window: \(rightWhileLocked.text)")
             #expect(await server.mails().filter(Self.isCodesLockedNotice).count == 1, "the owner is mailed once")
 
             server.clock.advance(by: GuessBudget.day)
@@ -57,7 +63,9 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 a known password does not buy fresh guesses: every new-device challenge draws on one budget", arguments: TestDatabase.all)
+    @Test(
+        "10 a known password does not buy fresh guesses: every new-device challenge draws on one budget",
+        arguments: TestDatabase.all)
     func signInChallengesShareOneBudget(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -69,17 +77,23 @@ struct GuessBudgetTests {
                 let challengeID = try #require(challenged.errorBody?.challengeId)
                 let code = try await server.latestCode(to: Self.alice)
                 for _ in 0..<5 {
-                    answers.append(try await NewDeviceTests.loginChallenge(server, challengeID: challengeID, code: Self.wrong(code)))
+                    answers.append(
+                        try await NewDeviceTests.loginChallenge(
+                            server, challengeID: challengeID, code: Self.wrong(code)))
                 }
                 server.clock.advance(by: 61)
             }
             let third = try await server.signIn(device: ["id": "laptop-9"])
-            let thirdID = try #require(third.errorBody?.challengeId, "a right password still opens a challenge: \(third.text)")
-            let right = try await NewDeviceTests.loginChallenge(server, challengeID: thirdID, code: try await server.latestCode(to: Self.alice))
+            let thirdID = try #require(
+                third.errorBody?.challengeId, "a right password still opens a challenge: \(third.text)")
+            let right = try await NewDeviceTests.loginChallenge(
+                server, challengeID: thirdID, code: try await server.latestCode(to: Self.alice))
 
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 }, "\(answers.map(\.status))")
             #expect(answers[5].errorBody?.attemptsRemaining == 4)
-            #expect(answers[9].status == 423 && answers[9].errorCode == "AUTH_002", "the 10th wrong code: \(answers[9].text)")
+            #expect(
+                answers[9].status == 423 && answers[9].errorCode == "AUTH_002",
+                "the 10th wrong code: \(answers[9].text)")
             #expect(right.status == 423, "a new challenge's right code waits for the window too: \(right.text)")
             #expect(await server.mails().filter(Self.isCodesLockedNotice).count == 1)
         }
@@ -91,14 +105,17 @@ struct GuessBudgetTests {
             var answers: [TestResponse] = []
             for _ in 0..<20 { answers.append(try await PhoneSignInTests.smsSignIn(server, code: "123456")) }
             _ = try await PhoneSignInTests.requestCode(server)
-            let owner = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
+            let owner = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server))
 
             #expect(answers.allSatisfy { $0.status == 400 && $0.errorBody?.attemptsRemaining == 0 })
             #expect(owner.status == 200, "the owner's code still works: \(owner.text)")
         }
     }
 
-    @Test("10 ten wrong SMS codes a day lock the number across resends (423) and text it once", arguments: TestDatabase.all)
+    @Test(
+        "10 ten wrong SMS codes a day lock the number across resends (423) and text it once",
+        arguments: TestDatabase.all)
     func smsBudgetSurvivesResends(database: TestDatabase) async throws {
         try await withServer(database) { server in
             var answers: [TestResponse] = []
@@ -109,7 +126,8 @@ struct GuessBudgetTests {
                 server.clock.advance(by: 61)
             }
             _ = try await PhoneSignInTests.requestCode(server)
-            let rightWhileLocked = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
+            let rightWhileLocked = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server))
 
             #expect(answers.prefix(9).allSatisfy { $0.status == 400 })
             #expect(answers[9].status == 423 && answers[9].errorCode == "AUTH_002", "\(answers[9].text)")
@@ -119,7 +137,9 @@ struct GuessBudgetTests {
             // Another channel is untouched: the number's lock is not the account's.
             server.clock.advance(by: GuessBudget.day)
             _ = try await PhoneSignInTests.requestCode(server)
-            #expect(try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server)).status == 200)
+            #expect(
+                try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server)).status
+                    == 200)
         }
     }
 
@@ -132,7 +152,10 @@ struct GuessBudgetTests {
                 let challenged = try await server.signIn(device: ["id": "laptop-\(round)"])
                 let challengeID = try #require(challenged.errorBody?.challengeId, "\(challenged.text)")
                 let code = try await server.latestCode(to: Self.alice)
-                for _ in 0..<5 { _ = try await NewDeviceTests.loginChallenge(server, challengeID: challengeID, code: Self.wrong(code)) }
+                for _ in 0..<5 {
+                    _ = try await NewDeviceTests.loginChallenge(
+                        server, challengeID: challengeID, code: Self.wrong(code))
+                }
                 server.clock.advance(by: 61)
             }
 
@@ -143,7 +166,9 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 at most 10 codes a day to one address, unknown addresses alike: then 429 with retry_after", arguments: TestDatabase.all)
+    @Test(
+        "10 at most 10 codes a day to one address, unknown addresses alike: then 429 with retry_after",
+        arguments: TestDatabase.all)
     func codeSendsAreCapped(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -163,7 +188,9 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 TOTP activation has a budget of wrong codes, and a pending enrolment lives 10 minutes", arguments: TestDatabase.all)
+    @Test(
+        "10 TOTP activation has a budget of wrong codes, and a pending enrolment lives 10 minutes",
+        arguments: TestDatabase.all)
     func totpActivationBudgetAndLifetime(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -174,12 +201,16 @@ struct GuessBudgetTests {
             for _ in 0..<10 {
                 answers.append(
                     try await server.send(
-                        .POST, "/v1/mfa/totp/activate", json: ["code": app.wrongCode(at: server.clock.now)], bearer: tokens.accessToken))
+                        .POST, "/v1/mfa/totp/activate", json: ["code": app.wrongCode(at: server.clock.now)],
+                        bearer: tokens.accessToken))
             }
             let right = try await server.send(
-                .POST, "/v1/mfa/totp/activate", json: ["code": app.code(at: server.clock.now)], bearer: tokens.accessToken)
+                .POST, "/v1/mfa/totp/activate", json: ["code": app.code(at: server.clock.now)],
+                bearer: tokens.accessToken)
 
-            #expect(answers.prefix(9).allSatisfy { $0.status == 400 && $0.errorCode == "AUTH_003" }, "\(answers.map(\.text))")
+            #expect(
+                answers.prefix(9).allSatisfy { $0.status == 400 && $0.errorCode == "AUTH_003" },
+                "\(answers.map(\.text))")
             #expect(answers[0].errorBody?.attemptsRemaining == 9)
             #expect(answers[9].status == 423, "\(answers[9].text)")
             #expect(right.status == 423, "refused while the budget is spent")
@@ -198,7 +229,9 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 a right password does not reset the day's budget of wrong ones; a reset by email clears it", arguments: TestDatabase.all)
+    @Test(
+        "10 a right password does not reset the day's budget of wrong ones; a reset by email clears it",
+        arguments: TestDatabase.all)
     func passwordBudgetSurvivesRightPasswords(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -217,7 +250,9 @@ struct GuessBudgetTests {
             let rightAfterBudget = try await server.signIn()
 
             #expect(last.status == 423)
-            #expect(try Self.lockedUntil(last) == start.addingTimeInterval(GuessBudget.day), "the 50th wrong password locks until the window ends")
+            #expect(
+                try Self.lockedUntil(last) == start.addingTimeInterval(GuessBudget.day),
+                "the 50th wrong password locks until the window ends")
             #expect(rightAfterBudget.status == 423, "even the right password waits: \(rightAfterBudget.text)")
             _ = try await Self.forgot(server)
             #expect(try await Self.reset(server, code: try await server.latestCode(to: Self.alice)).status == 204)
@@ -226,7 +261,9 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 the budget store is exact under concurrency: 40 charges at once admit exactly the limit", arguments: TestDatabase.all)
+    @Test(
+        "10 the budget store is exact under concurrency: 40 charges at once admit exactly the limit",
+        arguments: TestDatabase.all)
     func budgetExactUnderConcurrency(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let store = server.app.latch.budgets
@@ -235,14 +272,18 @@ struct GuessBudgetTests {
             let charged = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<40 {
                     group.addTask {
-                        if case .charged = try await store.charge("code:test:target", .codes, now: now, on: db) { return true }
+                        if case .charged = try await store.charge("code:test:target", .codes, now: now, on: db) {
+                            return true
+                        }
                         return false
                     }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             let lockStarts = try await withThrowingTaskGroup(of: Date?.self) { group in
-                for _ in 0..<10 { group.addTask { try await store.lockIfSpent("code:test:target", .codes, now: now, on: db) } }
+                for _ in 0..<10 {
+                    group.addTask { try await store.lockIfSpent("code:test:target", .codes, now: now, on: db) }
+                }
                 return try await group.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             }
 
@@ -253,19 +294,25 @@ struct GuessBudgetTests {
         }
     }
 
-    @Test("10 concurrent TOTP enrolments and first fund-password settings never answer 500", arguments: TestDatabase.all)
+    @Test(
+        "10 concurrent TOTP enrolments and first fund-password settings never answer 500", arguments: TestDatabase.all)
     func concurrentFirstSettingsNever500(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let enrolments = try await withThrowingTaskGroup(of: UInt.self) { group in
-                for _ in 0..<8 { group.addTask { try await server.send(.POST, "/v1/mfa/totp", bearer: tokens.accessToken).status } }
+                for _ in 0..<8 {
+                    group.addTask { try await server.send(.POST, "/v1/mfa/totp", bearer: tokens.accessToken).status }
+                }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
             let settings = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await server.send(.PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword], bearer: tokens.accessToken)
-                            .status
+                        try await server.send(
+                            .PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword],
+                            bearer: tokens.accessToken
+                        )
+                        .status
                     }
                 }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
@@ -273,7 +320,9 @@ struct GuessBudgetTests {
 
             #expect(enrolments.allSatisfy { $0 == 200 }, "\(enrolments)")
             // One wins (204); the others lost the race (409) or came after it, when a change needs the current one (403).
-            #expect(settings.allSatisfy { [204, 403, 409].contains($0) } && settings.filter { $0 == 204 }.count == 1, "\(settings)")
+            #expect(
+                settings.allSatisfy { [204, 403, 409].contains($0) } && settings.filter { $0 == 204 }.count == 1,
+                "\(settings)")
         }
     }
 }

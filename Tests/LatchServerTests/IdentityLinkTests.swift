@@ -14,7 +14,9 @@ struct IdentityLinkTests {
         (answer.json["identities"] as? [[String: Any]] ?? []).compactMap { $0["provider"] as? String }
     }
 
-    @Test("C1 an email account links Apple, WeChat and a phone, lists them in /v1/me, and signs in with each", arguments: TestDatabase.all)
+    @Test(
+        "C1 an email account links Apple, WeChat and a phone, lists them in /v1/me, and signs in with each",
+        arguments: TestDatabase.all)
     func C1_linkIdentitiesAndListThem(database: TestDatabase) async throws {
         try await withProviders(database) { server, providers in
             let alice = try await server.signUp()
@@ -26,7 +28,9 @@ struct IdentityLinkTests {
             _ = try await PhoneSignInTests.requestCode(server)
             let code = try await PhoneSignInTests.textedCode(server)
 
-            let apple = try await Self.link(server, ["provider": "apple", "identity_token": appleToken, "nonce": AppleTestKey.defaultNonce], bearer: alice.accessToken)
+            let apple = try await Self.link(
+                server, ["provider": "apple", "identity_token": appleToken, "nonce": AppleTestKey.defaultNonce],
+                bearer: alice.accessToken)
             let wechat = try await Self.link(server, ["provider": "wechat", "code": "LINK"], bearer: alice.accessToken)
             let phone = try await Self.link(
                 server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": code], bearer: alice.accessToken)
@@ -41,8 +45,10 @@ struct IdentityLinkTests {
             // From Alice's own (known) device: another device would be screened (C8). A new Apple token:
             // the one that linked has been used.
             let viaApple = try await AppleSignInTests.appleSignIn(
-                server, try await key.identityToken(subject: "apple-alice", expires: server.clock.now + 600), device: TestServer.testDevice)
-            let viaWeChat = try await WeChatSignInTests.wechatSignIn(server, code: "SIGNIN", device: TestServer.testDevice)
+                server, try await key.identityToken(subject: "apple-alice", expires: server.clock.now + 600),
+                device: TestServer.testDevice)
+            let viaWeChat = try await WeChatSignInTests.wechatSignIn(
+                server, code: "SIGNIN", device: TestServer.testDevice)
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
             let events = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken).jsonArray
@@ -50,62 +56,90 @@ struct IdentityLinkTests {
         }
     }
 
-    @Test("C1 a phone account adds an email and password: a mailed code, then the address is verified and signs in", arguments: TestDatabase.all)
+    @Test(
+        "C1 a phone account adds an email and password: a mailed code, then the address is verified and signs in",
+        arguments: TestDatabase.all)
     func C1_phoneAccountLinksEmail(database: TestDatabase) async throws {
         try await withServer(database) { server in
             _ = try await PhoneSignInTests.requestCode(server)
-            let phoneUser = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
-                .decode(TokenResponse.self)
+            let phoneUser = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server)
+            )
+            .decode(TokenResponse.self)
             let bearer = phoneUser.accessToken
-            let start: [String: Any] = ["provider": "email", "email": "Carol@Example.com ", "password": "Correct-Horse-9"]
+            let start: [String: Any] = [
+                "provider": "email", "email": "Carol@Example.com ", "password": "Correct-Horse-9"
+            ]
 
-            let weak = try await Self.link(server, ["provider": "email", "email": "carol@example.com", "password": "abcdefgh"], bearer: bearer)
+            let weak = try await Self.link(
+                server, ["provider": "email", "email": "carol@example.com", "password": "abcdefgh"], bearer: bearer)
             let sent = try await Self.link(server, start, bearer: bearer)
             let code = try await server.latestCode(to: "carol@example.com")
             let wrong = try await Self.link(
-                server, ["provider": "email", "email": "carol@example.com", "code": NewDeviceTests.code(differentFrom: code)], bearer: bearer)
-            let linked = try await Self.link(server, ["provider": "email", "email": "carol@example.com", "code": code], bearer: bearer)
+                server,
+                ["provider": "email", "email": "carol@example.com", "code": NewDeviceTests.code(differentFrom: code)],
+                bearer: bearer)
+            let linked = try await Self.link(
+                server, ["provider": "email", "email": "carol@example.com", "code": code], bearer: bearer)
             let again = try await Self.link(server, start, bearer: bearer)
             let byPassword = try await server.signIn("carol@example.com", password: "Correct-Horse-9")
 
             #expect(weak.status == 422 && weak.errorBody?.field == "password", "\(weak.text)")
             #expect(sent.status == 202 && sent.json["expires_in"] as? Int == 600, "\(sent.text)")
-            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4, "\(wrong.text)")
+            #expect(
+                wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4,
+                "\(wrong.text)")
             #expect(linked.status == 201, "\(linked.text)")
-            #expect(linked.json["email"] as? String == "carol@example.com" && linked.json["email_verified"] as? Bool == true)
+            #expect(
+                linked.json["email"] as? String == "carol@example.com" && linked.json["email_verified"] as? Bool == true
+            )
             #expect(Set(Self.providers(linked)) == ["email", "phone"])
             #expect(again.status == 409, "an account has one email: \(again.text)")
             #expect(
-                byPassword.status == 200 || (byPassword.status == 403 && byPassword.errorCode == "VERIFICATION_REQUIRED"),
+                byPassword.status == 200
+                    || (byPassword.status == 403 && byPassword.errorCode == "VERIFICATION_REQUIRED"),
                 "the password is the account's now: \(byPassword.text)")
         }
     }
 
-    @Test("C1 linking an address another account has looks the same, mails that owner a notice and no code, and cannot complete", arguments: TestDatabase.all)
+    @Test(
+        "C1 linking an address another account has looks the same, mails that owner a notice and no code, and cannot complete",
+        arguments: TestDatabase.all)
     func C1_emailOfAnotherAccountCannotBeLinked(database: TestDatabase) async throws {
         try await withServer(database) { server in
             _ = try await server.signUp()
             _ = try await PhoneSignInTests.requestCode(server)
-            let bearer = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
-                .decode(TokenResponse.self).accessToken
+            let bearer = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server)
+            )
+            .decode(TokenResponse.self).accessToken
             let mailsBefore = await server.mails(to: "alice@example.com").count
 
             let sent = try await Self.link(
-                server, ["provider": "email", "email": "alice@example.com", "password": "Correct-Horse-9"], bearer: bearer)
+                server, ["provider": "email", "email": "alice@example.com", "password": "Correct-Horse-9"],
+                bearer: bearer)
             let newMails = await server.mails(to: "alice@example.com").dropFirst(mailsBefore)
-            let guessed = try await Self.link(server, ["provider": "email", "email": "alice@example.com", "code": "123456"], bearer: bearer)
+            let guessed = try await Self.link(
+                server, ["provider": "email", "email": "alice@example.com", "code": "123456"], bearer: bearer)
             server.clock.advance(by: 601)
             let late = try await Self.link(
-                server, ["provider": "email", "email": "bob@example.com", "password": "Correct-Horse-9"], bearer: bearer)
+                server, ["provider": "email", "email": "bob@example.com", "password": "Correct-Horse-9"], bearer: bearer
+            )
 
             #expect(sent.status == 202, "the same answer as for a free address: \(sent.text)")
-            #expect(newMails.count == 1 && newMails.allSatisfy { $0.code == nil }, "a notice, no code: \(newMails.map(\.subject))")
+            #expect(
+                newMails.count == 1 && newMails.allSatisfy { $0.code == nil },
+                "a notice, no code: \(newMails.map(\.subject))")
             #expect(guessed.status == 400 && guessed.errorCode == "AUTH_003", "\(guessed.text)")
-            #expect(late.status == 403 && late.errorCode == "VERIFICATION_REQUIRED", "a sign-in within 10 minutes or a proof: \(late.text)")
+            #expect(
+                late.status == 403 && late.errorCode == "VERIFICATION_REQUIRED",
+                "a sign-in within 10 minutes or a proof: \(late.text)")
         }
     }
 
-    @Test("C1 an identity of another account, or a second one of a provider, cannot be linked", arguments: TestDatabase.all)
+    @Test(
+        "C1 an identity of another account, or a second one of a provider, cannot be linked",
+        arguments: TestDatabase.all)
     func C1_linkConflictsAreRefused(database: TestDatabase) async throws {
         try await withProviders(database) { server, providers in
             let key = try AppleTestKey(kid: "apple-1")
@@ -116,15 +150,21 @@ struct IdentityLinkTests {
             let alice = try await server.signUp()
 
             let taken = try await Self.link(
-                server, [
-                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob", expires: server.clock.now + 600),
-                    "nonce": AppleTestKey.defaultNonce,
+                server,
+                [
+                    "provider": "apple",
+                    "identity_token": try await key.identityToken(
+                        subject: "apple-bob", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce
                 ],
                 bearer: alice.accessToken)
             let second = try await Self.link(
-                server, [
-                    "provider": "apple", "identity_token": try await key.identityToken(subject: "apple-bob-2", expires: server.clock.now + 600),
-                    "nonce": AppleTestKey.defaultNonce,
+                server,
+                [
+                    "provider": "apple",
+                    "identity_token": try await key.identityToken(
+                        subject: "apple-bob-2", expires: server.clock.now + 600),
+                    "nonce": AppleTestKey.defaultNonce
                 ],
                 bearer: bob.accessToken)
             let unknownProvider = try await Self.link(server, ["provider": "github"], bearer: alice.accessToken)
@@ -141,8 +181,11 @@ struct IdentityLinkTests {
             let alice = try await server.signUp()
             _ = try await PhoneSignInTests.requestCode(server)
             let code = try await PhoneSignInTests.textedCode(server)
-            #expect(try await Self.link(
-                server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": code], bearer: alice.accessToken).status == 201)
+            #expect(
+                try await Self.link(
+                    server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": code],
+                    bearer: alice.accessToken
+                ).status == 201)
 
             let email = try await server.send(.DELETE, "/v1/me/identities/email", bearer: alice.accessToken)
             let last = try await server.send(.DELETE, "/v1/me/identities/phone", bearer: alice.accessToken)
@@ -151,12 +194,15 @@ struct IdentityLinkTests {
 
             #expect(email.status == 200 && Self.providers(email) == ["phone"], "\(email.text)")
             #expect(email.json["email"] == nil)
-            #expect(last.status == 409 && last.errorCode == "CONFLICT" && last.errorBody?.reasons == ["last_sign_in_method"])
+            #expect(
+                last.status == 409 && last.errorCode == "CONFLICT" && last.errorBody?.reasons == ["last_sign_in_method"]
+            )
             #expect(notLinked.status == 404)
             #expect(passwordSignIn.status == 401, "the email and its password are gone")
             server.clock.advance(by: 60)
             _ = try await PhoneSignInTests.requestCode(server)
-            let viaPhone = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
+            let viaPhone = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server))
             #expect(try viaPhone.decode(TokenResponse.self).user.id == alice.user.id)
         }
     }

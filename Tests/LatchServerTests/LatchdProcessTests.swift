@@ -4,7 +4,7 @@ import LatchTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Issue 12 §3 with the real latchd binary: a kill -9 loses no queued mail, and `latchd keys rotate`
@@ -27,17 +27,20 @@ struct LatchdProcessTests {
         Issue.record("latchd never logged \"\(text)\": \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
     }
 
-    @Test("test_12 kill -9 with a queued mail (SMTP down), restart: the mail is sent exactly once", arguments: TestDatabase.all)
+    @Test(
+        "test_12 kill -9 with a queued mail (SMTP down), restart: the mail is sent exactly once",
+        arguments: TestDatabase.all)
     func test_12_killedLatchdSendsQueuedMailOnceAfterRestart(database: TestDatabase) async throws {
         let folder = try Self.folder()
         let databaseURL = try await LatchdProcess.databaseURL(database)
         let mailFrom = ["LATCH_MAIL_FROM": "latch@latch.test"]
-        let nobody = try LatchdProcess.freePort()  // no SMTP server listens there
+        let nobody = try LatchdProcess.freePort() // no SMTP server listens there
         let first = try await LatchdProcess.start(
             databaseURL: databaseURL, extra: mailFrom.merging(["LATCH_SMTP_URL": "smtp://127.0.0.1:\(nobody)"]) { $1 },
             logIn: folder)
         let registered = try await first.send(
-            "POST", "/v1/registrations", json: ["email": "ivan@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+            "POST", "/v1/registrations",
+            json: ["email": "ivan@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
         try #require(registered.status == 202)
         let registrationID = try #require(registered.body["registration_id"] as? String)
         // The first attempt failed (connection refused): the job waits in the database for its retry.
@@ -46,14 +49,16 @@ struct LatchdProcessTests {
 
         try await withSMTPSink { sink in
             let second = try await LatchdProcess.start(
-                databaseURL: databaseURL, extra: mailFrom.merging(["LATCH_SMTP_URL": "smtp://127.0.0.1:\(sink.port)"]) { $1 },
+                databaseURL: databaseURL,
+                extra: mailFrom.merging(["LATCH_SMTP_URL": "smtp://127.0.0.1:\(sink.port)"]) { $1 },
                 logIn: folder)
             let mails = try await sink.waitForMessages(1, seconds: 40)
-            try await Task.sleep(for: .seconds(2))  // a second copy would have arrived by now
+            try await Task.sleep(for: .seconds(2)) // a second copy would have arrived by now
             let settled = try sink.messages()
             // The code mailed before the crash completes the registration.
             let code = mails.first?.subject.components(separatedBy: ": ").last ?? ""
-            let verified = try await second.send("POST", "/v1/registrations/\(registrationID)/verify", json: ["code": code])
+            let verified = try await second.send(
+                "POST", "/v1/registrations/\(registrationID)/verify", json: ["code": code])
             await second.stop()
 
             #expect(mails.first?.rcpt_tos == ["ivan@example.com"])
@@ -63,7 +68,9 @@ struct LatchdProcessTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test("test_12 latchd keys rotate: a running latchd signs with the new key within seconds, older tokens still verify, keys list shows the roles", arguments: TestDatabase.all)
+    @Test(
+        "test_12 latchd keys rotate: a running latchd signs with the new key within seconds, older tokens still verify, keys list shows the roles",
+        arguments: TestDatabase.all)
     func test_12_keysRotateReachesRunningLatchd(database: TestDatabase) async throws {
         let folder = try Self.folder()
         let databaseURL = try await LatchdProcess.databaseURL(database)
@@ -74,7 +81,9 @@ struct LatchdProcessTests {
         let rotated = try await server.run(["keys", "rotate"])
         let rotatedAt = ContinuousClock.now
         let newKID = try #require(
-            rotated.output.split(separator: "\n").first { $0.hasPrefix("rotated: ") }.map { String($0.dropFirst(9).prefix { $0 != " " }) },
+            rotated.output.split(separator: "\n").first { $0.hasPrefix("rotated: ") }.map {
+                String($0.dropFirst(9).prefix { $0 != " " })
+            },
             "\(rotated.output)")
         var signedWith = oldKID
         var after = before
@@ -86,8 +95,10 @@ struct LatchdProcessTests {
         let propagation = ContinuousClock.now - rotatedAt
         let oldStillVerifies = try await server.send("GET", "/v1/me", bearer: before).status
         let newVerifies = try await server.send("GET", "/v1/me", bearer: after).status
-        let (jwks, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent(".well-known/jwks.json"))
-        let published = ((try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
+        let (jwks, _) = try await URLSession.shared.data(
+            from: server.url.appendingPathComponent(".well-known/jwks.json"))
+        let published =
+            ((try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
             .compactMap { $0["kid"] as? String }
         let listed = try await server.run(["keys", "list"])
         let usage = try await server.run(["keys", "spin"])
@@ -110,9 +121,11 @@ struct LatchdProcessTests {
     /// Registers bob on `server` through the development outbox; his access token.
     private func signUp(_ server: LatchdProcess) async throws -> String {
         let registered = try await server.send(
-            "POST", "/v1/registrations", json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+            "POST", "/v1/registrations",
+            json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
         let id = try #require(registered.body["registration_id"] as? String)
-        let (outbox, _) = try await URLSession.shared.data(from: URL(string: server.baseURL + "/dev/outbox?to=bob@example.com")!)
+        let (outbox, _) = try await URLSession.shared.data(
+            from: URL(string: server.baseURL + "/dev/outbox?to=bob@example.com")!)
         let messages = try #require(try JSONSerialization.jsonObject(with: outbox) as? [[String: Any]])
         let code = try #require(messages.last?["code"] as? String)
         let verified = try await server.send(
@@ -123,7 +136,10 @@ struct LatchdProcessTests {
     private func signIn(_ server: LatchdProcess) async throws -> String {
         let signedIn = try await server.send(
             "POST", "/v1/token",
-            json: ["grant_type": "password", "email": "bob@example.com", "password": "Correct-Horse-9", "device": TestServer.testDevice])
+            json: [
+                "grant_type": "password", "email": "bob@example.com", "password": "Correct-Horse-9",
+                "device": TestServer.testDevice
+            ])
         return try #require(signedIn.body["access_token"] as? String, "\(signedIn.body)")
     }
 }

@@ -15,7 +15,7 @@ struct LinkIdentityDocumentTests {
         "LinkEmailCodeRequest": ["provider": "email", "email": "carol@example.com", "code": "123456"],
         "LinkAppleRequest": ["provider": "apple", "identity_token": "not-a-jwt"],
         "LinkWeChatRequest": ["provider": "wechat", "code": "UNKNOWN-CODE"],
-        "LinkPhoneRequest": ["provider": "phone", "phone": "+8613900139000", "code": "123456"],
+        "LinkPhoneRequest": ["provider": "phone", "phone": "+8613900139000", "code": "123456"]
     ]
 
     @Test(
@@ -33,22 +33,29 @@ struct LinkIdentityDocumentTests {
 
             // A phone-only account, so the email variants are allowed (an account adds an email only without one).
             _ = try await PhoneSignInTests.requestCode(server)
-            let phoneUser = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
-                .decode(TokenResponse.self)
+            let phoneUser = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server)
+            )
+            .decode(TokenResponse.self)
 
             for name in variants {
                 let schema = try #require(schemas[name] as? [String: Any])
                 let required = Set(schema["required"] as? [String] ?? [])
                 let sample = try #require(Self.samples[name])
-                #expect(Set(sample.keys) == required, "\(name): the sample holds exactly the documented required fields")
+                #expect(
+                    Set(sample.keys) == required, "\(name): the sample holds exactly the documented required fields")
 
-                let complete = try await server.send(.POST, "/v1/me/identities", json: sample, bearer: phoneUser.accessToken)
-                #expect(complete.errorCode != "VALIDATION_FAILED" && complete.status != 500, "\(name), complete: \(complete.status) \(complete.text)")
+                let complete = try await server.send(
+                    .POST, "/v1/me/identities", json: sample, bearer: phoneUser.accessToken)
+                #expect(
+                    complete.errorCode != "VALIDATION_FAILED" && complete.status != 500,
+                    "\(name), complete: \(complete.status) \(complete.text)")
 
                 for field in required.subtracting(["provider"]).sorted() {
                     var lacking = sample
                     lacking[field] = nil
-                    let answer = try await server.send(.POST, "/v1/me/identities", json: lacking, bearer: phoneUser.accessToken)
+                    let answer = try await server.send(
+                        .POST, "/v1/me/identities", json: lacking, bearer: phoneUser.accessToken)
                     // 400 `missing` as a rule; the email calls answer 422 (`invalid_email`, `missing` password),
                     // and an email call without `code` is a first call, which then lacks `password`.
                     #expect(

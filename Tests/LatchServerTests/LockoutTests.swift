@@ -6,7 +6,9 @@ import Testing
 /// C4 brute-force protection and C11's no-enumeration rule, through the real HTTP stack.
 @Suite("Lockout (C4, C11)")
 struct LockoutTests {
-    @Test("C4 five wrong passwords lock for 5 minutes, refusing even the right one without checking", arguments: TestDatabase.all)
+    @Test(
+        "C4 five wrong passwords lock for 5 minutes, refusing even the right one without checking",
+        arguments: TestDatabase.all)
     func C4_fiveFailuresLockFiveMinutes(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -135,12 +137,15 @@ struct LockoutTests {
             let checksBefore = server.app.latch.passwordChecksPerformed
 
             let wrongPassword = try await server.signIn(password: "Wrong-Password-1", language: "zh-Hans")
-            let unknownAccount = try await server.signIn("nobody@example.com", password: "Wrong-Password-1", language: "zh-Hans")
+            let unknownAccount = try await server.signIn(
+                "nobody@example.com", password: "Wrong-Password-1", language: "zh-Hans")
 
             #expect(wrongPassword.status == unknownAccount.status)
             #expect(wrongPassword.data == unknownAccount.data)
             #expect(wrongPassword.errorBody?.message == "邮箱或密码错误")
-            #expect(server.app.latch.passwordChecksPerformed - checksBefore == 2, "the unknown account runs a dummy hash too")
+            #expect(
+                server.app.latch.passwordChecksPerformed - checksBefore == 2,
+                "the unknown account runs a dummy hash too")
         }
     }
 
@@ -151,7 +156,8 @@ struct LockoutTests {
             for _ in 1...5 { _ = try await server.signIn(password: "Wrong-Password-1") }
             #expect(try await server.signIn().errorCode == "AUTH_002")
 
-            #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": "alice@example.com"]).status == 202)
+            #expect(
+                try await server.send(.POST, "/v1/password/forgot", json: ["email": "alice@example.com"]).status == 202)
             let code = try await server.latestCode(to: "alice@example.com")
             let reset = try await server.send(
                 .POST, "/v1/password/reset",
@@ -159,7 +165,9 @@ struct LockoutTests {
 
             #expect(reset.status == 204)
             // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
-            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
+            #expect(
+                try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice)
+                    .user.email == "alice@example.com")
         }
     }
 

@@ -7,12 +7,17 @@ import Testing
 /// server (aiosmtpd on loopback), which decodes what arrived (MIME parts, RFC 2047 subject).
 @Suite("Mail over SMTP, end to end (C2, C4)", .serialized)
 struct MailOverSMTPTests {
-    @Test("C2 the registration code arrives over SMTP: recipient, UTF-8 subject, code in both MIME parts", arguments: TestDatabase.all)
+    @Test(
+        "C2 the registration code arrives over SMTP: recipient, UTF-8 subject, code in both MIME parts",
+        arguments: TestDatabase.all)
     func C2_registrationCodeArrivesOverSMTP(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
-            try await withDeliveryServer(database, smtpURL: "smtp://127.0.0.1:\(sink.port)", mailFrom: "Latch 安全中心 <latch@latch.test>") { server in
+            try await withDeliveryServer(
+                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", mailFrom: "Latch 安全中心 <latch@latch.test>"
+            ) { server in
                 let registered = try await server.post(
-                    "/v1/registrations", json: ["email": "Alice@Example.com", "password": "Correct-Horse-9", "terms_accepted": true],
+                    "/v1/registrations",
+                    json: ["email": "Alice@Example.com", "password": "Correct-Horse-9", "terms_accepted": true],
                     language: "zh-CN")
                 #expect(registered.status == 202)
 
@@ -26,11 +31,16 @@ struct MailOverSMTPTests {
                 #expect(mail.content_type == "multipart/alternative")
                 #expect(mail.parts.map(\.content_type) == ["text/plain", "text/html"])
                 #expect(mail.parts.allSatisfy { $0.charset == "utf-8" })
-                #expect(mail.part("text/plain")?.contains(code) == true && mail.part("text/plain")?.contains("10 分钟内有效") == true)
-                #expect(mail.part("text/html")?.contains("<p") == true && mail.part("text/html")?.contains(code) == true)
+                #expect(
+                    mail.part("text/plain")?.contains(code) == true
+                        && mail.part("text/plain")?.contains("10 分钟内有效") == true)
+                #expect(
+                    mail.part("text/html")?.contains("<p") == true && mail.part("text/html")?.contains(code) == true)
                 #expect(mail.message_id.hasPrefix("<") && mail.message_id.hasSuffix("@latch.test>"))
                 #expect(mail.date.hasSuffix("+0000"))
-                #expect((await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []).isEmpty, "mail is not kept in the outbox")
+                #expect(
+                    (await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []).isEmpty,
+                    "mail is not kept in the outbox")
 
                 // The mailed code completes the registration.
                 let id = try #require(registered.json["registration_id"] as? String)
@@ -44,7 +54,8 @@ struct MailOverSMTPTests {
         try await withSMTPSink { sink in
             try await withDeliveryServer(database, smtpURL: "smtp://127.0.0.1:\(sink.port)") { server in
                 let registered = try await server.post(
-                    "/v1/registrations", json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+                    "/v1/registrations",
+                    json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
                 let codeMail = try #require(try await sink.waitForMessages(1).first)
                 let code = try #require(codeMail.subject.components(separatedBy: ": ").last)
                 let id = try #require(registered.json["registration_id"] as? String)
@@ -53,7 +64,8 @@ struct MailOverSMTPTests {
                 var last: TestResponse?
                 for _ in 1...5 {
                     last = try await server.post(
-                        "/v1/token", json: ["grant_type": "password", "email": "bob@example.com", "password": "Wrong-Password-1"])
+                        "/v1/token",
+                        json: ["grant_type": "password", "email": "bob@example.com", "password": "Wrong-Password-1"])
                 }
 
                 #expect(last?.status == 423 && last?.errorCode == "AUTH_002")
@@ -75,7 +87,8 @@ struct MailOverSMTPTests {
             try await withDeliveryServer(.sqlite, smtpURL: "smtp://127.0.0.1:\(sink.port)") { server in
                 let started = ContinuousClock.now
                 let registered = try await server.post(
-                    "/v1/registrations", json: ["email": "carol@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+                    "/v1/registrations",
+                    json: ["email": "carol@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
                 let elapsed = ContinuousClock.now - started
 
                 #expect(registered.status == 202)

@@ -34,8 +34,10 @@ struct MountedVerificationTests {
             clock = TestClock()
             let config = LatchConfig(
                 mode: .development, database: try await database.makeLocation(), host: "127.0.0.1", port: 0,
-                issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
-            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { _ in } addRoutes: { app in
+                issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false
+            )
+            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { _ in
+            } addRoutes: { app in
                 app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in
                     let withdrawal = try req.content.decode(Withdrawal.self)
                     let proof = try await req.redeemVerification(
@@ -50,15 +52,20 @@ struct MountedVerificationTests {
 
         func stop() async throws { try await server.stop() }
 
-        func send(_ method: HTTPMethod, _ path: String, json: [String: Any], bearer: String? = nil) async throws -> TestResponse {
+        func send(_ method: HTTPMethod, _ path: String, json: [String: Any], bearer: String? = nil) async throws
+            -> TestResponse
+        {
             var headers = HTTPHeaders()
             if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
             headers.add(name: .contentType, value: "application/json")
             let body = try JSONSerialization.data(withJSONObject: json)
-            let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
+            let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) {
+                request in
                 request.body = ByteBuffer(data: body)
             }
-            return TestResponse(status: response.status.code, headers: response.headers, data: response.body.map { Data(buffer: $0) } ?? Data())
+            return TestResponse(
+                status: response.status.code, headers: response.headers,
+                data: response.body.map { Data(buffer: $0) } ?? Data())
         }
     }
 
@@ -73,18 +80,26 @@ struct MountedVerificationTests {
         try await mounted.stop()
     }
 
-    @Test("D3 an app's own route calls redeemVerification: a matching proof once, other parameters refused", arguments: TestDatabase.all)
+    @Test(
+        "D3 an app's own route calls redeemVerification: a matching proof once, other parameters refused",
+        arguments: TestDatabase.all)
     func D3_mountingAppRedeemsInItsRoute(database: TestDatabase) async throws {
         try await Self.withMountedApp(database) { mounted in
             let registered = try await mounted.send(
-                .POST, "/v1/registrations", json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+                .POST, "/v1/registrations",
+                json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
             let id = try #require(registered.json["registration_id"] as? String)
             let code = try #require(await mounted.app.latch.outbox?.messages(to: "alice@example.com").last?.code)
-            let tokens = try await mounted.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code]).decode(TokenResponse.self)
+            let tokens = try await mounted.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code]).decode(
+                TokenResponse.self)
             let bearer = tokens.accessToken
-            #expect(try await mounted.send(.PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword], bearer: bearer).status == 204)
+            #expect(
+                try await mounted.send(
+                    .PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword], bearer: bearer
+                ).status == 204)
             let started = try await mounted.send(
-                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal], bearer: bearer)
+                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal],
+                bearer: bearer)
             let verificationID = try started.decode(VerificationStarted.self).verificationId
             let passed = try await mounted.send(
                 .POST, "/v1/verifications/\(verificationID)/attempts",
@@ -93,7 +108,8 @@ struct MountedVerificationTests {
             let withdrawal = ["verification_token": proof, "amount": "100.00", "address": "TX1"]
 
             let tampered = try await mounted.send(
-                .POST, "/withdrawals", json: ["verification_token": proof, "amount": "999.00", "address": "TX1"], bearer: bearer)
+                .POST, "/withdrawals", json: ["verification_token": proof, "amount": "999.00", "address": "TX1"],
+                bearer: bearer)
             let anonymous = try await mounted.send(.POST, "/withdrawals", json: withdrawal)
             let accepted = try await mounted.send(.POST, "/withdrawals", json: withdrawal, bearer: bearer)
             let replayed = try await mounted.send(.POST, "/withdrawals", json: withdrawal, bearer: bearer)

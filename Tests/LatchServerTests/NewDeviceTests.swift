@@ -10,15 +10,20 @@ struct NewDeviceTests {
     static let phone = ["id": "phone-1", "name": "Alice's iPhone", "model": "iPhone16,1", "platform": "iOS"]
     static let laptop = ["id": "laptop-2", "name": "Alice's MacBook", "model": "Mac15,3", "platform": "macOS"]
 
-    static func isNewDeviceNotice(_ mail: OutgoingMessage) -> Bool { mail.subject.localizedCaseInsensitiveContains("new sign-in") }
+    static func isNewDeviceNotice(_ mail: OutgoingMessage) -> Bool {
+        mail.subject.localizedCaseInsensitiveContains("new sign-in")
+    }
 
     static func code(differentFrom code: String) -> String { code == "000000" ? "000001" : "000000" }
 
     static func loginChallenge(_ server: TestServer, challengeID: String, code: String) async throws -> TestResponse {
-        try await server.send(.POST, "/v1/token", json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": code])
+        try await server.send(
+            .POST, "/v1/token", json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": code])
     }
 
-    @Test("C8 the account's first device and known devices sign in without a challenge or a notice", arguments: TestDatabase.all)
+    @Test(
+        "C8 the account's first device and known devices sign in without a challenge or a notice",
+        arguments: TestDatabase.all)
     func C8_firstAndKnownDevicesPass(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp(device: Self.phone)
@@ -37,7 +42,8 @@ struct NewDeviceTests {
     func C8_registrationDeviceIsFirst(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let registered = try await server.send(
-                .POST, "/v1/registrations", json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
+                .POST, "/v1/registrations",
+                json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
             let id = try #require(registered.json["registration_id"] as? String)
             let code = try await server.latestCode(to: "alice@example.com")
             let verified = try await server.send(
@@ -52,7 +58,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("C8 a new device gets 403 VERIFICATION_REQUIRED with a mailed code; the code completes the sign-in and a notice follows", arguments: TestDatabase.all)
+    @Test(
+        "C8 a new device gets 403 VERIFICATION_REQUIRED with a mailed code; the code completes the sign-in and a notice follows",
+        arguments: TestDatabase.all)
     func C8_newDeviceChallengedByEmail(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp(device: Self.phone)
@@ -69,7 +77,8 @@ struct NewDeviceTests {
             #expect(codeMails.count == 1 && codeMails.first?.code != nil, "one code mail: \(codeMails.map(\.subject))")
             let code = try await server.latestCode(to: "alice@example.com")
 
-            let wrong = try await Self.loginChallenge(server, challengeID: challengeID, code: Self.code(differentFrom: code))
+            let wrong = try await Self.loginChallenge(
+                server, challengeID: challengeID, code: Self.code(differentFrom: code))
             let right = try await Self.loginChallenge(server, challengeID: challengeID, code: code)
 
             #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003", "\(wrong.text)")
@@ -85,10 +94,12 @@ struct NewDeviceTests {
             let current = sessions.first { $0["current"] as? Bool == true }
             #expect(current?["device_name"] as? String == "Alice's MacBook", "the session keeps the device details")
             let reused = try await Self.loginChallenge(server, challengeID: challengeID, code: code)
-            #expect(reused.status == 400 && reused.errorCode == "AUTH_003", "a challenge completes once: \(reused.text)")
+            #expect(
+                reused.status == 400 && reused.errorCode == "AUTH_003", "a challenge completes once: \(reused.text)")
             let known = try await server.signIn(device: Self.laptop)
             #expect(known.status == 200, "laptop-2 is known now: \(known.text)")
-            #expect(await server.mails().filter(Self.isNewDeviceNotice).count == 1, "no second notice for a known device")
+            #expect(
+                await server.mails().filter(Self.isNewDeviceNotice).count == 1, "no second notice for a known device")
             let events = try await server.eventTypes(bearer: signedIn.accessToken)
             #expect(events.contains("new_device_signed_in"))
         }
@@ -103,7 +114,8 @@ struct NewDeviceTests {
             let firstCode = try await server.latestCode(to: "alice@example.com")
             var remaining: [Int?] = []
             for _ in 1...5 {
-                let wrong = try await Self.loginChallenge(server, challengeID: first, code: Self.code(differentFrom: firstCode))
+                let wrong = try await Self.loginChallenge(
+                    server, challengeID: first, code: Self.code(differentFrom: firstCode))
                 remaining.append(wrong.errorBody?.attemptsRemaining)
             }
             let rightAfterFive = try await Self.loginChallenge(server, challengeID: first, code: firstCode)
@@ -121,7 +133,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("C8 a sign-in without a device id counts as an unknown device once devices are known", arguments: TestDatabase.all)
+    @Test(
+        "C8 a sign-in without a device id counts as an unknown device once devices are known",
+        arguments: TestDatabase.all)
     func C8_missingDeviceIDIsUnknown(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp(device: Self.phone)
@@ -150,7 +164,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("C8 with verify_unusual_sign_ins off a new device signs in directly and a notice is mailed", arguments: TestDatabase.all)
+    @Test(
+        "C8 with verify_unusual_sign_ins off a new device signs in directly and a notice is mailed",
+        arguments: TestDatabase.all)
     func C8_settingOffNoticeOnly(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp(device: Self.phone)
@@ -159,12 +175,16 @@ struct NewDeviceTests {
             let mailsBefore = await server.mails().count
 
             let patched = try await server.send(
-                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: tokens.accessToken)
+                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: tokens.accessToken
+            )
             let shown = try await server.send(.GET, "/v1/me/security-settings", bearer: tokens.accessToken)
             let fromLaptop = try await server.signIn(device: Self.laptop)
 
-            #expect(initial.status == 200 && initial.json["verify_unusual_sign_ins"] as? Bool == true, "on by default: \(initial.text)")
-            #expect(patched.status == 200 && patched.json["verify_unusual_sign_ins"] as? Bool == false, "\(patched.text)")
+            #expect(
+                initial.status == 200 && initial.json["verify_unusual_sign_ins"] as? Bool == true,
+                "on by default: \(initial.text)")
+            #expect(
+                patched.status == 200 && patched.json["verify_unusual_sign_ins"] as? Bool == false, "\(patched.text)")
             #expect(shown.json["verify_unusual_sign_ins"] as? Bool == false)
             #expect(fromLaptop.status == 200, "\(fromLaptop.text)")
             let newMails = await server.mails().dropFirst(mailsBefore)
@@ -180,7 +200,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("C8 turning the unusual sign-in check off 10 minutes after sign-in needs a verification; turning it on does not", arguments: TestDatabase.all)
+    @Test(
+        "C8 turning the unusual sign-in check off 10 minutes after sign-in needs a verification; turning it on does not",
+        arguments: TestDatabase.all)
     func C8_turningTheCheckOffIsStepUpProtected(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp(device: Self.phone)
@@ -188,28 +210,39 @@ struct NewDeviceTests {
             server.clock.advance(by: 601)
 
             let refused = try await server.send(
-                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: tokens.accessToken)
+                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: tokens.accessToken
+            )
             let stillOn = try await server.send(.GET, "/v1/me/security-settings", bearer: tokens.accessToken)
-            let token = try await server.verificationToken("disable_unusual_sign_in_check", parameters: [:], bearer: tokens.accessToken)
+            let token = try await server.verificationToken(
+                "disable_unusual_sign_in_check", parameters: [:], bearer: tokens.accessToken)
             let wrongAction = try await server.verificationToken(bearer: tokens.accessToken)
             let withWrongProof = try await server.send(
-                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false, "verification_token": wrongAction] as [String: Any],
+                .PATCH, "/v1/me/security-settings",
+                json: ["verify_unusual_sign_ins": false, "verification_token": wrongAction] as [String: Any],
                 bearer: tokens.accessToken)
             let turnedOff = try await server.send(
-                .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false, "verification_token": token] as [String: Any],
+                .PATCH, "/v1/me/security-settings",
+                json: ["verify_unusual_sign_ins": false, "verification_token": token] as [String: Any],
                 bearer: tokens.accessToken)
             let turnedOn = try await server.send(
                 .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": true], bearer: tokens.accessToken)
 
             #expect(refused.status == 403 && refused.errorCode == "VERIFICATION_REQUIRED", "\(refused.text)")
             #expect(stillOn.json["verify_unusual_sign_ins"] as? Bool == true)
-            #expect(withWrongProof.status == 403 && withWrongProof.errorCode == "VERIFICATION_INVALID", "\(withWrongProof.text)")
-            #expect(turnedOff.status == 200 && turnedOff.json["verify_unusual_sign_ins"] as? Bool == false, "\(turnedOff.text)")
-            #expect(turnedOn.status == 200 && turnedOn.json["verify_unusual_sign_ins"] as? Bool == true, "\(turnedOn.text)")
+            #expect(
+                withWrongProof.status == 403 && withWrongProof.errorCode == "VERIFICATION_INVALID",
+                "\(withWrongProof.text)")
+            #expect(
+                turnedOff.status == 200 && turnedOff.json["verify_unusual_sign_ins"] as? Bool == false,
+                "\(turnedOff.text)")
+            #expect(
+                turnedOn.status == 200 && turnedOn.json["verify_unusual_sign_ins"] as? Bool == true, "\(turnedOn.text)")
         }
     }
 
-    @Test("C8 with TOTP active the challenge method is totp and an authenticator code completes it", arguments: TestDatabase.all)
+    @Test(
+        "C8 with TOTP active the challenge method is totp and an authenticator code completes it",
+        arguments: TestDatabase.all)
     func C8_totpChallenge(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp(device: Self.phone)
@@ -220,12 +253,16 @@ struct NewDeviceTests {
 
             let challenged = try await server.signIn(device: Self.laptop)
             let challengeID = try #require(challenged.errorBody?.challengeId)
-            let wrong = try await Self.loginChallenge(server, challengeID: challengeID, code: app.wrongCode(at: server.clock.now))
-            let right = try await Self.loginChallenge(server, challengeID: challengeID, code: app.code(at: server.clock.now))
+            let wrong = try await Self.loginChallenge(
+                server, challengeID: challengeID, code: app.wrongCode(at: server.clock.now))
+            let right = try await Self.loginChallenge(
+                server, challengeID: challengeID, code: app.code(at: server.clock.now))
 
             #expect(challenged.status == 403 && challenged.errorCode == "VERIFICATION_REQUIRED", "\(challenged.text)")
             #expect(challenged.errorBody?.method == "totp")
-            #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4, "\(wrong.text)")
+            #expect(
+                wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4,
+                "\(wrong.text)")
             #expect(right.status == 200, "\(right.text)")
             let mails = await server.mails().dropFirst(mailsBefore)
             #expect(mails.allSatisfy { $0.code == nil }, "no code is mailed when TOTP answers the challenge")
@@ -244,7 +281,8 @@ struct NewDeviceTests {
             let tablet = ["id": "tablet-3", "name": "Alice's iPad"]
 
             let byKey = try await server.deviceSignatureGrant(
-                challengeID: challenge.challengeId, signature: try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge),
+                challengeID: challenge.challengeId,
+                signature: try key.signLogin(challengeID: challenge.challengeId, challenge: challenge.challenge),
                 device: tablet)
             let byPassword = try await server.signIn(device: tablet)
 
@@ -253,7 +291,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("10 §2 an account registered without a device id screens the next device, with or without an id", arguments: TestDatabase.all)
+    @Test(
+        "10 §2 an account registered without a device id screens the next device, with or without an id",
+        arguments: TestDatabase.all)
     func test_10_registrationWithoutDeviceIDLeavesNoBlindSpot(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp(device: nil)
@@ -268,7 +308,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("10 §2 a first sign-in without a device id does not make the next device id trusted", arguments: TestDatabase.all)
+    @Test(
+        "10 §2 a first sign-in without a device id does not make the next device id trusted",
+        arguments: TestDatabase.all)
     func test_10_firstSignInWithoutDeviceIDLeavesNoBlindSpot(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp(device: nil)
@@ -281,7 +323,9 @@ struct NewDeviceTests {
         }
     }
 
-    @Test("10 §2 a pending login challenge is reused only for the same user and the same device", arguments: TestDatabase.all)
+    @Test(
+        "10 §2 a pending login challenge is reused only for the same user and the same device",
+        arguments: TestDatabase.all)
     func test_10_pendingChallengeReusedOnlyForSameDevice(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp(device: Self.phone)
@@ -302,7 +346,9 @@ struct NewDeviceTests {
             let tabletCode = try await server.latestCode(to: "alice@example.com")
             let finished = try await Self.loginChallenge(server, challengeID: otherID, code: tabletCode)
             #expect(finished.status == 200, "\(finished.text)")
-            let sessions = try await server.send(.GET, "/v1/sessions", bearer: try finished.decode(TokenResponse.self).accessToken).jsonArray
+            let sessions = try await server.send(
+                .GET, "/v1/sessions", bearer: try finished.decode(TokenResponse.self).accessToken
+            ).jsonArray
             #expect(sessions.first { $0["current"] as? Bool == true }?["device_name"] as? String == "Eve's tablet")
         }
     }

@@ -37,7 +37,8 @@ struct OpenAPITests {
         try await withServer(.sqlite) { server in
             let response = try await server.send(.GET, "/openapi.json")
             try #require(response.status == 200)
-            let paths = try #require(response.json["paths"] as? [String: [String: Any]], "paths: \(response.text.prefix(200))")
+            let paths = try #require(
+                response.json["paths"] as? [String: [String: Any]], "paths: \(response.text.prefix(200))")
 
             var documented: Set<Operation> = []
             for (path, item) in paths {
@@ -55,7 +56,9 @@ struct OpenAPITests {
             let unregistered = documented.subtracting(registered).sorted()
             #expect(undocumented.isEmpty, "registered but not in openapi.json: \(undocumented)")
             #expect(unregistered.isEmpty, "in openapi.json but not registered: \(unregistered)")
-            #expect(registered.contains(Operation(method: "GET", path: "/dev/outbox")), "the test server runs with the development outbox")
+            #expect(
+                registered.contains(Operation(method: "GET", path: "/dev/outbox")),
+                "the test server runs with the development outbox")
         }
     }
 
@@ -73,7 +76,9 @@ struct OpenAPITests {
                     guard security.contains(where: { $0["bearerAuth"] != nil }) else { continue }
                     let concrete = path.replacingOccurrences(of: "{id}", with: UUID().uuidString.lowercased())
                     let answer = try await server.send(HTTPMethod(rawValue: key.uppercased()), concrete)
-                    #expect(answer.status == 401 && answer.errorCode == "AUTH_004", "\(key.uppercased()) \(path): \(answer.status) \(answer.text)")
+                    #expect(
+                        answer.status == 401 && answer.errorCode == "AUTH_004",
+                        "\(key.uppercased()) \(path): \(answer.status) \(answer.text)")
                     let responses = operation["responses"] as? [String: Any]
                     #expect(responses?["401"] != nil, "\(key.uppercased()) \(path) documents its 401")
                     checked += 1

@@ -26,7 +26,7 @@ struct OperationsConfigurationTests {
     func test_12_operationsSettingsAreRead() throws {
         let config = try config([
             "LATCH_METRICS_PORT": "9464", "LATCH_METRICS_HOST": "0.0.0.0", "LATCH_LOG_FORMAT": "json",
-            "LATCH_SHUTDOWN_GRACE_SECONDS": "30",
+            "LATCH_SHUTDOWN_GRACE_SECONDS": "30"
         ])
         #expect(config.metricsPort == 9464 && config.metricsHost == "0.0.0.0")
         #expect(config.logFormat == .json && config.shutdownGraceSeconds == 30)
@@ -35,9 +35,11 @@ struct OperationsConfigurationTests {
     @Test(
         "test_12_badOperationsSettingNamesItsVariable",
         arguments: [
-            ("LATCH_METRICS_PORT", "metrics"), ("LATCH_METRICS_PORT", "0"), ("LATCH_METRICS_PORT", "70000"), ("LATCH_METRICS_PORT", "8080"),
-            ("LATCH_LOG_FORMAT", "xml"), ("LATCH_SHUTDOWN_GRACE_SECONDS", "-1"), ("LATCH_SHUTDOWN_GRACE_SECONDS", "soon"),
-            ("LATCH_METRICS_HOST", "0.0.0.0"),
+            ("LATCH_METRICS_PORT", "metrics"), ("LATCH_METRICS_PORT", "0"), ("LATCH_METRICS_PORT", "70000"),
+            ("LATCH_METRICS_PORT", "8080"),
+            ("LATCH_LOG_FORMAT", "xml"), ("LATCH_SHUTDOWN_GRACE_SECONDS", "-1"),
+            ("LATCH_SHUTDOWN_GRACE_SECONDS", "soon"),
+            ("LATCH_METRICS_HOST", "0.0.0.0")
         ])
     func test_12_badOperationsSettingNamesItsVariable(variable: String, value: String) throws {
         #expect {
@@ -71,7 +73,9 @@ struct JSONLogTests {
         #expect((object["nested"] as? [String: Any])?["a"] as? String == "1")
         #expect(object["request_id"] as? String == "4C1D%0D%0A{\"level\":\"critical\"}", "escaped like the text log")
         let timestamp = try #require(object["timestamp"] as? String)
-        #expect(try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp).timeIntervalSinceNow.magnitude < 60)
+        #expect(
+            try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp).timeIntervalSinceNow
+                .magnitude < 60)
     }
 }
 

@@ -23,26 +23,34 @@ struct PasskeyAlgorithmTests {
             if attested {
                 let numbers = try key.publicKey.getKeyPrimitives()
                 let cose = COSEPublicKey.rs256(modulus: Array(numbers.modulus), exponent: Array(numbers.publicExponent))
-                bytes += [UInt8](repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID + CBOREncoder.encode(cose.cbor)
+                bytes +=
+                    [UInt8](repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID
+                    + CBOREncoder.encode(cose.cbor)
             }
             return bytes
         }
 
         func registration(_ options: PublicKeyCredentialCreationOptionsJSON) throws -> RegistrationResponseJSON {
-            let clientData = CollectedClientData(type: "webauthn.create", challenge: options.challenge, origin: Passkeys.origin).jsonBytes
+            let clientData = CollectedClientData(
+                type: "webauthn.create", challenge: options.challenge, origin: Passkeys.origin
+            ).jsonBytes
             let object = CBORValue.map([
                 CBORMapEntry(.text("fmt"), .text("none")), CBORMapEntry(.text("attStmt"), .map([])),
-                CBORMapEntry(.text("authData"), .bytes(try authData(flags: 0x45, counter: 0, attested: true))),
+                CBORMapEntry(.text("authData"), .bytes(try authData(flags: 0x45, counter: 0, attested: true)))
             ])
             return RegistrationResponseJSON(
                 id: id, rawId: id,
-                response: .init(clientDataJSON: Base64URL.encode(clientData), attestationObject: Base64URL.encode(CBOREncoder.encode(object))))
+                response: .init(
+                    clientDataJSON: Base64URL.encode(clientData),
+                    attestationObject: Base64URL.encode(CBOREncoder.encode(object))))
         }
 
         func assertion(challenge: String, counter: UInt8) throws -> AuthenticationResponseJSON {
-            let clientData = CollectedClientData(type: "webauthn.get", challenge: challenge, origin: Passkeys.origin).jsonBytes
+            let clientData = CollectedClientData(type: "webauthn.get", challenge: challenge, origin: Passkeys.origin)
+                .jsonBytes
             let data = try authData(flags: 0x05, counter: counter, attested: false)
-            let signature = try key.signature(for: Data(data + Array(SHA256.hash(data: clientData))), padding: .insecurePKCS1v1_5)
+            let signature = try key.signature(
+                for: Data(data + Array(SHA256.hash(data: clientData))), padding: .insecurePKCS1v1_5)
             return AuthenticationResponseJSON(
                 id: id, rawId: id,
                 response: .init(
@@ -51,53 +59,73 @@ struct PasskeyAlgorithmTests {
         }
     }
 
-    @Test("test_13_rs256PasskeySignsIn: an RS256 (−257) credential registers and signs in; a PSS signature does not", arguments: TestDatabase.all)
+    @Test(
+        "test_13_rs256PasskeySignsIn: an RS256 (−257) credential registers and signs in; a PSS signature does not",
+        arguments: TestDatabase.all)
     func test_13_rs256PasskeySignsIn(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let passkey = try RSAPasskey()
             let creation = try await server.passkeyCreationOptions(bearer: tokens.accessToken)
             let registered = try await server.postPasskey(
-                challengeID: creation.challengeId, credential: try passkey.registration(creation.options), bearer: tokens.accessToken)
+                challengeID: creation.challengeId, credential: try passkey.registration(creation.options),
+                bearer: tokens.accessToken)
 
             let options = try await server.passkeySignInOptions()
             let signedIn = try await server.passkeyGrant(
-                challengeID: options.challengeId, credential: try passkey.assertion(challenge: options.options.challenge, counter: 1))
+                challengeID: options.challengeId,
+                credential: try passkey.assertion(challenge: options.options.challenge, counter: 1))
             let pssOptions = try await server.passkeySignInOptions()
             var pss = try passkey.assertion(challenge: pssOptions.options.challenge, counter: 2)
             let clientData = try #require(Base64URL.decode(pss.response.clientDataJSON))
             let data = try #require(Base64URL.decode(pss.response.authenticatorData))
             pss.response.signature = Base64URL.encode(
-                try passkey.key.signature(for: Data(data + Array(SHA256.hash(data: clientData))), padding: .PSS).rawRepresentation)
+                try passkey.key.signature(for: Data(data + Array(SHA256.hash(data: clientData))), padding: .PSS)
+                    .rawRepresentation)
             let refused = try await server.passkeyGrant(challengeID: pssOptions.challengeId, credential: pss)
 
-            #expect(registered.status == 201 && registered.json["attestation"] as? String == "none", "\(registered.text)")
+            #expect(
+                registered.status == 201 && registered.json["attestation"] as? String == "none", "\(registered.text)")
             #expect(signedIn.status == 200, "\(signedIn.text)")
             #expect(refused.status == 401 && refused.reasons == ["bad_signature"], "\(refused.text)")
         }
     }
 
-    @Test("test_13_otherAttestationFormatsAreUnverified: fido-u2f (or packed with a certificate) is stored, and the answer says unverified", arguments: TestDatabase.all)
+    @Test(
+        "test_13_otherAttestationFormatsAreUnverified: fido-u2f (or packed with a certificate) is stored, and the answer says unverified",
+        arguments: TestDatabase.all)
     func test_13_otherAttestationFormatsAreUnverified(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             var results: [String] = []
             for (format, statement) in [
-                ("fido-u2f", CBORValue.map([CBORMapEntry(.text("sig"), .bytes([1])), CBORMapEntry(.text("x5c"), .array([.bytes([2])]))])),
-                ("packed", CBORValue.map([
-                    CBORMapEntry(.text("alg"), .int(-7)), CBORMapEntry(.text("sig"), .bytes([1])), CBORMapEntry(.text("x5c"), .array([.bytes([2])])),
-                ])),
+                (
+                    "fido-u2f",
+                    CBORValue.map([
+                        CBORMapEntry(.text("sig"), .bytes([1])), CBORMapEntry(.text("x5c"), .array([.bytes([2])]))
+                    ])
+                ),
+                (
+                    "packed",
+                    CBORValue.map([
+                        CBORMapEntry(.text("alg"), .int(-7)), CBORMapEntry(.text("sig"), .bytes([1])),
+                        CBORMapEntry(.text("x5c"), .array([.bytes([2])]))
+                    ])
+                )
             ] {
                 var authenticator = SoftwareAuthenticator()
                 let options = try await server.passkeyCreationOptions(bearer: tokens.accessToken)
                 var credential = try authenticator.register(options: options.options, origin: Passkeys.origin)
-                let original = try CBORDecoder.decode(try #require(Base64URL.decode(credential.response.attestationObject)))
+                let original = try CBORDecoder.decode(
+                    try #require(Base64URL.decode(credential.response.attestationObject)))
                 let authData = try #require(original["authData"])
                 let object = CBORValue.map([
-                    CBORMapEntry(.text("fmt"), .text(format)), CBORMapEntry(.text("attStmt"), statement), CBORMapEntry(.text("authData"), authData),
+                    CBORMapEntry(.text("fmt"), .text(format)), CBORMapEntry(.text("attStmt"), statement),
+                    CBORMapEntry(.text("authData"), authData)
                 ])
                 credential.response.attestationObject = Base64URL.encode(CBOREncoder.encode(object))
-                let created = try await server.postPasskey(challengeID: options.challengeId, credential: credential, bearer: tokens.accessToken)
+                let created = try await server.postPasskey(
+                    challengeID: options.challengeId, credential: credential, bearer: tokens.accessToken)
                 try #require(created.status == 201, "\(format): \(created.text)")
                 results.append(created.json["attestation"] as? String ?? "")
             }

@@ -24,7 +24,8 @@ struct PasswordHashingTests {
             let long = "Aa1" + String(repeating: "z", count: 126)
 
             let response = try await server.send(
-                .POST, "/v1/registrations", json: ["email": "long@example.com", "password": long, "terms_accepted": true])
+                .POST, "/v1/registrations",
+                json: ["email": "long@example.com", "password": long, "terms_accepted": true])
 
             #expect(response.status == 422 && response.errorBody?.field == "password")
             #expect((response.errorBody?.reasons)?.contains("too_long") == true)

@@ -56,7 +56,9 @@ struct PasswordTests {
                 #expect(refresh.status == 401 && refresh.errorCode == "AUTH_004")
             }
             // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
-            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
+            #expect(
+                try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice)
+                    .user.email == "alice@example.com")
             let old = try await server.signIn(password: "Correct-Horse-9")
             #expect(old.status == 401 && old.errorCode == "AUTH_001")
             let again = try await server.reset(code: code, newPassword: "Another-Pass-55")
@@ -64,7 +66,9 @@ struct PasswordTests {
         }
     }
 
-    @Test("C11 a reset with a wrong code is AUTH_003 counting down, then even the right code fails", arguments: TestDatabase.all)
+    @Test(
+        "C11 a reset with a wrong code is AUTH_003 counting down, then even the right code fails",
+        arguments: TestDatabase.all)
     func C11_resetWithWrongCode(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -85,7 +89,9 @@ struct PasswordTests {
         }
     }
 
-    @Test("C3 a reset to a weak password is 422 naming new_password and does not use up the code", arguments: TestDatabase.all)
+    @Test(
+        "C3 a reset to a weak password is 422 naming new_password and does not use up the code",
+        arguments: TestDatabase.all)
     func C3_resetToWeakPasswordKeepsCode(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
@@ -102,7 +108,9 @@ struct PasswordTests {
             #expect((common.errorBody?.reasons)?.contains("common") == true, "\(common.text)")
             #expect(valid.status == 204, "the code survived the refused attempts: \(valid.text)")
             // The reset forgot every device (issue 10 §2): the new password signs in with the mailed code.
-            #expect(try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice).user.email == "alice@example.com")
+            #expect(
+                try await server.signInConfirmingNewDevice(password: "Brand-New-Pass-7", device: TestServer.testDevice)
+                    .user.email == "alice@example.com")
         }
     }
 
@@ -114,7 +122,8 @@ struct PasswordTests {
 
             let changed = try await server.send(
                 .POST, "/v1/password/change",
-                json: ["current_password": "Correct-Horse-9", "new_password": "Brand-New-Pass-7"], bearer: here.accessToken)
+                json: ["current_password": "Correct-Horse-9", "new_password": "Brand-New-Pass-7"],
+                bearer: here.accessToken)
 
             #expect(changed.status == 204, "\(changed.text)")
             #expect(try await server.send(.GET, "/v1/me", bearer: elsewhere.accessToken).errorCode == "AUTH_004")
@@ -128,7 +137,9 @@ struct PasswordTests {
         }
     }
 
-    @Test("C11 a password change with the wrong current password is 401 AUTH_001 and changes nothing", arguments: TestDatabase.all)
+    @Test(
+        "C11 a password change with the wrong current password is 401 AUTH_001 and changes nothing",
+        arguments: TestDatabase.all)
     func C11_changeWithWrongCurrentPassword(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let here = try await server.signUp()
@@ -136,11 +147,14 @@ struct PasswordTests {
 
             let refused = try await server.send(
                 .POST, "/v1/password/change",
-                json: ["current_password": "Wrong-Password-1", "new_password": "Brand-New-Pass-7"], bearer: here.accessToken)
+                json: ["current_password": "Wrong-Password-1", "new_password": "Brand-New-Pass-7"],
+                bearer: here.accessToken)
 
             #expect(refused.status == 401 && refused.errorCode == "AUTH_001", "\(refused.text)")
             #expect(refused.errorBody?.attemptsRemaining == 4)
-            #expect(try await server.send(.GET, "/v1/me", bearer: here.accessToken).status == 200, "a wrong guess does not sign out")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: here.accessToken).status == 200,
+                "a wrong guess does not sign out")
             #expect(try await server.send(.GET, "/v1/me", bearer: elsewhere.accessToken).status == 200)
             #expect(try await server.signIn(password: "Correct-Horse-9").status == 200)
         }
@@ -158,7 +172,10 @@ struct PasswordTests {
             #expect(refused.status == 422 && refused.errorBody?.field == "new_password", "\(refused.text)")
             #expect((refused.errorBody?.reasons)?.contains("too_short") == true)
             #expect(try await server.signIn(password: "Correct-Horse-9").status == 200)
-            #expect(try await server.send(.POST, "/v1/password/change", json: ["current_password": "x", "new_password": "y"]).status == 401)
+            #expect(
+                try await server.send(
+                    .POST, "/v1/password/change", json: ["current_password": "x", "new_password": "y"]
+                ).status == 401)
         }
     }
 }
@@ -170,7 +187,9 @@ extension TestServer {
     }
 
     /// `POST /v1/password/reset` for alice@example.com.
-    fileprivate func reset(code: String, newPassword: String, email: String = "alice@example.com") async throws -> TestResponse {
+    fileprivate func reset(code: String, newPassword: String, email: String = "alice@example.com") async throws
+        -> TestResponse
+    {
         try await send(.POST, "/v1/password/reset", json: ["email": email, "code": code, "new_password": newPassword])
     }
 }

@@ -25,7 +25,9 @@ struct PhoneSignInTests {
         return code
     }
 
-    @Test("C1 an SMS code signs in; the first sign-in creates an account with no email or password", arguments: TestDatabase.all)
+    @Test(
+        "C1 an SMS code signs in; the first sign-in creates an account with no email or password",
+        arguments: TestDatabase.all)
     func C1_smsCodeSignInCreatesAccount(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let sent = try await Self.requestCode(server)
@@ -34,7 +36,8 @@ struct PhoneSignInTests {
             _ = try await Self.requestCode(server)
             let second = try await Self.smsSignIn(server, code: try await Self.textedCode(server))
 
-            #expect(sent.status == 202 && sent.json["expires_in"] as? Int == 300 && sent.json["resend_after"] as? Int == 60)
+            #expect(
+                sent.status == 202 && sent.json["expires_in"] as? Int == 300 && sent.json["resend_after"] as? Int == 60)
             #expect(first.status == 200, "\(first.text)")
             let tokens = try first.decode(TokenResponse.self)
             #expect(tokens.user.email == nil)
@@ -45,7 +48,9 @@ struct PhoneSignInTests {
             #expect(identities[0]["identifier"] as? String == Self.phone)
             // An account without email or password works elsewhere too.
             #expect(try await server.send(.GET, "/v1/sessions", bearer: tokens.accessToken).status == 200)
-            #expect(try await server.send(.PATCH, "/v1/me", json: ["nickname": "Phone User"], bearer: tokens.accessToken).status == 200)
+            #expect(
+                try await server.send(.PATCH, "/v1/me", json: ["nickname": "Phone User"], bearer: tokens.accessToken)
+                    .status == 200)
             #expect(try await server.refresh(tokens.refreshToken).status == 200)
         }
     }
@@ -53,7 +58,9 @@ struct PhoneSignInTests {
     @Test("C1 phone numbers must be E.164", arguments: TestDatabase.all)
     func C1_phoneMustBeE164(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            for bad in ["13800138000", "+0123456789", "+86 138 0013 8000", "+1234567", "+1234567890123456", "+86138001380OO"] {
+            for bad in [
+                "13800138000", "+0123456789", "+86 138 0013 8000", "+1234567", "+1234567890123456", "+86138001380OO"
+            ] {
                 let answer = try await Self.requestCode(server, bad)
                 #expect(answer.status == 422 && answer.errorBody?.field == "phone", "\(bad): \(answer.text)")
                 #expect(answer.errorBody?.reasons == ["invalid_phone"])
@@ -76,7 +83,9 @@ struct PhoneSignInTests {
             let right = try await Self.smsSignIn(server, code: code)
             let again = try await Self.smsSignIn(server, code: code)
 
-            #expect(firstWrong.status == 400 && firstWrong.errorCode == "AUTH_003" && firstWrong.errorBody?.attemptsRemaining == 4)
+            #expect(
+                firstWrong.status == 400 && firstWrong.errorCode == "AUTH_003"
+                    && firstWrong.errorBody?.attemptsRemaining == 4)
             #expect(right.status == 200, "the fifth try with the right code still works")
             #expect(again.status == 400 && again.errorBody?.attemptsRemaining == 0, "single use")
 
@@ -86,7 +95,8 @@ struct PhoneSignInTests {
             let late = try await Self.textedCode(server)
             server.clock.advance(by: 300)
             let expired = try await Self.smsSignIn(server, code: late)
-            #expect(expired.status == 400 && expired.errorCode == "AUTH_003" && expired.errorBody?.attemptsRemaining == 0)
+            #expect(
+                expired.status == 400 && expired.errorCode == "AUTH_003" && expired.errorBody?.attemptsRemaining == 0)
         }
     }
 
@@ -150,11 +160,14 @@ struct PhoneSignInTests {
             #expect(knownWrong.errorCode == unknownWrong.errorCode)
         }
     }
-    @Test("C1 an account with only a phone number does step-up too: fund password, verification, redemption", arguments: TestDatabase.all)
+    @Test(
+        "C1 an account with only a phone number does step-up too: fund password, verification, redemption",
+        arguments: TestDatabase.all)
     func C1_phoneOnlyAccountUsesStepUp(database: TestDatabase) async throws {
         try await withServer(database) { server in
             _ = try await Self.requestCode(server)
-            let tokens = try await Self.smsSignIn(server, code: try await Self.textedCode(server)).decode(TokenResponse.self)
+            let tokens = try await Self.smsSignIn(server, code: try await Self.textedCode(server)).decode(
+                TokenResponse.self)
 
             try await server.setFundPassword(bearer: tokens.accessToken)
             let proof = try await server.verificationToken(bearer: tokens.accessToken)

@@ -37,13 +37,16 @@ struct ReadinessTests {
 
     @Test("test_12_readyAnswers503WhenPostgreSQLCannotBeReached, and /health still 200")
     func test_12_readyAnswers503WhenPostgreSQLCannotBeReached() async throws {
-        guard case .postgres(let url)? = TestDatabase.all.last else { return }  // SQLite only: nothing to cut
+        guard case .postgres(let url)? = TestDatabase.all.last else { return } // SQLite only: nothing to cut
         var components = try #require(URLComponents(string: url))
         let forwarder = try await TCPForwarder.start(to: components.host ?? "127.0.0.1", port: components.port ?? 5432)
         components.host = "127.0.0.1"
         components.port = forwarder.port
-        guard case .postgres(_, let searchPath) = try await TestDatabase.postgres(url: url).makeLocation() else { return }
-        let location = LatchConfig.DatabaseLocation.postgres(url: try #require(components.string), searchPath: searchPath)
+        guard case .postgres(_, let searchPath) = try await TestDatabase.postgres(url: url).makeLocation() else {
+            return
+        }
+        let location = LatchConfig.DatabaseLocation.postgres(
+            url: try #require(components.string), searchPath: searchPath)
         let server = try await TestServer.start(.postgres(url: url), sharing: location)
         do {
             #expect(try await server.send(.GET, "/health/ready").status == 200, "reachable through the forwarder")

@@ -23,7 +23,8 @@ struct RecoveryHardeningTests {
             let credentialID = try await server.bindDevice(key, name: "Eve's phone", bearer: attacker.accessToken)
             let first = try await server.loginChallenge(for: credentialID)
             let byKeyBefore = try await server.deviceSignatureGrant(
-                challengeID: first.challengeId, signature: try key.signLogin(challengeID: first.challengeId, challenge: first.challenge))
+                challengeID: first.challengeId,
+                signature: try key.signLogin(challengeID: first.challengeId, challenge: first.challenge))
             let heldChallenge = try await server.loginChallenge(for: credentialID)
             let proof = try await server.verificationToken(bearer: attacker.accessToken)
             let pending = try await server.signIn(device: ["id": "laptop-2"])
@@ -33,19 +34,25 @@ struct RecoveryHardeningTests {
             #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": Self.alice]).status == 202)
             let reset = try await server.send(
                 .POST, "/v1/password/reset",
-                json: ["email": Self.alice, "code": try await server.latestCode(to: Self.alice), "new_password": Self.newPassword])
+                json: [
+                    "email": Self.alice, "code": try await server.latestCode(to: Self.alice),
+                    "new_password": Self.newPassword
+                ])
 
             #expect(byKeyBefore.status == 200, "the key signed in before the reset: \(byKeyBefore.text)")
             #expect(reset.status == 204, "\(reset.text)")
             let byKeyAfter = try await server.deviceSignatureGrant(
                 challengeID: heldChallenge.challengeId,
-                signature: try key.signLogin(challengeID: heldChallenge.challengeId, challenge: heldChallenge.challenge),
+                signature: try key.signLogin(
+                    challengeID: heldChallenge.challengeId, challenge: heldChallenge.challenge),
                 device: TestServer.testDevice)
             #expect(byKeyAfter.status == 401 && byKeyAfter.errorCode == "AUTH_001", "\(byKeyAfter.text)")
-            let newChallenge = try await server.send(.POST, "/v1/device-credentials/\(credentialID)/challenges", body: nil)
+            let newChallenge = try await server.send(
+                .POST, "/v1/device-credentials/\(credentialID)/challenges", body: nil)
             #expect(newChallenge.status == 404, "the key is gone: \(newChallenge.text)")
             let pendingAfter = try await server.send(
-                .POST, "/v1/token", json: ["grant_type": "login_challenge", "challenge_id": pendingID, "code": pendingCode])
+                .POST, "/v1/token",
+                json: ["grant_type": "login_challenge", "challenge_id": pendingID, "code": pendingCode])
             #expect(pendingAfter.status == 400 && pendingAfter.errorCode == "AUTH_003", "\(pendingAfter.text)")
             #expect(try await server.send(.GET, "/v1/me", bearer: attacker.accessToken).errorCode == "AUTH_004")
             let resetMails = await server.mails().filter { $0.subject == "Your Latch password was reset" }
@@ -53,7 +60,8 @@ struct RecoveryHardeningTests {
             // Every known device is forgotten: even the owner's own device id needs the mailed code now.
             let known = try await server.signIn(password: Self.newPassword)
             #expect(known.status == 403 && known.errorCode == "VERIFICATION_REQUIRED", "\(known.text)")
-            let back = try await server.signInConfirmingNewDevice(password: Self.newPassword, device: TestServer.testDevice)
+            let back = try await server.signInConfirmingNewDevice(
+                password: Self.newPassword, device: TestServer.testDevice)
             let redeemed = try await server.redeem(proof, bearer: back.accessToken)
             #expect(redeemed.status == 403 && redeemed.errorCode == "VERIFICATION_INVALID", "\(redeemed.text)")
             let events = try await server.eventTypes(bearer: back.accessToken)
@@ -71,24 +79,30 @@ struct RecoveryHardeningTests {
             let ownerCredential = try await server.bindDevice(ownerKey, bearer: owner.accessToken)
             let eve = ["id": "attacker-9", "name": "Eve's phone"]
             let attacker = try await server.signInConfirmingNewDevice(device: eve)
-            let attackerCredential = try await server.bindDevice(DeviceKey(), name: "Eve's phone", bearer: attacker.accessToken)
+            let attackerCredential = try await server.bindDevice(
+                DeviceKey(), name: "Eve's phone", bearer: attacker.accessToken)
             // The owner changes the password from a later session on the same device as the key's binding.
             let again = try await server.signIn().decode(TokenResponse.self)
 
             let changed = try await server.send(
-                .POST, "/v1/password/change", json: ["current_password": "Correct-Horse-9", "new_password": Self.newPassword],
+                .POST, "/v1/password/change",
+                json: ["current_password": "Correct-Horse-9", "new_password": Self.newPassword],
                 bearer: again.accessToken)
 
             #expect(changed.status == 204, "\(changed.text)")
-            let attackerChallenge = try await server.send(.POST, "/v1/device-credentials/\(attackerCredential)/challenges", body: nil)
+            let attackerChallenge = try await server.send(
+                .POST, "/v1/device-credentials/\(attackerCredential)/challenges", body: nil)
             #expect(attackerChallenge.status == 404, "the other device's key is gone: \(attackerChallenge.text)")
             let ownerChallenge = try await server.loginChallenge(for: ownerCredential)
             let byOwnerKey = try await server.deviceSignatureGrant(
                 challengeID: ownerChallenge.challengeId,
-                signature: try ownerKey.signLogin(challengeID: ownerChallenge.challengeId, challenge: ownerChallenge.challenge))
+                signature: try ownerKey.signLogin(
+                    challengeID: ownerChallenge.challengeId, challenge: ownerChallenge.challenge))
             #expect(byOwnerKey.status == 200, "this device's key stays: \(byOwnerKey.text)")
             let fromEve = try await server.signIn(password: Self.newPassword, device: eve)
-            #expect(fromEve.status == 403 && fromEve.errorCode == "VERIFICATION_REQUIRED", "Eve's device is forgotten: \(fromEve.text)")
+            #expect(
+                fromEve.status == 403 && fromEve.errorCode == "VERIFICATION_REQUIRED",
+                "Eve's device is forgotten: \(fromEve.text)")
             #expect(try await server.signIn(password: Self.newPassword).status == 200, "this device stays known")
             #expect(try await server.send(.GET, "/v1/me", bearer: attacker.accessToken).errorCode == "AUTH_004")
             let events = try await server.eventTypes(bearer: again.accessToken)
@@ -96,7 +110,9 @@ struct RecoveryHardeningTests {
         }
     }
 
-    @Test("10 §2 the previous refresh token answers once within 10 s; a second replay revokes the session", arguments: TestDatabase.all)
+    @Test(
+        "10 §2 the previous refresh token answers once within 10 s; a second replay revokes the session",
+        arguments: TestDatabase.all)
     func test_10_refreshGraceAnswersOnce(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -107,17 +123,25 @@ struct RecoveryHardeningTests {
             let secondReplay = try await server.refresh(tokens.refreshToken)
 
             #expect(grace.status == 200, "\(grace.text)")
-            #expect(try grace.decode(TokenResponse.self).refreshToken == rotated.refreshToken, "the grace answer is the current token")
+            #expect(
+                try grace.decode(TokenResponse.self).refreshToken == rotated.refreshToken,
+                "the grace answer is the current token")
             #expect(secondReplay.status == 401 && secondReplay.errorCode == "AUTH_004", "\(secondReplay.text)")
-            #expect(try await server.refresh(rotated.refreshToken).errorCode == "AUTH_004", "the whole session is revoked")
+            #expect(
+                try await server.refresh(rotated.refreshToken).errorCode == "AUTH_004", "the whole session is revoked")
             #expect(try await server.send(.GET, "/v1/me", bearer: rotated.accessToken).status == 401)
             let other = try await server.signIn().decode(TokenResponse.self)
             let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).jsonArray
-            #expect(events.contains { $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId })
+            #expect(
+                events.contains {
+                    $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId
+                })
         }
     }
 
-    @Test("10 §2 a session ends LATCH_SESSION_MAX_DAYS after sign-in however often it is refreshed", arguments: TestDatabase.all)
+    @Test(
+        "10 §2 a session ends LATCH_SESSION_MAX_DAYS after sign-in however often it is refreshed",
+        arguments: TestDatabase.all)
     func test_10_sessionAbsoluteLifetime(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let day: Double = 24 * 3600
@@ -162,23 +186,30 @@ struct RecoveryHardeningTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let recent = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
-            let credentialID = try await server.bindDevice(DeviceKey(), name: "Alice's iPad", bearer: tokens.accessToken)
-            let unboundRecently = try await server.send(.DELETE, "/v1/device-credentials/\(recent)", bearer: tokens.accessToken)
+            let credentialID = try await server.bindDevice(
+                DeviceKey(), name: "Alice's iPad", bearer: tokens.accessToken)
+            let unboundRecently = try await server.send(
+                .DELETE, "/v1/device-credentials/\(recent)", bearer: tokens.accessToken)
             server.clock.advance(by: 601)
 
-            let stale = try await server.send(.DELETE, "/v1/device-credentials/\(credentialID)", bearer: tokens.accessToken)
+            let stale = try await server.send(
+                .DELETE, "/v1/device-credentials/\(credentialID)", bearer: tokens.accessToken)
             let otherKeyToken = try await server.verificationToken(
                 "unbind_device", parameters: ["credential_id": recent], bearer: tokens.accessToken)
             let withOtherKeyToken = try await server.send(
-                .DELETE, "/v1/device-credentials/\(credentialID)", json: ["verification_token": otherKeyToken], bearer: tokens.accessToken)
+                .DELETE, "/v1/device-credentials/\(credentialID)", json: ["verification_token": otherKeyToken],
+                bearer: tokens.accessToken)
             let token = try await server.verificationToken(
                 "unbind_device", parameters: ["credential_id": credentialID], bearer: tokens.accessToken)
             let proven = try await server.send(
-                .DELETE, "/v1/device-credentials/\(credentialID)", json: ["verification_token": token], bearer: tokens.accessToken)
+                .DELETE, "/v1/device-credentials/\(credentialID)", json: ["verification_token": token],
+                bearer: tokens.accessToken)
 
             #expect(unboundRecently.status == 204, "\(unboundRecently.text)")
             #expect(stale.status == 403 && stale.errorCode == "VERIFICATION_REQUIRED", "\(stale.text)")
-            #expect(withOtherKeyToken.status == 403 && withOtherKeyToken.errorCode == "VERIFICATION_INVALID", "\(withOtherKeyToken.text)")
+            #expect(
+                withOtherKeyToken.status == 403 && withOtherKeyToken.errorCode == "VERIFICATION_INVALID",
+                "\(withOtherKeyToken.text)")
             #expect(proven.status == 204, "\(proven.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken).jsonArray
             #expect(listed.isEmpty, "\(listed)")

@@ -25,7 +25,9 @@ struct RegistrationTests {
         }
     }
 
-    @Test("C2 verifying the code creates a verified account with its nickname and signs it in", arguments: TestDatabase.all)
+    @Test(
+        "C2 verifying the code creates a verified account with its nickname and signs it in",
+        arguments: TestDatabase.all)
     func C2_verifyCreatesAccountAndSignsIn(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let registered = try await server.register(" Alice@Example.COM ", nickname: "  Alice  ")
@@ -33,7 +35,8 @@ struct RegistrationTests {
             let code = try await server.latestCode(to: "alice@example.com")
 
             let verified = try await server.send(
-                .POST, "/v1/registrations/\(id)/verify", json: ["code": code, "device": TestServer.testDevice] as [String: Any])
+                .POST, "/v1/registrations/\(id)/verify",
+                json: ["code": code, "device": TestServer.testDevice] as [String: Any])
 
             #expect(verified.status == 201, "\(verified.text)")
             let tokens = try verified.decode(TokenResponse.self)
@@ -88,7 +91,9 @@ struct RegistrationTests {
         }
     }
 
-    @Test("C2 a second registration within 60 s is rate limited; after 60 s a new code replaces the old one", arguments: TestDatabase.all)
+    @Test(
+        "C2 a second registration within 60 s is rate limited; after 60 s a new code replaces the old one",
+        arguments: TestDatabase.all)
     func C2_resendIsRateLimitedAndReplacesOldCode(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let first = try await server.register("alice@example.com")
@@ -109,7 +114,8 @@ struct RegistrationTests {
             #expect(codes.count == 2, "one code per accepted registration, none for the refused one")
             let newCode = try await server.latestCode(to: "alice@example.com")
             let oldID = try await server.send(.POST, "/v1/registrations/\(firstID)/verify", json: ["code": newCode])
-            #expect(oldID.status == 400 && oldID.errorCode == "AUTH_003", "the old registration id is gone: \(oldID.text)")
+            #expect(
+                oldID.status == 400 && oldID.errorCode == "AUTH_003", "the old registration id is gone: \(oldID.text)")
             let newID = try await server.send(.POST, "/v1/registrations/\(secondID)/verify", json: ["code": newCode])
             #expect(newID.status == 201, "\(newID.text)")
         }
@@ -138,17 +144,23 @@ struct RegistrationTests {
 
             let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 for _ in 0..<5 {
-                    group.addTask { try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code]) }
+                    group.addTask {
+                        try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code])
+                    }
                 }
                 return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
             }
 
             #expect(responses.filter { $0.status == 201 }.count == 1, "\(responses.map(\.status))")
-            #expect(responses.filter { $0.status == 400 && $0.errorCode == "AUTH_003" }.count == 4, "\(responses.map(\.text))")
+            #expect(
+                responses.filter { $0.status == 400 && $0.errorCode == "AUTH_003" }.count == 4,
+                "\(responses.map(\.text))")
         }
     }
 
-    @Test("C11 registering an existing address answers the same, mails a warning instead of a code, and changes nothing", arguments: TestDatabase.all)
+    @Test(
+        "C11 registering an existing address answers the same, mails a warning instead of a code, and changes nothing",
+        arguments: TestDatabase.all)
     func C11_registrationOfExistingAccountRevealsAndChangesNothing(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let original = try await server.signUp("alice@example.com", password: "Correct-Horse-9")
@@ -169,7 +181,9 @@ struct RegistrationTests {
                 let attempt = try await server.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": guess])
                 #expect(attempt.status == 400 && attempt.errorCode == "AUTH_003")
             }
-            #expect(try await server.signIn(password: "Correct-Horse-9").status == 200, "the account's password is untouched")
+            #expect(
+                try await server.signIn(password: "Correct-Horse-9").status == 200,
+                "the account's password is untouched")
             #expect(try await server.signIn(password: "Attacker-Pass-8").errorCode == "AUTH_001")
             let me = try await server.send(.GET, "/v1/me", bearer: original.accessToken)
             #expect(me.status == 200 && me.json["id"] as? String == original.user.id && me.json["nickname"] == nil)
@@ -188,16 +202,22 @@ struct RegistrationTests {
             let bobID = try #require(bob.json["registration_id"] as? String)
             let bobCode = try await server.latestCode(to: "bob@example.com")
             let sql = try #require(server.app.db as? any SQLDatabase)
-            try await sql.raw("DELETE FROM email_codes WHERE purpose = 'registration' AND email = 'alice@example.com'").run()
-            try await sql.raw("UPDATE email_codes SET email = 'alice@example.com' WHERE email = 'bob@example.com'").run()
+            try await sql.raw("DELETE FROM email_codes WHERE purpose = 'registration' AND email = 'alice@example.com'")
+                .run()
+            try await sql.raw("UPDATE email_codes SET email = 'alice@example.com' WHERE email = 'bob@example.com'")
+                .run()
 
             let verified = try await server.send(.POST, "/v1/registrations/\(bobID)/verify", json: ["code": bobCode])
 
             #expect(verified.status == 400 && verified.errorCode == "AUTH_003", "\(verified.text)")
             #expect(try await server.signIn(password: "Correct-Horse-9").status == 200)
             #expect(try await server.signIn(password: "Attacker-Pass-8").errorCode == "AUTH_001")
-            #expect(try await server.signIn("bob@example.com", password: "Attacker-Pass-8").errorCode == "AUTH_001", "no account at all")
-            #expect(try await server.send(.GET, "/v1/me", bearer: original.accessToken).json["id"] as? String == original.user.id)
+            #expect(
+                try await server.signIn("bob@example.com", password: "Attacker-Pass-8").errorCode == "AUTH_001",
+                "no account at all")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: original.accessToken).json["id"] as? String
+                    == original.user.id)
         }
     }
 
@@ -220,12 +240,13 @@ struct RegistrationTests {
             let cases: [(password: String, reason: String)] = [
                 ("Password1", "common"), ("Ab1", "too_short"), ("alllowercase1", "missing_uppercase"),
                 ("ALLUPPERCASE1", "missing_lowercase"), ("NoDigitsHere", "missing_digit"),
-                (String(repeating: "Ab1", count: 43), "too_long"),
+                (String(repeating: "Ab1", count: 43), "too_long")
             ]
             for (password, reason) in cases {
                 let refused = try await server.register("alice@example.com", password: password)
 
-                #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(password): \(refused.text)")
+                #expect(
+                    refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(password): \(refused.text)")
                 #expect(refused.errorBody?.field == "password")
                 #expect((refused.errorBody?.reasons)?.contains(reason) == true, "\(password): \(refused.text)")
             }
@@ -236,9 +257,10 @@ struct RegistrationTests {
     @Test("C2 an implausible email is refused with 422 naming email", arguments: TestDatabase.all)
     func C2_invalidEmailRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            for email in ["", "   ", "alice", "alice@", "@example.com", "alice@example", "alice@@example.com",
-                "al ice@example.com", "alice@exa_mple.com", "アリス@example.com"]
-            {
+            for email in [
+                "", "   ", "alice", "alice@", "@example.com", "alice@example", "alice@@example.com",
+                "al ice@example.com", "alice@exa_mple.com", "アリス@example.com"
+            ] {
                 let refused = try await server.register(email)
 
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(email): \(refused.text)")

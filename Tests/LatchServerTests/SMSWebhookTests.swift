@@ -9,10 +9,13 @@ import Vapor
 @Suite("SMS over an HTTP webhook (issue 6)", .serialized)
 struct SMSWebhookTests {
     static func sms(to: String = "+8613800138000", text: String = "Latch 验证码 123456，5 分钟内有效。") -> OutgoingMessage {
-        OutgoingMessage(to: to, channel: OutgoingMessage.smsChannel, subject: "", body: text, code: "123456", createdAt: Date())
+        OutgoingMessage(
+            to: to, channel: OutgoingMessage.smsChannel, subject: "", body: text, code: "123456", createdAt: Date())
     }
 
-    @Test("C1 a message on channel sms is POSTed to LATCH_SMS_WEBHOOK_URL as JSON {to, text}", arguments: TestDatabase.all)
+    @Test(
+        "C1 a message on channel sms is POSTed to LATCH_SMS_WEBHOOK_URL as JSON {to, text}", arguments: TestDatabase.all
+    )
     func C1_smsGoesToWebhook(database: TestDatabase) async throws {
         let gateway = try await WebhookStandIn.start()
         do {
@@ -93,10 +96,10 @@ struct SMSWebhookTests {
     func C1_smsWebhookConnectionErrorsAreRetried() async throws {
         let gateway = try await WebhookStandIn.start()
         let client = gateway.app.client
-        let unreachable = "http://127.0.0.1:9/sms"  // the discard port: nothing listens there
+        let unreachable = "http://127.0.0.1:9/sms" // the discard port: nothing listens there
         let queue = DeliveryQueue(channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"))
         var delivery = SMSWebhookDelivery(url: URI(string: unreachable), client: client, queue: queue)
-        delivery.timeout = .seconds(1)  // the HTTP client keeps retrying a refused connection until then
+        delivery.timeout = .seconds(1) // the HTTP client keeps retrying a refused connection until then
 
         let started = ContinuousClock.now
         try await delivery.deliver(Self.sms())

@@ -15,7 +15,8 @@ struct SMTPClientTests {
     static let quick = RetryPolicy(attempts: 4, firstDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
 
     static func client(
-        _ sink: SMTPSink, user: String? = nil, tls: Bool = false, scheme: String = "smtp", stepTimeout: TimeAmount = .seconds(10)
+        _ sink: SMTPSink, user: String? = nil, tls: Bool = false, scheme: String = "smtp",
+        stepTimeout: TimeAmount = .seconds(10)
     ) throws -> SMTPClient {
         let credentials = user.map { "\($0)@" } ?? ""
         var configuration = try SMTPConfiguration(url: "\(scheme)://\(credentials)127.0.0.1:\(sink.port)")
@@ -30,14 +31,17 @@ struct SMTPClientTests {
         SMTPEnvelope(from: "latch@latch.test", recipients: ["alice@example.com"], message: message)
     }
 
-    static func mailDelivery(_ sink: SMTPSink, policy: RetryPolicy = quick) throws -> (SMTPMailDelivery, DeliveryQueue) {
+    static func mailDelivery(_ sink: SMTPSink, policy: RetryPolicy = quick) throws -> (SMTPMailDelivery, DeliveryQueue)
+    {
         let queue = DeliveryQueue(channel: "mail", policy: policy, logger: Logger(label: "test"))
-        let delivery = SMTPMailDelivery(client: try client(sink), from: try MailAddress(parsing: "latch@latch.test"), queue: queue)
+        let delivery = SMTPMailDelivery(
+            client: try client(sink), from: try MailAddress(parsing: "latch@latch.test"), queue: queue)
         return (delivery, queue)
     }
 
     static func message(to: String = "alice@example.com") -> OutgoingMessage {
-        OutgoingMessage(to: to, channel: "email", subject: "Hello", body: "Code 123456", code: "123456", createdAt: Date())
+        OutgoingMessage(
+            to: to, channel: "email", subject: "Hello", body: "Code 123456", code: "123456", createdAt: Date())
     }
 
     @Test("Mail AUTH PLAIN with the URL's credentials (percent-decoded)")
@@ -89,7 +93,9 @@ struct SMTPClientTests {
                 try await Self.client(sink, tls: false).send(Self.envelope())
             }
 
-            guard case .connection = error else { Issue.record("expected a connection (TLS) error, got \(error)"); return }
+            guard case .connection = error else {
+                Issue.record("expected a connection (TLS) error, got \(error)"); return
+            }
             #expect(try sink.messages().isEmpty)
         }
     }
@@ -141,13 +147,17 @@ struct SMTPClientTests {
             let from = try MailAddress(parsing: "latch@latch.test")
             let message = Self.message(to: "alice@example.com")
 
-            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good).deliver(message)
-            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong).deliver(message)
+            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter2"), from: from, queue: good)
+                .deliver(message)
+            try await SMTPMailDelivery(client: try Self.client(sink, user: "latch:hunter3"), from: from, queue: wrong)
+                .deliver(message)
             await good.waitUntilIdle()
             await wrong.waitUntilIdle()
 
             let text = lines.text
-            #expect(text.contains("will retry") && text.contains("delivered") && text.contains("permanent failure"), "\(text)")
+            #expect(
+                text.contains("will retry") && text.contains("delivered") && text.contains("permanent failure"),
+                "\(text)")
             for secret in ["alice", "example.com", "123456", "Code", "hunter", "latch:"] {
                 #expect(!text.contains(secret), "the log shows \(secret): \(text)")
             }

@@ -11,7 +11,9 @@ import Testing
 /// effect by forcing the non-loopback setting onto a loopback connection.
 @Suite("SMTP transport security (issue 10)", .serialized)
 struct SMTPTransportSecurityTests {
-    @Test("test_10 smtp:// to a non-loopback host requires STARTTLS; loopback and smtp+insecure:// allow plain; smtps:// is TLS at once")
+    @Test(
+        "test_10 smtp:// to a non-loopback host requires STARTTLS; loopback and smtp+insecure:// allow plain; smtps:// is TLS at once"
+    )
     func test_10_smtpSecurityDecision() throws {
         let cases: [(String, SMTPConfiguration.Security)] = [
             ("smtp://mail.example.com", .startTLSRequired),
@@ -24,7 +26,7 @@ struct SMTPTransportSecurityTests {
             ("smtp://localhost", .startTLSWhenOffered),
             ("smtp+insecure://relay.internal", .startTLSWhenOffered),
             ("SMTP+INSECURE://relay.internal:2525", .startTLSWhenOffered),
-            ("smtps://mail.example.com", .implicitTLS),
+            ("smtps://mail.example.com", .implicitTLS)
         ]
         for (url, expected) in cases {
             #expect(try SMTPConfiguration(url: url).security == expected, "\(url)")
@@ -33,12 +35,14 @@ struct SMTPTransportSecurityTests {
         #expect(insecure.port == 25 && insecure.description == "smtp+insecure://relay.internal:25")
         let config = try LatchConfig.fromEnvironment([
             "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_SMTP_URL": "smtp+insecure://relay.internal",
-            "LATCH_MAIL_FROM": "latch@example.com",
+            "LATCH_MAIL_FROM": "latch@example.com"
         ])
         #expect(config.smtpURL == "smtp+insecure://relay.internal")
     }
 
-    @Test("test_10 an IP-address host gets no SNI name, so the certificate is checked against its IP SANs; names are names")
+    @Test(
+        "test_10 an IP-address host gets no SNI name, so the certificate is checked against its IP SANs; names are names"
+    )
     func test_10_ipHostIsVerifiedByAddress() throws {
         #expect(try SMTPConfiguration(url: "smtps://203.0.113.5").serverHostname == nil)
         #expect(try SMTPConfiguration(url: "smtps://[2001:db8::25]").serverHostname == nil)
@@ -47,23 +51,28 @@ struct SMTPTransportSecurityTests {
         #expect(try SMTPConfiguration(url: "smtps://12345").serverHostname == "12345")
     }
 
-    @Test("test_10 when STARTTLS is required and the server does not offer it, nothing is sent and the failure is permanent and logged as configuration")
+    @Test(
+        "test_10 when STARTTLS is required and the server does not offer it, nothing is sent and the failure is permanent and logged as configuration"
+    )
     func test_10_requiredStartTLSMissingFailsPermanently() async throws {
         try await withSMTPSink { sink in
             var configuration = try SMTPConfiguration(url: "smtp://127.0.0.1:\(sink.port)")
-            configuration.security = .startTLSRequired  // what smtp:// to a non-loopback host gets
+            configuration.security = .startTLSRequired // what smtp:// to a non-loopback host gets
             let client = try SMTPClient(configuration: configuration)
             let error = try await #require(throws: SMTPError.self) { try await client.send(SMTPClientTests.envelope()) }
 
             let lines = LogCapture()
-            let queue = DeliveryQueue(channel: "mail", policy: SMTPClientTests.quick, logger: Logger(label: "test") { _ in lines })
-            let delivery = SMTPMailDelivery(client: client, from: try MailAddress(parsing: "latch@latch.test"), queue: queue)
+            let queue = DeliveryQueue(
+                channel: "mail", policy: SMTPClientTests.quick, logger: Logger(label: "test") { _ in lines })
+            let delivery = SMTPMailDelivery(
+                client: client, from: try MailAddress(parsing: "latch@latch.test"), queue: queue)
             try await delivery.deliver(SMTPClientTests.message())
             await queue.waitUntilIdle()
 
             #expect(error == .startTLSUnavailable && !error.isTemporary)
             #expect(try sink.messages().isEmpty && sink.attempts().isEmpty, "no MAIL, no DATA in the clear")
-            #expect(lines.text.contains("permanent failure") && lines.text.contains("configuration error"), "\(lines.text)")
+            #expect(
+                lines.text.contains("permanent failure") && lines.text.contains("configuration error"), "\(lines.text)")
             #expect(!lines.text.contains("will retry"))
         }
     }
@@ -82,9 +91,11 @@ struct SMTPTransportSecurityTests {
         }
     }
 
-    @Test("test_10 an IP host: a certificate naming that IP passes, one naming only a DNS name fails and nothing is sent", arguments: [
-        ("IP:127.0.0.1", true), ("DNS:localhost", false), ("IP:127.0.0.2,DNS:localhost", false),
-    ])
+    @Test(
+        "test_10 an IP host: a certificate naming that IP passes, one naming only a DNS name fails and nothing is sent",
+        arguments: [
+            ("IP:127.0.0.1", true), ("DNS:localhost", false), ("IP:127.0.0.2,DNS:localhost", false)
+        ])
     func test_10_ipHostCertificateMustNameTheIP(san: String, accepted: Bool) async throws {
         try await withSMTPSink(["--implicit-tls", "--san", san]) { sink in
             var configuration = try SMTPConfiguration(url: "smtps://127.0.0.1:\(sink.port)")

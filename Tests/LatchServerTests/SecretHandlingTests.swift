@@ -11,21 +11,25 @@ struct SecretHandlingTests {
             try await server.signUp()
 
             let signIn = try await server.signIn()
-            let me = try await server.send(.GET, "/v1/me", bearer: try signIn.decode(TokenResponseShape.self).access_token)
+            let me = try await server.send(
+                .GET, "/v1/me", bearer: try signIn.decode(TokenResponseShape.self).access_token)
 
             #expect(signIn.headers.first(name: "Cache-Control") == "no-store")
             #expect(me.headers.first(name: "Cache-Control") == "no-store")
         }
     }
 
-    @Test("C5 a database opened with another LATCH_SECRET_KEY fails with a line naming the variable", arguments: TestDatabase.all)
+    @Test(
+        "C5 a database opened with another LATCH_SECRET_KEY fails with a line naming the variable",
+        arguments: TestDatabase.all)
     func C5_wrongSecretKeyIsAConfigurationError(database: TestDatabase) async throws {
         let first = try await TestServer.start(database)
         let location = first.location
         try await first.stop()
 
         await #expect(throws: ConfigurationError.self) {
-            let second = try await TestServer.start(database, sharing: location, secretKey: Data(repeating: 9, count: 32))
+            let second = try await TestServer.start(
+                database, sharing: location, secretKey: Data(repeating: 9, count: 32))
             try await second.stop()
         }
         do {

@@ -15,9 +15,12 @@ struct ServiceRedeemTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let proof = try await server.verificationToken(bearer: tokens.accessToken)
-            let body: [String: Any] = ["verification_token": proof, "action": "withdrawal", "parameters": StepUp.withdrawal]
+            let body: [String: Any] = [
+                "verification_token": proof, "action": "withdrawal", "parameters": StepUp.withdrawal
+            ]
 
-            let wrongKey = try await server.send(.POST, "/v1/verifications/redeem", json: body, bearer: "svc-not-the-key-0000000000000000000")
+            let wrongKey = try await server.send(
+                .POST, "/v1/verifications/redeem", json: body, bearer: "svc-not-the-key-0000000000000000000")
             let first = try await server.send(.POST, "/v1/verifications/redeem", json: body, bearer: Self.serviceKey)
             let second = try await server.send(.POST, "/v1/verifications/redeem", json: body, bearer: Self.serviceKey)
 

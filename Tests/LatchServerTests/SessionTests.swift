@@ -12,7 +12,9 @@ struct SessionTests {
     static let phone = ["name": "Alice's iPhone", "model": "iPhone16,1", "platform": "iOS"]
     static let laptop = ["name": "Alice's MacBook", "model": "Mac15,3", "platform": "macOS"]
 
-    @Test("C8 the list shows each device with its details and marks exactly the asking one current", arguments: TestDatabase.all)
+    @Test(
+        "C8 the list shows each device with its details and marks exactly the asking one current",
+        arguments: TestDatabase.all)
     func C8_listShowsDevicesAndCurrent(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let start = server.clock.now
@@ -39,7 +41,9 @@ struct SessionTests {
             #expect(Self.date(phoneEntry["created_at"]) == start.addingTimeInterval(60))
             #expect(Self.date(phoneEntry["last_active_at"]) != nil)
             let laptopEntry = try #require(sessions.first { $0["id"] as? String == laptop.sessionId })
-            #expect(laptopEntry["device_name"] as? String == "Alice's MacBook" && laptopEntry["platform"] as? String == "macOS")
+            #expect(
+                laptopEntry["device_name"] as? String == "Alice's MacBook"
+                    && laptopEntry["platform"] as? String == "macOS")
             #expect(Self.date(laptopEntry["created_at"]) == start.addingTimeInterval(120))
             #expect(Self.date(laptopEntry["last_active_at"]) == start.addingTimeInterval(120))
         }
@@ -66,20 +70,25 @@ struct SessionTests {
         }
     }
 
-    @Test("C8 signing out an unknown session or another user's session is 404 and changes nothing", arguments: TestDatabase.all)
+    @Test(
+        "C8 signing out an unknown session or another user's session is 404 and changes nothing",
+        arguments: TestDatabase.all)
     func C8_revokeUnknownOrForeignSessionIsNotFound(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp("alice@example.com")
             let bob = try await server.signUp("bob@example.com")
 
-            let unknown = try await server.send(.DELETE, "/v1/sessions/\(UUID().uuidString.lowercased())", bearer: alice.accessToken)
+            let unknown = try await server.send(
+                .DELETE, "/v1/sessions/\(UUID().uuidString.lowercased())", bearer: alice.accessToken)
             let notAnID = try await server.send(.DELETE, "/v1/sessions/not-a-session", bearer: alice.accessToken)
             let foreign = try await server.send(.DELETE, "/v1/sessions/\(bob.sessionId)", bearer: alice.accessToken)
 
             for response in [unknown, notAnID, foreign] {
                 #expect(response.status == 404 && response.errorCode == "NOT_FOUND", "\(response.text)")
             }
-            #expect(try await server.send(.GET, "/v1/me", bearer: bob.accessToken).status == 200, "Bob's session is untouched")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: bob.accessToken).status == 200,
+                "Bob's session is untouched")
             #expect(try await server.refresh(bob.refreshToken).status == 200)
         }
     }
@@ -103,11 +112,15 @@ struct SessionTests {
                 #expect(try await server.refresh(other.refreshToken).errorCode == "AUTH_004")
             }
             #expect(try await server.refresh(phone.refreshToken).status == 200)
-            #expect(try await server.send(.GET, "/v1/me", bearer: bob.accessToken).status == 200, "other users are untouched")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: bob.accessToken).status == 200,
+                "other users are untouched")
         }
     }
 
-    @Test("C8 DELETE /v1/sessions without scope=others is 422 naming scope and revokes nothing", arguments: TestDatabase.all)
+    @Test(
+        "C8 DELETE /v1/sessions without scope=others is 422 naming scope and revokes nothing",
+        arguments: TestDatabase.all)
     func C8_revokeWithoutScopeRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let first = try await server.signUp()
@@ -138,12 +151,16 @@ struct SessionTests {
             #expect(access.status == 401 && access.errorCode == "AUTH_004")
             #expect(try await server.refresh(phone.refreshToken).errorCode == "AUTH_004")
             #expect(try await server.send(.POST, "/v1/logout", bearer: phone.accessToken).status == 401)
-            #expect(try await server.send(.GET, "/v1/me", bearer: other.accessToken).status == 200, "only this session ends")
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: other.accessToken).status == 200, "only this session ends"
+            )
             #expect(try await server.send(.POST, "/v1/logout").errorCode == "AUTH_004", "no token")
         }
     }
 
-    @Test("C8 a revocation on one instance is seen by another sharing the database within 5 s", arguments: TestDatabase.all)
+    @Test(
+        "C8 a revocation on one instance is seen by another sharing the database within 5 s",
+        arguments: TestDatabase.all)
     func C8_revocationSeenAcrossInstancesWithinFiveSeconds(database: TestDatabase) async throws {
         let clock = TestClock()
         let a = try await TestServer.start(database, clock: clock)
@@ -174,7 +191,9 @@ struct SessionTests {
     /// PostgreSQL only: SQLite has no NOTIFY, and there the 5 s recheck above is the bound.
     static let postgresOnly = TestDatabase.all.filter { if case .postgres = $0 { true } else { false } }
 
-    @Test("10 §2 a session revoked on one latchd is refused by another sharing PostgreSQL within 1 s (LISTEN/NOTIFY)", arguments: postgresOnly)
+    @Test(
+        "10 §2 a session revoked on one latchd is refused by another sharing PostgreSQL within 1 s (LISTEN/NOTIFY)",
+        arguments: postgresOnly)
     func test_10_revocationReachesOtherInstanceWithinOneSecond(database: TestDatabase) async throws {
         try await withTwoInstances(database) { a, b in
             #expect(try await Self.listeners(of: a) == 2)
@@ -194,9 +213,11 @@ struct SessionTests {
             let name = "latch-revocation-listener \(schema)"
             try #require(try await Self.listeners(of: a) == 2)
             let terminated = try await Self.postgres(url) { sql in
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = \(bind: name)
-                    """).all().count
+                    """
+                ).all().count
             }
             #expect(terminated == 2, "both instances' listeners were cut")
             #expect(try await Self.listeners(of: a) == 2, "both listeners are back")
@@ -209,14 +230,18 @@ struct SessionTests {
 
     /// How many revocation listeners listen on `server`'s schema, waiting up to 5 s for two.
     static func listeners(of server: TestServer) async throws -> Int {
-        guard case .postgres(let url, let searchPath?) = server.location, let schema = searchPath.first else { return 0 }
+        guard case .postgres(let url, let searchPath?) = server.location, let schema = searchPath.first else {
+            return 0
+        }
         let name = "latch-revocation-listener \(schema)"
         var listening = 0
         for _ in 0..<100 where listening < 2 {
             listening = try await postgres(url) { sql in
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     SELECT pid FROM pg_stat_activity WHERE application_name = \(bind: name) AND query = 'SELECT 1'
-                    """).all().count
+                    """
+                ).all().count
             }
             if listening < 2 { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -241,7 +266,8 @@ struct SessionTests {
     }
 
     /// Two servers on one database (and one test clock).
-    func withTwoInstances(_ database: TestDatabase, _ body: (TestServer, TestServer) async throws -> Void) async throws {
+    func withTwoInstances(_ database: TestDatabase, _ body: (TestServer, TestServer) async throws -> Void) async throws
+    {
         let clock = TestClock()
         let a = try await TestServer.start(database, clock: clock)
         let b: TestServer
@@ -303,7 +329,7 @@ struct SessionTests {
             #expect(me.status == 200)
             var user = try me.decode(UserInfo.self)
             #expect(user.identities?.map(\.provider) == ["email"], "C1: the ways to sign in are listed")
-            user.identities = nil  // token responses leave them out
+            user.identities = nil // token responses leave them out
             #expect(user == tokens.user)
             #expect(user.email == "alice@example.com" && user.emailVerified)
             #expect(try await server.send(.GET, "/v1/me").errorCode == "AUTH_004")
@@ -315,12 +341,14 @@ struct SessionTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
 
-            let trimmed = try await server.send(.PATCH, "/v1/me", json: ["nickname": "  Ally \n"], bearer: tokens.accessToken)
+            let trimmed = try await server.send(
+                .PATCH, "/v1/me", json: ["nickname": "  Ally \n"], bearer: tokens.accessToken)
             let longest = try await server.send(
                 .PATCH, "/v1/me", json: ["nickname": String(repeating: "名", count: 64)], bearer: tokens.accessToken)
             let tooLong = try await server.send(
                 .PATCH, "/v1/me", json: ["nickname": String(repeating: "a", count: 65)], bearer: tokens.accessToken)
-            let control = try await server.send(.PATCH, "/v1/me", json: ["nickname": "Al\u{7}ly"], bearer: tokens.accessToken)
+            let control = try await server.send(
+                .PATCH, "/v1/me", json: ["nickname": "Al\u{7}ly"], bearer: tokens.accessToken)
 
             #expect(trimmed.status == 200 && trimmed.json["nickname"] as? String == "Ally", "\(trimmed.text)")
             #expect(longest.status == 200 && longest.json["nickname"] as? String == String(repeating: "名", count: 64))
@@ -329,7 +357,8 @@ struct SessionTests {
                 #expect(refused.errorBody?.field == "nickname")
             }
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
-            #expect(me.json["nickname"] as? String == String(repeating: "名", count: 64), "refused changes are not stored")
+            #expect(
+                me.json["nickname"] as? String == String(repeating: "名", count: 64), "refused changes are not stored")
             #expect(try await server.send(.PATCH, "/v1/me", json: ["nickname": "Eve"]).errorCode == "AUTH_004")
         }
     }

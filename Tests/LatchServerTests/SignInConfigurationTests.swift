@@ -36,7 +36,9 @@ struct SignInConfigurationTests {
             try Self.config(["LATCH_WECHAT_APP_SECRET": "s"])
         }
         #expect(throws: ConfigurationError("LATCH_WECHAT_API_BASE", "must be an http(s) URL (got not a url)")) {
-            try Self.config(["LATCH_WECHAT_APP_ID": "wx1", "LATCH_WECHAT_APP_SECRET": "s", "LATCH_WECHAT_API_BASE": "not a url"])
+            try Self.config([
+                "LATCH_WECHAT_APP_ID": "wx1", "LATCH_WECHAT_APP_SECRET": "s", "LATCH_WECHAT_API_BASE": "not a url"
+            ])
         }
     }
 }

@@ -23,7 +23,9 @@ struct SigningKeyRotationTests {
         return try rows.first?.decode(column: "keys", as: Int.self) ?? -1
     }
 
-    @Test("test_12 rotation with two instances: a token signed before still verifies on both, one signed after verifies on the other", arguments: TestDatabase.all)
+    @Test(
+        "test_12 rotation with two instances: a token signed before still verifies on both, one signed after verifies on the other",
+        arguments: TestDatabase.all)
     func test_12_rotationAcrossTwoInstances(database: TestDatabase) async throws {
         let clock = TestClock()
         let first = try await TestServer.start(database, clock: clock)
@@ -41,8 +43,10 @@ struct SigningKeyRotationTests {
         let secondKnewBefore = second.app.latch.accessTokens.keys.entries.map(\.kid)
 
         let results = [
-            try await first.send(.GET, "/v1/me", bearer: before).status, try await second.send(.GET, "/v1/me", bearer: before).status,
-            try await first.send(.GET, "/v1/me", bearer: after).status, try await second.send(.GET, "/v1/me", bearer: after).status,
+            try await first.send(.GET, "/v1/me", bearer: before).status,
+            try await second.send(.GET, "/v1/me", bearer: before).status,
+            try await first.send(.GET, "/v1/me", bearer: after).status,
+            try await second.send(.GET, "/v1/me", bearer: after).status
         ]
         let published = try await Self.publishedKIDs(second)
         let afterKID = try Self.kid(after)
@@ -80,7 +84,9 @@ struct SigningKeyRotationTests {
         #expect(propagation < .seconds(10), "reload every 0.5 s; took \(propagation)")
     }
 
-    @Test("test_12 a superseded key verifies until its tokens have expired (2 h + 5 min), then retires: out of the JWKS, refused, listed retired", arguments: TestDatabase.all)
+    @Test(
+        "test_12 a superseded key verifies until its tokens have expired (2 h + 5 min), then retires: out of the JWKS, refused, listed retired",
+        arguments: TestDatabase.all)
     func test_12_retiredKeyLeavesJWKSAfterExpiry(database: TestDatabase) async throws {
         let clock = TestClock()
         let server = try await TestServer.start(database, clock: clock)
@@ -97,7 +103,8 @@ struct SigningKeyRotationTests {
         // A token that the retired key would have signed with a lifetime still running is refused: the key is gone.
         let forged = try await server.app.latch.accessTokens.keys.collection.sign(
             AccessTokenClaims(
-                iss: "http://latch.test", sub: old.user.id, aud: AccessTokenClaims.audience, iat: Int(clock.now.timeIntervalSince1970),
+                iss: "http://latch.test", sub: old.user.id, aud: AccessTokenClaims.audience,
+                iat: Int(clock.now.timeIntervalSince1970),
                 exp: Int(clock.now.timeIntervalSince1970) + 600, jti: "j", sid: old.sessionId),
             kid: .init(string: oldKID))
         let refused = await server.app.latch.accessTokens.verify(forged, now: clock.now)
@@ -125,7 +132,10 @@ struct SigningKeyRotationTests {
         let winners = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<10 {
                 let db = (index.isMultiple(of: 2) ? first : second).app.db
-                group.addTask { try await SigningKeyRing.rotate(after: signer, secrets: secrets, now: clock.now.timeIntervalSince1970, on: db) }
+                group.addTask {
+                    try await SigningKeyRing.rotate(
+                        after: signer, secrets: secrets, now: clock.now.timeIntervalSince1970, on: db)
+                }
             }
             return try await group.reduce(into: [String]()) { if let kid = $1 { $0.append(kid) } }
         }
@@ -137,7 +147,9 @@ struct SigningKeyRotationTests {
         #expect(keys == 2)
     }
 
-    @Test("test_12 automatic rotation after LATCH_KEY_ROTATION_DAYS: both instances sign with one new key", arguments: TestDatabase.all)
+    @Test(
+        "test_12 automatic rotation after LATCH_KEY_ROTATION_DAYS: both instances sign with one new key",
+        arguments: TestDatabase.all)
     func test_12_automaticRotationAcrossInstances(database: TestDatabase) async throws {
         let clock = TestClock()
         let adjust: (inout LatchConfig) -> Void = {
@@ -153,11 +165,12 @@ struct SigningKeyRotationTests {
         clock.advance(by: 86_400)
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline,
-            first.app.latch.accessTokens.keys.signingKID == oldKID || second.app.latch.accessTokens.keys.signingKID == oldKID
+            first.app.latch.accessTokens.keys.signingKID == oldKID
+                || second.app.latch.accessTokens.keys.signingKID == oldKID
         {
             try await Task.sleep(for: .milliseconds(100))
         }
-        try await Task.sleep(for: .milliseconds(600))  // both have tried by now
+        try await Task.sleep(for: .milliseconds(600)) // both have tried by now
         let firstSigner = first.app.latch.accessTokens.keys.signingKID
         let secondSigner = second.app.latch.accessTokens.keys.signingKID
         let keys = try await Self.keyCount(first)
@@ -173,7 +186,9 @@ struct SigningKeyRotationTests {
     func test_12_rotationDaysConfiguration() throws {
         let key = ConfigurationTests.key
         #expect(try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key]).keyRotationDays == 90)
-        #expect(try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_KEY_ROTATION_DAYS": "30"]).keyRotationDays == 30)
+        #expect(
+            try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_KEY_ROTATION_DAYS": "30"]).keyRotationDays
+                == 30)
         for bad in ["0", "3651", "ninety"] {
             let error = try #require(throws: ConfigurationError.self) {
                 try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_KEY_ROTATION_DAYS": bad])

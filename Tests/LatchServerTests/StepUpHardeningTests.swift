@@ -6,7 +6,8 @@ import Testing
 /// or only the password.
 @Suite("Step-up hardening (D1, C8)")
 struct StepUpHardeningTests {
-    @Test("D1 enrolling TOTP needs a recent sign-in or a verification token for enable_totp", arguments: TestDatabase.all)
+    @Test(
+        "D1 enrolling TOTP needs a recent sign-in or a verification token for enable_totp", arguments: TestDatabase.all)
     func D1_enrolmentNeedsRecentSignInOrProof(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -15,7 +16,8 @@ struct StepUpHardeningTests {
 
             let stale = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
             let proof = try await server.verificationToken("enable_totp", parameters: [:], bearer: tokens.accessToken)
-            let proven = try await server.send(.POST, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
+            let proven = try await server.send(
+                .POST, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
 
             #expect(stale.status == 403 && stale.errorCode == "VERIFICATION_REQUIRED", "\(stale.text)")
             #expect(proven.status == 200, "\(proven.text)")

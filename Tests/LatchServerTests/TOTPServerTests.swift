@@ -7,7 +7,9 @@ import Testing
 /// recovery codes, and disabling only with a verification token.
 @Suite("TOTP 2FA (D1)")
 struct TOTPServerTests {
-    @Test("D1 enrolment returns a base32 secret and an otpauth URI with issuer Latch and the account", arguments: TestDatabase.all)
+    @Test(
+        "D1 enrolment returns a base32 secret and an otpauth URI with issuer Latch and the account",
+        arguments: TestDatabase.all)
     func D1_enrolReturnsSecretAndURI(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -29,7 +31,9 @@ struct TOTPServerTests {
         }
     }
 
-    @Test("D1 activation needs the right code and returns 10 recovery codes; enrolling again while active is 409", arguments: TestDatabase.all)
+    @Test(
+        "D1 activation needs the right code and returns 10 recovery codes; enrolling again while active is 409",
+        arguments: TestDatabase.all)
     func D1_activateWithCode(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -38,9 +42,11 @@ struct TOTPServerTests {
             let app = Authenticator(secret: secret, recoveryCodes: [])
 
             let wrong = try await server.send(
-                .POST, "/v1/mfa/totp/activate", json: ["code": app.wrongCode(at: server.clock.now)], bearer: tokens.accessToken)
+                .POST, "/v1/mfa/totp/activate", json: ["code": app.wrongCode(at: server.clock.now)],
+                bearer: tokens.accessToken)
             let right = try await server.send(
-                .POST, "/v1/mfa/totp/activate", json: ["code": app.code(at: server.clock.now)], bearer: tokens.accessToken)
+                .POST, "/v1/mfa/totp/activate", json: ["code": app.code(at: server.clock.now)],
+                bearer: tokens.accessToken)
             let again = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
 
             #expect(wrong.status == 400 && wrong.errorCode == "AUTH_003", "\(wrong.text)")
@@ -59,13 +65,16 @@ struct TOTPServerTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
 
-            let activated = try await server.send(.POST, "/v1/mfa/totp/activate", json: ["code": "123456"], bearer: tokens.accessToken)
+            let activated = try await server.send(
+                .POST, "/v1/mfa/totp/activate", json: ["code": "123456"], bearer: tokens.accessToken)
 
             #expect(activated.status == 404, "\(activated.text)")
         }
     }
 
-    @Test("D1 a TOTP code is accepted once per time step: a replay in the same window is refused", arguments: TestDatabase.all)
+    @Test(
+        "D1 a TOTP code is accepted once per time step: a replay in the same window is refused",
+        arguments: TestDatabase.all)
     func D1_codeReplayRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -75,15 +84,18 @@ struct TOTPServerTests {
             let first = try await server.startedVerification(bearer: tokens.accessToken)
             let second = try await server.startedVerification(bearer: tokens.accessToken)
 
-            let accepted = try await server.attempt(first.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
-            let replayed = try await server.attempt(second.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
+            let accepted = try await server.attempt(
+                first.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
+            let replayed = try await server.attempt(
+                second.verificationId, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken)
 
             #expect(accepted.status == 200, "\(accepted.text)")
             #expect(replayed.status == 400 && replayed.errorCode == "AUTH_003", "\(replayed.text)")
             #expect(replayed.errorBody?.attemptsRemaining == 4)
             server.clock.advance(by: 30)
             let nextStep = try await server.attempt(
-                second.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                second.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)),
+                bearer: tokens.accessToken)
             #expect(nextStep.status == 200, "the next step's code works: \(nextStep.text)")
         }
     }
@@ -96,13 +108,16 @@ struct TOTPServerTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
             let replayed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)),
+                bearer: tokens.accessToken)
 
             #expect(replayed.status == 400 && replayed.errorCode == "AUTH_003", "\(replayed.text)")
         }
     }
 
-    @Test("D1 codes of the previous and next step are accepted (±1); two steps away are refused", arguments: TestDatabase.all)
+    @Test(
+        "D1 codes of the previous and next step are accepted (±1); two steps away are refused",
+        arguments: TestDatabase.all)
     func D1_windowIsOneStep(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -112,7 +127,8 @@ struct TOTPServerTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
             func attempt(_ offset: TimeInterval, _ verification: String) async throws -> TestResponse {
                 try await server.attempt(
-                    verification, VerificationAttempt(method: .totp, code: app.code(at: now.addingTimeInterval(offset))),
+                    verification,
+                    VerificationAttempt(method: .totp, code: app.code(at: now.addingTimeInterval(offset))),
                     bearer: tokens.accessToken)
             }
 
@@ -138,10 +154,13 @@ struct TOTPServerTests {
             let first = try await server.startedVerification(bearer: tokens.accessToken)
             let second = try await server.startedVerification(bearer: tokens.accessToken)
 
-            let used = try await server.attempt(first.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
-            let reused = try await server.attempt(second.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
+            let used = try await server.attempt(
+                first.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
+            let reused = try await server.attempt(
+                second.verificationId, VerificationAttempt(method: .totp, code: recovery), bearer: tokens.accessToken)
             let another = try await server.attempt(
-                second.verificationId, VerificationAttempt(method: .totp, code: app.recoveryCodes[1].uppercased()), bearer: tokens.accessToken)
+                second.verificationId, VerificationAttempt(method: .totp, code: app.recoveryCodes[1].uppercased()),
+                bearer: tokens.accessToken)
 
             #expect(used.status == 200, "\(used.text)")
             let token = try used.decode(VerificationPassed.self).verificationToken
@@ -152,7 +171,9 @@ struct TOTPServerTests {
         }
     }
 
-    @Test("D1 disabling needs a verification token for disable_totp; afterwards totp is no longer offered", arguments: TestDatabase.all)
+    @Test(
+        "D1 disabling needs a verification token for disable_totp; afterwards totp is no longer offered",
+        arguments: TestDatabase.all)
     func D1_disableNeedsVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -160,16 +181,20 @@ struct TOTPServerTests {
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
             server.clock.advance(by: 30)
             let withdrawalProof = try await server.verificationToken(bearer: tokens.accessToken)
-            let started = try await server.startedVerification("disable_totp", parameters: [:], bearer: tokens.accessToken)
+            let started = try await server.startedVerification(
+                "disable_totp", parameters: [:], bearer: tokens.accessToken)
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)),
+                bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
 
             let noBody = try await server.send(.DELETE, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
-            let noToken = try await server.send(.DELETE, "/v1/mfa/totp", json: [String: String](), bearer: tokens.accessToken)
+            let noToken = try await server.send(
+                .DELETE, "/v1/mfa/totp", json: [String: String](), bearer: tokens.accessToken)
             let wrongAction = try await server.send(
                 .DELETE, "/v1/mfa/totp", json: ["verification_token": withdrawalProof], bearer: tokens.accessToken)
-            let disabled = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
+            let disabled = try await server.send(
+                .DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
 
             #expect(noBody.status == 400, "\(noBody.text)")
             #expect(noToken.status == 400 && noToken.errorBody?.field == "verification_token", "\(noToken.text)")
@@ -178,7 +203,8 @@ struct TOTPServerTests {
             let after = try await server.startedVerification(bearer: tokens.accessToken)
             #expect(after.methods.map(\.type) == [.fundPassword])
             #expect(after.preferred == .fundPassword)
-            let reuse = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
+            let reuse = try await server.send(
+                .DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
             #expect(reuse.status == 404 && reuse.errorCode == "NOT_FOUND", "nothing left to disable: \(reuse.text)")
             let events = try await server.eventTypes(bearer: tokens.accessToken)
             #expect(events.contains("totp_activated") && events.contains("totp_disabled"))
@@ -197,21 +223,27 @@ struct TOTPServerTests {
             let wrong = VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now))
 
             var answers: [TestResponse] = []
-            for _ in 1...5 { answers.append(try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken)) }
+            for _ in 1...5 {
+                answers.append(try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken))
+            }
             let next = try await server.startedVerification(bearer: tokens.accessToken)
             let rightWhileLocked = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .totp, code: app.code(at: server.clock.now)),
+                bearer: tokens.accessToken)
 
             #expect(answers.prefix(4).map(\.status) == [400, 400, 400, 400])
             #expect(answers.prefix(4).compactMap { $0.errorBody?.attemptsRemaining } == [4, 3, 2, 1])
             #expect(answers[4].status == 423 && answers[4].errorCode == "AUTH_002", "\(answers[4].text)")
             #expect(answers[4].lockedUntil == server.clock.now.addingTimeInterval(3600))
-            #expect(rightWhileLocked.status == 423 && rightWhileLocked.errorCode == "AUTH_002", "\(rightWhileLocked.text)")
+            #expect(
+                rightWhileLocked.status == 423 && rightWhileLocked.errorCode == "AUTH_002", "\(rightWhileLocked.text)")
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("locked"))
         }
     }
 
-    @Test("D1 a TOTP method lock leaves the account usable and its warning mail does not claim the account is locked", arguments: TestDatabase.all)
+    @Test(
+        "D1 a TOTP method lock leaves the account usable and its warning mail does not claim the account is locked",
+        arguments: TestDatabase.all)
     func D1_methodLockMailIsAccurate(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -220,7 +252,8 @@ struct TOTPServerTests {
             let mailsBefore = await server.mails().count
             for _ in 1...5 {
                 _ = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)),
+                    started.verificationId,
+                    VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)),
                     bearer: tokens.accessToken)
             }
 
@@ -245,12 +278,18 @@ struct TOTPServerTests {
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
             server.clock.advance(by: 30)
             var verifications: [String] = []
-            for _ in 0..<4 { verifications.append(try await server.startedVerification(bearer: tokens.accessToken).verificationId) }
+            for _ in 0..<4 {
+                verifications.append(try await server.startedVerification(bearer: tokens.accessToken).verificationId)
+            }
             let code = app.code(at: server.clock.now)
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for id in verifications {
-                    group.addTask { try await server.attempt(id, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken).status }
+                    group.addTask {
+                        try await server.attempt(
+                            id, VerificationAttempt(method: .totp, code: code), bearer: tokens.accessToken
+                        ).status
+                    }
                 }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
@@ -265,19 +304,24 @@ struct TOTPServerTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let old = try await server.activateTOTP(bearer: tokens.accessToken)
-            let started = try await server.startedVerification("disable_totp", parameters: [:], bearer: tokens.accessToken)
+            let started = try await server.startedVerification(
+                "disable_totp", parameters: [:], bearer: tokens.accessToken)
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[0]), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[0]),
+                bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
-            let disabled = try await server.send(.DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
+            let disabled = try await server.send(
+                .DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
             try #require(disabled.status == 204, "\(disabled.text)")
             _ = try await server.activateTOTP(bearer: tokens.accessToken)
             let next = try await server.startedVerification(bearer: tokens.accessToken)
 
             let oldRecovery = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[1]), bearer: tokens.accessToken)
+                next.verificationId, VerificationAttempt(method: .totp, code: old.recoveryCodes[1]),
+                bearer: tokens.accessToken)
             let oldTOTP = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: .totp, code: old.code(at: server.clock.now.addingTimeInterval(30))),
+                next.verificationId,
+                VerificationAttempt(method: .totp, code: old.code(at: server.clock.now.addingTimeInterval(30))),
                 bearer: tokens.accessToken)
 
             #expect(oldRecovery.status == 400 && oldRecovery.errorCode == "AUTH_003", "\(oldRecovery.text)")

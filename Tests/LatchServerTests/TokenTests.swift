@@ -5,7 +5,9 @@ import Testing
 /// C5/C6 and the token contract: ES256 access tokens, rotating refresh tokens with a grace window.
 @Suite("Tokens (C5, C6)")
 struct TokenTests {
-    @Test("C5 access token is ES256 with kid, integer iat/exp, 2 h, and the contract's claims", arguments: TestDatabase.all)
+    @Test(
+        "C5 access token is ES256 with kid, integer iat/exp, 2 h, and the contract's claims",
+        arguments: TestDatabase.all)
     func C5_accessTokenFormat(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -16,7 +18,10 @@ struct TokenTests {
             #expect(jwt.header["alg"] as? String == "ES256")
             let kid = try #require(jwt.header["kid"] as? String)
             let keys = try #require(jwks.json["keys"] as? [[String: Any]])
-            #expect(keys.contains { $0["kid"] as? String == kid && $0["kty"] as? String == "EC" && $0["crv"] as? String == "P-256" })
+            #expect(
+                keys.contains {
+                    $0["kid"] as? String == kid && $0["kty"] as? String == "EC" && $0["crv"] as? String == "P-256"
+                })
             #expect(jwt.claims["iss"] as? String == "http://latch.test")
             #expect(jwt.claims["aud"] as? String == "latch")
             #expect(jwt.claims["sub"] as? String == tokens.user.id)
@@ -25,8 +30,12 @@ struct TokenTests {
             let iat = try #require(jwt.claims["iat"] as? Int), exp = try #require(jwt.claims["exp"] as? Int)
             #expect(exp - iat == 7200)
             #expect(iat == Int(server.clock.now.timeIntervalSince1970))
-            #expect(jwt.claimsJSON.contains("\"iat\":\(iat),") || jwt.claimsJSON.contains("\"iat\":\(iat)}"), "iat is a whole number: \(jwt.claimsJSON)")
-            #expect(jwt.claimsJSON.contains("\"exp\":\(exp),") || jwt.claimsJSON.contains("\"exp\":\(exp)}"), "exp is a whole number: \(jwt.claimsJSON)")
+            #expect(
+                jwt.claimsJSON.contains("\"iat\":\(iat),") || jwt.claimsJSON.contains("\"iat\":\(iat)}"),
+                "iat is a whole number: \(jwt.claimsJSON)")
+            #expect(
+                jwt.claimsJSON.contains("\"exp\":\(exp),") || jwt.claimsJSON.contains("\"exp\":\(exp)}"),
+                "exp is a whole number: \(jwt.claimsJSON)")
             #expect(tokens.expiresIn == 7200 && tokens.tokenType == "Bearer")
             #expect(tokens.refreshExpiresIn == 30 * 24 * 3600)
             #expect(JWTParts.decodeLength(tokens.refreshToken) == 32, "refresh token is 256 bits")
@@ -64,7 +73,9 @@ struct TokenTests {
             let wrongAlg = [hsHeader, parts[1], parts[2]].joined(separator: ".")
             claims = try JWTParts(tokens.accessToken).claims
             claims["aud"] = "someone-else"
-            let wrongAudience = [parts[0], JWTParts.encode(try JSONSerialization.data(withJSONObject: claims)), parts[2]].joined(separator: ".")
+            let wrongAudience = [
+                parts[0], JWTParts.encode(try JSONSerialization.data(withJSONObject: claims)), parts[2]
+            ].joined(separator: ".")
 
             for token in [tampered, unsigned, wrongAlg, wrongAudience, "garbage", ""] {
                 let response = try await server.send(.GET, "/v1/me", bearer: token)
@@ -89,7 +100,9 @@ struct TokenTests {
         }
     }
 
-    @Test("C6 two refreshes of one token racing within 10 s both succeed and leave the session usable", arguments: TestDatabase.all)
+    @Test(
+        "C6 two refreshes of one token racing within 10 s both succeed and leave the session usable",
+        arguments: TestDatabase.all)
     func C6_rotationRaceWithinGraceWindow(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -104,7 +117,9 @@ struct TokenTests {
             #expect(Set(refreshed).count == 1, "the duplicate gets the session's current token")
             let next = try await server.refresh(refreshed[0])
             #expect(next.status == 200)
-            #expect(try await server.send(.GET, "/v1/me", bearer: try next.decode(TokenResponse.self).accessToken).status == 200)
+            #expect(
+                try await server.send(.GET, "/v1/me", bearer: try next.decode(TokenResponse.self).accessToken).status
+                    == 200)
         }
     }
 
@@ -123,7 +138,10 @@ struct TokenTests {
             #expect(try await server.send(.GET, "/v1/me", bearer: rotated.accessToken).status == 401)
             let other = try await server.signIn().decode(TokenResponse.self)
             let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).jsonArray
-            #expect(events.contains { $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId })
+            #expect(
+                events.contains {
+                    $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId
+                })
         }
     }
 

@@ -17,15 +17,21 @@ struct VerificationTests {
             let started = try await server.startVerification(bearer: tokens.accessToken)
 
             #expect(started.status == 409 && started.errorCode == "NO_VERIFICATION_METHOD", "\(started.text)")
-            #expect((started.errorBody?.message)?.localizedCaseInsensitiveContains("fund password") == true, "\(started.text)")
+            #expect(
+                (started.errorBody?.message)?.localizedCaseInsensitiveContains("fund password") == true,
+                "\(started.text)")
             let enrolledOnly = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
             #expect(enrolledOnly.status == 200)
             let stillNone = try await server.startVerification(bearer: tokens.accessToken)
-            #expect(stillNone.status == 409 && stillNone.errorCode == "NO_VERIFICATION_METHOD", "a pending TOTP is not a method")
+            #expect(
+                stillNone.status == 409 && stillNone.errorCode == "NO_VERIFICATION_METHOD",
+                "a pending TOTP is not a method")
         }
     }
 
-    @Test("A5 only the methods the user has are offered, preferred biometric > totp > fund_password", arguments: TestDatabase.all)
+    @Test(
+        "A5 only the methods the user has are offered, preferred biometric > totp > fund_password",
+        arguments: TestDatabase.all)
     func A5_methodsOfferedInPriority(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -49,7 +55,9 @@ struct VerificationTests {
             #expect(biometric.challengeId.flatMap(UUID.init(uuidString:)) != nil)
             #expect((biometric.challenge.flatMap(Base64URL.decode)?.count ?? 0) >= 16, "at least 128 random bits")
             let rawBiometric = try #require((raw.json["methods"] as? [[String: Any]])?.first)
-            #expect(Set(rawBiometric.keys) == ["type", "credential_ids", "challenge_id", "challenge"], "snake_case fields: \(raw.text)")
+            #expect(
+                Set(rawBiometric.keys) == ["type", "credential_ids", "challenge_id", "challenge"],
+                "snake_case fields: \(raw.text)")
         }
     }
 
@@ -67,7 +75,9 @@ struct VerificationTests {
 
     // MARK: Biometric attempts (A11)
 
-    @Test("A11 a device-key signature over the verify message passes; the proof redeems once", arguments: TestDatabase.all)
+    @Test(
+        "A11 a device-key signature over the verify message passes; the proof redeems once", arguments: TestDatabase.all
+    )
     func A11_biometricSignaturePasses(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -80,7 +90,8 @@ struct VerificationTests {
                 challengeID: try #require(offer.challengeId), challenge: try #require(offer.challenge))
 
             let passed = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
+                started.verificationId,
+                VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
                 bearer: tokens.accessToken)
 
             #expect(passed.status == 200, "\(passed.text)")
@@ -99,7 +110,9 @@ struct VerificationTests {
         }
     }
 
-    @Test("A11 a signature by another key, over other parameters, another action or another challenge is refused", arguments: TestDatabase.all)
+    @Test(
+        "A11 a signature by another key, over other parameters, another action or another challenge is refused",
+        arguments: TestDatabase.all)
     func A11_wrongSignaturesRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -108,22 +121,38 @@ struct VerificationTests {
             let otherChallenge = try await server.loginChallenge(for: credentialID)
             let amountChanged = ["amount": "100.01", "address": "TX1"]
             let signers: [(String, (String, String) throws -> String)] = [
-                ("another key", { id, value in
-                    try DeviceKey().signVerification(action: "withdrawal", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
-                }),
-                ("other parameters", { id, value in
-                    try key.signVerification(action: "withdrawal", parameters: amountChanged, challengeID: id, challenge: value)
-                }),
-                ("another action", { id, value in
-                    try key.signVerification(action: "transfer", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
-                }),
-                ("another challenge", { _, _ in
-                    try key.signVerification(
-                        action: "withdrawal", parameters: StepUp.withdrawal, challengeID: otherChallenge.challengeId,
-                        challenge: otherChallenge.challenge)
-                }),
+                (
+                    "another key",
+                    { id, value in
+                        try DeviceKey().signVerification(
+                            action: "withdrawal", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
+                    }
+                ),
+                (
+                    "other parameters",
+                    { id, value in
+                        try key.signVerification(
+                            action: "withdrawal", parameters: amountChanged, challengeID: id, challenge: value)
+                    }
+                ),
+                (
+                    "another action",
+                    { id, value in
+                        try key.signVerification(
+                            action: "transfer", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
+                    }
+                ),
+                (
+                    "another challenge",
+                    { _, _ in
+                        try key.signVerification(
+                            action: "withdrawal", parameters: StepUp.withdrawal,
+                            challengeID: otherChallenge.challengeId,
+                            challenge: otherChallenge.challenge)
+                    }
+                ),
                 ("the login purpose", { id, value in try key.signLogin(challengeID: id, challenge: value) }),
-                ("not a signature", { _, _ in "AAAA" }),
+                ("not a signature", { _, _ in "AAAA" })
             ]
 
             for (name, sign) in signers {
@@ -132,13 +161,16 @@ struct VerificationTests {
                 let signature = try sign(try #require(offer.challengeId), try #require(offer.challenge))
 
                 let refused = try await server.attempt(
-                    started.verificationId, VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
+                    started.verificationId,
+                    VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature),
                     bearer: tokens.accessToken)
 
                 #expect(refused.status == 400 && refused.errorCode == "AUTH_003", "\(name): \(refused.text)")
                 #expect(refused.errorBody?.attemptsRemaining == 4, "\(name)")
             }
-            #expect(try await server.eventTypes(bearer: tokens.accessToken).filter { $0 == "verification_failed" }.count == signers.count)
+            #expect(
+                try await server.eventTypes(bearer: tokens.accessToken).filter { $0 == "verification_failed" }.count
+                    == signers.count)
         }
     }
 
@@ -151,13 +183,16 @@ struct VerificationTests {
 
             let bare = try await server.send(
                 .POST, "/v1/verifications/\(started.verificationId)/attempts",
-                json: ["method": "biometric", "credential_id": credentialID, "passed": true] as [String: Any], bearer: tokens.accessToken)
+                json: ["method": "biometric", "credential_id": credentialID, "passed": true] as [String: Any],
+                bearer: tokens.accessToken)
             let noCredential = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .biometric, signature: "AAAA"), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .biometric, signature: "AAAA"),
+                bearer: tokens.accessToken)
 
             // A missing field is a 400 naming it, as everywhere in the API; no attempt is used by it.
             #expect(bare.status == 400 && bare.errorBody?.field == "signature", "\(bare.text)")
-            #expect(noCredential.status == 400 && noCredential.errorBody?.field == "credential_id", "\(noCredential.text)")
+            #expect(
+                noCredential.status == 400 && noCredential.errorBody?.field == "credential_id", "\(noCredential.text)")
             #expect(bare.json["verification_token"] == nil && noCredential.json["verification_token"] == nil)
         }
     }
@@ -177,7 +212,8 @@ struct VerificationTests {
                 challenge: try #require(offer.challenge))
 
             let refused = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .biometric, credentialId: bobsCredential, signature: signature),
+                started.verificationId,
+                VerificationAttempt(method: .biometric, credentialId: bobsCredential, signature: signature),
                 bearer: alice.accessToken)
 
             #expect(refused.status == 422 && refused.errorBody?.field == "credential_id", "\(refused.text)")
@@ -186,7 +222,9 @@ struct VerificationTests {
 
     // MARK: Attempts
 
-    @Test("D3 each verification allows 5 attempts; beyond that AUTH_003 with attempts_remaining 0, unchecked", arguments: TestDatabase.all)
+    @Test(
+        "D3 each verification allows 5 attempts; beyond that AUTH_003 with attempts_remaining 0, unchecked",
+        arguments: TestDatabase.all)
     func D3_fiveAttemptsPerVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
@@ -197,13 +235,15 @@ struct VerificationTests {
 
             var remaining: [Int?] = []
             for _ in 1...5 {
-                let answer = try await server.attempt(started.verificationId, wrongSignature, bearer: tokens.accessToken)
+                let answer = try await server.attempt(
+                    started.verificationId, wrongSignature, bearer: tokens.accessToken)
                 #expect(answer.status == 400 && answer.errorCode == "AUTH_003", "\(answer.text)")
                 remaining.append(answer.errorBody?.attemptsRemaining)
             }
             let checksBefore = server.app.latch.passwordChecksPerformed
             let sixth = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: tokens.accessToken)
 
             #expect(remaining == [4, 3, 2, 1, 0])
             #expect(sixth.status == 400 && sixth.errorCode == "AUTH_003", "\(sixth.text)")
@@ -223,13 +263,16 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
             let wrongTOTP = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)),
+                bearer: tokens.accessToken)
             let byFund = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: tokens.accessToken)
 
             #expect(wrongTOTP.status == 400 && wrongTOTP.errorBody?.attemptsRemaining == 4)
             #expect(byFund.status == 200, "\(byFund.text)")
-            let redeemed = try await server.redeem(try byFund.decode(VerificationPassed.self).verificationToken, bearer: tokens.accessToken)
+            let redeemed = try await server.redeem(
+                try byFund.decode(VerificationPassed.self).verificationToken, bearer: tokens.accessToken)
             #expect(redeemed.json["method"] as? String == "fund_password")
         }
     }
@@ -244,7 +287,10 @@ struct VerificationTests {
 
             let remaining = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<12 {
-                    group.addTask { try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken).errorBody?.attemptsRemaining }
+                    group.addTask {
+                        try await server.attempt(started.verificationId, wrong, bearer: tokens.accessToken).errorBody?
+                            .attemptsRemaining
+                    }
                 }
                 return try await group.reduce(into: [Int?]()) { $0.append($1) }
             }
@@ -262,7 +308,11 @@ struct VerificationTests {
             let right = VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword)
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
-                for _ in 0..<4 { group.addTask { try await server.attempt(started.verificationId, right, bearer: tokens.accessToken).status } }
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await server.attempt(started.verificationId, right, bearer: tokens.accessToken).status
+                    }
+                }
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
 
@@ -298,11 +348,14 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: alice.accessToken)
 
             let byBob = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: bob.accessToken)
             let unknown = try await server.attempt(
-                UUID().uuidString, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: bob.accessToken)
+                UUID().uuidString, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: bob.accessToken)
             let byAlice = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "975310"), bearer: alice.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "975310"),
+                bearer: alice.accessToken)
 
             #expect(byBob.status == 404 && byBob.errorCode == "NOT_FOUND", "\(byBob.text)")
             #expect(unknown.status == 404, "\(unknown.text)")
@@ -319,7 +372,8 @@ struct VerificationTests {
 
             server.clock.advance(by: 301)
             let late = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: tokens.accessToken)
 
             #expect(late.status == 400 && late.errorCode == "AUTH_003", "\(late.text)")
             #expect(late.errorBody?.attemptsRemaining == 0)
@@ -333,17 +387,22 @@ struct VerificationTests {
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
 
-            let badAction = try await server.startVerification("Withdraw Now\n", parameters: [:], bearer: tokens.accessToken)
+            let badAction = try await server.startVerification(
+                "Withdraw Now\n", parameters: [:], bearer: tokens.accessToken)
             let nested = try await server.send(
-                .POST, "/v1/verifications", body: #"{"action":"withdrawal","parameters":{"amount":{"value":"1"}}}"#, bearer: tokens.accessToken)
+                .POST, "/v1/verifications", body: #"{"action":"withdrawal","parameters":{"amount":{"value":"1"}}}"#,
+                bearer: tokens.accessToken)
             // A method outside the shared vocabulary cannot be built as a VerificationAttempt: sent as raw JSON.
             let badMethod = try await server.send(
-                .POST, "/v1/verifications/\(started.verificationId)/attempts", body: #"{"method":"face"}"#, bearer: tokens.accessToken)
-            let noPassword = try await server.attempt(started.verificationId, VerificationAttempt(method: .fundPassword), bearer: tokens.accessToken)
+                .POST, "/v1/verifications/\(started.verificationId)/attempts", body: #"{"method":"face"}"#,
+                bearer: tokens.accessToken)
+            let noPassword = try await server.attempt(
+                started.verificationId, VerificationAttempt(method: .fundPassword), bearer: tokens.accessToken)
             let unauthenticated = try await server.startVerification(bearer: "")
 
             #expect(badAction.status == 422 && badAction.errorBody?.field == "action", "\(badAction.text)")
-            #expect(nested.status == 400 && (nested.errorBody?.field)?.hasPrefix("parameters") == true, "\(nested.text)")
+            #expect(
+                nested.status == 400 && (nested.errorBody?.field)?.hasPrefix("parameters") == true, "\(nested.text)")
             #expect(badMethod.status == 422 && badMethod.errorBody?.field == "method", "\(badMethod.text)")
             #expect(noPassword.status == 400 && noPassword.errorBody?.field == "fund_password", "\(noPassword.text)")
             #expect(unauthenticated.status == 401 && unauthenticated.errorCode == "AUTH_004")
@@ -352,15 +411,19 @@ struct VerificationTests {
 
     // MARK: Redeeming (D3)
 
-    @Test("D3 a proof redeems only for the same action and parameters, and stays usable after a mismatch", arguments: TestDatabase.all)
+    @Test(
+        "D3 a proof redeems only for the same action and parameters, and stays usable after a mismatch",
+        arguments: TestDatabase.all)
     func D3_redeemBoundToActionAndParameters(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let proof = try await server.verificationToken(bearer: tokens.accessToken)
 
-            let otherAmount = try await server.redeem(proof, parameters: ["amount": "100.01", "address": "TX1"], bearer: tokens.accessToken)
-            let otherAddress = try await server.redeem(proof, parameters: ["amount": "100.00", "address": "TX2"], bearer: tokens.accessToken)
+            let otherAmount = try await server.redeem(
+                proof, parameters: ["amount": "100.01", "address": "TX1"], bearer: tokens.accessToken)
+            let otherAddress = try await server.redeem(
+                proof, parameters: ["amount": "100.00", "address": "TX2"], bearer: tokens.accessToken)
             let extra = try await server.redeem(
                 proof, parameters: ["amount": "100.00", "address": "TX1", "memo": "x"], bearer: tokens.accessToken)
             let fewer = try await server.redeem(proof, parameters: ["amount": "100.00"], bearer: tokens.accessToken)
@@ -370,10 +433,12 @@ struct VerificationTests {
             let again = try await server.redeem(proof, bearer: tokens.accessToken)
 
             for (name, refused) in [
-                ("amount", otherAmount), ("address", otherAddress), ("extra", extra), ("fewer", fewer), ("action", otherAction),
-                ("garbage", garbage),
+                ("amount", otherAmount), ("address", otherAddress), ("extra", extra), ("fewer", fewer),
+                ("action", otherAction),
+                ("garbage", garbage)
             ] {
-                #expect(refused.status == 403 && refused.errorCode == "VERIFICATION_INVALID", "\(name): \(refused.text)")
+                #expect(
+                    refused.status == 403 && refused.errorCode == "VERIFICATION_INVALID", "\(name): \(refused.text)")
             }
             #expect(right.status == 200, "the proof survives mismatches: \(right.text)")
             #expect(again.status == 409 && again.errorCode == "CONFLICT", "\(again.text)")
@@ -386,23 +451,27 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.send(
-                .POST, "/v1/verifications", body: #"{"action":"withdrawal","parameters":{"amount":"100.00","address":"TX1"}}"#,
+                .POST, "/v1/verifications",
+                body: #"{"action":"withdrawal","parameters":{"amount":"100.00","address":"TX1"}}"#,
                 bearer: tokens.accessToken)
             let id = try started.decode(VerificationStarted.self).verificationId
             let passed = try await server.attempt(
-                id, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword), bearer: tokens.accessToken)
+                id, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
 
             let reordered = try await server.send(
                 .POST, "/v1/verifications/redeem",
-                body: #"{"parameters":{"address":"TX1","amount":"100.00"},"action":"withdrawal","verification_token":"\#(proof)"}"#,
+                body:
+                    #"{"parameters":{"address":"TX1","amount":"100.00"},"action":"withdrawal","verification_token":"\#(proof)"}"#,
                 bearer: tokens.accessToken)
 
             #expect(reordered.status == 200, "\(reordered.text)")
         }
     }
 
-    @Test("D3 another user cannot redeem someone's proof, and it stays usable for its owner", arguments: TestDatabase.all)
+    @Test(
+        "D3 another user cannot redeem someone's proof, and it stays usable for its owner", arguments: TestDatabase.all)
     func D3_otherUserCannotRedeem(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()

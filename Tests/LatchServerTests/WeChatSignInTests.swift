@@ -6,13 +6,17 @@ import Testing
 /// C1 WeChat OAuth against a local stand-in of `/sns/oauth2/access_token` and `/sns/userinfo`.
 @Suite("WeChat sign-in (C1)")
 struct WeChatSignInTests {
-    static func wechatSignIn(_ server: TestServer, code: String, device: [String: String]? = nil) async throws -> TestResponse {
+    static func wechatSignIn(_ server: TestServer, code: String, device: [String: String]? = nil) async throws
+        -> TestResponse
+    {
         var body: [String: Any] = ["grant_type": "wechat", "code": code]
         if let device { body["device"] = device }
         return try await server.send(.POST, "/v1/token", json: body)
     }
 
-    @Test("C1 a WeChat code signs in the account keyed by unionid, created on first sign-in with WeChat's nickname", arguments: TestDatabase.all)
+    @Test(
+        "C1 a WeChat code signs in the account keyed by unionid, created on first sign-in with WeChat's nickname",
+        arguments: TestDatabase.all)
     func C1_wechatSignInKeysByUnionID(database: TestDatabase) async throws {
         try await withProviders(database) { server, wechat in
             // Two apps of one organisation: different openids, one unionid.
@@ -47,7 +51,9 @@ struct WeChatSignInTests {
         }
     }
 
-    @Test("C1 WeChat's errcode answers become clear errors: 40029 invalid code, 40163 code used, -1 busy", arguments: TestDatabase.all)
+    @Test(
+        "C1 WeChat's errcode answers become clear errors: 40029 invalid code, 40163 code used, -1 busy",
+        arguments: TestDatabase.all)
     func C1_wechatErrcodesAreMapped(database: TestDatabase) async throws {
         try await withProviders(database) { server, wechat in
             wechat.issueWeChatCode("ONCE", for: .init(openid: "openid-1", unionid: "union-1", nickname: "A"))
@@ -59,7 +65,9 @@ struct WeChatSignInTests {
             let busy = try await Self.wechatSignIn(server, code: "ANY")
             let badCode = try await Self.wechatSignIn(server, code: "bad code&x=1")
 
-            #expect(invalid.status == 401 && invalid.errorCode == "AUTH_001" && invalid.errorBody?.reasons == ["invalid_code"])
+            #expect(
+                invalid.status == 401 && invalid.errorCode == "AUTH_001"
+                    && invalid.errorBody?.reasons == ["invalid_code"])
             #expect(reused.status == 401 && reused.errorBody?.reasons == ["code_used"])
             #expect(busy.status == 503 && busy.errorBody?.reasons == ["provider_unavailable", "busy"])
             #expect(busy.errorBody?.retryAfter == 30)
@@ -67,10 +75,13 @@ struct WeChatSignInTests {
         }
     }
 
-    @Test("C1 latchd's WeChat credentials refused, WeChat unreachable or unconfigured: clear errors, never a 500", arguments: [TestDatabase.sqlite])
+    @Test(
+        "C1 latchd's WeChat credentials refused, WeChat unreachable or unconfigured: clear errors, never a 500",
+        arguments: [TestDatabase.sqlite])
     func C1_wechatTroubleIsNeverA500(database: TestDatabase) async throws {
         let standIn = try await ProviderStandIn.start()
-        let wrongSecret = SignInProviders(wechat: .init(appID: ProviderStandIn.wechatAppID, appSecret: "wrong", apiBase: standIn.baseURL))
+        let wrongSecret = SignInProviders(
+            wechat: .init(appID: ProviderStandIn.wechatAppID, appSecret: "wrong", apiBase: standIn.baseURL))
         let unreachable = SignInProviders(wechat: .init(appID: "wx", appSecret: "s", apiBase: "http://127.0.0.1:9"))
         var answers: [TestResponse] = []
         for providers in [wrongSecret, unreachable, SignInProviders()] {

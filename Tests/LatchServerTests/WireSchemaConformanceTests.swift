@@ -42,7 +42,9 @@ struct WireSchemaConformanceTests {
         return try JSONSerialization.jsonObject(with: encoder.encode(value), options: [.fragmentsAllowed])
     }
 
-    @Test("test_I14 each wire type sample encodes to JSON that its openapi.json schema accepts", arguments: WireSamples.all)
+    @Test(
+        "test_I14 each wire type sample encodes to JSON that its openapi.json schema accepts",
+        arguments: WireSamples.all)
     func test_I14_wireTypeSampleConformsToItsSchema(sample: Sample) throws {
         let validator = try Self.validator()
         let schema = try #require(validator.schema(named: sample.schema), "openapi.json has no schema \(sample.schema)")
@@ -57,11 +59,12 @@ struct WireSchemaConformanceTests {
     /// Nested types are checked through their parent; `CollectedClientData` travels base64url-encoded
     /// inside `clientDataJSON`, never as a JSON member of the API.
     static let coveredThroughParent: Set<String> = [
-        "KnownDevice", "Factors", "RelyingParty", "User", "Parameter", "AuthenticatorSelection", "Response",
+        "KnownDevice", "Factors", "RelyingParty", "User", "Parameter", "AuthenticatorSelection", "Response"
     ]
     static let notOnTheWire: Set<String> = ["CollectedClientData"]
 
-    @Test("test_I14 every public Codable type of LatchCore's API has a sample (a new wire type fails until it gets one)")
+    @Test(
+        "test_I14 every public Codable type of LatchCore's API has a sample (a new wire type fails until it gets one)")
     func test_I14_everyWireTypeHasASample() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/LatchCore")
@@ -69,7 +72,8 @@ struct WireSchemaConformanceTests {
         var declared: Set<String> = []
         for folder in ["API", "WebAuthn"] {
             let directory = sources.appendingPathComponent(folder)
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".swift") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
                 for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     declared.insert(String(text[Range(match.range(at: 1), in: text)!]))
@@ -78,7 +82,8 @@ struct WireSchemaConformanceTests {
         }
         #expect(declared.count > 40, "found the wire types: \(declared.sorted())")
         let sampled = Set(WireSamples.all.map(\.typeName))
-        let missing = declared.subtracting(sampled).subtracting(Self.coveredThroughParent).subtracting(Self.notOnTheWire)
+        let missing = declared.subtracting(sampled).subtracting(Self.coveredThroughParent).subtracting(
+            Self.notOnTheWire)
         #expect(missing.isEmpty, "wire types without a sample in WireSamples: \(missing.sorted())")
     }
 
@@ -103,12 +108,14 @@ struct WireSchemaConformanceTests {
         badConst["token_type"] = "bearer"
         for (label, bad) in [
             ("wrong type", wrongType), ("missing", missing), ("undeclared", undeclared), ("format", badFormat),
-            ("const", badConst),
+            ("const", badConst)
         ] {
             #expect(!validator.problems(bad, against: tokenResponse).isEmpty, "\(label) passed: \(bad)")
         }
         good["user"] = ["id": UUID().uuidString, "email_verified": "yes", "created_at": "2026-11-25T10:00:00Z"]
-        #expect(!validator.problems(good, against: tokenResponse).isEmpty, "a nested member of the wrong type fails through $ref")
+        #expect(
+            !validator.problems(good, against: tokenResponse).isEmpty,
+            "a nested member of the wrong type fails through $ref")
 
         let grant = try #require(validator.schema(named: "TokenRequest"))
         #expect(validator.problems(try Self.encoded(TokenRequest.refresh("r")), against: grant).isEmpty)

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process for tests, started with `posix_spawnp`: its stdin a pipe held open by us (EOF
@@ -133,9 +133,9 @@ public final class ChildProcess: Sendable {
 
     private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(fd, bytes, count)
+            Glibc.write(fd, bytes, count)
         #else
-        Darwin.write(fd, bytes, count)
+            Darwin.write(fd, bytes, count)
         #endif
     }
 
@@ -152,7 +152,9 @@ public final class ChildProcess: Sendable {
         guard let output else { return nil }
         var bytes: [UInt8] = []
         while true {
-            guard let byte = output.readData(ofLength: 1).first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            guard let byte = output.readData(ofLength: 1).first else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
             if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A loopback port nobody listens on now (the kernel's choice for port 0), for tests that start a
@@ -11,9 +11,9 @@ public enum FreePort {
 
     public static func pick() throws -> Int {
         #if os(Linux)
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let socket = socket(AF_INET, SOCK_STREAM, 0)
+            let socket = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw Unavailable() }
         defer { close(socket) }

@@ -18,7 +18,9 @@ extension HTTPAnswerBody {
     public var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:] }
 
     /// The body as a JSON array of objects (empty when it is not one).
-    public var jsonArray: [[String: Any]] { ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]) ?? [] }
+    public var jsonArray: [[String: Any]] {
+        ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]) ?? []
+    }
 
     /// The body decoded as `type`, dates in ISO 8601 with or without fractional seconds.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T { try TestJSON.decoder().decode(T.self, from: data) }
@@ -53,7 +55,9 @@ public enum TestJSON {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             if let date = try? Date(text, strategy: .iso8601) { return date }
-            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+                return date
+            }
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
         }
         return decoder

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The real `latchd` binary (built beside the tests) serving on a free loopback port: the one helper
@@ -69,7 +69,8 @@ public final class LatchdProcess: Sendable {
         environment extra: [String: String] = [:], databaseURL: String? = nil, folder: URL? = nil
     ) async throws -> LatchdProcess {
         let binary = try binary()
-        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("latchd-\(UUID().uuidString)")
+        let folder =
+            folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("latchd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let databaseURL = databaseURL ?? "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
         var lastError: any Error = StartError.didNotStart(log: "")
@@ -78,9 +79,11 @@ public final class LatchdProcess: Sendable {
             let environment = defaultEnvironment(port: port, databaseURL: databaseURL).merging(extra) { $1 }
             let log = folder.appendingPathComponent("latchd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let process = try ChildProcess([binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
+            let process = try ChildProcess(
+                [binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
             let server = LatchdProcess(
-                url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment, process: process, log: log)
+                url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment,
+                process: process, log: log)
             if await server.becameHealthy(within: .seconds(60)) { return server }
             server.kill()
             lastError = StartError.didNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
@@ -99,7 +102,7 @@ public final class LatchdProcess: Sendable {
             "LATCH_DATABASE_URL": databaseURL,
             "LATCH_SECRET_KEY": Data(repeating: 9, count: 32).base64EncodedString(),
             "LATCH_BCRYPT_COST": "4",
-            "LATCH_LOG_REQUESTS": "false",
+            "LATCH_LOG_REQUESTS": "false"
         ]) { $1 }
     }
 
@@ -148,10 +151,13 @@ public final class LatchdProcess: Sendable {
     }
 
     /// Runs `latchd ARGUMENTS` with `environment` in `directory` (default a temporary folder) to its end.
-    public static func run(_ arguments: [String], environment: [String: String], directory: URL? = nil) async throws -> Run {
+    public static func run(_ arguments: [String], environment: [String: String], directory: URL? = nil) async throws
+        -> Run
+    {
         let directory = directory ?? FileManager.default.temporaryDirectory
         let id = UUID().uuidString
-        let out = directory.appendingPathComponent("latchd-run-\(id).out"), err = directory.appendingPathComponent("latchd-run-\(id).err")
+        let out = directory.appendingPathComponent("latchd-run-\(id).out"),
+            err = directory.appendingPathComponent("latchd-run-\(id).err")
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
@@ -174,9 +180,12 @@ public final class LatchdProcess: Sendable {
         for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
             directories.append(bundle.bundleURL.deletingLastPathComponent())
         }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         directories.append(packageRoot.appendingPathComponent(".build/debug"))
-        let found = directories.map { $0.appendingPathComponent("latchd") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let found = directories.map { $0.appendingPathComponent("latchd") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
         guard let found else { throw StartError.notBuilt(lookedIn: directories.map(\.path)) }
         return found
     }
@@ -194,8 +203,9 @@ public final class LatchdProcess: Sendable {
         request.httpMethod = method
         if let json {
             request.httpBody =
-                if let encodable = json as? any Encodable { try JSONEncoder().encode(encodable) }
-                else { try JSONSerialization.data(withJSONObject: json) }
+                if let encodable = json as? any Encodable { try JSONEncoder().encode(encodable) } else {
+                    try JSONSerialization.data(withJSONObject: json)
+                }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }

@@ -33,7 +33,8 @@ public enum BiometricAvailability: Sendable, Hashable {
         case .passcodeNotSet: self = .unavailable(.passcodeNotSet)
         case .notEnrolled: self = .unavailable(.notEnrolled)
         case .lockout, .failedThenLockedOut: self = .unavailable(.lockedOut)
-        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback, .notAvailable,
+        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback,
+            .notAvailable,
             .permissionDenied, .notInteractive, .unexpected:
             self = .unavailable(kind == nil ? .notSupported : .notAvailable)
         }

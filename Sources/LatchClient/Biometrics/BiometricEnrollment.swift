@@ -53,7 +53,9 @@ public struct BiometricEnrollment: Sendable {
         if case .failure(let failure) = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle) {
             return .notVerified(failure)
         }
-        guard let reading = await authenticator.domainStateReading() else { throw BiometricEnrollmentError.enrollmentUnreadable }
+        guard let reading = await authenticator.domainStateReading() else {
+            throw BiometricEnrollmentError.enrollmentUnreadable
+        }
         try await store.forget()
         let key = try await keys.createKey()
         let credentialID: String

@@ -51,8 +51,11 @@ public struct BiometricEnrollmentStore: Sendable {
     /// The kept state with its provenance, or `nil` when none is kept or the vault cannot be read now.
     public func storedReading() async -> DomainStateReading? {
         guard let state = await storedDomainState() else { return nil }
-        guard case .found(let data) = await vault.read(Self.domainStateSourceKey) else { return DomainStateReading(state: state) }
-        return DomainStateReading(state: state, source: try? JSONDecoder().decode(DomainStateReading.Source.self, from: data))
+        guard case .found(let data) = await vault.read(Self.domainStateSourceKey) else {
+            return DomainStateReading(state: state)
+        }
+        return DomainStateReading(
+            state: state, source: try? JSONDecoder().decode(DomainStateReading.Source.self, from: data))
     }
 
     private func writeSource(_ source: DomainStateReading.Source?) async throws {

@@ -52,7 +52,7 @@ public enum BiometricErrorCode: Sendable, Hashable {
     /// Every code B2 names, in the order of its table.
     public static let named: [BiometricErrorCode] = [
         .authenticationFailed, .userCancel, .userFallback, .systemCancel, .passcodeNotSet, .biometryNotAvailable,
-        .biometryNotEnrolled, .biometryLockout, .appCancel, .invalidContext, .notInteractive,
+        .biometryNotEnrolled, .biometryLockout, .appCancel, .invalidContext, .notInteractive
     ]
 
     /// The integer `LAError` code.

@@ -27,6 +27,7 @@ public struct BiometricFailure: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     public var description: String {
-        "LAError \(code.code) (\(code.name))" + (scanFailed && code != .authenticationFailed ? " after a failed scan" : "")
+        "LAError \(code.code) (\(code.name))"
+            + (scanFailed && code != .authenticationFailed ? " after a failed scan" : "")
     }
 }

@@ -69,12 +69,14 @@ public enum BiometricNotice: Sendable, Hashable {
         case (.notSupported, .zhHans): "此设备不支持生物识别"
         case (.notSupported, .en): "This device does not support Face ID or Touch ID."
         case (.lockedOut(let kind), .zhHans): "\(kind.chineseName)尝试次数过多已被锁定，请输入系统密码解锁"
-        case (.lockedOut(let kind), .en): "\(kind.displayName) is locked after too many attempts. Enter your device passcode to unlock it."
+        case (.lockedOut(let kind), .en):
+            "\(kind.displayName) is locked after too many attempts. Enter your device passcode to unlock it."
         case (.enrollmentChanged(let kind), .zhHans): "\(kind.chineseName)信息已变更，请使用密码登录后重新开启\(kind.chineseName)登录"
         case (.enrollmentChanged(let kind), .en):
             "Your \(kind.displayName) settings have changed. Sign in with your password, then turn on \(kind.displayName) sign-in again."
         case (.bindingRemoved(let kind), .zhHans): "此设备的\(kind.chineseName)登录已失效，请使用密码登录"
-        case (.bindingRemoved(let kind), .en): "\(kind.displayName) sign-in is no longer set up for this device. Sign in with your password."
+        case (.bindingRemoved(let kind), .en):
+            "\(kind.displayName) sign-in is no longer set up for this device. Sign in with your password."
         case (.failed(let kind), .zhHans): "\(kind.chineseName)验证失败"
         case (.failed(let kind), .en): "\(kind.displayName) verification failed."
         case (.networkError, .zhHans): "网络连接失败，请重试"
@@ -99,7 +101,8 @@ extension BiometricNotice {
         case .notAvailable, .permissionDenied: self = .notAvailable(kind)
         case .notEnrolled: self = .notEnrolled(kind)
         case .lockout, .failedThenLockedOut: self = .lockedOut(kind)
-        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback, .notInteractive,
+        case .success, .failed, .failedThenCancelled, .userCancel, .systemCancel, .appCancel, .userFallback,
+            .notInteractive,
             .unexpected:
             return nil
         }

@@ -87,7 +87,8 @@ public struct BiometricSignIn: Sendable {
 
     /// Availability (B1) and the enrollment check (B4) are known. `enrollment` matters only when
     /// biometrics are available: the domain state cannot be read otherwise.
-    public mutating func availabilityKnown(_ availability: BiometricAvailability, enrollment: EnrollmentCheck) -> Action {
+    public mutating func availabilityKnown(_ availability: BiometricAvailability, enrollment: EnrollmentCheck) -> Action
+    {
         switch state {
         case .checkingAvailability(let attempt):
             switch (availability, enrollment) {
@@ -102,8 +103,10 @@ public struct BiometricSignIn: Sendable {
             case (.available(let kind), .usable), (.available(let kind), .unconfirmed):
                 // Unconfirmed (an OS update changed the state's API): the device key decides when it signs.
                 state = .evaluating(attempt)
-                return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: kind, in: language), fallbackTitle: fallbackTitle,
-                cancelTitle: BiometricStrings.cancel(in: language))
+                return .evaluate(
+                    reason: reason ?? BiometricStrings.signInReason(with: kind, in: language),
+                    fallbackTitle: fallbackTitle,
+                    cancelTitle: BiometricStrings.cancel(in: language))
             }
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while availability was being checked.
@@ -121,7 +124,8 @@ public struct BiometricSignIn: Sendable {
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while the prompt was up.
             return .none
-        case .idle, .checkingAvailability, .waitingUntilActive, .requestingChallenge, .signing, .exchanging, .forgettingBinding:
+        case .idle, .checkingAvailability, .waitingUntilActive, .requestingChallenge, .signing, .exchanging,
+            .forgettingBinding:
             preconditionFailure("evaluationFinished only answers evaluate")
         }
     }
@@ -131,7 +135,9 @@ public struct BiometricSignIn: Sendable {
         switch state {
         case .waitingUntilActive(let attempt):
             state = .evaluating(attempt)
-            return .evaluate(reason: reason ?? BiometricStrings.signInReason(with: attempt.kind, in: language), fallbackTitle: fallbackTitle,
+            return .evaluate(
+                reason: reason ?? BiometricStrings.signInReason(with: attempt.kind, in: language),
+                fallbackTitle: fallbackTitle,
                 cancelTitle: BiometricStrings.cancel(in: language))
         case .idle, .checkingAvailability, .evaluating, .requestingChallenge, .signing, .exchanging, .forgettingBinding,
             .showingSignIn, .finished:
@@ -144,7 +150,10 @@ public struct BiometricSignIn: Sendable {
     public mutating func challengeReceived(_ challenge: SignatureChallengeInfo) -> Action {
         switch state {
         case .requestingChallenge(let attempt):
-            guard let message = try? SignedMessage.login(challengeID: challenge.challengeId, challenge: challenge.challenge) else {
+            guard
+                let message = try? SignedMessage.login(
+                    challengeID: challenge.challengeId, challenge: challenge.challenge)
+            else {
                 // A challenge with a line feed cannot be signed unambiguously: refuse it.
                 return showSignIn(offering: attempt, notice: .failed(attempt.kind))
             }
@@ -167,7 +176,8 @@ public struct BiometricSignIn: Sendable {
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while the key was signing.
             return .none
-        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging, .forgettingBinding:
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging,
+            .forgettingBinding:
             preconditionFailure("signed only answers sign")
         }
     }
@@ -194,7 +204,8 @@ public struct BiometricSignIn: Sendable {
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while the key was signing.
             return .none
-        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging, .forgettingBinding:
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging,
+            .forgettingBinding:
             preconditionFailure("signingFailed only answers sign")
         }
     }
@@ -209,7 +220,8 @@ public struct BiometricSignIn: Sendable {
             // Tolerated race: the user chose the password while the exchange was under way. The server
             // session it opened is left to expire; the password sign-in opens its own.
             return .none
-        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing, .forgettingBinding:
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
+            .forgettingBinding:
             preconditionFailure("tokensReceived only answers exchange")
         }
     }
@@ -227,7 +239,8 @@ public struct BiometricSignIn: Sendable {
             case .network:
                 return showSignIn(offering: attempt, notice: .networkError)
             case .server(_, let message):
-                return showSignIn(offering: attempt, notice: message.map(BiometricNotice.server) ?? .failed(attempt.kind))
+                return showSignIn(
+                    offering: attempt, notice: message.map(BiometricNotice.server) ?? .failed(attempt.kind))
             }
         case .showingSignIn, .finished:
             // Tolerated race: the user chose the password while the request was under way.
@@ -243,9 +256,11 @@ public struct BiometricSignIn: Sendable {
         switch state {
         case .forgettingBinding(let notice):
             return showSignIn(offering: nil, notice: notice)
-        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing, .exchanging,
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
+            .exchanging,
             .showingSignIn, .finished:
-            preconditionFailure("bindingForgotten only answers forgetBinding, after which nothing else can move the state")
+            preconditionFailure(
+                "bindingForgotten only answers forgetBinding, after which nothing else can move the state")
         }
     }
 
@@ -258,7 +273,8 @@ public struct BiometricSignIn: Sendable {
         case .showingSignIn(nil):
             // Tolerated: a stale button; no biometric option is offered now.
             return .none
-        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing, .exchanging,
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
+            .exchanging,
             .forgettingBinding, .finished:
             // Tolerated: a second tap while a try is under way, or after the app was entered.
             return .none

@@ -110,7 +110,8 @@ public final class BiometricSignInDriver {
                 unconfirmedReading = check == .unconfirmed ? reading : nil
                 action = machine.availabilityKnown(availability, enrollment: check)
             case .evaluate(let reason, let fallbackTitle, let cancelTitle):
-                let result = await authenticator.evaluate(reason: reason, fallbackTitle: fallbackTitle, cancelTitle: cancelTitle)
+                let result = await authenticator.evaluate(
+                    reason: reason, fallbackTitle: fallbackTitle, cancelTitle: cancelTitle)
                 guard work.isCurrent(ticket) else { return .pending }
                 action = machine.evaluationFinished(result)
             case .requestChallenge(let credentialID):

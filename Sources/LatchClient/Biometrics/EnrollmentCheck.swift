@@ -33,7 +33,8 @@ public enum EnrollmentCheck: Sendable, Hashable {
     /// check (B1) decides whether biometrics can be used at this moment. Once enrollment is readable
     /// again, any change shows as a different state.
     public static func evaluate(stored: Data?, current: Data?) -> EnrollmentCheck {
-        evaluate(kept: stored.map { DomainStateReading(state: $0) }, read: current.map { DomainStateReading(state: $0) })
+        evaluate(
+            kept: stored.map { DomainStateReading(state: $0) }, read: current.map { DomainStateReading(state: $0) })
     }
 
     /// Compares the kept reading with the current one, minding where each came from.
@@ -41,7 +42,8 @@ public enum EnrollmentCheck: Sendable, Hashable {
     /// Equal states: `.usable`. Different states from the same API on the same OS version, or both of
     /// unknown provenance: `.changed`. Different states where the provenance differs or only one side
     /// knows it (kept by an older SDK): `.unconfirmed`.
-    public static func evaluate(kept stored: DomainStateReading?, read current: DomainStateReading?) -> EnrollmentCheck {
+    public static func evaluate(kept stored: DomainStateReading?, read current: DomainStateReading?) -> EnrollmentCheck
+    {
         guard let stored else { return .notEnabled }
         guard let current else { return .usable }
         if stored.state == current.state { return .usable }

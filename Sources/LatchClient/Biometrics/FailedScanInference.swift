@@ -15,7 +15,9 @@ public enum FailedScanInference {
     ///   - kind: the sensor.
     ///   - lockedOutBefore: `canEvaluatePolicy` reported −8 before the prompt (it then fails at once).
     ///   - secondsShown: how long the prompt was up.
-    public static func scanFailed(code: BiometricErrorCode, kind: BiometryKind, lockedOutBefore: Bool, secondsShown: Double) -> Bool {
+    public static func scanFailed(
+        code: BiometricErrorCode, kind: BiometryKind, lockedOutBefore: Bool, secondsShown: Double
+    ) -> Bool {
         switch code {
         case .authenticationFailed:
             // Touch ID's third failed touch in the prompt.

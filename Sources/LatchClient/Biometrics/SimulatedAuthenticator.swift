@@ -243,7 +243,8 @@ public actor SimulatedAuthenticator: BiometricAuthenticator {
         case .tryAgain, .passcode:
             // Repeated for ever they would never end a biometric prompt: the person gives up instead.
             return .cancel
-        case .match, .noMatch, .cancel, .otherMethod, .systemCancel, .appCancel, .denyPermission, .lockout, .notInteractive,
+        case .match, .noMatch, .cancel, .otherMethod, .systemCancel, .appCancel, .denyPermission, .lockout,
+            .notInteractive,
             .error:
             return whenUnscripted
         }

@@ -18,12 +18,14 @@ import LatchCore
 public protocol DeviceCredentialAPI: Sendable {
     /// Registers `publicKey` for the signed-in user (`bind` needs a recent sign-in, or a
     /// `verificationToken` for the action `bind_device`); returns the credential id.
-    func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws -> String
+    func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws
+        -> String
 
     /// `bind`, also telling the server what protects the key (`secure_enclave` or `software`), which it
     /// lists with the credential. The default drops `protection` (the server records `unknown`).
     func bind(
-        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection,
+        verificationToken: String?
     ) async throws -> String
 
     /// A fresh login challenge for the credential (120 s, single use). Unauthenticated.
@@ -42,9 +44,11 @@ public protocol DeviceCredentialAPI: Sendable {
 
 extension DeviceCredentialAPI {
     public func bind(
-        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection,
+        verificationToken: String?
     ) async throws -> String {
-        try await bind(publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
+        try await bind(
+            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken)
     }
 
     /// Implementations that never pass a verification token (test fakes) need only `unbind(credentialID:)`.

@@ -34,8 +34,10 @@ extension DeviceKeyError {
     public init(localAuthenticationCode code: Int) {
         switch BiometricOutcome(BiometricFailure(laErrorCode: code), kind: .touchID) {
         case .failed: self = .authenticationFailed
-        case .userCancel, .failedThenCancelled, .systemCancel, .appCancel, .userFallback, .notInteractive: self = .cancelled
-        case .passcodeNotSet, .notAvailable, .permissionDenied, .notEnrolled, .lockout, .failedThenLockedOut: self = .unavailable
+        case .userCancel, .failedThenCancelled, .systemCancel, .appCancel, .userFallback, .notInteractive:
+            self = .cancelled
+        case .passcodeNotSet, .notAvailable, .permissionDenied, .notEnrolled, .lockout, .failedThenLockedOut:
+            self = .unavailable
         case .success, .unexpected: self = .platform(code: code)
         }
     }

@@ -8,12 +8,14 @@ public enum DeviceKeyStores {
     ///
     ///     let authenticator = LocalAuthenticationAuthenticator()
     ///     let keys = DeviceKeyStores.platformDefault(vault: vault, authenticator: authenticator)
-    public static func platformDefault(vault: any TokenVault, authenticator: (any BiometricAuthenticator)? = nil) -> any DeviceKeyStore {
+    public static func platformDefault(vault: any TokenVault, authenticator: (any BiometricAuthenticator)? = nil)
+        -> any DeviceKeyStore
+    {
         #if canImport(Security) && canImport(LocalAuthentication) && canImport(CryptoKit) && (os(iOS) || os(macOS) || os(visionOS))
-        if SecureEnclaveDeviceKeyStore.isAvailable {
-            let handoff = (authenticator as? LocalAuthenticationAuthenticator)?.handoff
-            return SecureEnclaveDeviceKeyStore(handoff: handoff)
-        }
+            if SecureEnclaveDeviceKeyStore.isAvailable {
+                let handoff = (authenticator as? LocalAuthenticationAuthenticator)?.handoff
+                return SecureEnclaveDeviceKeyStore(handoff: handoff)
+            }
         #endif
         return SoftwareDeviceKeyStore(vault: vault)
     }

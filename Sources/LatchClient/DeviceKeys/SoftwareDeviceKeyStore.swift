@@ -30,7 +30,9 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
     public func createKey() async throws -> DeviceKey {
         let key = P256.Signing.PrivateKey()
         try await vault.write(key.rawRepresentation, for: vaultKey)
-        return DeviceKey(publicKey: DeviceSignature.publicKeyBase64URL(of: key.publicKey), reference: vaultKey, protection: .software)
+        return DeviceKey(
+            publicKey: DeviceSignature.publicKeyBase64URL(of: key.publicKey), reference: vaultKey, protection: .software
+        )
     }
 
     public func publicKey() async throws -> String? {

@@ -26,12 +26,14 @@ extension LatchClient {
             let options = try await perform(
                 APICall<PasskeyRegistrationOptions>(
                     method: "POST", path: "/v1/passkeys/registration/options",
-                    body: PasskeyRegistrationOptionsRequest(verificationToken: verificationToken), requiresAuthorization: true))
+                    body: PasskeyRegistrationOptionsRequest(verificationToken: verificationToken),
+                    requiresAuthorization: true))
             let credential = try await authenticator.createCredential(options.options)
             let created = try await perform(
                 APICall<PasskeyCreated>(
                     method: "POST", path: "/v1/passkeys",
-                    body: PasskeyRegistrationRequest(challengeId: options.challengeId, credential: credential, name: name),
+                    body: PasskeyRegistrationRequest(
+                        challengeId: options.challengeId, credential: credential, name: name),
                     requiresAuthorization: true))
             if let software = authenticator as? SoftwarePasskeyAuthenticator {
                 try? await software.remember(serverID: created.id, forCredentialID: credential.id)
@@ -62,7 +64,8 @@ extension LatchClient {
             let credential = try await authenticator.assertion(options.options)
             tokens = try await api.token(
                 TokenRequest(
-                    grantType: .passkey, challengeId: options.challengeId, credential: credential, device: try await deviceInfo(device)))
+                    grantType: .passkey, challengeId: options.challengeId, credential: credential,
+                    device: try await deviceInfo(device)))
         } catch {
             throw PasskeyError.from(error)
         }
@@ -72,7 +75,8 @@ extension LatchClient {
     /// The signed-in account's passkeys (name, created, last used, backed up, transports).
     public func passkeys() async throws -> [PasskeyInfo] {
         do {
-            return try await perform(APICall<[PasskeyInfo]>(method: "GET", path: "/v1/passkeys", requiresAuthorization: true))
+            return try await perform(
+                APICall<[PasskeyInfo]>(method: "GET", path: "/v1/passkeys", requiresAuthorization: true))
         } catch {
             throw PasskeyError.from(error)
         }
@@ -84,7 +88,8 @@ extension LatchClient {
         do {
             return try await perform(
                 APICall<PasskeyInfo>(
-                    method: "PATCH", path: "/v1/passkeys/\(APICall<PasskeyInfo>.segment(id))", body: RenamePasskeyRequest(name: name),
+                    method: "PATCH", path: "/v1/passkeys/\(APICall<PasskeyInfo>.segment(id))",
+                    body: RenamePasskeyRequest(name: name),
                     requiresAuthorization: true))
         } catch {
             throw PasskeyError.from(error)
@@ -101,7 +106,8 @@ extension LatchClient {
             try await perform(
                 APICall<Void>(
                     method: "DELETE", path: "/v1/passkeys/\(APICall<Void>.segment(id))",
-                    body: verificationToken.map { RemovePasskeyRequest(verificationToken: $0) }, requiresAuthorization: true))
+                    body: verificationToken.map { RemovePasskeyRequest(verificationToken: $0) },
+                    requiresAuthorization: true))
         } catch {
             throw PasskeyError.from(error, stepUp: (PasskeyError.removeAction, ["passkey_id": id]))
         }

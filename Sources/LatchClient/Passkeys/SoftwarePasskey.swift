@@ -38,7 +38,8 @@ public struct SoftwarePasskey: Codable, Sendable, Equatable {
             throw PasskeyAuthenticatorError.failed("the stored passkey is damaged")
         }
         var authenticator = SoftwareAuthenticator(
-            privateKey: try P256.Signing.PrivateKey(rawRepresentation: keyBytes), credentialID: id, signCount: signCount)
+            privateKey: try P256.Signing.PrivateKey(rawRepresentation: keyBytes), credentialID: id, signCount: signCount
+        )
         authenticator.userHandle = Base64URL.decode(userHandle)
         return authenticator
     }

@@ -78,7 +78,9 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         try await save(stored)
     }
 
-    public func createCredential(_ options: PublicKeyCredentialCreationOptionsJSON) async throws -> RegistrationResponseJSON {
+    public func createCredential(_ options: PublicKeyCredentialCreationOptionsJSON) async throws
+        -> RegistrationResponseJSON
+    {
         var stored = try await storedPasskeys()
         let excluded = Set(options.excludeCredentials.map(\.id))
         if stored.contains(where: { $0.rpID == options.rp.id && excluded.contains($0.credentialID) }) {
@@ -109,7 +111,8 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         var authenticator = try stored[index].authenticator()
         let response: AuthenticationResponseJSON
         do {
-            response = try authenticator.assert(challenge: options.challenge, rpID: options.rpId, origin: origin(options.rpId))
+            response = try authenticator.assert(
+                challenge: options.challenge, rpID: options.rpId, origin: origin(options.rpId))
         } catch {
             throw PasskeyAuthenticatorError.invalidOptions
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// ``HTTPTransport`` over `URLSession`: Foundation on Apple platforms, FoundationNetworking on Linux.
@@ -29,11 +29,13 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     #if canImport(Security)
-    /// A transport over a new ephemeral session that enforces `pinning` (Apple platforms).
-    public convenience init(pinning: PinningPolicy) {
-        let delegate = PinningURLSessionDelegate(policy: pinning)
-        self.init(ownedSession: URLSession(configuration: Self.defaultConfiguration(), delegate: delegate, delegateQueue: nil))
-    }
+        /// A transport over a new ephemeral session that enforces `pinning` (Apple platforms).
+        public convenience init(pinning: PinningPolicy) {
+            let delegate = PinningURLSessionDelegate(policy: pinning)
+            self.init(
+                ownedSession: URLSession(
+                    configuration: Self.defaultConfiguration(), delegate: delegate, delegateQueue: nil))
+        }
     #endif
 
     private init(ownedSession: URLSession) {

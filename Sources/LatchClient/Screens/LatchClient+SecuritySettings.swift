@@ -7,7 +7,8 @@ extension LatchClient {
 
     /// `GET /v1/me/security-settings`.
     public func securitySettings() async throws -> SecuritySettings {
-        try await perform(APICall<SecuritySettings>(method: "GET", path: "/v1/me/security-settings", requiresAuthorization: true))
+        try await perform(
+            APICall<SecuritySettings>(method: "GET", path: "/v1/me/security-settings", requiresAuthorization: true))
     }
 
     /// `PATCH /v1/me/security-settings`: turning "verify unusual sign-ins" off needs a sign-in within 10
@@ -15,6 +16,7 @@ extension LatchClient {
     @discardableResult
     public func updateSecuritySettings(_ update: SecuritySettingsUpdate) async throws -> SecuritySettings {
         try await perform(
-            APICall<SecuritySettings>(method: "PATCH", path: "/v1/me/security-settings", body: update, requiresAuthorization: true))
+            APICall<SecuritySettings>(
+                method: "PATCH", path: "/v1/me/security-settings", body: update, requiresAuthorization: true))
     }
 }

@@ -13,7 +13,10 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
     public let keys: any DeviceKeyStore
     public let language: LatchLanguage
 
-    public init(client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, language: LatchLanguage) {
+    public init(
+        client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
+        language: LatchLanguage
+    ) {
         self.client = client
         self.authenticator = authenticator
         self.keys = keys
@@ -67,7 +70,9 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
     }
 
     public func setVerifyUnusualSignIns(_ on: Bool, verificationToken: String?) async throws -> Bool {
-        try await client.updateSecuritySettings(SecuritySettingsUpdate(verifyUnusualSignIns: on, verificationToken: verificationToken))
-            .verifyUnusualSignIns
+        try await client.updateSecuritySettings(
+            SecuritySettingsUpdate(verifyUnusualSignIns: on, verificationToken: verificationToken)
+        )
+        .verifyUnusualSignIns
     }
 }

@@ -42,7 +42,9 @@ public struct PasswordRuleHint: Sendable, Equatable, Identifiable {
 
     /// The hints for `password` under `policy`: the four of the seed always, the length cap and the
     /// common-password rule only when broken.
-    public static func hints(for password: String, policy: PasswordPolicy, strings: RegistrationStrings) -> [PasswordRuleHint] {
+    public static func hints(for password: String, policy: PasswordPolicy, strings: RegistrationStrings)
+        -> [PasswordRuleHint]
+    {
         let broken = Set(policy.violations(of: password))
         func hint(_ rule: Rule, _ status: Status) -> PasswordRuleHint {
             PasswordRuleHint(rule: rule, status: status, text: strings.rule(rule))
@@ -54,7 +56,7 @@ public struct PasswordRuleHint: Sendable, Equatable, Identifiable {
             hint(.minimumLength, status(unless: .tooShort)),
             hint(.upperAndLowerCase, status(unless: .missingUppercase, .missingLowercase)),
             hint(.digit, status(unless: .missingDigit)),
-            hint(.specialCharacter, .optional),
+            hint(.specialCharacter, .optional)
         ]
         if broken.contains(.tooLong) { hints.append(hint(.maximumLength, .unmet)) }
         if broken.contains(.common) { hints.append(hint(.notCommon, .unmet)) }

@@ -13,7 +13,9 @@ public protocol RegistrationService: Sendable {
 }
 
 extension LatchClient: RegistrationService {
-    public func startRegistration(email: String, password: String, nickname: String?, acceptTerms: Bool) async throws -> String {
+    public func startRegistration(email: String, password: String, nickname: String?, acceptTerms: Bool) async throws
+        -> String
+    {
         try await signUp(email: email, password: password, nickname: nickname, acceptTerms: acceptTerms)
     }
 

@@ -49,7 +49,8 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     /// The switch's state for VoiceOver and the row: "Face ID登录已开启" / "Face ID sign-in is on."
     public func biometricState(_ kind: BiometryKind?, enabled: Bool) -> String {
         let name = biometricTitle(kind)
-        return enabled ? pick("\(name)登录已开启", "\(name) sign-in is on.") : pick("\(name)登录未开启", "\(name) sign-in is off.")
+        return enabled
+            ? pick("\(name)登录已开启", "\(name) sign-in is on.") : pick("\(name)登录未开启", "\(name) sign-in is off.")
     }
 
     // MARK: 2FA (D1)
@@ -62,10 +63,14 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     public var turnOff: String { pick("关闭", "Turn Off") }
     /// The setup's first step: add the key to an authenticator app.
     public var twoFactorAddKey: String {
-        pick("请在身份验证器（如 Google Authenticator）中扫描二维码或手动输入以下密钥", "Scan the QR code with your authenticator app (such as Google Authenticator), or enter this key.")
+        pick(
+            "请在身份验证器（如 Google Authenticator）中扫描二维码或手动输入以下密钥",
+            "Scan the QR code with your authenticator app (such as Google Authenticator), or enter this key.")
     }
     /// The setup's second step.
-    public var twoFactorEnterCode: String { pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.") }
+    public var twoFactorEnterCode: String {
+        pick("请输入身份验证器中的6位验证码", "Enter the 6-digit code from your authenticator app.")
+    }
     /// "6位验证码" / "6-digit code".
     public var codeLabel: String { pick("6位验证码", "6-digit code") }
     /// "确认" / "Confirm".
@@ -74,7 +79,9 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     public var cancel: String { pick("取消", "Cancel") }
     /// The recovery codes' warning: shown once.
     public var recoveryCodesNotice: String {
-        pick("请妥善保存以下恢复码。每个恢复码只能使用一次，且只显示这一次。", "Keep these recovery codes safe. Each works once, and they are shown only now.")
+        pick(
+            "请妥善保存以下恢复码。每个恢复码只能使用一次，且只显示这一次。",
+            "Keep these recovery codes safe. Each works once, and they are shown only now.")
     }
     /// "我已保存" / "I Saved Them".
     public var recoveryCodesSaved: String { pick("我已保存", "I Saved Them") }
@@ -83,9 +90,13 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
         on ? pick("两步验证已开启", "Two-factor authentication is on.") : pick("两步验证已关闭", "Two-factor authentication is off.")
     }
     /// Why the verification page opens to turn 2FA off.
-    public var disableTwoFactorReason: String { pick("验证身份以关闭两步验证", "Verify it’s you to turn off two-factor authentication.") }
+    public var disableTwoFactorReason: String {
+        pick("验证身份以关闭两步验证", "Verify it’s you to turn off two-factor authentication.")
+    }
     /// Why the verification page opens to turn 2FA on.
-    public var enableTwoFactorReason: String { pick("验证身份以开启两步验证", "Verify it’s you to turn on two-factor authentication.") }
+    public var enableTwoFactorReason: String {
+        pick("验证身份以开启两步验证", "Verify it’s you to turn on two-factor authentication.")
+    }
 
     // MARK: Fund password (D2)
 
@@ -104,7 +115,9 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     /// "确认资金密码" / "Confirm fund password".
     public var confirmFundPasswordLabel: String { pick("确认资金密码", "Confirm fund password") }
     /// The rule under the field.
-    public var fundPasswordHint: String { pick("6位数字，不能是相同或连续的数字", "6 digits, not all the same and not a straight run.") }
+    public var fundPasswordHint: String {
+        pick("6位数字，不能是相同或连续的数字", "6 digits, not all the same and not a straight run.")
+    }
     /// "保存" / "Save".
     public var save: String { pick("保存", "Save") }
     /// A broken fund-password rule.

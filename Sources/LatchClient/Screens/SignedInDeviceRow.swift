@@ -24,7 +24,8 @@ public struct SignedInDeviceRow: Sendable, Equatable, Identifiable {
 
     /// The row for `session`, its activity measured at `now`.
     public init(_ session: SessionInfo, now: Date, strings: SignedInDevicesStrings) {
-        let name = [session.deviceName, session.deviceModel, session.platform]
+        let name =
+            [session.deviceName, session.deviceModel, session.platform]
             .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .first { !$0.isEmpty } ?? strings.unknownDevice
         self.id = session.id
@@ -32,7 +33,9 @@ public struct SignedInDeviceRow: Sendable, Equatable, Identifiable {
         self.isCurrent = session.current
         self.title = session.current ? "\(name) \(strings.currentDevice)" : name
         self.lastActive = strings.lastActive(now.timeIntervalSince(session.lastActiveAt))
-        let parts = [session.deviceModel == name ? nil : session.deviceModel, session.ip].compactMap { $0 }.filter { !$0.isEmpty }
+        let parts = [session.deviceModel == name ? nil : session.deviceModel, session.ip].compactMap { $0 }.filter {
+            !$0.isEmpty
+        }
         self.detail = parts.isEmpty ? nil : parts.joined(separator: " · ")
         self.accessibilityLabel = [title, lastActive, detail].compactMap { $0 }.joined(separator: ", ")
         self.canSignOut = !session.current

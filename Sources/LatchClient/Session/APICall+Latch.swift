@@ -54,7 +54,9 @@ extension APICall where Response == Void {
 
     /// `POST /v1/password/forgot` → 202 (the same answer whether or not the account exists).
     public static func forgotPassword(email: String) -> Self {
-        Self(method: "POST", path: "/v1/password/forgot", body: ForgotPasswordRequest(email: email), requiresAuthorization: false)
+        Self(
+            method: "POST", path: "/v1/password/forgot", body: ForgotPasswordRequest(email: email),
+            requiresAuthorization: false)
     }
 
     /// `POST /v1/password/reset` → 204; every session of the account ends.

@@ -27,7 +27,9 @@ public struct LatchAPI: Sendable {
 
     /// The HTTP request for `call`, with `Authorization: Bearer accessToken` when a token is given.
     public func request<Response>(for call: APICall<Response>, accessToken: String? = nil) throws -> HTTPRequest {
-        let base = serverURL.absoluteString.hasSuffix("/") ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
+        let base =
+            serverURL.absoluteString.hasSuffix("/")
+            ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
         guard let url = URL(string: base + call.path) else { throw URLError(.badURL) }
         var headers = ["Accept": "application/json"]
         if let acceptLanguage { headers["Accept-Language"] = acceptLanguage }
@@ -78,7 +80,8 @@ public struct LatchAPI: Sendable {
         let retryAfter = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let error = LatchServerError(status: response.status, body: body, retryAfterHeader: retryAfter)
         if error.code == .verificationRequired, let challengeID = error.challengeID {
-            return .signInVerificationRequired(SignInChallenge(id: challengeID, method: .init(serverName: error.method)))
+            return .signInVerificationRequired(
+                SignInChallenge(id: challengeID, method: .init(serverName: error.method)))
         }
         return .server(error)
     }
@@ -118,7 +121,8 @@ public struct LatchAPI: Sendable {
     }
 
     /// Grant `password`. An unusual sign-in throws `.signInVerificationRequired`.
-    public func passwordGrant(email: String, password: String, device: DeviceInfo? = nil) async throws -> TokenResponse {
+    public func passwordGrant(email: String, password: String, device: DeviceInfo? = nil) async throws -> TokenResponse
+    {
         try await token(.password(email: email, password: password, device: device))
     }
 
@@ -128,12 +132,17 @@ public struct LatchAPI: Sendable {
     }
 
     /// Grant `device_signature`: a bound device key's signature of a login challenge (B6).
-    public func deviceSignatureGrant(challengeID: String, signature: String, device: DeviceInfo? = nil) async throws -> TokenResponse {
-        try await token(TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: signature, device: device))
+    public func deviceSignatureGrant(challengeID: String, signature: String, device: DeviceInfo? = nil) async throws
+        -> TokenResponse
+    {
+        try await token(
+            TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: signature, device: device))
     }
 
     /// Grant `login_challenge`: finishes an unusual sign-in with the mailed (or TOTP) code.
-    public func loginChallengeGrant(challengeID: String, code: String, device: DeviceInfo? = nil) async throws -> TokenResponse {
+    public func loginChallengeGrant(challengeID: String, code: String, device: DeviceInfo? = nil) async throws
+        -> TokenResponse
+    {
         try await token(TokenRequest(grantType: .loginChallenge, challengeId: challengeID, code: code, device: device))
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import LatchCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension LatchClient {

@@ -48,6 +48,7 @@ extension LatchClient {
 
     /// Changes the password, knowing the current one; the account's other sessions end.
     public func changePassword(current: String, new: String) async throws {
-        try await perform(APICall<Void>.changePassword(ChangePasswordRequest(currentPassword: current, newPassword: new)))
+        try await perform(
+            APICall<Void>.changePassword(ChangePasswordRequest(currentPassword: current, newPassword: new)))
     }
 }

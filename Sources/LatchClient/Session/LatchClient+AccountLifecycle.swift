@@ -23,7 +23,8 @@ extension LatchClient {
     public func deleteAccount(verification: VerificationProof? = nil) async throws -> AppleRevocation {
         let deleted = try await perform(
             APICall<AccountDeleted>(
-                method: "DELETE", path: "/v1/me", body: verification.map { DeleteAccountRequest(verificationToken: $0.token) },
+                method: "DELETE", path: "/v1/me",
+                body: verification.map { DeleteAccountRequest(verificationToken: $0.token) },
                 requiresAuthorization: true))
         _ = await coordinator.signOut()
         let biometrics = BiometricEnrollmentStore(vault: vault)

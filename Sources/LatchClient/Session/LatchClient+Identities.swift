@@ -7,7 +7,8 @@ extension LatchClient {
     /// identities. A session older than 10 minutes needs `verificationToken` (action `link_identity`).
     @discardableResult
     public func linkIdentity(_ request: LinkIdentityRequest) async throws -> UserInfo {
-        try await perform(APICall<UserInfo>(method: "POST", path: "/v1/me/identities", body: request, requiresAuthorization: true))
+        try await perform(
+            APICall<UserInfo>(method: "POST", path: "/v1/me/identities", body: request, requiresAuthorization: true))
     }
 
     /// First step of adding an email and password to an account that has none: mails a 6-digit code to
@@ -17,7 +18,8 @@ extension LatchClient {
         try await perform(
             APICall<EmailLinkCodeSent>(
                 method: "POST", path: "/v1/me/identities",
-                body: LinkIdentityRequest(provider: "email", email: email, password: password, verificationToken: verificationToken),
+                body: LinkIdentityRequest(
+                    provider: "email", email: email, password: password, verificationToken: verificationToken),
                 requiresAuthorization: true)
         ).expiresIn
     }
@@ -34,6 +36,7 @@ extension LatchClient {
         try await perform(
             APICall<UserInfo>(
                 method: "DELETE", path: "/v1/me/identities/\(APICall<UserInfo>.segment(provider))",
-                body: verificationToken.map { UnlinkIdentityRequest(verificationToken: $0) }, requiresAuthorization: true))
+                body: verificationToken.map { UnlinkIdentityRequest(verificationToken: $0) },
+                requiresAuthorization: true))
     }
 }

@@ -17,10 +17,12 @@ extension LatchClient {
     /// a server without Apple configured answers VALIDATION_FAILED `provider_not_configured`.
     @discardableResult
     public func signInWithApple(
-        identityToken: String, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil, device: DeviceInfo? = nil
+        identityToken: String, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil,
+        device: DeviceInfo? = nil
     ) async throws -> UserInfo {
         let grant = TokenRequest(
-            grantType: .apple, identityToken: identityToken, nonce: nonce, fullName: fullName, device: try await deviceInfo(device),
+            grantType: .apple, identityToken: identityToken, nonce: nonce, fullName: fullName,
+            device: try await deviceInfo(device),
             authorizationCode: authorizationCode)
         return try await signIn(with: try await api.token(grant))
     }
@@ -39,7 +41,9 @@ extension LatchClient {
     @discardableResult
     public func requestSMSCode(phone: String) async throws -> SMSCodeAccepted {
         try await api.perform(
-            APICall<SMSCodeAccepted>(method: "POST", path: "/v1/sms/codes", body: SMSCodeRequest(phone: phone), requiresAuthorization: false))
+            APICall<SMSCodeAccepted>(
+                method: "POST", path: "/v1/sms/codes", body: SMSCodeRequest(phone: phone), requiresAuthorization: false)
+        )
     }
 
     /// Signs in with a texted code; the first sign-in of a number creates its account. A wrong code

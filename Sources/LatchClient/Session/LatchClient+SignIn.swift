@@ -4,8 +4,11 @@ import LatchCore
 extension LatchClient {
     /// Starts an email registration (C2): the server mails a 6-digit code. Returns the registration id
     /// for ``verifyRegistration(id:code:)``.
-    public func signUp(email: String, password: String, nickname: String? = nil, acceptTerms: Bool) async throws -> String {
-        let registration = RegistrationRequest(email: email, password: password, termsAccepted: acceptTerms, nickname: nickname)
+    public func signUp(email: String, password: String, nickname: String? = nil, acceptTerms: Bool) async throws
+        -> String
+    {
+        let registration = RegistrationRequest(
+            email: email, password: password, termsAccepted: acceptTerms, nickname: nickname)
         return try await api.register(registration).registrationId
     }
 

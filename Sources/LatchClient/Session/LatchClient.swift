@@ -41,7 +41,8 @@ public final class LatchClient: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
-        let api = LatchAPI(serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue)
+        let api = LatchAPI(
+            serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue)
         let broadcast = SessionStateBroadcast(.signedOut)
         self.language = language
         self.api = api

@@ -20,9 +20,11 @@ extension LatchClientError: LocalizedError {
         case .server(let error): error.message
         case .signInVerificationRequired: LatchErrorCode.verificationRequired.message(in: language)
         case .network:
-            language == .zhHans ? "网络连接失败，请检查网络后重试" : "The network could not be reached. Check the connection and try again."
+            language == .zhHans
+                ? "网络连接失败，请检查网络后重试" : "The network could not be reached. Check the connection and try again."
         case .unexpected:
-            language == .zhHans ? "服务器的回答无法识别，请稍后再试" : "The server gave an answer this app cannot read. Please try again later."
+            language == .zhHans
+                ? "服务器的回答无法识别，请稍后再试" : "The server gave an answer this app cannot read. Please try again later."
         case .notSignedIn: LatchErrorCode.sessionExpired.message(in: language)
         case .vaultUnavailable:
             language == .zhHans ? "设备已锁定，请解锁后重试" : "The device is locked. Unlock it and try again."

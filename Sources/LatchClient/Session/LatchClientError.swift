@@ -56,7 +56,8 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .server(let error): "server error \(error)"
-        case .signInVerificationRequired(let challenge): "sign-in needs a code (challenge \(challenge.id), \(challenge.method))"
+        case .signInVerificationRequired(let challenge):
+            "sign-in needs a code (challenge \(challenge.id), \(challenge.method))"
         case .network(let error): "network error: \(error)"
         case .unexpected(let status): "unexpected answer (HTTP \(status))"
         case .notSignedIn: "not signed in"

@@ -27,19 +27,40 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// The request field at fault, for validation errors.
-    public var field: String? { get { details.field } set { details.field = newValue } }
+    public var field: String? {
+        get { details.field }
+        set { details.field = newValue }
+    }
     /// The rules a field broke (e.g. password policy violations).
-    public var reasons: [String]? { get { details.reasons } set { details.reasons = newValue } }
+    public var reasons: [String]? {
+        get { details.reasons }
+        set { details.reasons = newValue }
+    }
     /// Attempts left before a code dies or a lock starts.
-    public var attemptsRemaining: Int? { get { details.attemptsRemaining } set { details.attemptsRemaining = newValue } }
+    public var attemptsRemaining: Int? {
+        get { details.attemptsRemaining }
+        set { details.attemptsRemaining = newValue }
+    }
     /// When a lock ends (AUTH_002).
-    public var lockedUntil: Date? { get { details.lockedUntil } set { details.lockedUntil = newValue } }
+    public var lockedUntil: Date? {
+        get { details.lockedUntil }
+        set { details.lockedUntil = newValue }
+    }
     /// Seconds to wait before retrying (RATE_LIMITED): the body's `retry_after`, else the `Retry-After` header.
-    public var retryAfter: Int? { get { details.retryAfter } set { details.retryAfter = newValue } }
+    public var retryAfter: Int? {
+        get { details.retryAfter }
+        set { details.retryAfter = newValue }
+    }
     /// For VERIFICATION_REQUIRED at sign-in: the login challenge.
-    public var challengeID: String? { get { details.challengeId } set { details.challengeId = newValue } }
+    public var challengeID: String? {
+        get { details.challengeId }
+        set { details.challengeId = newValue }
+    }
     /// For VERIFICATION_REQUIRED at sign-in: `email` or `totp`.
-    public var method: String? { get { details.method } set { details.method = newValue } }
+    public var method: String? {
+        get { details.method }
+        set { details.method = newValue }
+    }
 
     /// The code, when it is one this SDK knows.
     public var code: LatchErrorCode? { LatchErrorCode(rawValue: rawCode) }

@@ -66,7 +66,8 @@ actor RefreshCoordinator {
         if vaultBehind { await syncVault() }
         let now = clock()
         switch policy.decision(
-            accessTokenExpiresAt: current.accessTokenExpiresAt, refreshTokenExpiresAt: current.refreshTokenExpiresAt, now: now)
+            accessTokenExpiresAt: current.accessTokenExpiresAt, refreshTokenExpiresAt: current.refreshTokenExpiresAt,
+            now: now)
         {
         case .useAccessToken:
             return current.accessToken
@@ -201,7 +202,9 @@ actor RefreshCoordinator {
         return try await refresh.task.value
     }
 
-    private func runRefresh(of old: StoredSession, generation started: LatestWork.Ticket, id: UInt64) async throws -> StoredSession {
+    private func runRefresh(of old: StoredSession, generation started: LatestWork.Ticket, id: UInt64) async throws
+        -> StoredSession
+    {
         defer { if inFlight?.id == id { inFlight = nil } }
         let tokens: TokenResponse
         do {

@@ -2,11 +2,11 @@ import Foundation
 import LatchCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the SDK says about the device it runs on when the app says nothing else.
@@ -24,44 +24,44 @@ enum ThisDevice {
 
     static var platform: String {
         #if os(iOS)
-        "iOS"
+            "iOS"
         #elseif os(macOS)
-        "macOS"
+            "macOS"
         #elseif os(visionOS)
-        "visionOS"
+            "visionOS"
         #elseif os(watchOS)
-        "watchOS"
+            "watchOS"
         #elseif os(tvOS)
-        "tvOS"
+            "tvOS"
         #elseif os(Linux)
-        "Linux"
+            "Linux"
         #elseif os(Windows)
-        "Windows"
+            "Windows"
         #else
-        "unknown"
+            "unknown"
         #endif
     }
 
     static var name: String? {
         #if os(macOS) || os(Linux)
-        let host = ProcessInfo.processInfo.hostName
-        return host.isEmpty ? nil : host
+            let host = ProcessInfo.processInfo.hostName
+            return host.isEmpty ? nil : host
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// The hardware model from `uname` ("iPhone16,1" on an iPhone, "x86_64" on a PC).
     static var model: String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        var system = utsname()
-        guard uname(&system) == 0 else { return nil }
-        let machine = withUnsafeBytes(of: &system.machine) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return machine.isEmpty ? nil : machine
+            var system = utsname()
+            guard uname(&system) == 0 else { return nil }
+            let machine = withUnsafeBytes(of: &system.machine) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return machine.isEmpty ? nil : machine
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -2,8 +2,11 @@ import LatchCore
 
 extension LatchClient {
     /// Biometric login for this client's user on this device (B4, B5), kept in this client's vault.
-    public func biometricEnrollment(authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore) -> BiometricEnrollment {
-        BiometricEnrollment(authenticator: authenticator, keys: keys, store: BiometricEnrollmentStore(vault: vault), api: self)
+    public func biometricEnrollment(authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore)
+        -> BiometricEnrollment
+    {
+        BiometricEnrollment(
+            authenticator: authenticator, keys: keys, store: BiometricEnrollmentStore(vault: vault), api: self)
     }
 
     /// Turns on Face ID / Touch ID sign-in and verification for the signed-in user (B5): evaluates,
@@ -29,14 +32,16 @@ extension LatchClient {
     public func disableBiometrics(
         authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, verificationToken: String? = nil
     ) async throws -> Bool {
-        try await biometricEnrollment(authenticator: authenticator, keys: keys).disable(verificationToken: verificationToken)
+        try await biometricEnrollment(authenticator: authenticator, keys: keys).disable(
+            verificationToken: verificationToken)
     }
 
     /// The biometric sign-in flow (B6, C12) for this client's device key; pass its outcome to
     /// ``finishBiometricSignIn(_:)``.
     @MainActor
     public func biometricSignIn(
-        authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, language: LatchLanguage, reason: String? = nil
+        authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore, language: LatchLanguage,
+        reason: String? = nil
     ) -> BiometricSignInDriver {
         BiometricSignInDriver(
             authenticator: authenticator, keys: keys, enrollment: BiometricEnrollmentStore(vault: vault), api: self,

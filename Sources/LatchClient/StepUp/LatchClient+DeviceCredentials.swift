@@ -3,17 +3,22 @@ import LatchCore
 
 /// The device-key endpoints (B5, B6) over the signed-in session.
 extension LatchClient: DeviceCredentialAPI {
-    public func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?) async throws -> String {
-        try await bind(request: DeviceCredentialRequest(
-            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
+    public func bind(publicKey: String, deviceName: String?, biometry: BiometryKind, verificationToken: String?)
+        async throws -> String
+    {
+        try await bind(
+            request: DeviceCredentialRequest(
+                publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken))
     }
 
     public func bind(
-        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection, verificationToken: String?
+        publicKey: String, deviceName: String?, biometry: BiometryKind, protection: DeviceKeyProtection,
+        verificationToken: String?
     ) async throws -> String {
-        try await bind(request: DeviceCredentialRequest(
-            publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken,
-            protection: protection.rawValue))
+        try await bind(
+            request: DeviceCredentialRequest(
+                publicKey: publicKey, deviceName: deviceName, biometry: biometry, verificationToken: verificationToken,
+                protection: protection.rawValue))
     }
 
     private func bind(request: DeviceCredentialRequest) async throws -> String {
@@ -26,7 +31,8 @@ extension LatchClient: DeviceCredentialAPI {
     public func challenge(credentialID: String) async throws -> SignatureChallengeInfo {
         try await perform(
             APICall<SignatureChallengeInfo>(
-                method: "POST", path: "/v1/device-credentials/\(APICall<SignatureChallengeInfo>.segment(credentialID))/challenges",
+                method: "POST",
+                path: "/v1/device-credentials/\(APICall<SignatureChallengeInfo>.segment(credentialID))/challenges",
                 requiresAuthorization: false))
     }
 
@@ -35,7 +41,8 @@ extension LatchClient: DeviceCredentialAPI {
         return try await perform(
             APICall<TokenResponse>(
                 method: "POST", path: "/v1/token",
-                body: TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: signature, device: device),
+                body: TokenRequest(
+                    grantType: .deviceSignature, challengeId: challengeID, signature: signature, device: device),
                 requiresAuthorization: false))
     }
 
@@ -53,6 +60,7 @@ extension LatchClient: DeviceCredentialAPI {
 
     /// The device keys bound to the signed-in user.
     public func deviceCredentials() async throws -> [DeviceCredentialInfo] {
-        try await perform(APICall<[DeviceCredentialInfo]>(method: "GET", path: "/v1/device-credentials", requiresAuthorization: true))
+        try await perform(
+            APICall<[DeviceCredentialInfo]>(method: "GET", path: "/v1/device-credentials", requiresAuthorization: true))
     }
 }

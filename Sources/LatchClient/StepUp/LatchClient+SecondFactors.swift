@@ -4,11 +4,14 @@ import LatchCore
 extension LatchClient {
     /// `POST /v1/fund-password`: sets the fund password (first time: within 10 minutes of sign-in),
     /// or changes it with the current one or a verification token.
-    public func setFundPassword(_ fundPassword: String, current: String? = nil, verificationToken: String? = nil) async throws {
+    public func setFundPassword(_ fundPassword: String, current: String? = nil, verificationToken: String? = nil)
+        async throws
+    {
         try await perform(
             APICall<Void>(
                 method: "PUT", path: "/v1/fund-password",
-                body: FundPasswordRequest(fundPassword: fundPassword, currentFundPassword: current, verificationToken: verificationToken),
+                body: FundPasswordRequest(
+                    fundPassword: fundPassword, currentFundPassword: current, verificationToken: verificationToken),
                 requiresAuthorization: true))
     }
 
@@ -16,7 +19,8 @@ extension LatchClient {
     public func enrollTOTP(verificationToken: String? = nil) async throws -> TOTPEnrollment {
         try await perform(
             APICall<TOTPEnrollment>(
-                method: "POST", path: "/v1/mfa/totp", body: verificationToken.map { VerificationTokenBody(verificationToken: $0) },
+                method: "POST", path: "/v1/mfa/totp",
+                body: verificationToken.map { VerificationTokenBody(verificationToken: $0) },
                 requiresAuthorization: true))
     }
 
@@ -24,7 +28,8 @@ extension LatchClient {
     public func activateTOTP(code: String) async throws -> [String] {
         try await perform(
             APICall<TOTPActivated>(
-                method: "POST", path: "/v1/mfa/totp/activate", body: TOTPActivationRequest(code: code), requiresAuthorization: true)
+                method: "POST", path: "/v1/mfa/totp/activate", body: TOTPActivationRequest(code: code),
+                requiresAuthorization: true)
         ).recoveryCodes
     }
 
@@ -32,25 +37,32 @@ extension LatchClient {
     public func disableTOTP(verificationToken: String) async throws {
         try await perform(
             APICall<Void>(
-                method: "DELETE", path: "/v1/mfa/totp", body: VerificationTokenBody(verificationToken: verificationToken),
+                method: "DELETE", path: "/v1/mfa/totp",
+                body: VerificationTokenBody(verificationToken: verificationToken),
                 requiresAuthorization: true))
     }
 
     /// `POST /v1/verifications`: asks the server which methods can verify `action`.
     public func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted {
-        try await perform(APICall<VerificationStarted>(method: "POST", path: "/v1/verifications", body: request, requiresAuthorization: true))
+        try await perform(
+            APICall<VerificationStarted>(
+                method: "POST", path: "/v1/verifications", body: request, requiresAuthorization: true))
     }
 
     /// `POST /v1/verifications/{id}/attempts`: one answer by one method.
-    public func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed {
+    public func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed
+    {
         try await perform(
             APICall<VerificationPassed>(
-                method: "POST", path: "/v1/verifications/\(APICall<VerificationPassed>.segment(verificationID))/attempts",
+                method: "POST",
+                path: "/v1/verifications/\(APICall<VerificationPassed>.segment(verificationID))/attempts",
                 body: attempt, requiresAuthorization: true))
     }
 
     /// `POST /v1/verifications/redeem`: uses a proof, once, for exactly this action and these parameters.
-    public func redeemVerification(_ token: String, action: String, parameters: [String: String]) async throws -> RedeemedVerification {
+    public func redeemVerification(_ token: String, action: String, parameters: [String: String]) async throws
+        -> RedeemedVerification
+    {
         try await perform(
             APICall<RedeemedVerification>(
                 method: "POST", path: "/v1/verifications/redeem",

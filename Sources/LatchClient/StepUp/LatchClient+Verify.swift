@@ -23,12 +23,14 @@ extension LatchClient {
         let device = await verificationDeviceState(authenticator: authenticator)
         let sensor: VerificationSensor =
             switch device.biometry {
-            case .available(let sensor, _), .notEnrolled(let sensor), .notAvailable(let sensor), .lockedOut(let sensor): sensor
+            case .available(let sensor, _), .notEnrolled(let sensor), .notAvailable(let sensor), .lockedOut(let sensor):
+                sensor
             case .notSupported: .faceID
             }
         let relay = VerificationInputRelay()
         let environment = LatchVerificationEnvironment(
-            client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor, passkeys: passkeys, responder: relay)
+            client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor,
+            passkeys: passkeys, responder: relay)
         let driver = VerificationDriver(
             flow: VerificationFlow(context: context, device: device, language: language, timeZone: timeZone),
             environment: environment)
@@ -44,11 +46,12 @@ extension LatchClient {
         let availability = await authenticator.availability()
         let unchanged: Bool =
             switch await store.check(reading: await authenticator.domainStateReading()) {
-            case .usable, .unconfirmed: true  // unconfirmed: the device key decides when it signs
+            case .usable, .unconfirmed: true // unconfirmed: the device key decides when it signs
             case .notEnabled, .changed: false
             }
         return VerificationDeviceState(
             biometricCredentialID: unchanged ? binding?.credentialID : nil, availability: availability,
-            boundSensor: binding?.biometry, faceIDPermissionGranted: await FaceIDPermissionRecord(vault: vault).isGranted)
+            boundSensor: binding?.biometry,
+            faceIDPermissionGranted: await FaceIDPermissionRecord(vault: vault).isGranted)
     }
 }

@@ -38,7 +38,8 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         }
     }
 
-    public func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed {
+    public func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed
+    {
         do {
             return try await client.submitAttempt(attempt, verificationID: verificationID)
         } catch {
@@ -63,7 +64,8 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     }
 
     public func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool {
-        await authenticator.unlockWithPasscode(reason: prompt.localizedReason, cancelTitle: prompt.cancelTitle) == .success
+        await authenticator.unlockWithPasscode(reason: prompt.localizedReason, cancelTitle: prompt.cancelTitle)
+            == .success
     }
 
     /// Takes the system prompt down; the driver drops its result.

@@ -13,7 +13,8 @@ extension VerificationDeviceState {
         let biometry: Biometry
         switch availability {
         case .available:
-            let permission: VerificationPermission = sensor == .faceID && !faceIDPermissionGranted ? .notDetermined : .granted
+            let permission: VerificationPermission =
+                sensor == .faceID && !faceIDPermissionGranted ? .notDetermined : .granted
             biometry = .available(sensor, permission: permission)
         case .unavailable(.notAvailable):
             biometry = sensor == .faceID ? .available(.faceID, permission: .denied) : .notAvailable(sensor)

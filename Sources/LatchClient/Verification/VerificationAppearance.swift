@@ -15,14 +15,16 @@ public enum VerificationAppearance {
     /// Colours on a light card.
     public static let light = VerificationPalette(
         card: VerificationColor(0xFFFFFF), title: VerificationColor(0x1C1C1E), body: VerificationColor(0x55555A),
-        warning: VerificationColor(0xB3261E), link: VerificationColor(0x0056B3), primaryFill: VerificationColor(0x0056B3),
+        warning: VerificationColor(0xB3261E), link: VerificationColor(0x0056B3),
+        primaryFill: VerificationColor(0x0056B3),
         primaryLabel: VerificationColor(0xFFFFFF), disabled: VerificationColor(0x6E6E73),
         fieldBackground: VerificationColor(0xF2F2F7), fieldText: VerificationColor(0x1C1C1E))
 
     /// Colours on a dark card.
     public static let dark = VerificationPalette(
         card: VerificationColor(0x1C1C1E), title: VerificationColor(0xFFFFFF), body: VerificationColor(0xC7C7CC),
-        warning: VerificationColor(0xFF8A80), link: VerificationColor(0x5EA8FF), primaryFill: VerificationColor(0x0A64D6),
+        warning: VerificationColor(0xFF8A80), link: VerificationColor(0x5EA8FF),
+        primaryFill: VerificationColor(0x0A64D6),
         primaryLabel: VerificationColor(0xFFFFFF), disabled: VerificationColor(0x98989D),
         fieldBackground: VerificationColor(0x2C2C2E), fieldText: VerificationColor(0xFFFFFF))
 }
@@ -76,7 +78,7 @@ public struct VerificationPalette: Sendable, Equatable {
             ("link", link, card),
             ("primary button", primaryLabel, primaryFill),
             ("disabled", disabled, card),
-            ("field", fieldText, fieldBackground),
+            ("field", fieldText, fieldBackground)
         ]
     }
 }

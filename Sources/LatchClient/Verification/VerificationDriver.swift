@@ -181,7 +181,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
                     continuation.yield(.signingFailed)
                     return
                 }
-                await Self.submit(request.attempt(signature: signature), request.verificationID, environment, continuation)
+                await Self.submit(
+                    request.attempt(signature: signature), request.verificationID, environment, continuation)
             }
         case .submitCode(let verificationID, let code, let screen):
             await environment.present(screen)
@@ -222,7 +223,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             do {
                 try await environment.sleep(seconds: seconds)
             } catch {
-                return  // cancelled: the flow finished
+                return // cancelled: the flow finished
             }
             continuation.yield(.timedOut(verificationID: verificationID))
         }
@@ -243,7 +244,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         _ continuation: AsyncStream<Event>.Continuation
     ) async {
         do {
-            continuation.yield(.attemptSucceeded(try await environment.submitAttempt(attempt, verificationID: verificationID)))
+            continuation.yield(
+                .attemptSucceeded(try await environment.submitAttempt(attempt, verificationID: verificationID)))
         } catch {
             continuation.yield(.attemptFailed(failure(from: error)))
         }

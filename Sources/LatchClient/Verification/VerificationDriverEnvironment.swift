@@ -72,5 +72,7 @@ extension VerificationDriverEnvironment {
     public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool { false }
 
     /// No passkeys unless the environment says otherwise.
-    public func passkeyAssertion(_ options: PublicKeyCredentialRequestOptionsJSON) async -> PasskeyAssertionOutcome { .failed }
+    public func passkeyAssertion(_ options: PublicKeyCredentialRequestOptionsJSON) async -> PasskeyAssertionOutcome {
+        .failed
+    }
 }

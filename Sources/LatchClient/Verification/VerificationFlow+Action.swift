@@ -27,7 +27,8 @@ extension VerificationFlow {
         /// sheet); report `passkeyAssertionFinished(_:)`.
         case getPasskeyAssertion(PublicKeyCredentialRequestOptionsJSON, screen: VerificationScreen)
         /// Show `screen` and send a `passkey` attempt with `credential`.
-        case submitPasskeyAssertion(verificationID: String, credential: AuthenticationResponseJSON, screen: VerificationScreen)
+        case submitPasskeyAssertion(
+            verificationID: String, credential: AuthenticationResponseJSON, screen: VerificationScreen)
         /// Run the device-passcode prompt (B2 −8; the page stays as it is); report
         /// `passcodeUnlockFinished(unlocked:)`.
         case unlockBiometricsWithPasscode(VerificationPasscodePrompt)

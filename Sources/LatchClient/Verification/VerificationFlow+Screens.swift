@@ -114,7 +114,8 @@ struct VerificationScreens {
             prompt = strings.oneTimeCodePrompt
             field = VerificationInputField(
                 kind: .oneTimeCode(length: VerificationFlow.codeLength), label: strings.oneTimeCodeLabel,
-                placeholder: strings.oneTimeCodePlaceholder, accessibilityHint: strings.oneTimeCodeHint, isSecure: false,
+                placeholder: strings.oneTimeCodePlaceholder, accessibilityHint: strings.oneTimeCodeHint,
+                isSecure: false,
                 isEnabled: !busy)
         case .fundPassword:
             kind = .fundPassword
@@ -136,7 +137,8 @@ struct VerificationScreens {
                     enabled: !busy))
         }
         if session.passkey != nil {
-            buttons.append(button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
+            buttons.append(
+                button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
         }
         if let route = session.biometric {
             buttons.append(
@@ -190,14 +192,18 @@ struct VerificationScreens {
 
     /// The passkey page (issue 13): busy while the system sheet is up or the server checks the
     /// assertion; else waiting for "使用通行密钥验证", with why, and the other methods.
-    func passkey(_ session: Session, notice: VerificationFlow.PasskeyNotice?, busy: PasskeyActivity?) -> VerificationScreen {
+    func passkey(_ session: Session, notice: VerificationFlow.PasskeyNotice?, busy: PasskeyActivity?)
+        -> VerificationScreen
+    {
         switch busy {
         case .sheet?:
             return screen(
-                .passkey, icon: .passkey, title: strings.passkeyTitle, message: strings.passkeyPrompt, buttons: [cancel()], isBusy: true)
+                .passkey, icon: .passkey, title: strings.passkeyTitle, message: strings.passkeyPrompt,
+                buttons: [cancel()], isBusy: true)
         case .checking?:
             return screen(
-                .passkey, icon: .progress, title: strings.passkeyTitle, message: strings.verifying, buttons: [cancel()], isBusy: true)
+                .passkey, icon: .progress, title: strings.passkeyTitle, message: strings.verifying, buttons: [cancel()],
+                isBusy: true)
         case nil:
             break
         }
@@ -215,14 +221,20 @@ struct VerificationScreens {
         }
         var buttons = [button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .primary)]
         if session.offersFundPassword {
-            buttons.append(button(.usePassword, strings.usePassword, hint: strings.usePasswordInsteadOfPasskeyHint, role: .secondary))
+            buttons.append(
+                button(
+                    .usePassword, strings.usePassword, hint: strings.usePasswordInsteadOfPasskeyHint, role: .secondary))
         }
         if let other = session.otherTargetFromBiometrics {
-            buttons.append(button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary))
+            buttons.append(
+                button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary)
+            )
         }
         buttons.append(cancel())
         let tone: VerificationScreen.Tone = notice == nil || notice == .cancelled ? .regular : .warning
-        return screen(.passkey, icon: .passkey, title: strings.passkeyTitle, message: message, detail: detail, tone: tone, buttons: buttons)
+        return screen(
+            .passkey, icon: .passkey, title: strings.passkeyTitle, message: message, detail: detail, tone: tone,
+            buttons: buttons)
     }
 
     // MARK: Parts
@@ -238,7 +250,8 @@ struct VerificationScreens {
         }
         if let other = session.otherTargetFromBiometrics {
             buttons.append(
-                button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary))
+                button(.otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary)
+            )
         }
         return buttons
     }
@@ -251,7 +264,8 @@ struct VerificationScreens {
             let sensor = locked.route.sensor
             buttons.append(
                 button(
-                    .unlockWithPasscode, strings.unlockWithPasscode(sensor), hint: strings.unlockWithPasscodeHint(sensor),
+                    .unlockWithPasscode, strings.unlockWithPasscode(sensor),
+                    hint: strings.unlockWithPasscodeHint(sensor),
                     role: .secondary, enabled: enabled))
         }
         if let notice, notice.offersSettings, case .biometricsUnavailable(let reason, let sensor) = notice {
@@ -264,7 +278,9 @@ struct VerificationScreens {
     }
 
     /// The lines of `notice` on the page of `method` (`nil`: the empty page, going nowhere).
-    private func lines(for notice: Notice, on method: VerificationFlow.SecretMethod?) -> (message: String, detail: String?) {
+    private func lines(for notice: Notice, on method: VerificationFlow.SecretMethod?) -> (
+        message: String, detail: String?
+    ) {
         switch notice {
         case .tooManyBiometricFailures(let sensor):
             return (strings.tooManyFailures(sensor, then: method?.method), nil)

@@ -115,7 +115,8 @@ public struct VerificationFlow: Sendable {
             return .startServerVerification(context.request, screen: screens.preparing())
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey,
+            .submittingPasskey:
             preconditionFailure("start() is called once, by the driver, before any other event")
         }
     }
@@ -140,7 +141,8 @@ public struct VerificationFlow: Sendable {
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
             .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
-            preconditionFailure("serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
+            preconditionFailure(
+                "serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
 
@@ -166,7 +168,8 @@ public struct VerificationFlow: Sendable {
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
             .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
-            preconditionFailure("serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
+            preconditionFailure(
+                "serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
         }
     }
 
@@ -179,7 +182,8 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics,
             .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A tap on the explanation just replaced (a double tap): nothing to do.
             return .none
@@ -210,9 +214,11 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the prompt was up.
             return .none
         case .initial, .explainingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics,
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             preconditionFailure(
-                "the prompt is only requested on entering requestingPermission, which is left only by its answer, a time-out or cancel")
+                "the prompt is only requested on entering requestingPermission, which is left only by its answer, a time-out or cancel"
+            )
         }
     }
 
@@ -221,7 +227,8 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .evaluatingBiometrics(var session):
             guard let route = session.biometric, case .open(let failures, let permission) = session.standing else {
-                preconditionFailure("evaluation only starts with a biometric route, which exists only while biometrics stand open")
+                preconditionFailure(
+                    "evaluation only starts with a biometric route, which exists only while biometrics stand open")
             }
             switch outcome {
             case .success:
@@ -247,11 +254,13 @@ public struct VerificationFlow: Sendable {
                 // A8: an interruption (or a prompt that could not appear while the app was not active)
                 // is not a failure; the same attempt can be tried again.
                 state = .awaitingBiometricRetry(session, .interrupted)
-                return .show(screens.biometricRetry(session, sensor: route.sensor, reason: .interrupted, failures: failures))
+                return .show(
+                    screens.biometricRetry(session, sensor: route.sensor, reason: .interrupted, failures: failures))
             case .unexpected:
                 // −10 or an unknown code: not the user's failure, not counted; a new prompt may work.
                 state = .awaitingBiometricRetry(session, .unexpected)
-                return .show(screens.biometricRetry(session, sensor: route.sensor, reason: .unexpected, failures: failures))
+                return .show(
+                    screens.biometricRetry(session, sensor: route.sensor, reason: .unexpected, failures: failures))
             case .userFallback:
                 guard let target = session.passwordTarget else {
                     // The fallback button is hidden when nothing is left to fall back to; if it came
@@ -290,7 +299,8 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no prompt runs before start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics,
             .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A late result of a prompt the flow already left (app switch, time-out, another method,
             // cancel): it means nothing now.
@@ -307,8 +317,10 @@ public struct VerificationFlow: Sendable {
             // Cancelled while signing.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
-            preconditionFailure("signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            preconditionFailure(
+                "signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
         }
     }
 
@@ -324,7 +336,8 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished,
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // A tap on a screen just replaced (a double tap): nothing to do.
             return .none
         }
@@ -411,7 +424,8 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished,
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -503,7 +517,8 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .fundPassword, _), .starting, .startFailed, .explainingPermission,
             .requestingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
-            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished,
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // Sent from a code field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -524,7 +539,8 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
         case .enteringSecret(_, .totp, _), .starting, .startFailed, .explainingPermission, .requestingPermission,
             .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey,
+            .submittingPasskey:
             // Sent from a field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -544,8 +560,10 @@ public struct VerificationFlow: Sendable {
             // not executed (A4).
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
-            preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
+            preconditionFailure(
+                "attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
 
@@ -606,8 +624,10 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the answer was on its way.
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
-            preconditionFailure("attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
+            .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
+            preconditionFailure(
+                "attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
     }
 
@@ -617,15 +637,18 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .evaluatingBiometrics(let session):
             guard let route = session.biometric, case .open(let failures, _) = session.standing else {
-                preconditionFailure("evaluation only starts with a biometric route, which exists only while biometrics stand open")
+                preconditionFailure(
+                    "evaluation only starts with a biometric route, which exists only while biometrics stand open")
             }
             state = .awaitingBiometricRetry(session, .interrupted)
             return .cancelBiometricEvaluation(
-                thenShow: screens.biometricRetry(session, sensor: route.sensor, reason: .interrupted, failures: failures))
+                thenShow: screens.biometricRetry(
+                    session, sensor: route.sensor, reason: .interrupted, failures: failures))
         case .initial:
             preconditionFailure("the driver reports lifecycle events only after start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
-            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
+            .unlockingBiometrics,
             .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
             // Nothing runs that leaving the app would cut off; the page waits as it is.
             return .none
@@ -637,15 +660,15 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .explainingPermission(let session), .requestingPermission(let session), .permissionDenied(let session),
             .awaitingBiometricRetry(let session, _), .enteringSecret(let session, _, _):
-            guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
+            guard session.verificationID == verificationID else { return .none } // an earlier verification's timer
             return expire(session.standing, .timedOut)
         case .evaluatingBiometrics(let session), .unlockingBiometrics(let session, _):
-            guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
+            guard session.verificationID == verificationID else { return .none } // an earlier verification's timer
             state = .expired(session.standing, .timedOut)
             return .cancelBiometricEvaluation(thenShow: screens.expired(.timedOut))
         case .passkeyWaiting(let session, _), .assertingPasskey(let session):
             // A sheet still up finishes later; its result is dropped (passkeyAssertionFinished).
-            guard session.verificationID == verificationID else { return .none }  // an earlier verification's timer
+            guard session.verificationID == verificationID else { return .none } // an earlier verification's timer
             return expire(session.standing, .timedOut)
         case .submittingSignature, .submittingSecret, .submittingPasskey:
             // The answer is on its way; the server decides (an expired verification answers "gone").
@@ -668,8 +691,10 @@ public struct VerificationFlow: Sendable {
             return enterPasskey(session)
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
-        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
-            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .assertingPasskey,
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
+            .evaluatingBiometrics,
+            .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics,
+            .assertingPasskey,
             .submittingPasskey, .finished:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
@@ -685,7 +710,8 @@ public struct VerificationFlow: Sendable {
             case .asserted(let credential):
                 state = .submittingPasskey(session)
                 return .submitPasskeyAssertion(
-                    verificationID: session.verificationID, credential: credential, screen: screens.passkey(session, notice: nil, busy: .checking))
+                    verificationID: session.verificationID, credential: credential,
+                    screen: screens.passkey(session, notice: nil, busy: .checking))
             case .cancelled:
                 return waitForPasskey(session, .cancelled)
             case .failed:
@@ -693,7 +719,8 @@ public struct VerificationFlow: Sendable {
             }
         case .initial:
             preconditionFailure("no sheet is shown before start()")
-        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
+            .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
             .unlockingBiometrics, .passkeyWaiting, .submittingPasskey, .finished:
             // A late answer of a sheet the page already left (time-out, cancel): it means nothing now.
@@ -825,7 +852,8 @@ public struct VerificationFlow: Sendable {
 
     private mutating func retryBiometrics(_ session: Session, _ reason: RetryReason) -> Action {
         guard let route = session.biometric, case .open(let failures, _) = session.standing else {
-            preconditionFailure("a signature is only sent with a biometric route, which exists only while biometrics stand open")
+            preconditionFailure(
+                "a signature is only sent with a biometric route, which exists only while biometrics stand open")
         }
         state = .awaitingBiometricRetry(session, reason)
         return .show(screens.biometricRetry(session, sensor: route.sensor, reason: reason, failures: failures))
@@ -848,7 +876,8 @@ public struct VerificationFlow: Sendable {
     }
 
     private func proof(_ passed: VerificationPassed, method: VerificationMethod) -> VerificationProof {
-        VerificationProof(token: passed.verificationToken, expiresIn: passed.expiresIn, context: context, method: method)
+        VerificationProof(
+            token: passed.verificationToken, expiresIn: passed.expiresIn, context: context, method: method)
     }
 
     // MARK: Input checks

@@ -26,12 +26,15 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
 
     /// The failure an error answer describes.
     public init(status: Int, body: APIErrorBody) {
-        self.init(status: status, code: body.error, attemptsRemaining: body.attemptsRemaining, lockedUntil: body.lockedUntil)
+        self.init(
+            status: status, code: body.error, attemptsRemaining: body.attemptsRemaining, lockedUntil: body.lockedUntil)
     }
 
     /// The failure a `LatchClient` call's server error describes.
     public init(_ error: LatchServerError) {
-        self.init(status: error.status, code: error.rawCode, attemptsRemaining: error.attemptsRemaining, lockedUntil: error.lockedUntil)
+        self.init(
+            status: error.status, code: error.rawCode, attemptsRemaining: error.attemptsRemaining,
+            lockedUntil: error.lockedUntil)
     }
 
     private init(status: Int, code: String, attemptsRemaining: Int?, lockedUntil: Date?) {
@@ -47,7 +50,8 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
         case .notFound, .conflict, .verificationInvalid:
             self = .verificationGone
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
-            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError, .accountDisabled:
+            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError,
+            .accountDisabled:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

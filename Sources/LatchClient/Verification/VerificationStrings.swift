@@ -69,7 +69,8 @@ public struct VerificationStrings: Sendable, Equatable {
     public func lastBiometricAttempt(then target: VerificationMethod?) -> String {
         switch target {
         case .fundPassword: pick("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password.")
-        case .totp, .biometric, .passkey: pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
+        case .totp, .biometric, .passkey:
+            pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
         case nil: attemptsRemaining(1)
         }
     }
@@ -368,9 +369,13 @@ public struct VerificationStrings: Sendable, Equatable {
         pick("打开系统窗口，用此设备上的通行密钥完成验证", "Opens the system window to verify with a passkey on this device.")
     }
     /// The sheet was closed without a passkey.
-    public var passkeyCancelled: String { pick("未使用通行密钥，可重试或使用其他方式验证", "No passkey was used. Try again or verify another way.") }
+    public var passkeyCancelled: String {
+        pick("未使用通行密钥，可重试或使用其他方式验证", "No passkey was used. Try again or verify another way.")
+    }
     /// The device could not use its passkey.
-    public var passkeyFailed: String { pick("无法使用通行密钥，请重试或使用其他方式验证", "The passkey could not be used. Try again or verify another way.") }
+    public var passkeyFailed: String {
+        pick("无法使用通行密钥，请重试或使用其他方式验证", "The passkey could not be used. Try again or verify another way.")
+    }
     /// The server did not accept the assertion.
     public var passkeyRejected: String { pick("通行密钥验证未通过", "The passkey was not accepted.") }
     /// "使用密码验证" on the passkey page.

@@ -27,19 +27,40 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
     }
 
     /// The request field at fault, for validation errors.
-    public var field: String? { get { details.field } set { details.field = newValue } }
+    public var field: String? {
+        get { details.field }
+        set { details.field = newValue }
+    }
     /// The rules a field broke (e.g. password policy violations).
-    public var reasons: [String]? { get { details.reasons } set { details.reasons = newValue } }
+    public var reasons: [String]? {
+        get { details.reasons }
+        set { details.reasons = newValue }
+    }
     /// Attempts left before a code dies or a lock starts.
-    public var attemptsRemaining: Int? { get { details.attemptsRemaining } set { details.attemptsRemaining = newValue } }
+    public var attemptsRemaining: Int? {
+        get { details.attemptsRemaining }
+        set { details.attemptsRemaining = newValue }
+    }
     /// When a lock ends.
-    public var lockedUntil: Date? { get { details.lockedUntil } set { details.lockedUntil = newValue } }
+    public var lockedUntil: Date? {
+        get { details.lockedUntil }
+        set { details.lockedUntil = newValue }
+    }
     /// Seconds to wait before retrying.
-    public var retryAfter: Int? { get { details.retryAfter } set { details.retryAfter = newValue } }
+    public var retryAfter: Int? {
+        get { details.retryAfter }
+        set { details.retryAfter = newValue }
+    }
     /// For VERIFICATION_REQUIRED at sign-in: the login challenge to answer with grant `login_challenge`.
-    public var challengeId: String? { get { details.challengeId } set { details.challengeId = newValue } }
+    public var challengeId: String? {
+        get { details.challengeId }
+        set { details.challengeId = newValue }
+    }
     /// For VERIFICATION_REQUIRED at sign-in: `email` (a code was mailed) or `totp`.
-    public var method: String? { get { details.method } set { details.method = newValue } }
+    public var method: String? {
+        get { details.method }
+        set { details.method = newValue }
+    }
 
     enum CodingKeys: String, CodingKey {
         case error, message

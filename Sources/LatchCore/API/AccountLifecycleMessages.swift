@@ -99,7 +99,8 @@ public struct AccountExport: Codable, Sendable, Equatable {
 
     public init(
         exportedAt: Date, user: UserInfo, securitySettings: SecuritySettings, sessions: [SessionInfo],
-        deviceCredentials: [DeviceCredentialInfo], passkeys: [PasskeyInfo] = [], knownDevices: [KnownDevice], factors: Factors,
+        deviceCredentials: [DeviceCredentialInfo], passkeys: [PasskeyInfo] = [], knownDevices: [KnownDevice],
+        factors: Factors,
         securityEvents: [SecurityEventInfo]
     ) {
         self.passkeys = passkeys

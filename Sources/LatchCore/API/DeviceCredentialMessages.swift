@@ -55,9 +55,9 @@ public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
     /// `biometry` in the shared vocabulary; `nil` when none was given or it is newer than this library.
     public var biometryKind: BiometryKind? { biometry.flatMap(BiometryKind.init(rawValue:)) }
 
-    
     public init(
-        id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?, protection: String? = nil
+        id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?,
+        protection: String? = nil
     ) {
         self.id = id
         self.deviceName = deviceName

@@ -44,7 +44,8 @@ public struct LinkIdentityRequest: Codable, Sendable, Equatable {
 
     public init(
         provider: String, identityToken: String? = nil, nonce: String? = nil, code: String? = nil, phone: String? = nil,
-        email: String? = nil, password: String? = nil, verificationToken: String? = nil, authorizationCode: String? = nil
+        email: String? = nil, password: String? = nil, verificationToken: String? = nil,
+        authorizationCode: String? = nil
     ) {
         self.provider = provider
         self.authorizationCode = authorizationCode

@@ -81,7 +81,8 @@ public struct PasskeyInfo: Codable, Sendable, Equatable {
     public var attestation: String
 
     public init(
-        id: String, name: String, createdAt: Date, lastUsedAt: Date?, backedUp: Bool, backupEligible: Bool, transports: [String],
+        id: String, name: String, createdAt: Date, lastUsedAt: Date?, backedUp: Bool, backupEligible: Bool,
+        transports: [String],
         attestation: String
     ) {
         self.id = id

@@ -40,7 +40,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
         challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
-        nonce: String? = nil, fullName: String? = nil, phone: String? = nil, credential: AuthenticationResponseJSON? = nil,
+        nonce: String? = nil, fullName: String? = nil, phone: String? = nil,
+        credential: AuthenticationResponseJSON? = nil,
         device: DeviceInfo? = nil, authorizationCode: String? = nil
     ) {
         self.grantType = grantType

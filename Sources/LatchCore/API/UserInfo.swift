@@ -11,7 +11,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var identities: [IdentityInfo]?
 
     public init(
-        id: String, email: String?, emailVerified: Bool, nickname: String?, createdAt: Date, identities: [IdentityInfo]? = nil
+        id: String, email: String?, emailVerified: Bool, nickname: String?, createdAt: Date,
+        identities: [IdentityInfo]? = nil
     ) {
         self.id = id
         self.email = email

@@ -26,7 +26,8 @@ public struct VerificationMethodOffer: Codable, Sendable, Equatable {
     public var options: PublicKeyCredentialRequestOptionsJSON?
 
     public init(
-        type: VerificationMethodKind, credentialIds: [String]? = nil, challengeId: String? = nil, challenge: String? = nil,
+        type: VerificationMethodKind, credentialIds: [String]? = nil, challengeId: String? = nil,
+        challenge: String? = nil,
         options: PublicKeyCredentialRequestOptionsJSON? = nil
     ) {
         self.type = type
@@ -51,7 +52,9 @@ public struct VerificationStarted: Codable, Sendable, Equatable {
     public var preferred: VerificationMethodKind
     public var expiresIn: Int
 
-    public init(verificationId: String, methods: [VerificationMethodOffer], preferred: VerificationMethodKind, expiresIn: Int) {
+    public init(
+        verificationId: String, methods: [VerificationMethodOffer], preferred: VerificationMethodKind, expiresIn: Int
+    ) {
         self.verificationId = verificationId
         self.methods = methods
         self.preferred = preferred
@@ -109,7 +112,8 @@ public struct VerificationAttempt: Codable, Sendable, Equatable {
     public var credential: AuthenticationResponseJSON?
 
     public init(
-        method: VerificationMethodKind, credentialId: String? = nil, signature: String? = nil, code: String? = nil, fundPassword: String? = nil,
+        method: VerificationMethodKind, credentialId: String? = nil, signature: String? = nil, code: String? = nil,
+        fundPassword: String? = nil,
         credential: AuthenticationResponseJSON? = nil
     ) {
         self.method = method

@@ -8,8 +8,9 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// Normalises `raw`; `nil` when it is not a plausible address (RFC 5321 length limits, one `@`,
     /// a dotted domain of letters, digits and hyphens, no spaces or control characters).
     public init?(_ raw: String) {
-        let trimmed = String(raw.unicodeScalars.drop(while: { $0.properties.isWhitespace })
-            .reversed().drop(while: { $0.properties.isWhitespace }).reversed().map(Character.init))
+        let trimmed = String(
+            raw.unicodeScalars.drop(while: { $0.properties.isWhitespace })
+                .reversed().drop(while: { $0.properties.isWhitespace }).reversed().map(Character.init))
         // ASCII only, checked before lower-casing: "\u{212A}" (Kelvin sign) must not become "k".
         guard trimmed.allSatisfy(\.isASCII) else { return nil }
         let email = trimmed.lowercased()

@@ -44,7 +44,7 @@ public struct OTPAuthURI: Sendable, Equatable {
             "issuer=" + Self.percentEncoded(issuer),
             "algorithm=" + algorithm.rawValue,
             "digits=" + String(digits),
-            "period=" + String(period),
+            "period=" + String(period)
         ]
         return "otpauth://totp/" + label + "?" + query.joined(separator: "&")
     }
@@ -76,7 +76,9 @@ extension OTPAuthURI: CustomStringConvertible, CustomReflectable {
     public var customMirror: Mirror {
         Mirror(
             self,
-            children: ["issuer": issuer, "account": account, "algorithm": algorithm, "digits": digits, "period": period],
+            children: [
+                "issuer": issuer, "account": account, "algorithm": algorithm, "digits": digits, "period": period
+            ],
             displayStyle: .struct)
     }
 }

@@ -26,7 +26,9 @@ public enum RecoveryCode {
 
     /// `count` distinct new codes from `generator`; tests pass a seeded one. Production code must
     /// use a cryptographically secure generator.
-    public static func generate(count: Int = standardCount, using generator: inout some RandomNumberGenerator) -> [String] {
+    public static func generate(count: Int = standardCount, using generator: inout some RandomNumberGenerator)
+        -> [String]
+    {
         var codes: [String] = []
         var seen: Set<String> = []
         while codes.count < count {

@@ -22,8 +22,12 @@ public enum DeviceSignature {
     ///
     /// Never throws or traps: malformed base64url, a key that is not a 65-byte uncompressed point on
     /// the curve, or a signature that is not DER all give `false`.
-    public static func verify(publicKeyX963Base64URL: String, signatureDERBase64URL: String, message: SignedMessage) -> Bool {
-        verify(publicKeyX963Base64URL: publicKeyX963Base64URL, signatureDERBase64URL: signatureDERBase64URL, message: message.bytes)
+    public static func verify(publicKeyX963Base64URL: String, signatureDERBase64URL: String, message: SignedMessage)
+        -> Bool
+    {
+        verify(
+            publicKeyX963Base64URL: publicKeyX963Base64URL, signatureDERBase64URL: signatureDERBase64URL,
+            message: message.bytes)
     }
 
     /// Whether `signatureDERBase64URL` is a valid signature of the raw `message` bytes.

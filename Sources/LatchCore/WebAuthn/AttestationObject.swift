@@ -16,7 +16,9 @@ public struct AttestationObject: Sendable {
         let object: CBORValue
         do { object = try CBORDecoder.decode(bytes) } catch let error as CBORError { throw Failure.notCBOR(error) }
         guard let format = object["fmt"]?.textString else { throw Failure.missingField("fmt") }
-        guard let statement = object["attStmt"], statement.mapEntries != nil else { throw Failure.missingField("attStmt") }
+        guard let statement = object["attStmt"], statement.mapEntries != nil else {
+            throw Failure.missingField("attStmt")
+        }
         guard let authData = object["authData"]?.byteString else { throw Failure.missingField("authData") }
         self.format = format
         self.statement = statement

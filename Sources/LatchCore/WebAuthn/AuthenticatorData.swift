@@ -83,7 +83,8 @@ public struct AuthenticatorData: Sendable {
             attestedCredential = nil
         }
         if flags.contains(.extensionData) {
-            guard let (value, length) = try? CBORDecoder.decodePrefix(bytes[position...]), value.mapEntries != nil else {
+            guard let (value, length) = try? CBORDecoder.decodePrefix(bytes[position...]), value.mapEntries != nil
+            else {
                 throw Failure.malformedExtensions
             }
             extensions = value

@@ -48,7 +48,9 @@ public struct CBORDecoder: Sendable {
     }
 
     /// The item at the start of `bytes` and how many bytes it took.
-    public static func decodePrefix(_ bytes: some Collection<UInt8>, limits: Limits = .standard) throws -> (CBORValue, Int) {
+    public static func decodePrefix(_ bytes: some Collection<UInt8>, limits: Limits = .standard) throws -> (
+        CBORValue, Int
+    ) {
         var decoder = CBORDecoder(bytes: Array(bytes), limits: limits)
         let value = try decoder.item(depth: 1)
         return (value, decoder.position)

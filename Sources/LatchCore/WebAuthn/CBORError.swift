@@ -27,7 +27,8 @@ public enum CBORError: Error, Sendable, Equatable, CustomStringConvertible {
         case .trailingBytes: "CBOR input has bytes after the item"
         case .indefiniteLength: "CBOR indefinite lengths are not accepted"
         case .reservedAdditionalInformation: "CBOR additional information 28–30 is reserved"
-        case .unsupportedItem(let major, let info): "CBOR item of major type \(major) (\(info)) is outside the WebAuthn subset"
+        case .unsupportedItem(let major, let info):
+            "CBOR item of major type \(major) (\(info)) is outside the WebAuthn subset"
         case .nonMinimalEncoding: "CBOR argument is not in its shortest form"
         case .tooDeep: "CBOR items are nested too deeply"
         case .tooLong: "CBOR string, array or map is too long"

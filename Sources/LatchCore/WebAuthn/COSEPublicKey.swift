@@ -34,9 +34,15 @@ public enum COSEPublicKey: Sendable {
         switch (kty, COSEAlgorithm(rawValue: alg)) {
         case (2, .es256):
             guard cbor[label: Label.crv]?.integer == 1 else { throw Failure.unsupportedAlgorithm }
-            guard let x = cbor[label: Label.x]?.byteString, x.count == 32 else { throw Failure.malformed(label: Label.x) }
-            guard let y = cbor[label: Label.y]?.byteString, y.count == 32 else { throw Failure.malformed(label: Label.y) }
-            guard let key = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y) else { throw Failure.invalidPoint }
+            guard let x = cbor[label: Label.x]?.byteString, x.count == 32 else {
+                throw Failure.malformed(label: Label.x)
+            }
+            guard let y = cbor[label: Label.y]?.byteString, y.count == 32 else {
+                throw Failure.malformed(label: Label.y)
+            }
+            guard let key = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y) else {
+                throw Failure.invalidPoint
+            }
             self = .es256(key)
         case (3, .rs256):
             guard let n = cbor[label: Label.n]?.byteString, !n.isEmpty else { throw Failure.malformed(label: Label.n) }
@@ -61,14 +67,16 @@ public enum COSEPublicKey: Sendable {
         case .es256(let key):
             let point = Array(key.x963Representation)
             return .map([
-                CBORMapEntry(.int(Label.kty), .int(2)), CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.es256.rawValue)),
+                CBORMapEntry(.int(Label.kty), .int(2)),
+                CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.es256.rawValue)),
                 CBORMapEntry(.int(Label.crv), .int(1)), CBORMapEntry(.int(Label.x), .bytes(Array(point[1...32]))),
-                CBORMapEntry(.int(Label.y), .bytes(Array(point[33...64]))),
+                CBORMapEntry(.int(Label.y), .bytes(Array(point[33...64])))
             ])
         case .rs256(let modulus, let exponent):
             return .map([
-                CBORMapEntry(.int(Label.kty), .int(3)), CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.rs256.rawValue)),
-                CBORMapEntry(.int(Label.n), .bytes(modulus)), CBORMapEntry(.int(Label.e), .bytes(exponent)),
+                CBORMapEntry(.int(Label.kty), .int(3)),
+                CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.rs256.rawValue)),
+                CBORMapEntry(.int(Label.n), .bytes(modulus)), CBORMapEntry(.int(Label.e), .bytes(exponent))
             ])
         }
     }

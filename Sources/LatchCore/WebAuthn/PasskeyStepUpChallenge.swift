@@ -9,7 +9,8 @@ import Foundation
 /// action and its parameters never verifies another. The text is `SignedMessage`'s verify message.
 public enum PasskeyStepUpChallenge {
     /// The 32 challenge bytes for `action` with parameters digest `digest`.
-    public static func bytes(action: String, parametersDigest digest: String, challengeID: String, challenge: String) throws
+    public static func bytes(action: String, parametersDigest digest: String, challengeID: String, challenge: String)
+        throws
         -> [UInt8]
     {
         let message = try SignedMessage(
@@ -18,9 +19,12 @@ public enum PasskeyStepUpChallenge {
     }
 
     /// The same, from the action's parameters.
-    public static func bytes(action: String, parameters: [String: String], challengeID: String, challenge: String) throws
+    public static func bytes(action: String, parameters: [String: String], challengeID: String, challenge: String)
+        throws
         -> [UInt8]
     {
-        try bytes(action: action, parametersDigest: CanonicalParameters.digest(parameters), challengeID: challengeID, challenge: challenge)
+        try bytes(
+            action: action, parametersDigest: CanonicalParameters.digest(parameters), challengeID: challengeID,
+            challenge: challenge)
     }
 }

@@ -40,7 +40,8 @@ public struct SoftwareAuthenticator: Sendable {
     public var backedUp: Bool
 
     public init(
-        privateKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey(), credentialID: [UInt8]? = nil, counterStep: UInt32 = 1,
+        privateKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey(), credentialID: [UInt8]? = nil,
+        counterStep: UInt32 = 1,
         signCount: UInt32 = 0, backupEligible: Bool = false, backedUp: Bool = false
     ) {
         var generator = SystemRandomNumberGenerator()
@@ -66,8 +67,10 @@ public struct SoftwareAuthenticator: Sendable {
     ) throws -> RegistrationResponseJSON {
         guard Base64URL.decode(options.challenge) != nil else { throw Failure.invalidChallenge }
         userHandle = Base64URL.decode(options.user.id)
-        let clientData = CollectedClientData(type: type, challenge: options.challenge, origin: origin, crossOrigin: crossOrigin)
-            .jsonBytes
+        let clientData = CollectedClientData(
+            type: type, challenge: options.challenge, origin: origin, crossOrigin: crossOrigin
+        )
+        .jsonBytes
         var flags: AuthenticatorData.Flags = [.userPresent, .attestedCredentialData]
         if userVerified { flags.insert(.userVerified) }
         let attested: [UInt8] =
@@ -83,18 +86,19 @@ public struct SoftwareAuthenticator: Sendable {
             let signature = try privateKey.signature(for: Data(authData + Array(SHA256.hash(data: clientData))))
             statement = .map([
                 CBORMapEntry(.text("alg"), .int(COSEAlgorithm.es256.rawValue)),
-                CBORMapEntry(.text("sig"), .bytes(Array(signature.derRepresentation))),
+                CBORMapEntry(.text("sig"), .bytes(Array(signature.derRepresentation)))
             ])
         }
         let object = CBORValue.map([
             CBORMapEntry(.text("fmt"), .text(format == .none ? "none" : "packed")),
             CBORMapEntry(.text("attStmt"), statement),
-            CBORMapEntry(.text("authData"), .bytes(authData)),
+            CBORMapEntry(.text("authData"), .bytes(authData))
         ])
         return RegistrationResponseJSON(
             id: credentialIDBase64URL, rawId: credentialIDBase64URL,
             response: RegistrationResponseJSON.Response(
-                clientDataJSON: Base64URL.encode(clientData), attestationObject: Base64URL.encode(CBOREncoder.encode(object)),
+                clientDataJSON: Base64URL.encode(clientData),
+                attestationObject: Base64URL.encode(CBOREncoder.encode(object)),
                 transports: transports),
             authenticatorAttachment: "platform")
     }
@@ -106,7 +110,8 @@ public struct SoftwareAuthenticator: Sendable {
     ) throws -> AuthenticationResponseJSON {
         guard Base64URL.decode(challenge) != nil else { throw Failure.invalidChallenge }
         signCount &+= counterStep
-        let clientData = CollectedClientData(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin).jsonBytes
+        let clientData = CollectedClientData(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin)
+            .jsonBytes
         var flags: AuthenticatorData.Flags = [.userPresent]
         if userVerified { flags.insert(.userVerified) }
         let authData = authenticatorData(rpID: rpID, flags: flags, counter: signCount)
@@ -115,7 +120,8 @@ public struct SoftwareAuthenticator: Sendable {
             id: credentialIDBase64URL, rawId: credentialIDBase64URL,
             response: AuthenticationResponseJSON.Response(
                 clientDataJSON: Base64URL.encode(clientData), authenticatorData: Base64URL.encode(authData),
-                signature: Base64URL.encode(signature.derRepresentation), userHandle: userHandle.map { Base64URL.encode($0) }),
+                signature: Base64URL.encode(signature.derRepresentation),
+                userHandle: userHandle.map { Base64URL.encode($0) }),
             authenticatorAttachment: "platform")
     }
 

@@ -21,7 +21,7 @@ struct AccountPageRoutes: RouteCollection {
     static let assets: [Asset] = [
         Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
         Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css")),
-        Asset(path: ["account", "account.js"], resource: "account.js", contentType: utf8Text("javascript")),
+        Asset(path: ["account", "account.js"], resource: "account.js", contentType: utf8Text("javascript"))
     ]
 
     /// `text/SUBTYPE; charset=utf-8`.

@@ -55,9 +55,12 @@ public struct AccountDeletion: Sendable {
         let revocation: AppleRevocation
         if let apple = erased.apple {
             revocation = await AppleRefreshTokens.revoke(
-                sealed: apple.sealedRefreshToken, clientID: apple.clientID, endpoint: appleTokens, secrets: latch.secrets, now: now)
+                sealed: apple.sealedRefreshToken, clientID: apple.clientID, endpoint: appleTokens,
+                secrets: latch.secrets, now: now)
             if revocation == .notPossible {
-                logger.notice("deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed)")
+                logger.notice(
+                    "deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed)"
+                )
             }
         } else {
             revocation = .notLinked
@@ -89,14 +92,19 @@ public struct AccountDeletion: Sendable {
         let sql = database.sql
         // Marking the row first locks it (PostgreSQL) and makes the deletion happen once; the sign-ins
         // in flight now wait for it and then find the account deleted (`RefreshTokenRotation.start`).
-        guard let marked = try await sql.raw("""
-            UPDATE users SET deleted_at = \(bind: now) WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING email
-            """).first()
+        guard
+            let marked = try await sql.raw(
+                """
+                UPDATE users SET deleted_at = \(bind: now) WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING email
+                """
+            ).first()
         else { return nil }
         let email = try marked.decode(column: "email", as: String?.self)
-        let identities = try await sql.raw("""
+        let identities = try await sql.raw(
+            """
             SELECT provider, subject, apple_refresh_token, apple_client_id FROM identities WHERE user_id = \(bind: userID)
-            """).all()
+            """
+        ).all()
         var phone: String?
         var apple: AppleAuthorization?
         for row in identities {
@@ -110,38 +118,49 @@ public struct AccountDeletion: Sendable {
             }
         }
 
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL
             WHERE id = \(bind: userID)
-            """).run()
-        let sessions = try await sql.raw("""
+            """
+        ).run()
+        let sessions = try await sql.raw(
+            """
             UPDATE sessions SET revoked_at = COALESCE(revoked_at, \(bind: now)), sealed_secret = '', device_id = NULL,
               device_name = NULL, device_model = NULL, platform = NULL, ip = NULL
             WHERE user_id = \(bind: userID)
             RETURNING id
-            """).all()
-        try await sql.raw("""
+            """
+        ).all()
+        try await sql.raw(
+            """
             DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: userID))
-            """).run()
-        try await sql.raw("""
+            """
+        ).run()
+        try await sql.raw(
+            """
             DELETE FROM signature_challenges
             WHERE credential_id IN (SELECT id FROM device_credentials WHERE user_id = \(bind: userID))
               OR verification_id IN (SELECT id FROM verifications WHERE user_id = \(bind: userID))
-            """).run()
+            """
+        ).run()
         for table in Self.tablesKeyedByUser {
             try await sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userID)").run()
         }
 
         let user = userID.uuidString.lowercased()
         // Pending emailed codes: to the address (registration, reset), and email links of this account.
-        try await sql.raw("""
+        try await sql.raw(
+            """
             DELETE FROM email_codes WHERE email = \(bind: email ?? "") OR email LIKE \(bind: "\(user):%")
-            """).run()
+            """
+        ).run()
         if let phone { try await sql.raw("DELETE FROM sms_codes WHERE phone = \(bind: phone)").run() }
         // Guess budgets and lockout counters, and the daily caps on codes sent (`send:…`): their keys
         // hold the address, number or account.
         var keys = [
-            "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)", "user:\(user)",
+            "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)",
+            "user:\(user)"
         ]
         if let email {
             keys.append("email:\(email)")
@@ -150,9 +169,11 @@ public struct AccountDeletion: Sendable {
             }
         }
         if let phone { keys.append("code:sms:\(phone)") }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             DELETE FROM guess_budgets WHERE key IN (\(binds: keys)) OR key LIKE \(bind: "code:\(EmailCode.Purpose.linkEmail.rawValue):\(user):%")
-            """).run()
+            """
+        ).run()
         try await sql.raw("DELETE FROM login_throttles WHERE key IN (\(binds: keys))").run()
 
         try await latch.events.record(.accountDeleted, user: userID, ip: ip, now: now, on: database)
@@ -162,8 +183,9 @@ public struct AccountDeletion: Sendable {
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.
     static let tablesKeyedByUser = [
-        DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema, RecoveryCodeRecord.schema,
+        DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema,
+        RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
-        PasskeyChallenge.schema,
+        PasskeyChallenge.schema
     ]
 }

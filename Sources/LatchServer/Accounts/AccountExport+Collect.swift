@@ -10,16 +10,26 @@ extension AccountExport {
     /// Everything latchd holds about `userID` (issue 12 §1, `GET /v1/me/export`), read from the
     /// database. Never a secret: no password or fund-password hash, TOTP secret, recovery code,
     /// refresh token or Apple token, and for codes and budgets nothing at all (they only guard secrets).
-    static func collect(userID: UUID, currentSession: UUID, now: Date, on database: any Database) async throws -> AccountExport? {
+    static func collect(userID: UUID, currentSession: UUID, now: Date, on database: any Database) async throws
+        -> AccountExport?
+    {
         guard let user = try await User.find(userID, on: database), user.deletedAt == nil else { return nil }
-        let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
-        let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+        let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending)
+            .all()
+        let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt)
+            .all()
         let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
-        let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(\.$firstSeenAt).all()
-        let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending).all()
+        let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(
+            \.$firstSeenAt
+        ).all()
+        let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(
+            \.$createdAt, .descending
+        ).all()
         let totp = try await TOTPCredential.find(userID, on: database)?.active == true
         let fundPassword = try await FundPassword.find(userID, on: database) != nil
-        let recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID).filter(\.$usedAt == nil).count()
+        let recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID).filter(
+            \.$usedAt == nil
+        ).count()
         return AccountExport(
             exportedAt: now, user: try await user.profile(on: database),
             securitySettings: SecuritySettings(verifyUnusualSignIns: user.verifyUnusualSignIns),
@@ -27,12 +37,17 @@ extension AccountExport {
             deviceCredentials: credentials.map {
                 DeviceCredentialInfo(
                     id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                    createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                    createdAt: Date(timeIntervalSince1970: $0.createdAt),
+                    lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
                     protection: $0.protection)
             },
             passkeys: passkeys.map(\.info),
-            knownDevices: devices.map { KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt)) },
-            factors: Factors(totp: totp, fundPassword: fundPassword, biometric: !credentials.isEmpty, recoveryCodesRemaining: totp ? recoveryCodes : 0),
+            knownDevices: devices.map {
+                KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt))
+            },
+            factors: Factors(
+                totp: totp, fundPassword: fundPassword, biometric: !credentials.isEmpty,
+                recoveryCodesRemaining: totp ? recoveryCodes : 0),
             securityEvents: events.map(\.info))
     }
 }

@@ -31,8 +31,9 @@ struct AccountLifecycleRoutes: RouteCollection {
 
     func export(_ req: Request) async throws -> AccountExport {
         let me = try req.signedIn
-        guard let document = try await AccountExport.collect(
-            userID: me.userID, currentSession: me.sessionID, now: req.latch.clock.now, on: req.db)
+        guard
+            let document = try await AccountExport.collect(
+                userID: me.userID, currentSession: me.sessionID, now: req.latch.clock.now, on: req.db)
         else { throw LatchError.sessionExpired }
         return document
     }

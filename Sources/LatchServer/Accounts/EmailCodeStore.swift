@@ -28,7 +28,8 @@ struct EmailCodeStore: Sendable {
         let id = UUID()
         let code = RandomSecrets.sixDigitCode()
         let hash = codeHash(code, id: id)
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO email_codes (id, purpose, email, code_hash, expires_at, attempts, sent_at, password_hash, nickname)
             VALUES (\(bind: id), \(bind: purpose.rawValue), \(bind: email), \(bind: hash), \(bind: now + Self.lifetime), 0,
                     \(bind: now), \(bind: passwordHash), \(bind: nickname))
@@ -37,7 +38,8 @@ struct EmailCodeStore: Sendable {
               sent_at = excluded.sent_at, password_hash = excluded.password_hash, nickname = excluded.nickname
             WHERE email_codes.sent_at <= \(bind: now - Self.resendInterval)
             RETURNING id
-            """).all()
+            """
+        ).all()
         guard !rows.isEmpty else {
             let row = try await database.sql.raw(
                 "SELECT sent_at FROM email_codes WHERE purpose = \(bind: purpose.rawValue) AND email = \(bind: email)"
@@ -55,11 +57,13 @@ struct EmailCodeStore: Sendable {
     func liveTarget(
         _ purpose: EmailCode.Purpose, id: UUID? = nil, email: String? = nil, now: Double, on database: any Database
     ) async throws -> String? {
-        let row = try await database.sql.raw("""
+        let row = try await database.sql.raw(
+            """
             SELECT email FROM email_codes
             WHERE purpose = \(bind: purpose.rawValue) AND \(selector(id: id, email: email))
               AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
-            """).first()
+            """
+        ).first()
         return try row?.decode(column: "email", as: String.self)
     }
 
@@ -88,10 +92,12 @@ struct EmailCodeStore: Sendable {
             return .wrong(attemptsRemaining: Self.maximumAttempts - attempts)
         }
         // Single use: only the request that deletes the row may act on it.
-        let deleted = try await database.sql.raw("""
+        let deleted = try await database.sql.raw(
+            """
             DELETE FROM email_codes WHERE id = \(bind: rowID)
             RETURNING email, password_hash, nickname
-            """).all()
+            """
+        ).all()
         guard let deletedRow = deleted.first else { return .wrong(attemptsRemaining: 0) }
         return .matched(
             MatchedCode(

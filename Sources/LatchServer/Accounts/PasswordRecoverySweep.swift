@@ -48,28 +48,38 @@ enum PasswordRecoverySweep {
                 removedKeys = "user_id = \(bind: user) AND (session_id IS NULL OR session_id <> \(bind: session))"
                 forgottenDevices = "user_id = \(bind: user)"
             }
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 DELETE FROM signature_challenges WHERE credential_id IN (SELECT id FROM device_credentials WHERE \(removedKeys))
-                """).run()
+                """
+            ).run()
             let removed = try await sql.raw("DELETE FROM device_credentials WHERE \(removedKeys) RETURNING id").all()
             try await sql.raw("DELETE FROM known_devices WHERE \(forgottenDevices)").run()
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE login_challenges SET expires_at = \(bind: now)
                 WHERE user_id = \(bind: user) AND used_at IS NULL AND expires_at > \(bind: now)
-                """).run()
-            try await sql.raw("""
+                """
+            ).run()
+            try await sql.raw(
+                """
                 UPDATE verification_tokens SET expires_at = \(bind: now)
                 WHERE user_id = \(bind: user) AND redeemed_at IS NULL AND expires_at > \(bind: now)
-                """).run()
+                """
+            ).run()
             if case .reset = scope {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     DELETE FROM signature_challenges WHERE verification_id IN (
                       SELECT id FROM verifications WHERE user_id = \(bind: user) AND completed_at IS NULL)
-                    """).run()
-                try await sql.raw("""
+                    """
+                ).run()
+                try await sql.raw(
+                    """
                     UPDATE verifications SET expires_at = \(bind: now)
                     WHERE user_id = \(bind: user) AND completed_at IS NULL AND expires_at > \(bind: now)
-                    """).run()
+                    """
+                ).run()
             }
             return Outcome(deviceKeysRemoved: removed.count)
         }

@@ -34,7 +34,8 @@ struct PasswordRoutes: RouteCollection {
             // no user for an unknown address); only the hand-over to the in-memory queue differs.
             let mail = MailTemplates.passwordResetCode(code.code, language: req.language)
             if user != nil { try await latch.send(mail, to: email.value, code: code.code) }
-            try await latch.events.record(.passwordResetRequested, user: user?.id, ip: req.clientIP, now: now, on: req.db)
+            try await latch.events.record(
+                .passwordResetRequested, user: user?.id, ip: req.clientIP, now: now, on: req.db)
         }
         return .accepted
     }
@@ -86,11 +87,15 @@ struct PasswordRoutes: RouteCollection {
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
         let swept = try await PasswordRecoverySweep.run(
             .change(keeping: me.sessionID, deviceID: deviceID), user: me.userID, now: now, on: req.db)
-        try await latch.events.record(.passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if swept.deviceKeysRemoved > 0 {
-            try await latch.events.record(.deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+            try await latch.events.record(
+                .deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         }
-        if let email = user.email { try await latch.send(MailTemplates.passwordChanged(language: req.language), to: email) }
+        if let email = user.email {
+            try await latch.send(MailTemplates.passwordChanged(language: req.language), to: email)
+        }
         return .noContent
     }
 }

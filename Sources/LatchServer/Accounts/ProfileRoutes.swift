@@ -12,7 +12,9 @@ struct ProfileRoutes: RouteCollection {
 
     func show(_ req: Request) async throws -> Response {
         let me = try req.signedIn
-        guard let profile = try await req.latch.profiles.profile(of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
+        guard
+            let profile = try await req.latch.profiles.profile(
+                of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
         else { throw LatchError.sessionExpired }
         var headers = HTTPHeaders()
         headers.contentType = .json
@@ -34,7 +36,9 @@ struct ProfileRoutes: RouteCollection {
     }
 
     private func currentUser(_ req: Request) async throws -> User {
-        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else { throw LatchError.sessionExpired }
+        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else {
+            throw LatchError.sessionExpired
+        }
         return user
     }
 }

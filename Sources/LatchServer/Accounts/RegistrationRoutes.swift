@@ -29,7 +29,8 @@ struct RegistrationRoutes: RouteCollection {
             let passwordHash = try await latch.passwords.hash(body.password)
             existing = try await User.query(on: req.db).filter(\.$email == email.value).first()
             issued = try await latch.emailCodes.issue(
-                .registration, email: email.value, passwordHash: passwordHash, nickname: nickname, now: latch.clock.epochSeconds,
+                .registration, email: email.value, passwordHash: passwordHash, nickname: nickname,
+                now: latch.clock.epochSeconds,
                 on: req.db)
         } catch {
             try? await req.refundCodeSend(send)
@@ -41,9 +42,12 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if existing == nil {
-                try await latch.send(MailTemplates.registrationCode(issued.code, language: req.language), to: email.value, code: issued.code)
+                try await latch.send(
+                    MailTemplates.registrationCode(issued.code, language: req.language), to: email.value,
+                    code: issued.code)
             } else {
-                try await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+                try await latch.send(
+                    MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
             }
             let accepted = RegistrationAccepted(
                 registrationId: issued.id.uuidString.lowercased(), expiresIn: Int(EmailCodeStore.lifetime))
@@ -60,7 +64,8 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let now = latch.clock.now
-        let pending = try await req.checkEmailCode(body.code, purpose: .registration, id: id, owner: nil, tell: .codeAddress)
+        let pending = try await req.checkEmailCode(
+            body.code, purpose: .registration, id: id, owner: nil, tell: .codeAddress)
         let user = User(
             email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,
             createdAt: now.timeIntervalSince1970)
@@ -71,8 +76,10 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
-        let tokens = try await latch.startSession(for: user, device: body.device, ip: req.clientIP, event: .registered, now: now, on: req.db)
-            .tokens
+        let tokens = try await latch.startSession(
+            for: user, device: body.device, ip: req.clientIP, event: .registered, now: now, on: req.db
+        )
+        .tokens
         return try await tokens.encodeResponse(status: .created, for: req)
     }
 }

@@ -22,7 +22,10 @@ extension Request {
     ) async throws -> EmailCodeStore.MatchedCode {
         let latch = self.latch
         let store = latch.emailCodes
-        guard let target = try await store.liveTarget(purpose, id: id, email: email, now: latch.clock.epochSeconds, on: db) else {
+        guard
+            let target = try await store.liveTarget(
+                purpose, id: id, email: email, now: latch.clock.epochSeconds, on: db)
+        else {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let notice: LockNotice =
@@ -36,7 +39,8 @@ extension Request {
             throttle: nil, budget: .codes, key: "code:\(purpose.rawValue):\(target)", owner: owner,
             failureEvent: .codeFailed, notice: notice
         ) {
-            checked = try await store.check(code, purpose: purpose, id: id, email: email, now: latch.clock.epochSeconds, on: db)
+            checked = try await store.check(
+                code, purpose: purpose, id: id, email: email, now: latch.clock.epochSeconds, on: db)
             if case .matched = checked { return true }
             return false
         }

@@ -24,7 +24,10 @@ final class User: Model, @unchecked Sendable {
 
     init() {}
 
-    init(id: UUID = UUID(), email: String?, emailVerified: Bool, passwordHash: String?, nickname: String?, createdAt: Double) {
+    init(
+        id: UUID = UUID(), email: String?, emailVerified: Bool, passwordHash: String?, nickname: String?,
+        createdAt: Double
+    ) {
         self.id = id
         self.email = email
         self.emailVerified = emailVerified

@@ -27,9 +27,11 @@ enum AccountDisabling {
     static func disable(
         _ userID: UUID, now: Double, revocation: SessionRevocation, on database: any Database
     ) async throws -> Bool {
-        let changed = try await database.sql.raw("""
+        let changed = try await database.sql.raw(
+            """
             UPDATE users SET disabled_at = \(bind: now) WHERE id = \(bind: userID) AND disabled_at IS NULL RETURNING id
-            """).all()
+            """
+        ).all()
         // Always, also when it was disabled already: a session that slipped in is ended too.
         try await revocation.revoke(.all, of: userID, now: now, on: database)
         return !changed.isEmpty
@@ -39,9 +41,11 @@ enum AccountDisabling {
     /// Returns whether it was disabled before.
     @discardableResult
     static func enable(_ userID: UUID, on database: any Database) async throws -> Bool {
-        try await !database.sql.raw("""
+        try await !database.sql.raw(
+            """
             UPDATE users SET disabled_at = NULL WHERE id = \(bind: userID) AND disabled_at IS NOT NULL RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 }
 

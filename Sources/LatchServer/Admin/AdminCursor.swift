@@ -11,7 +11,8 @@ enum AdminCursor {
 
     /// The user id a users cursor ends at.
     static func user(_ cursor: String) throws -> UUID {
-        guard let text = decoded(cursor), text.hasPrefix("u:"), let id = UUID(uuidString: String(text.dropFirst(2))) else {
+        guard let text = decoded(cursor), text.hasPrefix("u:"), let id = UUID(uuidString: String(text.dropFirst(2)))
+        else {
             throw LatchError(.validationFailed, status: .badRequest, field: "cursor", reasons: ["invalid"])
         }
         return id

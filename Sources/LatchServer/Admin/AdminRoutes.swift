@@ -37,7 +37,8 @@ struct AdminRoutes: RouteCollection {
     func findUsers(_ req: Request) async throws -> AdminUserPage {
         let admin = try req.adminService()
         return try await admin.findUsers(
-            matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"], limit: try req.limitParameter)
+            matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
+            limit: try req.limitParameter)
     }
 
     func showUser(_ req: Request) async throws -> AdminUserDetail {

@@ -19,7 +19,9 @@ extension AdminService {
     public func disable(_ id: String) async throws {
         try await onUser(id, action: "disable") { user in
             let userID = try user.requireID()
-            if try await AccountDisabling.disable(userID, now: latch.clock.epochSeconds, revocation: latch.revocation, on: database) {
+            if try await AccountDisabling.disable(
+                userID, now: latch.clock.epochSeconds, revocation: latch.revocation, on: database)
+            {
                 try await record(.accountDisabled, for: userID)
             }
         }
@@ -54,7 +56,9 @@ extension AdminService {
             let key = userID.uuidString.lowercased()
             try await clearLocks(["totp:\(key)", "totp-enrol:\(key)"])
             try await record(.totpReset, for: userID)
-            if let email = user.email { try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email) }
+            if let email = user.email {
+                try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email)
+            }
         }
     }
 
@@ -63,7 +67,9 @@ extension AdminService {
     public func resetFundPassword(_ id: String) async throws {
         try await onUser(id, action: "reset_fund_password") { user in
             let userID = try user.requireID()
-            guard let fundPassword = try await FundPassword.find(userID, on: database) else { throw LatchError.notFound }
+            guard let fundPassword = try await FundPassword.find(userID, on: database) else {
+                throw LatchError.notFound
+            }
             try await fundPassword.delete(on: database)
             try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
             try await record(.fundPasswordReset, for: userID)

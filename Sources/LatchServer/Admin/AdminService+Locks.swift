@@ -9,7 +9,9 @@ extension AdminService {
     /// fund password and TOTP, and the phone's texted codes (see `guardedCheck` and its callers).
     static func lockKeys(of userID: UUID, email: String?, phone: String?) -> [String] {
         let id = userID.uuidString.lowercased()
-        var keys = ["user:\(id)", "fund:\(id)", "totp:\(id)", "totp-enrol:\(id)", "code:sign_in:\(id)", "send:sign_in:\(id)"]
+        var keys = [
+            "user:\(id)", "fund:\(id)", "totp:\(id)", "totp-enrol:\(id)", "code:sign_in:\(id)", "send:sign_in:\(id)"
+        ]
         if let email {
             keys.append("email:\(email)")
             for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
@@ -34,7 +36,7 @@ extension AdminService {
             .compactMap { record -> AdminLock? in
                 let key = record.id ?? ""
                 let budget = Self.budget(of: key)
-                guard record.windowStart > now - budget.window else { return nil }  // the window is over
+                guard record.windowStart > now - budget.window else { return nil } // the window is over
                 let lockedUntil = record.lockedUntil.flatMap { $0 > now ? Date(timeIntervalSince1970: $0) : nil }
                 guard lockedUntil != nil || record.charged >= budget.limit else { return nil }
                 return AdminLock(kind: .budget, key: key, count: record.charged, lockedUntil: lockedUntil)

@@ -24,7 +24,8 @@ extension AdminService {
                 }
                 let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
                 if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
-                    matches.append("""
+                    matches.append(
+                        """
                         users.id IN (SELECT user_id FROM identities WHERE provider = 'phone'
                           AND subject LIKE \(bind: Self.likePrefix("+" + digits)) ESCAPE '\\')
                         """)
@@ -33,9 +34,11 @@ extension AdminService {
             }
             if let after { conditions.append("\(idText) > \(bind: after.uuidString.lowercased())") }
             let whereClause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
-            let rows = try await database.sql.raw("""
+            let rows = try await database.sql.raw(
+                """
                 SELECT users.id FROM users \(whereClause) ORDER BY \(idText) LIMIT \(bind: size + 1)
-                """).all()
+                """
+            ).all()
             let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
             let pageIDs = Array(ids.prefix(size))
             let users = try await User.query(on: database).filter(\.$id ~~ pageIDs).all()
@@ -59,11 +62,14 @@ extension AdminService {
                 .sort(\.$lastActiveAt, .descending).all()
                 .map {
                     AdminSession(
-                        id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, deviceModel: $0.deviceModel,
+                        id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName,
+                        deviceModel: $0.deviceModel,
                         platform: $0.platform, ip: $0.ip, createdAt: Date(timeIntervalSince1970: $0.createdAt),
                         lastActiveAt: Date(timeIntervalSince1970: $0.lastActiveAt))
                 }
-            let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+            let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(
+                \.$createdAt
+            ).all()
                 .map {
                     DeviceCredentialInfo(
                         id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
@@ -76,10 +82,14 @@ extension AdminService {
             let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID)
                 .sort(\.$createdAt, .descending).limit(50).all().map(\.info)
             return AdminUserDetail(
-                user: user.adminInfo(phone: phone), identities: try await user.identities(on: database), sessions: sessions,
+                user: user.adminInfo(phone: phone), identities: try await user.identities(on: database),
+                sessions: sessions,
                 deviceCredentials: credentials,
-                passkeys: try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all().map {
-                    AdminPasskey(id: $0.id?.uuidString.lowercased() ?? "", name: $0.name, createdAt: Date(timeIntervalSince1970: $0.createdAt))
+                passkeys: try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all().map
+                {
+                    AdminPasskey(
+                        id: $0.id?.uuidString.lowercased() ?? "", name: $0.name,
+                        createdAt: Date(timeIntervalSince1970: $0.createdAt))
                 },
                 factors: factors,
                 locks: try await locks(of: user, phone: phone, now: now), securityEvents: events)
@@ -102,8 +112,10 @@ extension AdminService {
     /// The linked phone numbers of `users`.
     func phoneNumbers(of users: [UUID]) async throws -> [UUID: String] {
         guard !users.isEmpty else { return [:] }
-        let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(\.$provider == Identity.Provider.phone.rawValue)
-            .all()
+        let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(
+            \.$provider == Identity.Provider.phone.rawValue
+        )
+        .all()
         return Dictionary(rows.map { ($0.userID, $0.subject) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -73,14 +73,18 @@ public struct AdminService: Sendable {
     }
 
     private func audit(_ action: String, target: UUID?, result: String) async throws {
-        try await AdminAuditEntry(actor: actor, action: action, target: target, ip: ip, at: latch.clock.epochSeconds, result: result)
-            .create(on: database)
+        try await AdminAuditEntry(
+            actor: actor, action: action, target: target, ip: ip, at: latch.clock.epochSeconds, result: result
+        )
+        .create(on: database)
     }
 
     /// Checks a page size (`limit` query parameter).
     static func pageSize(_ limit: Int?) throws -> Int {
         guard let limit else { return defaultLimit }
-        guard limitRange.contains(limit) else { throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["out_of_range"]) }
+        guard limitRange.contains(limit) else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["out_of_range"])
+        }
         return limit
     }
 }

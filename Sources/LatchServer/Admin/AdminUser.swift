@@ -45,7 +45,8 @@ extension User {
     /// The admin view of this user, with its phone number (looked up by the caller).
     func adminInfo(phone: String?) -> AdminUser {
         AdminUser(
-            id: id?.uuidString.lowercased() ?? "", email: email, emailVerified: emailVerified, phone: phone, nickname: nickname,
+            id: id?.uuidString.lowercased() ?? "", email: email, emailVerified: emailVerified, phone: phone,
+            nickname: nickname,
             createdAt: Date(timeIntervalSince1970: createdAt), disabled: disabledAt != nil,
             disabledAt: disabledAt.map(Date.init(timeIntervalSince1970:)))
     }

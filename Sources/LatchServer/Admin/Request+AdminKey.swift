@@ -17,6 +17,7 @@ extension Request {
         else { throw LatchError.sessionExpired }
         latch.rateLimiter.refund(.adminAuth, client: rateLimitClientKey, now: latch.clock.epochSeconds)
         return AdminService(
-            latch: latch, database: db, actor: actor, ip: clientIP, language: language, deletion: AccountDeletion(request: self))
+            latch: latch, database: db, actor: actor, ip: clientIP, language: language,
+            deletion: AccountDeletion(request: self))
     }
 }

@@ -21,21 +21,33 @@ public struct AppleTeamKey: Sendable {
     /// Reads the key from its PEM text (`-----BEGIN PRIVATE KEY-----`, as in Apple's `.p8` file;
     /// `\n` written as two characters, as environment files often hold it, is accepted too).
     public init(teamID: String, keyID: String, privateKeyPEM: String) throws {
-        let pem = privateKeyPEM.replacingOccurrences(of: "\\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        let pem = privateKeyPEM.replacingOccurrences(of: "\\n", with: "\n").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         self.init(teamID: teamID, keyID: keyID, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
     }
 
     /// Reads the team key from the environment; nil when none of its variables is set.
     /// Errors name the variable and never repeat the key.
-    static func fromEnvironment(_ value: (String) -> String?, readFile: (String) throws -> String) throws -> AppleTeamKey? {
+    static func fromEnvironment(_ value: (String) -> String?, readFile: (String) throws -> String) throws
+        -> AppleTeamKey?
+    {
         let teamID = value("LATCH_APPLE_TEAM_ID"), keyID = value("LATCH_APPLE_KEY_ID")
         let inline = value("LATCH_APPLE_PRIVATE_KEY"), file = value("LATCH_APPLE_PRIVATE_KEY_FILE")
         if teamID == nil, keyID == nil, inline == nil, file == nil { return nil }
-        guard let teamID else { throw ConfigurationError("LATCH_APPLE_TEAM_ID", "is required with the other LATCH_APPLE_* team key variables") }
-        guard let keyID else { throw ConfigurationError("LATCH_APPLE_KEY_ID", "is required with the other LATCH_APPLE_* team key variables") }
+        guard let teamID else {
+            throw ConfigurationError(
+                "LATCH_APPLE_TEAM_ID", "is required with the other LATCH_APPLE_* team key variables")
+        }
+        guard let keyID else {
+            throw ConfigurationError(
+                "LATCH_APPLE_KEY_ID", "is required with the other LATCH_APPLE_* team key variables")
+        }
         for (name, identifier) in [("LATCH_APPLE_TEAM_ID", teamID), ("LATCH_APPLE_KEY_ID", keyID)] {
-            guard (1...64).contains(identifier.count), identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                throw ConfigurationError(name, "must be Apple's identifier, letters and digits such as ABCDE12345 (got \(identifier))")
+            guard (1...64).contains(identifier.count),
+                identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else {
+                throw ConfigurationError(
+                    name, "must be Apple's identifier, letters and digits such as ABCDE12345 (got \(identifier))")
             }
         }
         let pem: String
@@ -49,9 +61,12 @@ public struct AppleTeamKey: Sendable {
                 throw ConfigurationError("LATCH_APPLE_PRIVATE_KEY_FILE", "cannot be read (\(path))")
             }
         case (nil, nil):
-            throw ConfigurationError("LATCH_APPLE_PRIVATE_KEY", "is required with LATCH_APPLE_TEAM_ID (or LATCH_APPLE_PRIVATE_KEY_FILE)")
+            throw ConfigurationError(
+                "LATCH_APPLE_PRIVATE_KEY", "is required with LATCH_APPLE_TEAM_ID (or LATCH_APPLE_PRIVATE_KEY_FILE)")
         case (_?, _?):
-            throw ConfigurationError("LATCH_APPLE_PRIVATE_KEY_FILE", "set either LATCH_APPLE_PRIVATE_KEY or LATCH_APPLE_PRIVATE_KEY_FILE, not both")
+            throw ConfigurationError(
+                "LATCH_APPLE_PRIVATE_KEY_FILE",
+                "set either LATCH_APPLE_PRIVATE_KEY or LATCH_APPLE_PRIVATE_KEY_FILE, not both")
         }
         do {
             return try AppleTeamKey(teamID: teamID, keyID: keyID, privateKeyPEM: pem)

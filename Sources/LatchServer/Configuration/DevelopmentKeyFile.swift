@@ -2,9 +2,9 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The development secret key: 32 random bytes in base64 in a `0600` file, created on first start.
@@ -15,11 +15,13 @@ struct DevelopmentKeyFile {
 
     func loadOrCreate() throws -> Data {
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            guard let key = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32 else {
+            guard let key = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32
+            else {
                 throw ConfigurationError("LATCH_SECRET_KEY", "the key file \(path) is not 32 bytes in base64")
             }
             guard chmod(path, 0o600) == 0 else {
-                throw ConfigurationError("LATCH_SECRET_KEY", "cannot make the key file \(path) readable by latchd's user only")
+                throw ConfigurationError(
+                    "LATCH_SECRET_KEY", "cannot make the key file \(path) readable by latchd's user only")
             }
             return key
         }
@@ -29,7 +31,9 @@ struct DevelopmentKeyFile {
         guard descriptor >= 0 else { throw ConfigurationError("LATCH_SECRET_KEY", "cannot write the key file \(path)") }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
-        guard written == bytes.count else { throw ConfigurationError("LATCH_SECRET_KEY", "cannot write the key file \(path)") }
+        guard written == bytes.count else {
+            throw ConfigurationError("LATCH_SECRET_KEY", "cannot write the key file \(path)")
+        }
         return key
     }
 }

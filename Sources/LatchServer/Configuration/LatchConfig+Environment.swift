@@ -35,7 +35,8 @@ extension LatchConfig {
         if mode == .development, !allowDevelopmentOnNetwork, !LoopbackAddress.isLoopback(host: host) {
             throw ConfigurationError(
                 "LATCH_ALLOW_DEV_ON_NETWORK",
-                "development latchd listens only on loopback; LATCH_HOST=\(host) needs LATCH_ALLOW_DEV_ON_NETWORK=1 (or LATCH_ENV=production)")
+                "development latchd listens only on loopback; LATCH_HOST=\(host) needs LATCH_ALLOW_DEV_ON_NETWORK=1 (or LATCH_ENV=production)"
+            )
         }
 
         let issuer = value("LATCH_ISSUER")
@@ -47,7 +48,8 @@ extension LatchConfig {
         let mailFrom = value("LATCH_MAIL_FROM")
         if let mailFrom { _ = try MailAddress(parsing: mailFrom) }
         if smtpURL != nil, mailFrom == nil {
-            throw ConfigurationError("LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
+            throw ConfigurationError(
+                "LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
         }
         let smsWebhookURL = value("LATCH_SMS_WEBHOOK_URL")
         if let smsWebhookURL { try validateWebhook(smsWebhookURL) }
@@ -55,7 +57,8 @@ extension LatchConfig {
         var secretKey: Data
         if let encoded = value("LATCH_SECRET_KEY") {
             guard let key = Data(base64Encoded: encoded), key.count == 32 else {
-                throw ConfigurationError("LATCH_SECRET_KEY", "must be 32 bytes in base64 (try: openssl rand -base64 32)")
+                throw ConfigurationError(
+                    "LATCH_SECRET_KEY", "must be 32 bytes in base64 (try: openssl rand -base64 32)")
             }
             secretKey = key
         } else if mode == .production {
@@ -82,7 +85,8 @@ extension LatchConfig {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
         if let short = serviceKeys.first(where: { $0.count < 32 }) {
-            throw ConfigurationError("LATCH_SERVICE_KEYS", "each key needs at least 32 characters (one has \(short.count))")
+            throw ConfigurationError(
+                "LATCH_SERVICE_KEYS", "each key needs at least 32 characters (one has \(short.count))")
         }
 
         var config = LatchConfig(
@@ -95,7 +99,8 @@ extension LatchConfig {
         if let list = value("LATCH_TRUSTED_PROXIES") {
             guard let proxies = TrustedProxies(parsing: list) else {
                 throw ConfigurationError(
-                    "LATCH_TRUSTED_PROXIES", "must be comma-separated CIDRs such as 10.0.0.0/8, 2001:db8::/32 (host bits zero)")
+                    "LATCH_TRUSTED_PROXIES",
+                    "must be comma-separated CIDRs such as 10.0.0.0/8, 2001:db8::/32 (host bits zero)")
             }
             config.trustedProxies = proxies
         }
@@ -112,7 +117,8 @@ extension LatchConfig {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
         if let short = config.adminKeys.first(where: { $0.count < 32 }) {
-            throw ConfigurationError("LATCH_ADMIN_KEYS", "each key needs at least 32 characters (one has \(short.count))")
+            throw ConfigurationError(
+                "LATCH_ADMIN_KEYS", "each key needs at least 32 characters (one has \(short.count))")
         }
         config.keyRotationDays = try parseInteger(
             "LATCH_KEY_ROTATION_DAYS", value("LATCH_KEY_ROTATION_DAYS"), default: 90, range: 1...3650)
@@ -125,7 +131,8 @@ extension LatchConfig {
         if raw.hasPrefix("sqlite://") {
             let path = String(raw.dropFirst("sqlite://".count))
             guard !path.isEmpty else {
-                throw ConfigurationError("LATCH_DATABASE_URL", "sqlite:// needs a file path, e.g. sqlite://latch.sqlite")
+                throw ConfigurationError(
+                    "LATCH_DATABASE_URL", "sqlite:// needs a file path, e.g. sqlite://latch.sqlite")
             }
             return .sqlite(path: path)
         }
@@ -135,7 +142,8 @@ extension LatchConfig {
             }
             return .postgres(url: raw)
         }
-        throw ConfigurationError("LATCH_DATABASE_URL", "must start with sqlite:// or postgres:// (got an unparsable URL)")
+        throw ConfigurationError(
+            "LATCH_DATABASE_URL", "must start with sqlite:// or postgres:// (got an unparsable URL)")
     }
 
     /// `LATCH_SMS_WEBHOOK_URL` must be an absolute http(s) URL; the error never repeats it (it may hold a token).
@@ -143,14 +151,18 @@ extension LatchConfig {
         guard let url = URLComponents(string: raw), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             let host = url.host, !host.isEmpty
         else {
-            throw ConfigurationError("LATCH_SMS_WEBHOOK_URL", "must be an http:// or https:// URL such as https://sms.example.com/send")
+            throw ConfigurationError(
+                "LATCH_SMS_WEBHOOK_URL", "must be an http:// or https:// URL such as https://sms.example.com/send")
         }
     }
 
-    static func parseInteger(_ name: String, _ raw: String?, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+    static func parseInteger(_ name: String, _ raw: String?, default fallback: Int, range: ClosedRange<Int>) throws
+        -> Int
+    {
         guard let raw else { return fallback }
         guard let number = Int(raw), range.contains(number) else {
-            throw ConfigurationError(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(raw))")
+            throw ConfigurationError(
+                name, "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(raw))")
         }
         return number
     }

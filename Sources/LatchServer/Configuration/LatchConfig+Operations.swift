@@ -6,12 +6,15 @@ extension LatchConfig {
         if let raw = value("LATCH_METRICS_PORT") {
             metricsPort = try Self.parseInteger("LATCH_METRICS_PORT", raw, default: 0, range: 1...65535)
             if metricsPort == port {
-                throw ConfigurationError("LATCH_METRICS_PORT", "must differ from LATCH_PORT (\(port)): the metrics have a listener of their own")
+                throw ConfigurationError(
+                    "LATCH_METRICS_PORT",
+                    "must differ from LATCH_PORT (\(port)): the metrics have a listener of their own")
             }
         }
         if let host = value("LATCH_METRICS_HOST") {
             guard metricsPort != nil else {
-                throw ConfigurationError("LATCH_METRICS_HOST", "needs LATCH_METRICS_PORT (metrics are off without a port)")
+                throw ConfigurationError(
+                    "LATCH_METRICS_HOST", "needs LATCH_METRICS_PORT (metrics are off without a port)")
             }
             metricsHost = host
         }
@@ -22,6 +25,7 @@ extension LatchConfig {
             logFormat = format
         }
         shutdownGraceSeconds = try Self.parseInteger(
-            "LATCH_SHUTDOWN_GRACE_SECONDS", value("LATCH_SHUTDOWN_GRACE_SECONDS"), default: shutdownGraceSeconds, range: 0...3600)
+            "LATCH_SHUTDOWN_GRACE_SECONDS", value("LATCH_SHUTDOWN_GRACE_SECONDS"), default: shutdownGraceSeconds,
+            range: 0...3600)
     }
 }

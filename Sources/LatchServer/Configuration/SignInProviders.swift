@@ -26,7 +26,8 @@ public struct SignInProviders: Sendable {
         public static let defaultRevokeURL = "https://appleid.apple.com/auth/revoke"
 
         public init(
-            clientIDs: [String], jwksURL: String = Self.defaultJWKSURL, requireNonce: Bool = true, teamKey: AppleTeamKey? = nil,
+            clientIDs: [String], jwksURL: String = Self.defaultJWKSURL, requireNonce: Bool = true,
+            teamKey: AppleTeamKey? = nil,
             tokenURL: String = Self.defaultTokenURL, revokeURL: String = Self.defaultRevokeURL
         ) {
             self.clientIDs = clientIDs
@@ -64,7 +65,8 @@ public struct SignInProviders: Sendable {
 
     /// Reads the `LATCH_APPLE_*` and `LATCH_WECHAT_*` variables.
     static func fromEnvironment(
-        _ environment: [String: String], readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
+        _ environment: [String: String],
+        readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
     ) throws -> SignInProviders {
         func value(_ name: String) -> String? {
             guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
@@ -91,11 +93,13 @@ public struct SignInProviders: Sendable {
         let tokenURL = try value("LATCH_APPLE_TOKEN_URL").map { try httpURL("LATCH_APPLE_TOKEN_URL", $0) }
         let revokeURL = try value("LATCH_APPLE_REVOKE_URL").map { try httpURL("LATCH_APPLE_REVOKE_URL", $0) }
         if teamKey != nil, clientIDs.isEmpty {
-            throw ConfigurationError("LATCH_APPLE_CLIENT_IDS", "is required with LATCH_APPLE_TEAM_ID (the app's bundle id)")
+            throw ConfigurationError(
+                "LATCH_APPLE_CLIENT_IDS", "is required with LATCH_APPLE_TEAM_ID (the app's bundle id)")
         }
         if !clientIDs.isEmpty {
             providers.apple = Apple(
-                clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL, requireNonce: requireNonce, teamKey: teamKey,
+                clientIDs: clientIDs, jwksURL: jwksURL ?? Apple.defaultJWKSURL, requireNonce: requireNonce,
+                teamKey: teamKey,
                 tokenURL: tokenURL ?? Apple.defaultTokenURL, revokeURL: revokeURL ?? Apple.defaultRevokeURL)
         }
 

@@ -9,7 +9,8 @@ enum DeliveryJobPayload: Codable, Sendable, Equatable {
 
     init(_ envelope: SMTPEnvelope) {
         self = .mail(
-            from: envelope.from, recipients: envelope.recipients, message: envelope.message, clientName: envelope.clientName)
+            from: envelope.from, recipients: envelope.recipients, message: envelope.message,
+            clientName: envelope.clientName)
     }
 
     /// The channel (`OutgoingMessage.channel`) whose carrier sends it.

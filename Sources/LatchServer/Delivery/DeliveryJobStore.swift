@@ -41,13 +41,15 @@ struct DeliveryJobStore: Sendable {
         let id = UUID()
         let sealed = try secrets.seal(try JSONEncoder().encode(payload))
         let channel = payload.channel
-        let inserted = try await database.sql.raw("""
+        let inserted = try await database.sql.raw(
+            """
             INSERT INTO delivery_jobs (id, channel, sealed_payload, attempts, next_attempt_at, created_at)
             SELECT \(bind: id), \(bind: channel), \(bind: sealed), 0, \(bind: now), \(bind: now)
             WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM delivery_jobs WHERE channel = \(bind: channel) LIMIT \(bind: capacity)) AS backlog)
               < \(bind: capacity)
             RETURNING id
-            """).all()
+            """
+        ).all()
         guard !inserted.isEmpty else { throw LatchError.deliveryQueueFull }
         return id
     }
@@ -64,16 +66,19 @@ struct DeliveryJobStore: Sendable {
         let postgres = kind == .postgresql
         if !postgres {
             // A read first: polling an idle queue must not take SQLite's write lock every time.
-            let due = try await sql.raw("""
+            let due = try await sql.raw(
+                """
                 SELECT 1 AS due FROM delivery_jobs
                 WHERE channel = \(bind: channel) AND next_attempt_at <= \(bind: now)
                   AND (claimed_until IS NULL OR claimed_until < \(bind: now))
                 LIMIT 1
-                """).all()
+                """
+            ).all()
             if due.isEmpty { return [] }
         }
         let locking: SQLQueryString = postgres ? "FOR UPDATE SKIP LOCKED" : ""
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             UPDATE delivery_jobs
             SET claimed_by = \(bind: worker), claimed_until = \(bind: now + lease), attempts = attempts + 1
             WHERE id IN (
@@ -83,14 +88,16 @@ struct DeliveryJobStore: Sendable {
                 ORDER BY next_attempt_at LIMIT \(bind: limit) \(locking))
               AND (claimed_until IS NULL OR claimed_until < \(bind: now))
             RETURNING id, sealed_payload, attempts
-            """).all()
+            """
+        ).all()
         var jobs: [ClaimedJob] = []
         var discarded = 0
         for row in rows {
             let id = try row.decode(column: "id", as: UUID.self)
             let sealed = try row.decode(column: "sealed_payload", as: String.self)
             let attempt = try row.decode(column: "attempts", as: Int.self)
-            guard let opened = try? secrets.open(sealed), let payload = try? JSONDecoder().decode(DeliveryJobPayload.self, from: opened)
+            guard let opened = try? secrets.open(sealed),
+                let payload = try? JSONDecoder().decode(DeliveryJobPayload.self, from: opened)
             else {
                 try await finish(id, claimedBy: worker, on: database)
                 discarded += 1
@@ -104,38 +111,48 @@ struct DeliveryJobStore: Sendable {
 
     /// Extends the lease of every job `worker` holds.
     func renew(claimedBy worker: String, until: Double, on database: any Database) async throws {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE delivery_jobs SET claimed_until = \(bind: until) WHERE claimed_by = \(bind: worker)
-            """).run()
+            """
+        ).run()
     }
 
     /// Deletes a job (sent, or given up on) with its body, if `worker` still holds it.
     func finish(_ id: UUID, claimedBy worker: String, on database: any Database) async throws {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             DELETE FROM delivery_jobs WHERE id = \(bind: id) AND claimed_by = \(bind: worker)
-            """).run()
+            """
+        ).run()
     }
 
     /// Releases a job `worker` holds for another attempt at `at` (any instance may take it then).
     func retry(_ id: UUID, claimedBy worker: String, at: Double, on database: any Database) async throws {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE delivery_jobs SET claimed_by = NULL, claimed_until = NULL, next_attempt_at = \(bind: at)
             WHERE id = \(bind: id) AND claimed_by = \(bind: worker)
-            """).run()
+            """
+        ).run()
     }
 
     /// Releases every job `worker` holds at once (an orderly stop), for any instance to take now.
     func releaseAll(claimedBy worker: String, on database: any Database) async throws {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE delivery_jobs SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = \(bind: worker)
-            """).run()
+            """
+        ).run()
     }
 
     /// Unsent jobs of `channel` (the queue depth).
     func backlog(channel: String, on database: any Database) async throws -> Int {
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             SELECT COUNT(*) AS jobs FROM delivery_jobs WHERE channel = \(bind: channel)
-            """).all()
+            """
+        ).all()
         return try rows.first?.decode(column: "jobs", as: Int.self) ?? 0
     }
 }

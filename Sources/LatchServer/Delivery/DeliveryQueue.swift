@@ -134,7 +134,7 @@ actor DeliveryQueue {
             do {
                 try await Task.sleep(for: delay)
             } catch {
-                return  // cancelled by shutdown
+                return // cancelled by shutdown
             }
             self.retry(job, key: key)
         }

@@ -86,7 +86,8 @@ actor DeliveryWorker: LifecycleHandler {
         do {
             try await store.releaseAll(claimedBy: workerID, on: database())
         } catch {
-            logger.warning("delivery: could not release this instance's jobs on stop; they are sent once their lease ends")
+            logger.warning(
+                "delivery: could not release this instance's jobs on stop; they are sent once their lease ends")
         }
     }
 
@@ -106,14 +107,16 @@ actor DeliveryWorker: LifecycleHandler {
             let logger = self.logger
             do {
                 jobs = try await store.claim(
-                    channel: carrier.channel, by: workerID, limit: free, now: clock.epochSeconds, lease: lease, on: database()
+                    channel: carrier.channel, by: workerID, limit: free, now: clock.epochSeconds, lease: lease,
+                    on: database()
                 ) { count in
                     logger.error(
                         "\(carrier.channel) not delivered: \(count) queued job(s) cannot be opened with this LATCH_SECRET_KEY; deleted",
                         metadata: ["channel": "\(carrier.channel)"])
                 }
             } catch {
-                logger.warning("delivery: could not claim \(carrier.channel) jobs: \(String(reflecting: type(of: error)))")
+                logger.warning(
+                    "delivery: could not claim \(carrier.channel) jobs: \(String(reflecting: type(of: error)))")
                 continue
             }
             for job in jobs { start(job, with: carrier) }
@@ -122,7 +125,7 @@ actor DeliveryWorker: LifecycleHandler {
 
     private func start(_ job: DeliveryJobStore.ClaimedJob, with carrier: DeliveryCarrier) {
         guard !stopped else { return }
-        if sends.isEmpty { renewedAt = clock.epochSeconds }  // the claim's lease is fresh
+        if sends.isEmpty { renewedAt = clock.epochSeconds } // the claim's lease is fresh
         running[carrier.channel, default: 0] += 1
         sends[job.id] = Task {
             let failure: (any Error)?
@@ -162,7 +165,9 @@ actor DeliveryWorker: LifecycleHandler {
             }
         } catch {
             // The job stays claimed until its lease ends, then it is tried again (a sent one: sent twice).
-            logger.error("delivery: could not record a job's outcome: \(String(reflecting: type(of: error)))", metadata: metadata)
+            logger.error(
+                "delivery: could not record a job's outcome: \(String(reflecting: type(of: error)))", metadata: metadata
+            )
         }
         wake()
     }

@@ -26,14 +26,14 @@ struct MIMEMessage: Sendable {
             "MIME-Version: 1.0",
             "Content-Type: multipart/alternative; boundary=\"\(boundary)\"",
             "",
-            "This is a message in MIME format.",
+            "This is a message in MIME format."
         ]
         for (type, content) in [("text/plain", text), ("text/html", html)] {
             lines += [
                 "--\(boundary)",
                 "Content-Type: \(type); charset=utf-8",
                 "Content-Transfer-Encoding: base64",
-                "",
+                ""
             ]
             lines += Self.base64Lines(content)
         }

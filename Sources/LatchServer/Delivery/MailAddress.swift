@@ -19,9 +19,12 @@ public struct MailAddress: Sendable, Equatable {
             candidate = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         }
         guard let email = EmailAddress(candidate), email.value == candidate.lowercased() else {
-            throw ConfigurationError("LATCH_MAIL_FROM", "must be an address such as latch@example.com or Latch <latch@example.com>")
+            throw ConfigurationError(
+                "LATCH_MAIL_FROM", "must be an address such as latch@example.com or Latch <latch@example.com>")
         }
-        if let name, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || name.contains("\"") {
+        if let name,
+            name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || name.contains("\"")
+        {
             throw ConfigurationError("LATCH_MAIL_FROM", "the display name may not contain quotes or control characters")
         }
         self.name = name

@@ -42,7 +42,7 @@ enum MailTemplates {
                 subject: "Your Latch sign-up code: \(code)",
                 blocks: [
                     .text("Your sign-up code, valid for 10 minutes:"), .code(code),
-                    .text("If you did not ask for it, ignore this mail."),
+                    .text("If you did not ask for it, ignore this mail.")
                 ],
                 language: language)
         }
@@ -55,15 +55,16 @@ enum MailTemplates {
                 subject: "Latch 绑定邮箱验证码：\(code)",
                 blocks: [
                     .text("你正在为 Latch 账号绑定此邮箱，验证码如下，10 分钟内有效："), .code(code),
-                    .text("如果不是你本人操作，请忽略此邮件，邮箱不会被绑定。"),
+                    .text("如果不是你本人操作，请忽略此邮件，邮箱不会被绑定。")
                 ],
                 language: language)
         case .en:
             Mail(
                 subject: "Your Latch code to add this email: \(code)",
                 blocks: [
-                    .text("You are adding this address to a Latch account. Your code, valid for 10 minutes:"), .code(code),
-                    .text("If you did not ask for it, ignore this mail; the address will not be added."),
+                    .text("You are adding this address to a Latch account. Your code, valid for 10 minutes:"),
+                    .code(code),
+                    .text("If you did not ask for it, ignore this mail; the address will not be added.")
                 ],
                 language: language)
         }
@@ -80,8 +81,10 @@ enum MailTemplates {
             Mail(
                 subject: "Someone tried to sign up with your email",
                 blocks: [
-                    .text("Someone tried to create a Latch account with this address, but you already have one. Nothing was changed."),
-                    .text("If you forgot your password, you can reset it from the sign-in screen."),
+                    .text(
+                        "Someone tried to create a Latch account with this address, but you already have one. Nothing was changed."
+                    ),
+                    .text("If you forgot your password, you can reset it from the sign-in screen.")
                 ],
                 language: language)
         }
@@ -99,7 +102,7 @@ enum MailTemplates {
                 subject: "Your Latch password reset code: \(code)",
                 blocks: [
                     .text("Your password reset code, valid for 10 minutes:"), .code(code),
-                    .text("If you did not ask for it, check your account's security."),
+                    .text("If you did not ask for it, check your account's security.")
                 ],
                 language: language)
         }
@@ -113,7 +116,7 @@ enum MailTemplates {
                 subject: "安全警告：你的 Latch 账号已被暂时锁定",
                 blocks: [
                     .text("由于多次输入错误的密码，你的账号已被锁定至 \(time)（UTC）。"),
-                    .text("如果不是你本人操作，建议立即通过邮箱验证码重置密码。"),
+                    .text("如果不是你本人操作，建议立即通过邮箱验证码重置密码。")
                 ],
                 language: language)
         case .en:
@@ -121,7 +124,7 @@ enum MailTemplates {
                 subject: "Security warning: your Latch account is temporarily locked",
                 blocks: [
                     .text("After repeated wrong passwords your account is locked until \(time) (UTC)."),
-                    .text("If this was not you, reset your password with an email code now."),
+                    .text("If this was not you, reset your password with an email code now.")
                 ],
                 language: language)
         }
@@ -136,15 +139,17 @@ enum MailTemplates {
                 subject: "安全警告：验证码错误次数过多",
                 blocks: [
                     .text("有人多次输入了错误的验证码，发往此邮箱的验证码已暂停使用至 \(time)（UTC）。"),
-                    .text("之后你可以重新获取验证码。如果不是你本人操作，请检查账号安全；通过邮箱验证码重置密码不受影响。"),
+                    .text("之后你可以重新获取验证码。如果不是你本人操作，请检查账号安全；通过邮箱验证码重置密码不受影响。")
                 ],
                 language: language)
         case .en:
             Mail(
                 subject: "Security warning: too many wrong codes",
                 blocks: [
-                    .text("Someone entered wrong codes many times; codes sent to this address are refused until \(time) (UTC)."),
-                    .text("After that you can ask for a new code. If this was not you, check your account's security."),
+                    .text(
+                        "Someone entered wrong codes many times; codes sent to this address are refused until \(time) (UTC)."
+                    ),
+                    .text("After that you can ask for a new code. If this was not you, check your account's security.")
                 ],
                 language: language)
         }
@@ -162,7 +167,7 @@ enum MailTemplates {
                 subject: "Your Latch password was changed",
                 blocks: [
                     .text("Your password was just changed and your other devices were signed out."),
-                    .text("If this was not you, reset your password now."),
+                    .text("If this was not you, reset your password now.")
                 ],
                 language: language)
         }
@@ -175,15 +180,19 @@ enum MailTemplates {
                 subject: "你的 Latch 密码已重置",
                 blocks: [
                     .text("你的登录密码刚刚通过邮箱验证码重置。所有设备均已退出登录，已绑定的设备密钥（面容 ID / 触控 ID 登录）已全部移除。"),
-                    .text("如需在设备上继续使用生物识别登录，请登录后重新开启。如果不是你本人操作，请立即再次重置密码。"),
+                    .text("如需在设备上继续使用生物识别登录，请登录后重新开启。如果不是你本人操作，请立即再次重置密码。")
                 ],
                 language: language)
         case .en:
             Mail(
                 subject: "Your Latch password was reset",
                 blocks: [
-                    .text("Your password was just reset with a code sent to this address. All devices were signed out and device keys (Face ID / Touch ID sign-in) were removed."),
-                    .text("Sign in and turn biometric sign-in on again where you want it. If this was not you, reset your password again now."),
+                    .text(
+                        "Your password was just reset with a code sent to this address. All devices were signed out and device keys (Face ID / Touch ID sign-in) were removed."
+                    ),
+                    .text(
+                        "Sign in and turn biometric sign-in on again where you want it. If this was not you, reset your password again now."
+                    )
                 ],
                 language: language)
         }
@@ -197,15 +206,17 @@ enum MailTemplates {
                 subject: "安全警告：你的资金密码已被锁定",
                 blocks: [
                     .text("由于资金密码多次输入错误（连续 5 次或一天内 10 次），资金密码验证已被锁定至 \(time)（UTC）。"),
-                    .text("如果不是你本人操作，请立即修改登录密码。"),
+                    .text("如果不是你本人操作，请立即修改登录密码。")
                 ],
                 language: language)
         case .en:
             Mail(
                 subject: "Security warning: your fund password is locked",
                 blocks: [
-                    .text("After too many wrong fund passwords (5 in a row or 10 in a day), fund password verification is locked until \(time) (UTC)."),
-                    .text("If this was not you, change your password now."),
+                    .text(
+                        "After too many wrong fund passwords (5 in a row or 10 in a day), fund password verification is locked until \(time) (UTC)."
+                    ),
+                    .text("If this was not you, change your password now.")
                 ],
                 language: language)
         }
@@ -219,15 +230,17 @@ enum MailTemplates {
                 subject: "安全警告：你的两步验证已被锁定",
                 blocks: [
                     .text("由于两步验证码多次输入错误（连续 5 次或一天内 10 次），两步验证已被锁定至 \(time)（UTC）。"),
-                    .text("如果不是你本人操作，请立即修改密码。"),
+                    .text("如果不是你本人操作，请立即修改密码。")
                 ],
                 language: language)
         case .en:
             Mail(
                 subject: "Security warning: your two-factor codes are locked",
                 blocks: [
-                    .text("After too many wrong two-factor codes (5 in a row or 10 in a day), code verification is locked until \(time) (UTC)."),
-                    .text("If this was not you, change your password now."),
+                    .text(
+                        "After too many wrong two-factor codes (5 in a row or 10 in a day), code verification is locked until \(time) (UTC)."
+                    ),
+                    .text("If this was not you, change your password now.")
                 ],
                 language: language)
         }
@@ -247,7 +260,7 @@ enum MailTemplates {
                 subject: "A new device can now sign in with biometrics",
                 blocks: [
                     .text("\(name) was just bound for Face ID / Touch ID sign-in."),
-                    .text("If this was not you, unbind it in your settings and change your password now."),
+                    .text("If this was not you, unbind it in your settings and change your password now.")
                 ],
                 language: language)
         }
@@ -268,7 +281,7 @@ enum MailTemplates {
                 subject: "New sign-in to your Latch account",
                 blocks: [
                     .text("Your account was just signed in on \(name) (IP \(address))."),
-                    .text("If this was not you, change your password and sign that device out now."),
+                    .text("If this was not you, change your password and sign that device out now.")
                 ],
                 language: language)
         }
@@ -281,7 +294,7 @@ enum MailTemplates {
                 subject: "Latch 新设备登录验证码：\(code)",
                 blocks: [
                     .text("有人正在新设备上登录你的账号。验证码如下，10 分钟内有效："), .code(code),
-                    .text("如果不是你本人操作，请勿告诉任何人并立即修改密码。"),
+                    .text("如果不是你本人操作，请勿告诉任何人并立即修改密码。")
                 ],
                 language: language)
         case .en:
@@ -289,7 +302,7 @@ enum MailTemplates {
                 subject: "Your Latch sign-in code: \(code)",
                 blocks: [
                     .text("Someone is signing in to your account on a new device. The code, valid for 10 minutes:"),
-                    .code(code), .text("If this is not you, share it with no one and change your password now."),
+                    .code(code), .text("If this is not you, share it with no one and change your password now.")
                 ],
                 language: language)
         }

@@ -13,14 +13,16 @@ enum MessageDeliverySetup {
     /// `DeliveryWorker` started here unless `config.runsBackgroundTasks` is off); the development
     /// outbox and the unconfigured channel take theirs at once, in memory.
     static func delivery(
-        for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox, on app: Application, clock: LatchClock = .system
+        for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox, on app: Application,
+        clock: LatchClock = .system
     ) throws -> any MessageDelivery {
         var carriers: [DeliveryCarrier] = []
         let mailPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
         if let smtpURL = config.smtpURL {
             let smtp = try SMTPConfiguration(url: smtpURL)
             guard let sender = config.mailFrom else {
-                throw ConfigurationError("LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
+                throw ConfigurationError(
+                    "LATCH_MAIL_FROM", "is required with LATCH_SMTP_URL (the sender, e.g. latch@example.com)")
             }
             switch smtp.security {
             case .startTLSRequired:
@@ -28,20 +30,23 @@ enum MessageDeliverySetup {
             case .implicitTLS:
                 app.logger.notice("mail over \(smtp): TLS from the first byte")
             case .startTLSWhenOffered where !smtp.isLoopback:
-                app.logger.warning("mail over \(smtp): may travel unencrypted (smtp+insecure://); STARTTLS only when offered")
+                app.logger.warning(
+                    "mail over \(smtp): may travel unencrypted (smtp+insecure://); STARTTLS only when offered")
             case .startTLSWhenOffered:
                 app.logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
             }
             let client = try SMTPClient(configuration: smtp)
             let from = try MailAddress(parsing: sender)
-            carriers.append(DeliveryCarrier(channel: OutgoingMessage.emailChannel) { payload in
-                switch payload {
-                case .mail(let from, let recipients, let message, let clientName):
-                    try await client.send(SMTPEnvelope(from: from, recipients: recipients, message: message, clientName: clientName))
-                case .sms:
-                    throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.emailChannel)
-                }
-            })
+            carriers.append(
+                DeliveryCarrier(channel: OutgoingMessage.emailChannel) { payload in
+                    switch payload {
+                    case .mail(let from, let recipients, let message, let clientName):
+                        try await client.send(
+                            SMTPEnvelope(from: from, recipients: recipients, message: message, clientName: clientName))
+                    case .sms:
+                        throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.emailChannel)
+                    }
+                })
             mailPayload = { DeliveryJobPayload(SMTPMailDelivery.envelope(for: $0, from: from)) }
         } else {
             mailPayload = nil
@@ -51,20 +56,23 @@ enum MessageDeliverySetup {
         if let webhook = config.smsWebhookURL {
             try LatchConfig.validateWebhook(webhook)
             let (url, client) = (URI(string: webhook), app.client)
-            carriers.append(DeliveryCarrier(channel: OutgoingMessage.smsChannel) { payload in
-                switch payload {
-                case .sms(let to, let text):
-                    try await SMSWebhookDelivery.post(to: to, text: text, url: url, client: client, timeout: .seconds(15))
-                case .mail:
-                    throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.smsChannel)
-                }
-            })
+            carriers.append(
+                DeliveryCarrier(channel: OutgoingMessage.smsChannel) { payload in
+                    switch payload {
+                    case .sms(let to, let text):
+                        try await SMSWebhookDelivery.post(
+                            to: to, text: text, url: url, client: client, timeout: .seconds(15))
+                    case .mail:
+                        throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.smsChannel)
+                    }
+                })
             smsPayload = { .sms(to: $0.to, text: $0.body) }
         } else {
             smsPayload = nil
         }
 
-        let store = DeliveryJobStore(secrets: secrets, capacity: config.deliveryQueueCapacity, kind: config.database.kind)
+        let store = DeliveryJobStore(
+            secrets: secrets, capacity: config.deliveryQueueCapacity, kind: config.database.kind)
         let database: @Sendable () -> any Database = { app.db }
         // Metrics (issue 12 §3): sent / retried / failed by the worker, refused at the queue, and each
         // channel's depth (its rows in `delivery_jobs`, on every instance) read at each scrape.
@@ -77,7 +85,8 @@ enum MessageDeliverySetup {
             }
         }
         let worker = DeliveryWorker(
-            store: store, database: database, carriers: carriers, policy: config.deliveryRetry, lease: config.deliveryLease,
+            store: store, database: database, carriers: carriers, policy: config.deliveryRetry,
+            lease: config.deliveryLease,
             pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger, metrics: metrics)
         if !carriers.isEmpty, config.runsBackgroundTasks {
             app.lifecycle.use(worker)
@@ -87,7 +96,8 @@ enum MessageDeliverySetup {
             _ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, channel: String, variable: String
         ) -> any MessageDelivery {
             if let payload {
-                var delivery = DurableDelivery(store: store, worker: worker, database: database, clock: clock, payload: payload)
+                var delivery = DurableDelivery(
+                    store: store, worker: worker, database: database, clock: clock, payload: payload)
                 delivery.metrics = metrics[channel] ?? .disabled
                 return delivery
             }

@@ -12,7 +12,9 @@ struct OutboxRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("dev", "outbox") { req async throws -> [OutgoingMessage] in
             guard LoopbackAddress.isLoopback(req.remoteAddress) else { throw LatchError.notFound }
-            guard let address = req.query[String.self, at: "to"], !address.isEmpty else { throw LatchError.missing("to") }
+            guard let address = req.query[String.self, at: "to"], !address.isEmpty else {
+                throw LatchError.missing("to")
+            }
             return await outbox.messages(to: address)
         }
     }

@@ -24,7 +24,9 @@ struct SMTPClient: Sendable {
     /// Sends one mail. Throws `SMTPError` (see `isTemporary`) when the server does not take it.
     func send(_ envelope: SMTPEnvelope) async throws {
         let addresses = [envelope.from] + envelope.recipients
-        guard !envelope.recipients.isEmpty, addresses.allSatisfy(Self.isCarriable) else { throw SMTPError.invalidAddress }
+        guard !envelope.recipients.isEmpty, addresses.allSatisfy(Self.isCarriable) else {
+            throw SMTPError.invalidAddress
+        }
         let connection = try await SMTPConnection.open(configuration, tls: tls, group: group)
         try await withTaskCancellationHandler {
             do {
@@ -53,9 +55,11 @@ struct SMTPClient: Sendable {
             guard encrypted || configuration.isLoopback else { throw SMTPError.refusedPlaintextAuthentication }
             try await authenticate(username, configuration.password ?? "", extensions: extensions, on: connection)
         }
-        try expect(try await connection.command("MAIL FROM:<\(envelope.from)>", step: "MAIL FROM"), 250, step: "MAIL FROM")
+        try expect(
+            try await connection.command("MAIL FROM:<\(envelope.from)>", step: "MAIL FROM"), 250, step: "MAIL FROM")
         for recipient in envelope.recipients {
-            try expect(try await connection.command("RCPT TO:<\(recipient)>", step: "RCPT TO"), 250, 251, step: "RCPT TO")
+            try expect(
+                try await connection.command("RCPT TO:<\(recipient)>", step: "RCPT TO"), 250, 251, step: "RCPT TO")
         }
         try expect(try await connection.command("DATA", step: "DATA"), 354, step: "DATA")
         try await connection.write(SMTPDataEncoding.encode(envelope.message))
@@ -76,9 +80,12 @@ struct SMTPClient: Sendable {
         throw SMTPError.rejected(step: "EHLO", code: reply.code)
     }
 
-    private func authenticate(_ username: String, _ password: String, extensions: [String], on connection: SMTPConnection) async throws {
-        let mechanisms = Set(extensions.filter { $0.hasPrefix("AUTH ") || $0.hasPrefix("AUTH=") }
-            .flatMap { $0.dropFirst(5).split(separator: " ").map(String.init) })
+    private func authenticate(
+        _ username: String, _ password: String, extensions: [String], on connection: SMTPConnection
+    ) async throws {
+        let mechanisms = Set(
+            extensions.filter { $0.hasPrefix("AUTH ") || $0.hasPrefix("AUTH=") }
+                .flatMap { $0.dropFirst(5).split(separator: " ").map(String.init) })
         if mechanisms.contains("PLAIN") {
             let token = Data(([0] + Array(username.utf8) + [0] + Array(password.utf8))).base64EncodedString()
             try expect(try await connection.command("AUTH PLAIN \(token)", step: "AUTH PLAIN"), 235, step: "AUTH PLAIN")
@@ -87,7 +94,8 @@ struct SMTPClient: Sendable {
             let user = Data(username.utf8).base64EncodedString()
             try expect(try await connection.command(user, step: "AUTH LOGIN user"), 334, step: "AUTH LOGIN user")
             let secret = Data(password.utf8).base64EncodedString()
-            try expect(try await connection.command(secret, step: "AUTH LOGIN password"), 235, step: "AUTH LOGIN password")
+            try expect(
+                try await connection.command(secret, step: "AUTH LOGIN password"), 235, step: "AUTH LOGIN password")
         } else {
             throw SMTPError.authenticationUnsupported
         }

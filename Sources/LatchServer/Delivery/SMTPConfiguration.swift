@@ -59,7 +59,8 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
 
     /// Parses `url`; the error names `LATCH_SMTP_URL` and never repeats the value (it may hold a password).
     public init(url raw: String) throws {
-        let shape = "must look like smtp://user:pass@host:port, smtps://user:pass@host:port or smtp+insecure://host:port"
+        let shape =
+            "must look like smtp://user:pass@host:port, smtps://user:pass@host:port or smtp+insecure://host:port"
         guard let components = URLComponents(string: raw), let schemeName = components.scheme?.lowercased() else {
             throw ConfigurationError("LATCH_SMTP_URL", shape)
         }
@@ -69,14 +70,19 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         guard let host = components.host, !host.isEmpty else {
             throw ConfigurationError("LATCH_SMTP_URL", shape + " (the host is missing)")
         }
-        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil
+        else {
             throw ConfigurationError("LATCH_SMTP_URL", shape + " (no path or query)")
         }
         let port = components.port ?? (scheme == .smtps ? 465 : 25)
-        guard (1...65535).contains(port) else { throw ConfigurationError("LATCH_SMTP_URL", "the port must be 1 to 65535") }
+        guard (1...65535).contains(port) else {
+            throw ConfigurationError("LATCH_SMTP_URL", "the port must be 1 to 65535")
+        }
         let username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }
         let password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
-        if (components.percentEncodedUser != nil && username == nil) || (components.percentEncodedPassword != nil && password == nil) {
+        if (components.percentEncodedUser != nil && username == nil)
+            || (components.percentEncodedPassword != nil && password == nil)
+        {
             throw ConfigurationError("LATCH_SMTP_URL", "the user or password has a bad percent-escape")
         }
         if password != nil && (username ?? "").isEmpty {

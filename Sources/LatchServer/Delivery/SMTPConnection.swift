@@ -10,7 +10,9 @@ struct SMTPConnection: Sendable {
     private let stepTimeout: TimeAmount
 
     /// Connects to the configured server (with TLS at once for `smtps://`).
-    static func open(_ configuration: SMTPConfiguration, tls: NIOSSLContext?, group: any EventLoopGroup) async throws -> SMTPConnection {
+    static func open(_ configuration: SMTPConfiguration, tls: NIOSSLContext?, group: any EventLoopGroup) async throws
+        -> SMTPConnection
+    {
         let implicitTLS = configuration.security == .implicitTLS ? tls : nil
         let serverHostname = configuration.serverHostname
         let channel: any Channel
@@ -21,7 +23,8 @@ struct SMTPConnection: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         if let implicitTLS {
-                            try pipeline.addHandler(NIOSSLClientHandler(context: implicitTLS, serverHostname: serverHostname))
+                            try pipeline.addHandler(
+                                NIOSSLClientHandler(context: implicitTLS, serverHostname: serverHostname))
                         }
                         try pipeline.addHandler(ByteToMessageHandler(SMTPReplyDecoder()))
                         try pipeline.addHandler(SMTPReplyHandler())
@@ -34,7 +37,9 @@ struct SMTPConnection: Sendable {
         let handler: NIOLoopBound<SMTPReplyHandler>
         do {
             handler = try await channel.eventLoop.submit {
-                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
+                NIOLoopBound(
+                    try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self),
+                    eventLoop: channel.eventLoop)
             }.get()
         } catch {
             // The pipeline is already torn down: the connection closed at once (e.g. a refused TLS handshake).

@@ -16,6 +16,7 @@ struct SMTPMailDelivery: MessageDelivery {
         let mail = MIMEMessage(
             from: from, to: message.to, subject: message.subject, text: message.body,
             html: message.html ?? MailHTML.page(paragraphs: [message.body]), date: message.createdAt)
-        return SMTPEnvelope(from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
+        return SMTPEnvelope(
+            from: from.address, recipients: [message.to], message: mail.rendered(), clientName: from.domain)
     }
 }

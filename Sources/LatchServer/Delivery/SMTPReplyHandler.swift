@@ -39,7 +39,10 @@ final class SMTPReplyHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        fail(error as? SMTPError ?? (error is SMTPReplyParser.ParseError ? .malformedReply : .connection(SMTPConnection.name(of: error))))
+        fail(
+            error as? SMTPError
+                ?? (error is SMTPReplyParser.ParseError ? .malformedReply : .connection(SMTPConnection.name(of: error)))
+        )
         context.close(promise: nil)
     }
 

@@ -8,7 +8,8 @@ struct SMTPReplyParser {
     /// Takes one line (without its CRLF); returns the reply it completes, or nil while more lines follow.
     mutating func consume(_ line: String) throws -> SMTPReply? {
         let bytes = Array(line.utf8)
-        guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)), (200...599).contains(code)
+        guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)),
+            (200...599).contains(code)
         else { throw ParseError.malformedLine }
         if let started = self.code, started != code { throw ParseError.malformedLine }
         let separator = bytes.count > 3 ? bytes[3] : UInt8(ascii: " ")

@@ -8,6 +8,7 @@ struct UnconfiguredDelivery: MessageDelivery {
     let variable: String
 
     func deliver(_ message: OutgoingMessage) async {
-        logger.warning("\(message.channel) not sent: \(variable) is not set", metadata: ["channel": "\(message.channel)"])
+        logger.warning(
+            "\(message.channel) not sent: \(variable) is not set", metadata: ["channel": "\(message.channel)"])
     }
 }

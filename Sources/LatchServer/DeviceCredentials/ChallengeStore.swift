@@ -26,14 +26,18 @@ struct ChallengeStore: Sendable {
     /// of the key are deleted on the way. (Concurrent calls may pass the check together: the cap can be
     /// exceeded by the number of requests in flight, never without bound.)
     func loginChallengeWait(credential: UUID, now: Double, on database: any Database) async throws -> Int {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             DELETE FROM signature_challenges WHERE credential_id = \(bind: credential) AND expires_at <= \(bind: now)
-            """).run()
-        let rows = try await database.sql.raw("""
+            """
+        ).run()
+        let rows = try await database.sql.raw(
+            """
             SELECT expires_at FROM signature_challenges
             WHERE credential_id = \(bind: credential) AND used_at IS NULL AND expires_at > \(bind: now)
             ORDER BY expires_at
-            """).all()
+            """
+        ).all()
         guard rows.count >= Self.liveLoginChallengeLimit else { return 0 }
         let oldest = try rows[rows.count - Self.liveLoginChallengeLimit].decode(column: "expires_at", as: Double.self)
         return max(1, Int((oldest - now).rounded(.up)))
@@ -41,7 +45,9 @@ struct ChallengeStore: Sendable {
 
     /// Marks the challenge used and returns it, if it exists, is unused and has not expired.
     func consume(_ id: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
-        guard try await database.sql.useOnce("signature_challenges", mark: "used_at", where: "id = \(bind: id)", now: now) != nil
+        guard
+            try await database.sql.useOnce("signature_challenges", mark: "used_at", where: "id = \(bind: id)", now: now)
+                != nil
         else { return nil }
         return try await SignatureChallenge.find(id, on: database)
     }

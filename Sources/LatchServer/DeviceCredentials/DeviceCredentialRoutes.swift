@@ -43,7 +43,8 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.sessionID = me.sessionID
         credential.protection = protection.rawValue
         try await latch.deviceCredentials.insert(credential, on: req.db)
-        try await latch.events.record(.deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             try await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
         }
@@ -55,7 +56,9 @@ struct DeviceCredentialRoutes: RouteCollection {
     /// else (including `unknown`, which only the server assigns) → 422 with `reasons` `["unknown"]`.
     static func protection(_ declared: String?) throws -> DeviceKeyProtection {
         guard let declared else { return .unknown }
-        guard let protection = DeviceKeyProtection(rawValue: declared), DeviceKeyProtection.bindable.contains(protection) else {
+        guard let protection = DeviceKeyProtection(rawValue: declared),
+            DeviceKeyProtection.bindable.contains(protection)
+        else {
             throw LatchError.invalid("protection", ["unknown"])
         }
         return protection
@@ -66,7 +69,8 @@ struct DeviceCredentialRoutes: RouteCollection {
         return try await req.latch.deviceCredentials.all(of: me.userID, on: req.db).map {
             DeviceCredentialInfo(
                 id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                createdAt: Date(timeIntervalSince1970: $0.createdAt), lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                createdAt: Date(timeIntervalSince1970: $0.createdAt),
+                lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
                 protection: $0.protection)
         }
     }
@@ -86,7 +90,8 @@ struct DeviceCredentialRoutes: RouteCollection {
             orProof: proof, action: Self.unbindAction, parameters: ["credential_id": id.uuidString.lowercased()])
         try await req.latch.deviceCredentials.remove(credential, on: req.db)
         try await req.latch.events.record(
-            .deviceUnbound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds, on: req.db)
+            .deviceUnbound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds,
+            on: req.db)
         return .noContent
     }
 

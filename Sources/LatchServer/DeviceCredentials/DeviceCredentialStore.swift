@@ -35,12 +35,14 @@ struct DeviceCredentialStore: Sendable {
         switch kind {
         case .postgresql:
             try await database.transaction { database in
-                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE").run()
+                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE")
+                    .run()
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
                 try await credential.create(on: database)
             }
         case .sqlite:
-            let inserted = try await database.sql.raw("""
+            let inserted = try await database.sql.raw(
+                """
                 INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id, protection)
                 SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
                   \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
@@ -49,9 +51,12 @@ struct DeviceCredentialStore: Sendable {
                   AND NOT EXISTS (SELECT 1 FROM device_credentials
                                   WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
                 RETURNING id
-                """).all()
+                """
+            ).all()
             // Lost a race: say why, as the check before would have.
-            if inserted.isEmpty { try await checkRoom(for: credential.publicKey, user: credential.userID, on: database) }
+            if inserted.isEmpty {
+                try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
+            }
             if inserted.isEmpty { throw LatchError(.limitReached) }
         }
     }
@@ -64,7 +69,9 @@ struct DeviceCredentialStore: Sendable {
 
     /// Removes the key and its pending challenges.
     func remove(_ credential: DeviceCredential, on database: any Database) async throws {
-        try await database.sql.raw("DELETE FROM signature_challenges WHERE credential_id = \(bind: credential.requireID())").run()
+        try await database.sql.raw(
+            "DELETE FROM signature_challenges WHERE credential_id = \(bind: credential.requireID())"
+        ).run()
         try await credential.delete(on: database)
     }
 }

@@ -29,7 +29,8 @@ final class AllowedMethods: Sendable {
     private static func patterns(of routes: [Route]) -> [Pattern] {
         var byPath: [String: Pattern] = [:]
         for route in routes {
-            byPath[route.path.string, default: Pattern(path: route.path, methods: [])].methods.insert(route.method.rawValue)
+            byPath[route.path.string, default: Pattern(path: route.path, methods: [])].methods.insert(
+                route.method.rawValue)
         }
         return Array(byPath.values)
     }
@@ -38,7 +39,8 @@ final class AllowedMethods: Sendable {
         for (index, component) in pattern.enumerated() {
             switch component {
             case .catchall: return segments.count > index
-            case .constant(let constant): guard index < segments.count, segments[index] == constant else { return false }
+            case .constant(let constant):
+                guard index < segments.count, segments[index] == constant else { return false }
             case .parameter, .anything: guard index < segments.count else { return false }
             }
         }

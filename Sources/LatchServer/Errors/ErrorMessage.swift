@@ -25,11 +25,14 @@ enum ErrorMessage: Sendable {
         case (.lastSignInMethod(.unlink), .zhHans): "这是账号唯一的登录方式，无法解除绑定"
         case (.lastSignInMethod, .en): "This is the account's only way to sign in; it cannot be removed."
         case (.providerNotConfigured(let provider), .zhHans): "服务器未开启\(provider.displayName(language))登录"
-        case (.providerNotConfigured(let provider), .en): "\(provider.displayName(language)) sign-in is not set up on this server."
+        case (.providerNotConfigured(let provider), .en):
+            "\(provider.displayName(language)) sign-in is not set up on this server."
         case (.providerRejected(let provider), .zhHans): "\(provider.displayName(language))登录验证失败，请重新登录"
-        case (.providerRejected(let provider), .en): "The \(provider.displayName(language)) sign-in could not be verified. Please sign in again."
+        case (.providerRejected(let provider), .en):
+            "The \(provider.displayName(language)) sign-in could not be verified. Please sign in again."
         case (.providerUnavailable(let provider), .zhHans): "暂时无法连接\(provider.displayName(language))，请稍后重试"
-        case (.providerUnavailable(let provider), .en): "\(provider.displayName(language)) cannot be reached right now. Please retry later."
+        case (.providerUnavailable(let provider), .en):
+            "\(provider.displayName(language)) cannot be reached right now. Please retry later."
         }
     }
 }

@@ -26,13 +26,34 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var field: String? { get { details.field } set { details.field = newValue } }
-    public var reasons: [String]? { get { details.reasons } set { details.reasons = newValue } }
-    public var attemptsRemaining: Int? { get { details.attemptsRemaining } set { details.attemptsRemaining = newValue } }
-    public var lockedUntil: Date? { get { details.lockedUntil } set { details.lockedUntil = newValue } }
-    public var retryAfter: Int? { get { details.retryAfter } set { details.retryAfter = newValue } }
-    public var challengeId: String? { get { details.challengeId } set { details.challengeId = newValue } }
-    public var method: String? { get { details.method } set { details.method = newValue } }
+    public var field: String? {
+        get { details.field }
+        set { details.field = newValue }
+    }
+    public var reasons: [String]? {
+        get { details.reasons }
+        set { details.reasons = newValue }
+    }
+    public var attemptsRemaining: Int? {
+        get { details.attemptsRemaining }
+        set { details.attemptsRemaining = newValue }
+    }
+    public var lockedUntil: Date? {
+        get { details.lockedUntil }
+        set { details.lockedUntil = newValue }
+    }
+    public var retryAfter: Int? {
+        get { details.retryAfter }
+        set { details.retryAfter = newValue }
+    }
+    public var challengeId: String? {
+        get { details.challengeId }
+        set { details.challengeId = newValue }
+    }
+    public var method: String? {
+        get { details.method }
+        set { details.method = newValue }
+    }
 
     public var description: String { "\(code.rawValue) (\(status.code))" }
 

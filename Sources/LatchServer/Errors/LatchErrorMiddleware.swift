@@ -17,20 +17,23 @@ struct LatchErrorMiddleware: Middleware {
         if error is RouteNotFound {
             let allowed = allowedMethods.methods(for: request.url.path, in: request.application.routes)
             guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
-            let response = Self.response(for: LatchError(.methodNotAllowed, status: .methodNotAllowed), language: request.language)
+            let response = Self.response(
+                for: LatchError(.methodNotAllowed, status: .methodNotAllowed), language: request.language)
             response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
             return response
         }
         let latchError = Self.translate(error)
         if latchError.status.code >= 500 {
-            request.logger.error("request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
+            request.logger.error(
+                "request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
         }
         return Self.response(for: latchError, language: request.language)
     }
 
     static func response(for error: LatchError, language: LatchLanguage) -> Response {
         let body = APIErrorBody(
-            error: error.code.rawValue, message: error.message ?? error.code.message(in: language), details: error.details)
+            error: error.code.rawValue, message: error.message ?? error.code.message(in: language),
+            details: error.details)
         var headers = HTTPHeaders()
         headers.contentType = .json
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -49,12 +52,15 @@ struct LatchErrorMiddleware: Middleware {
             "code": "\(answered.code.rawValue)",
             "method": "\(request.method.rawValue)",
             "path": "\(LogSafeText.escaped(request.url.path))",
-            "request_id": "\(LogSafeText.escaped(request.id, limit: 64))",
+            "request_id": "\(LogSafeText.escaped(request.id, limit: 64))"
         ]
-        if let reasons = answered.reasons, error is LatchError { metadata["reasons"] = "\(reasons.joined(separator: ","))" }
+        if let reasons = answered.reasons, error is LatchError {
+            metadata["reasons"] = "\(reasons.joined(separator: ","))"
+        }
         if let database = error as? any DatabaseError {
             let kind =
-                database.isConstraintFailure ? "constraint"
+                database.isConstraintFailure
+                ? "constraint"
                 : database.isConnectionClosed ? "connection" : database.isSyntaxError ? "syntax" : "other"
             metadata["database_error"] = "\(kind)"
         }
@@ -94,14 +100,18 @@ struct LatchErrorMiddleware: Middleware {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath, key), reasons: ["missing"])
+            return LatchError(
+                .validationFailed, status: .badRequest, field: path(context.codingPath, key), reasons: ["missing"])
         case .valueNotFound(_, let context):
-            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["missing"])
+            return LatchError(
+                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["missing"])
         case .typeMismatch(_, let context):
-            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["wrong_type"])
+            return LatchError(
+                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["wrong_type"])
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return LatchError(.malformedBody, status: .badRequest) }
-            return LatchError(.validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["invalid"])
+            return LatchError(
+                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["invalid"])
         @unknown default:
             return LatchError(.malformedBody, status: .badRequest)
         }

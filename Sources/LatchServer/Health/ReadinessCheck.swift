@@ -37,7 +37,8 @@ actor ReadinessCheck {
     private static func databaseAnswers(_ database: any Database, within timeout: Duration) async -> Bool {
         await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
-            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            let nanoseconds =
+                timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
             let deadline = database.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { answer.give(false) }
             Task {
                 do {
@@ -46,7 +47,8 @@ actor ReadinessCheck {
                 } catch {
                     // The error's type only: a driver's text may echo connection details.
                     database.logger.warning(
-                        "readiness: the database did not answer", metadata: ["error_type": "\(String(reflecting: type(of: error)))"])
+                        "readiness: the database did not answer",
+                        metadata: ["error_type": "\(String(reflecting: type(of: error)))"])
                     answer.give(false)
                 }
                 deadline.cancel()

@@ -17,7 +17,8 @@ enum AppleClientSecret {
         let claims = Claims(iss: key.teamID, iat: issuedAt, exp: issuedAt + Int(lifetime), aud: audience, sub: clientID)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let signingInput = Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
+        let signingInput =
+            Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
         // JWS ES256 signatures are the raw 64-byte r‖s, not DER.
         let signature = try key.privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation
         return signingInput + "." + Base64URL.encode(signature)

@@ -35,7 +35,9 @@ struct AppleIdentityVerifier: Sendable {
     /// Checks `token` at `now`; throws `IdentityFailure.rejected` naming the reason, or `.unavailable`
     /// when Apple's keys cannot be fetched.
     func verify(_ token: String, rawNonce: String?, now: Double) async throws -> VerifiedIdentity {
-        if requireNonce, rawNonce == nil { throw IdentityFailure.rejected(.apple, field: "nonce", reason: "nonce_required") }
+        if requireNonce, rawNonce == nil {
+            throw IdentityFailure.rejected(.apple, field: "nonce", reason: "nonce_required")
+        }
         guard token.utf8.count <= Self.maximumTokenLength else { throw Self.rejected("malformed_token") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
@@ -60,7 +62,9 @@ struct AppleIdentityVerifier: Sendable {
         }
 
         guard claims.iss == Self.issuer else { throw Self.rejected("wrong_issuer") }
-        guard let audience = claims.aud.value.first(where: { clientIDs.contains($0) }) else { throw Self.rejected("wrong_audience") }
+        guard let audience = claims.aud.value.first(where: { clientIDs.contains($0) }) else {
+            throw Self.rejected("wrong_audience")
+        }
         guard claims.exp.value.timeIntervalSince1970 > now else { throw Self.rejected("expired") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw Self.rejected("malformed_token") }
         switch (rawNonce, claims.nonce) {
@@ -68,7 +72,9 @@ struct AppleIdentityVerifier: Sendable {
             break
         case (let raw?, let expected?):
             let hashed = Hex.lowercase(SHA256.hash(data: Data(raw.utf8)))
-            guard SecretBox.constantTimeEquals(hashed, expected.lowercased()) else { throw Self.rejected("nonce_mismatch") }
+            guard SecretBox.constantTimeEquals(hashed, expected.lowercased()) else {
+                throw Self.rejected("nonce_mismatch")
+            }
         case (nil, _?), (_?, nil):
             // A token bound to a nonce needs that nonce; a nonce the token does not carry proves nothing.
             throw Self.rejected("nonce_mismatch")

@@ -67,7 +67,8 @@ actor AppleKeySet {
             let collection = JWTKeyCollection()
             var found: Set<String> = []
             for jwk in jwks.keys where jwk.keyType == .rsa {
-                guard let kid = jwk.keyIdentifier?.string, jwk.algorithm == nil || jwk.algorithm == JWK.Algorithm.rs256 else { continue }
+                guard let kid = jwk.keyIdentifier?.string, jwk.algorithm == nil || jwk.algorithm == JWK.Algorithm.rs256
+                else { continue }
                 var rs256 = jwk
                 rs256.algorithm = JWK.Algorithm.rs256
                 try await collection.add(jwk: rs256)

@@ -8,12 +8,15 @@ import SQLKit
 enum AppleRefreshTokens {
     /// Keeps the refresh token an `authorization_code` gave (if any) on the Apple identity of `proven`.
     static func keep(_ proven: ProvenIdentity, secrets: SecretBox, on database: any Database) async throws {
-        guard proven.provider == .apple, let token = proven.appleRefreshToken, let clientID = proven.appleClientID else { return }
+        guard proven.provider == .apple, let token = proven.appleRefreshToken, let clientID = proven.appleClientID
+        else { return }
         let sealed = try secrets.seal(Data(token.utf8))
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE identities SET apple_refresh_token = \(bind: sealed), apple_client_id = \(bind: clientID)
             WHERE provider = 'apple' AND subject = \(bind: proven.subject)
-            """).run()
+            """
+        ).run()
     }
 
     /// Revokes the sealed refresh token of a removed Apple identity at Apple: `revoked` when Apple

@@ -29,7 +29,8 @@ struct AppleTokenEndpoint: Sendable {
     /// (`invalid_code`); Apple refusing latchd's client secret, or not answering, is `.unavailable`.
     func exchange(code: String, clientID: String, now: Double) async throws -> Exchanged {
         let form = TokenForm(
-            clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now), code: code,
+            clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
+            code: code,
             grantType: "authorization_code")
         let response: ClientResponse
         do {
@@ -48,10 +49,14 @@ struct AppleTokenEndpoint: Sendable {
             case "invalid_grant":
                 throw IdentityFailure.rejected(.apple, field: "authorization_code", reason: "invalid_code")
             case "invalid_client", "unauthorized_client":
-                logger.error("Apple refused latchd's client secret (\(error ?? "")): check LATCH_APPLE_TEAM_ID, LATCH_APPLE_KEY_ID and the private key")
+                logger.error(
+                    "Apple refused latchd's client secret (\(error ?? "")): check LATCH_APPLE_TEAM_ID, LATCH_APPLE_KEY_ID and the private key"
+                )
                 throw IdentityFailure.unavailable(.apple, reason: "client_secret_refused")
             default:
-                logger.warning("Apple token endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64))")
+                logger.warning(
+                    "Apple token endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64))"
+                )
                 throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_failed")
             }
         }
@@ -73,8 +78,12 @@ struct AppleTokenEndpoint: Sendable {
                 try request.content.encode(form, as: .urlEncodedForm)
             }
             guard response.status == .ok else {
-                let error = response.body.flatMap { try? JSONDecoder().decode(ErrorAnswer.self, from: Data(buffer: $0)) }?.error
-                logger.warning("Apple revoke endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked")
+                let error = response.body.flatMap {
+                    try? JSONDecoder().decode(ErrorAnswer.self, from: Data(buffer: $0))
+                }?.error
+                logger.warning(
+                    "Apple revoke endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked"
+                )
                 return false
             }
             return true

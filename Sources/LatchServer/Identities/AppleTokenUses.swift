@@ -13,14 +13,18 @@ enum AppleTokenUses {
     static let keptAfterExpiry: Double = 300
 
     /// Records the first use of `token`; false when it was accepted before.
-    static func recordFirstUse(of token: String, expiresAt: Double, now: Double, on database: any Database) async throws -> Bool {
+    static func recordFirstUse(of token: String, expiresAt: Double, now: Double, on database: any Database) async throws
+        -> Bool
+    {
         let hash = Hex.lowercase(SHA256.hash(data: Data(token.utf8)))
         try await database.sql.raw("DELETE FROM apple_token_uses WHERE forget_after < \(bind: now)").run()
-        let inserted = try await database.sql.raw("""
+        let inserted = try await database.sql.raw(
+            """
             INSERT INTO apple_token_uses (token_hash, forget_after) VALUES (\(bind: hash), \(bind: expiresAt + keptAfterExpiry))
             ON CONFLICT (token_hash) DO NOTHING
             RETURNING token_hash
-            """).all()
+            """
+        ).all()
         return !inserted.isEmpty
     }
 }
@@ -31,7 +35,8 @@ struct CreateAppleTokenUses: AsyncMigration {
             .field("token_hash", .string, .identifier(auto: false))
             .field("forget_after", .double, .required)
             .create()
-        try await database.createIndex("apple_token_uses_forget_after", on: AppleTokenUses.schema, columns: "forget_after")
+        try await database.createIndex(
+            "apple_token_uses_forget_after", on: AppleTokenUses.schema, columns: "forget_after")
     }
 
     func revert(on database: any Database) async throws {

@@ -43,12 +43,16 @@ struct EmailLink {
             throw LatchError.rateLimited(retryAfter: limited.retryAfter)
         case .success(let issued):
             if owner == nil {
-                try await latch.send(MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code)
+                try await latch.send(
+                    MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code
+                )
             } else {
-                try await latch.send(MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
+                try await latch.send(
+                    MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
             }
         }
-        return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(status: .accepted, for: req)
+        return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(
+            status: .accepted, for: req)
     }
 
     /// Second call: the mailed code adds the address (verified) and the password to the account.
@@ -63,12 +67,14 @@ struct EmailLink {
         // two links of one account race (the unique email index settles races between accounts).
         let linked: [any SQLRow]
         do {
-            linked = try await req.db.sql.raw("""
+            linked = try await req.db.sql.raw(
+                """
                 UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
                   password_hash = \(bind: matched.passwordHash)
                 WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
                 RETURNING id
-                """).all()
+                """
+            ).all()
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
         }
@@ -80,7 +86,8 @@ struct EmailLink {
         guard user.email == nil else { throw Self.alreadyLinked }
     }
 
-    private static let alreadyLinked = LatchError(.conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
+    private static let alreadyLinked = LatchError(
+        .conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
 
     private static func key(_ userID: UUID, _ email: String) -> String { "\(userID.uuidString.lowercased()):\(email)" }
 }

@@ -45,7 +45,8 @@ final class Identity: Model, @unchecked Sendable {
             case .apple: email
             case .wechat, nil: nil
             }
-        return IdentityInfo(provider: provider, identifier: identifier, linkedAt: Date(timeIntervalSince1970: createdAt))
+        return IdentityInfo(
+            provider: provider, identifier: identifier, linkedAt: Date(timeIntervalSince1970: createdAt))
     }
 }
 
@@ -74,7 +75,8 @@ extension User {
         let userID = try requireID()
         var list: [IdentityInfo] = []
         if let email {
-            list.append(IdentityInfo(provider: "email", identifier: email, linkedAt: Date(timeIntervalSince1970: createdAt)))
+            list.append(
+                IdentityInfo(provider: "email", identifier: email, linkedAt: Date(timeIntervalSince1970: createdAt)))
         }
         let rows = try await Identity.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
         list.append(contentsOf: rows.map(\.info))

@@ -24,17 +24,22 @@ extension Request {
     /// once (here or by another latchd on the same database) is refused with `token_replayed`.
     /// An `authorizationCode` is exchanged at Apple's token endpoint (when the team key is configured)
     /// and must belong to the same person; Apple's refresh token then comes with the identity.
-    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil) async throws
+    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil)
+        async throws
         -> ProvenIdentity
     {
         guard let apple = identityServices.apple else {
             throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
         }
         guard let identityToken, !identityToken.isEmpty else { throw LatchError.missing("identity_token") }
-        if let nonce { guard (1...256).contains(nonce.utf8.count) else { throw LatchError.invalid("nonce", ["invalid"]) } }
+        if let nonce {
+            guard (1...256).contains(nonce.utf8.count) else { throw LatchError.invalid("nonce", ["invalid"]) }
+        }
         if let authorizationCode {
             let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
-            guard (1...1024).contains(authorizationCode.utf8.count), authorizationCode.allSatisfy({ allowed.contains($0) }) else {
+            guard (1...1024).contains(authorizationCode.utf8.count),
+                authorizationCode.allSatisfy({ allowed.contains($0) })
+            else {
                 throw LatchError.invalid("authorization_code", ["invalid"])
             }
         }
@@ -45,24 +50,30 @@ extension Request {
         } catch let failure as IdentityFailure {
             throw failure.latchError(language: language)
         }
-        guard try await AppleTokenUses.recordFirstUse(of: identityToken, expiresAt: verified.expiresAt, now: latch.clock.epochSeconds, on: db)
+        guard
+            try await AppleTokenUses.recordFirstUse(
+                of: identityToken, expiresAt: verified.expiresAt, now: latch.clock.epochSeconds, on: db)
         else { throw AppleIdentityVerifier.rejected("token_replayed").latchError(language: language) }
         var proven = ProvenIdentity(
             provider: .apple, subject: verified.subject, email: verified.email, emailVerified: verified.emailVerified,
             nickname: nickname, appleClientID: verified.audience)
         if let authorizationCode {
             guard let endpoint = identityServices.appleTokens else {
-                logger.warning("an Apple authorization_code was sent but LATCH_APPLE_TEAM_ID/KEY_ID/PRIVATE_KEY are not set: it is ignored, and deleting this account cannot revoke its Apple authorization")
+                logger.warning(
+                    "an Apple authorization_code was sent but LATCH_APPLE_TEAM_ID/KEY_ID/PRIVATE_KEY are not set: it is ignored, and deleting this account cannot revoke its Apple authorization"
+                )
                 return proven
             }
             let exchanged: AppleTokenEndpoint.Exchanged
             do {
-                exchanged = try await endpoint.exchange(code: authorizationCode, clientID: verified.audience, now: latch.clock.epochSeconds)
+                exchanged = try await endpoint.exchange(
+                    code: authorizationCode, clientID: verified.audience, now: latch.clock.epochSeconds)
             } catch let failure as IdentityFailure {
                 throw failure.latchError(language: language)
             }
             guard exchanged.subject == verified.subject else {
-                throw IdentityFailure.rejected(.apple, field: "authorization_code", reason: "code_mismatch").latchError(language: language)
+                throw IdentityFailure.rejected(.apple, field: "authorization_code", reason: "code_mismatch").latchError(
+                    language: language)
             }
             proven.appleRefreshToken = exchanged.refreshToken
         }
@@ -133,8 +144,9 @@ extension Identity {
     /// The account holding (provider, subject), if any. An identity found on a deleted account (linked
     /// while the account was being deleted) is erased here, so the number or Apple ID can sign up again.
     static func owner(of provider: Provider, subject: String, on database: any Database) async throws -> User? {
-        guard let identity = try await Identity.query(on: database)
-            .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()
+        guard
+            let identity = try await Identity.query(on: database)
+                .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()
         else { return nil }
         guard let user = try await User.find(identity.userID, on: database) else { return nil }
         guard user.deletedAt == nil else {

@@ -39,9 +39,11 @@ struct IdentityRoutes: RouteCollection {
         case .success(let code):
             try await latch.delivery.deliver(
                 OutgoingMessage(
-                    to: phone.value, channel: "sms", subject: "", body: SMSCodeText.signInCode(code, language: req.language),
+                    to: phone.value, channel: "sms", subject: "",
+                    body: SMSCodeText.signInCode(code, language: req.language),
                     code: code, createdAt: latch.clock.now))
-            let accepted = SMSCodeAccepted(expiresIn: Int(SMSCodeStore.lifetime), resendAfter: Int(SMSCodeStore.resendInterval))
+            let accepted = SMSCodeAccepted(
+                expiresIn: Int(SMSCodeStore.lifetime), resendAfter: Int(SMSCodeStore.resendInterval))
             return try await accepted.encodeResponse(status: .accepted, for: req)
         }
     }
@@ -58,7 +60,8 @@ struct IdentityRoutes: RouteCollection {
             }
             try await link.confirm(email: body.email, code: code)
             try await req.latch.events.record(
-                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds, on: req.db)
+                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
+                now: req.latch.clock.epochSeconds, on: req.db)
             return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
         }
         guard let provider = Identity.Provider(rawValue: body.provider) else {
@@ -68,7 +71,8 @@ struct IdentityRoutes: RouteCollection {
         let proven: ProvenIdentity =
             switch provider {
             case .apple:
-                try await req.proveApple(identityToken: body.identityToken, nonce: body.nonce, authorizationCode: body.authorizationCode)
+                try await req.proveApple(
+                    identityToken: body.identityToken, nonce: body.nonce, authorizationCode: body.authorizationCode)
             case .wechat: try await req.proveWeChat(code: body.code)
             case .phone: try await req.provePhone(phone: body.phone, code: body.code)
             }
@@ -76,7 +80,8 @@ struct IdentityRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         try await latch.identities.link(proven, to: me.userID, now: now, on: req.db)
         try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: req.db)
-        try await latch.events.record(.identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
 
@@ -106,7 +111,8 @@ struct IdentityRoutes: RouteCollection {
                     secrets: latch.secrets, now: now)
             }
         }
-        try await latch.events.record(.identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return try await profile(of: userID, req)
     }
 

@@ -21,11 +21,14 @@ public struct IdentityServices: Sendable {
         app.identityServices = IdentityServices(
             apple: config.signInProviders.apple.map {
                 AppleIdentityVerifier(
-                    clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client), requireNonce: $0.requireNonce)
+                    clientIDs: $0.clientIDs, keySet: AppleKeySet(url: $0.jwksURL, client: client),
+                    requireNonce: $0.requireNonce)
             },
             appleTokens: config.signInProviders.apple.flatMap { apple in
                 apple.teamKey.map {
-                    AppleTokenEndpoint(teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, client: client, logger: app.logger)
+                    AppleTokenEndpoint(
+                        teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, client: client,
+                        logger: app.logger)
                 }
             },
             wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, client: client) },

@@ -15,7 +15,7 @@ extension Request {
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
         let (user, created) = try await account(for: proven, now: seconds)
-        try AccountDisabling.refuse(user)  // before the new-device check mails a code
+        try AccountDisabling.refuse(user) // before the new-device check mails a code
         let userID = try user.requireID()
         try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: db)
         var canReceiveCode = user.email != nil
@@ -33,25 +33,35 @@ extension Request {
                 try await noticeNewDevice(user, device: device)
             }
         }
-        return try await latch.startSession(for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, now: now, on: db)
-            .tokens
+        return try await latch.startSession(
+            for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, now: now, on: db
+        )
+        .tokens
     }
 
     /// The account of `proven`: the one holding the identity, or (Apple, both emails verified) the one
     /// with that email, which gets the identity linked; else a new account. `created` says which.
     private func account(for proven: ProvenIdentity, now: Double) async throws -> (User, created: Bool) {
-        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+            return (owner, false)
+        }
         if proven.provider == .apple, proven.emailVerified, let email = proven.email,
             let existing = try await User.query(on: db).filter(\.$email == email).first(), existing.emailVerified,
-            try await Identity.query(on: db).filter(\.$userID == existing.requireID()).filter(\.$provider == "apple").first() == nil
+            try await Identity.query(on: db).filter(\.$userID == existing.requireID()).filter(\.$provider == "apple")
+                .first() == nil
         {
             do {
-                try await Identity(userID: existing.requireID(), provider: .apple, subject: proven.subject, email: email, createdAt: now)
-                    .create(on: db)
+                try await Identity(
+                    userID: existing.requireID(), provider: .apple, subject: proven.subject, email: email,
+                    createdAt: now
+                )
+                .create(on: db)
                 return (existing, false)
-            } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+            } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
                 // Linked by a concurrent sign-in: use whatever holds the identity now.
-                if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+                if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+                    return (owner, false)
+                }
                 throw error
             }
         }
@@ -64,8 +74,10 @@ extension Request {
         }
         do {
             return (try await createAccount(for: proven, email: email, now: now), true)
-        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
-            if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) { return (owner, false) }
+        } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
+            if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+                return (owner, false)
+            }
             guard email != nil else { throw error }
             // The email was taken meanwhile: the account goes without it.
             return (try await createAccount(for: proven, email: nil, now: now), true)
@@ -74,10 +86,14 @@ extension Request {
 
     private func createAccount(for proven: ProvenIdentity, email: String?, now: Double) async throws -> User {
         try await db.transaction { database in
-            let user = User(email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
+            let user = User(
+                email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
             try await user.create(on: database)
-            try await Identity(userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now)
-                .create(on: database)
+            try await Identity(
+                userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email,
+                createdAt: now
+            )
+            .create(on: database)
             return user
         }
     }

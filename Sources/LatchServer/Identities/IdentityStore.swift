@@ -14,8 +14,10 @@ struct IdentityStore: Sendable {
             throw LatchError(.conflict, field: "provider", reasons: [reason])
         }
         do {
-            try await Identity(userID: user, provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now)
-                .create(on: database)
+            try await Identity(
+                userID: user, provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now
+            )
+            .create(on: database)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw LatchError(.conflict, field: "provider", reasons: ["provider_already_linked"])
         }
@@ -37,7 +39,8 @@ struct IdentityStore: Sendable {
         try await database.transaction { database in
             // Touching the user row first serialises unlinks of one account (row lock on PostgreSQL,
             // the write lock on SQLite), so two at once cannot remove the last two ways together.
-            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)").run()
+            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)")
+                .run()
             guard let user = try await User.find(userID, on: database) else { return .notFound }
             let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
             let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()

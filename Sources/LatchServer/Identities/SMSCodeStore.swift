@@ -22,7 +22,8 @@ struct SMSCodeStore: Sendable {
     func admitSend(from ip: String?, now: Double, on database: any Database) async throws -> RateLimited? {
         let key = "ip:\(ip ?? "unknown")"
         let expired = now - Self.ipWindow
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO sms_send_windows (key, window_start, count) VALUES (\(bind: key), \(bind: now), 1)
             ON CONFLICT (key) DO UPDATE SET
               window_start = CASE WHEN sms_send_windows.window_start <= \(bind: expired) THEN excluded.window_start
@@ -30,9 +31,11 @@ struct SMSCodeStore: Sendable {
               count = CASE WHEN sms_send_windows.window_start <= \(bind: expired) THEN 1 ELSE sms_send_windows.count + 1 END
             WHERE sms_send_windows.window_start <= \(bind: expired) OR sms_send_windows.count < \(bind: Self.ipLimit)
             RETURNING count
-            """).all()
+            """
+        ).all()
         guard rows.isEmpty else { return nil }
-        let row = try await database.sql.raw("SELECT window_start FROM sms_send_windows WHERE key = \(bind: key)").first()
+        let row = try await database.sql.raw("SELECT window_start FROM sms_send_windows WHERE key = \(bind: key)")
+            .first()
         let start = try row?.decode(column: "window_start", as: Double.self) ?? now
         return RateLimited(retryAfter: Int((start + Self.ipWindow - now).rounded(.up)))
     }
@@ -43,7 +46,8 @@ struct SMSCodeStore: Sendable {
         let code = RandomSecrets.sixDigitCode()
         let hash = codeHash(code, phone: phone, codeID: codeID)
         let dayOver = now - Self.day
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO sms_codes (phone, code_id, code_hash, expires_at, attempts, sent_at, day_start, day_count)
             VALUES (\(bind: phone), \(bind: codeID), \(bind: hash), \(bind: now + Self.lifetime), 0, \(bind: now), \(bind: now), 1)
             ON CONFLICT (phone) DO UPDATE SET
@@ -54,7 +58,8 @@ struct SMSCodeStore: Sendable {
             WHERE sms_codes.sent_at <= \(bind: now - Self.resendInterval)
               AND (sms_codes.day_start <= \(bind: dayOver) OR sms_codes.day_count < \(bind: Self.dailyLimit))
             RETURNING phone
-            """).all()
+            """
+        ).all()
         guard rows.isEmpty else { return .success(code) }
         let row = try await database.sql.raw(
             "SELECT sent_at, day_start, day_count FROM sms_codes WHERE phone = \(bind: phone)"
@@ -76,10 +81,12 @@ struct SMSCodeStore: Sendable {
 
     /// Whether `phone` has a code that can still be guessed (not expired, tries left).
     func hasLiveCode(phone: String, now: Double, on database: any Database) async throws -> Bool {
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             SELECT phone FROM sms_codes
             WHERE phone = \(bind: phone) AND attempts < \(bind: Self.maximumAttempts) AND expires_at > \(bind: now)
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// Uses one of the code's tries (atomically, before comparing); a match uses the code up.
@@ -96,11 +103,13 @@ struct SMSCodeStore: Sendable {
             return .wrong(attemptsRemaining: Self.maximumAttempts - attempts)
         }
         // Single use: only the request that ends this code's life may act on it. The row stays (its send counters).
-        let used = try await database.sql.raw("""
+        let used = try await database.sql.raw(
+            """
             UPDATE sms_codes SET expires_at = 0
             WHERE phone = \(bind: phone) AND code_id = \(bind: codeID) AND expires_at > \(bind: now)
             RETURNING phone
-            """).all()
+            """
+        ).all()
         return used.isEmpty ? .wrong(attemptsRemaining: 0) : .matched
     }
 

@@ -15,7 +15,8 @@ enum SMSCodeText {
         let time = ISO8601DateFormatter().string(from: until)
         return switch language {
         case .zhHans: "【Latch】此号码的验证码错误次数过多，短信登录已暂停至 \(time)（UTC）。如非本人操作，请忽略。"
-        case .en: "Latch: too many wrong codes for this number. SMS sign-in is paused until \(time) (UTC). If this was not you, ignore this text."
+        case .en:
+            "Latch: too many wrong codes for this number. SMS sign-in is paused until \(time) (UTC). If this was not you, ignore this text."
         }
     }
 }

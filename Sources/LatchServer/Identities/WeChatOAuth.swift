@@ -40,7 +40,8 @@ struct WeChatOAuth: Sendable {
     }
 
     /// GETs `path` with `query`; decodes the answer, or throws the error its `errcode` means.
-    private func get<Answer: Decodable & WeChatAnswer>(_ path: String, _ query: [String: String]) async throws -> Answer {
+    private func get<Answer: Decodable & WeChatAnswer>(_ path: String, _ query: [String: String]) async throws -> Answer
+    {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let queryString = query.sorted { $0.key < $1.key }.map { key, value in
@@ -48,7 +49,9 @@ struct WeChatOAuth: Sendable {
         }.joined(separator: "&")
         let response: ClientResponse
         do {
-            response = try await client.get(URI(string: settings.apiBase + path + "?" + queryString)) { $0.timeout = Self.timeout }
+            response = try await client.get(URI(string: settings.apiBase + path + "?" + queryString)) {
+                $0.timeout = Self.timeout
+            }
         } catch {
             throw Self.unavailable("unreachable")
         }

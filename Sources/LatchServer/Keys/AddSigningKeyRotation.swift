@@ -13,12 +13,14 @@ struct AddSigningKeyRotation: AsyncMigration {
         // One column per ALTER TABLE: SQLite adds one at a time.
         try await database.schema(SigningKeyRecord.schema).field("generation", .int).update()
         try await database.schema(SigningKeyRecord.schema).field("retires_at", .double).update()
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE signing_keys SET generation = (
               SELECT COUNT(*) FROM signing_keys AS older
               WHERE older.created_at < signing_keys.created_at
                  OR (older.created_at = signing_keys.created_at AND older.kid <= signing_keys.kid))
-            """).run()
+            """
+        ).run()
         try await database.sql.create(index: "signing_keys_generation").unique().on(SigningKeyRecord.schema)
             .column("generation").run()
     }

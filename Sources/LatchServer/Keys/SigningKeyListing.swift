@@ -32,9 +32,9 @@ public enum SigningKeyCommands {
         let seconds = now.timeIntervalSince1970
         return records.map { record in
             let role: SigningKeyListing.Role =
-                if record.generation == newest { .signing }
-                else if let retiresAt = record.retiresAt, retiresAt <= seconds { .retired }
-                else { .verifying }
+                if record.generation == newest {
+                    .signing
+                } else if let retiresAt = record.retiresAt, retiresAt <= seconds { .retired } else { .verifying }
             return SigningKeyListing(
                 kid: record.id ?? "", generation: record.generation ?? 0,
                 createdAt: Date(timeIntervalSince1970: record.createdAt), role: role,

@@ -74,8 +74,11 @@ final class SigningKeyRing: LifecycleHandler, Sendable {
     func rotateIfDue() async throws {
         let signer = current.signer
         if signer.createdAt + Double(rotationDays) * 86_400 <= clock.epochSeconds {
-            if let kid = try await Self.rotate(after: signer.generation, secrets: secrets, now: clock.epochSeconds, on: database()) {
-                logger.notice("signing key rotated automatically (LATCH_KEY_ROTATION_DAYS=\(rotationDays)): \(kid) signs now")
+            if let kid = try await Self.rotate(
+                after: signer.generation, secrets: secrets, now: clock.epochSeconds, on: database())
+            {
+                logger.notice(
+                    "signing key rotated automatically (LATCH_KEY_ROTATION_DAYS=\(rotationDays)): \(kid) signs now")
             }
         }
         try await reload()
@@ -83,14 +86,20 @@ final class SigningKeyRing: LifecycleHandler, Sendable {
 
     /// Adds generation `generation + 1` as the signer and starts the retirement clock of every older
     /// key, in one transaction; nil (nothing changed) when that generation exists already.
-    static func rotate(after generation: Int, secrets: SecretBox, now: Double, on database: any Database) async throws -> String? {
+    static func rotate(after generation: Int, secrets: SecretBox, now: Double, on database: any Database) async throws
+        -> String?
+    {
         try await database.transaction { database in
-            guard let kid = try await SigningKeys.insertKey(generation: generation + 1, secrets: secrets, now: now, on: database)
+            guard
+                let kid = try await SigningKeys.insertKey(
+                    generation: generation + 1, secrets: secrets, now: now, on: database)
             else { return nil }
-            try await database.sql.raw("""
+            try await database.sql.raw(
+                """
                 UPDATE signing_keys SET retires_at = \(bind: now + retireAfter)
                 WHERE retires_at IS NULL AND generation < \(bind: generation + 1)
-                """).run()
+                """
+            ).run()
             return kid
         }
     }

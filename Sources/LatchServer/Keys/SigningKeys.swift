@@ -68,7 +68,8 @@ struct SigningKeys: Sendable {
             await collection.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
             entries.append(
                 Entry(
-                    kid: kid, generation: record.generation ?? 0, createdAt: record.createdAt, retiresAt: record.retiresAt,
+                    kid: kid, generation: record.generation ?? 0, createdAt: record.createdAt,
+                    retiresAt: record.retiresAt,
                     publicKey: JWKSDocument.Key(kid: kid, publicKey: key.publicKey)))
         }
         guard let signer = entries.last else {
@@ -87,15 +88,19 @@ struct SigningKeys: Sendable {
     /// Adds a new key as generation `generation` unless that generation exists already (another
     /// instance made it first): one conditional INSERT. Returns its kid, or nil when it lost.
     @discardableResult
-    static func insertKey(generation: Int, secrets: SecretBox, now: Double, on database: any Database) async throws -> String? {
+    static func insertKey(generation: Int, secrets: SecretBox, now: Double, on database: any Database) async throws
+        -> String?
+    {
         let key = P256.Signing.PrivateKey()
         let kid = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(12))
         let sealed = try secrets.seal(key.rawRepresentation)
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO signing_keys (kid, sealed_private_key, created_at, generation)
             VALUES (\(bind: kid), \(bind: sealed), \(bind: now), \(bind: generation))
             ON CONFLICT (generation) DO NOTHING RETURNING kid
-            """).all()
+            """
+        ).all()
         return rows.isEmpty ? nil : kid
     }
 }

@@ -23,7 +23,8 @@ struct GuessBudgetStore: Sendable {
     /// Charges one guess (or send) to `key`, unless the window's budget is spent.
     func charge(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Charge {
         let expired = now - budget.window
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO guess_budgets (key, window_start, charged, locked_until) VALUES (\(bind: key), \(bind: now), 1, NULL)
             ON CONFLICT (key) DO UPDATE SET
               charged = CASE WHEN guess_budgets.window_start <= \(bind: expired) THEN 1 ELSE guess_budgets.charged + 1 END,
@@ -33,7 +34,8 @@ struct GuessBudgetStore: Sendable {
             WHERE guess_budgets.window_start <= \(bind: expired)
                OR (guess_budgets.charged < \(bind: budget.limit) AND guess_budgets.locked_until IS NULL)
             RETURNING charged
-            """).all()
+            """
+        ).all()
         if let row = rows.first {
             return .charged(remaining: budget.limit - (try row.decode(column: "charged", as: Int.self)))
         }
@@ -54,14 +56,19 @@ struct GuessBudgetStore: Sendable {
 
     /// After a wrong guess: locks `key` until its window ends when the budget is now spent. Returns
     /// the lock's end only to the one request that started it (which tells the owner, once).
-    func lockIfSpent(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Date? {
-        let rows = try await database.sql.raw("""
+    func lockIfSpent(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Date?
+    {
+        let rows = try await database.sql.raw(
+            """
             UPDATE guess_budgets SET locked_until = window_start + \(bind: budget.window)
             WHERE key = \(bind: key) AND charged >= \(bind: budget.limit) AND locked_until IS NULL
               AND window_start > \(bind: now - budget.window)
             RETURNING locked_until
-            """).all()
-        guard let row = rows.first, let until = try row.decode(column: "locked_until", as: Double?.self) else { return nil }
+            """
+        ).all()
+        guard let row = rows.first, let until = try row.decode(column: "locked_until", as: Double?.self) else {
+            return nil
+        }
         return Date(timeIntervalSince1970: until)
     }
 

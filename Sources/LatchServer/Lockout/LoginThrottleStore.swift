@@ -37,20 +37,25 @@ struct LoginThrottleStore: Sendable {
 
     func admit(_ key: String, clock: LatchClock, on database: any Database) async throws -> Admission {
         let sql = database.sql
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO login_throttles (key, failures, locked_until, pending, pending_at)
             VALUES (\(bind: key), 0, NULL, 0, 0) ON CONFLICT (key) DO NOTHING
-            """).run()
+            """
+        ).run()
         let deadline = ContinuousClock.now.advanced(by: Self.waitLimit)
         while true {
             let now = clock.epochSeconds
-            let livePending: SQLQueryString = "(CASE WHEN pending_at < \(bind: now - Self.staleAfter) THEN 0 ELSE pending END)"
-            let rows = try await sql.raw("""
+            let livePending: SQLQueryString =
+                "(CASE WHEN pending_at < \(bind: now - Self.staleAfter) THEN 0 ELSE pending END)"
+            let rows = try await sql.raw(
+                """
                 UPDATE login_throttles SET pending = \(livePending) + 1, pending_at = \(bind: now)
                 WHERE key = \(bind: key) AND (locked_until IS NULL OR locked_until <= \(bind: now))
                   AND failures + \(livePending) < \(nextStep)
                 RETURNING failures
-                """).all()
+                """
+            ).all()
             if !rows.isEmpty { return .admitted }
             let row = try await sql.raw("SELECT locked_until FROM login_throttles WHERE key = \(bind: key)").first()
             if let until = try row?.decode(column: "locked_until", as: Double?.self), until > now {
@@ -67,13 +72,16 @@ struct LoginThrottleStore: Sendable {
     func finish(_ key: String, passwordMatched: Bool, now: Double, on database: any Database) async throws -> Outcome {
         let release: SQLQueryString = "pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END"
         if passwordMatched {
-            try await database.sql.raw("""
+            try await database.sql.raw(
+                """
                 UPDATE login_throttles SET failures = 0, locked_until = NULL, \(release) WHERE key = \(bind: key)
-                """).run()
+                """
+            ).run()
             return .succeeded
         }
         let short = ladder.firstLockDuration, long = ladder.longLockDuration
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             UPDATE login_throttles SET
               failures = failures + 1, \(release),
               locked_until = CASE
@@ -83,12 +91,14 @@ struct LoginThrottleStore: Sendable {
                 ELSE locked_until END
             WHERE key = \(bind: key)
             RETURNING failures, locked_until
-            """).all()
+            """
+        ).all()
         guard let row = rows.first else { return .failed(failures: 1, lockedUntil: nil) }
         let failures = try row.decode(column: "failures", as: Int.self)
         let lockedUntil = try row.decode(column: "locked_until", as: Double?.self)
         let startsLock = ladder.lockDuration(afterConsecutiveFailures: failures) != nil
-        return .failed(failures: failures, lockedUntil: startsLock ? lockedUntil.map(Date.init(timeIntervalSince1970:)) : nil)
+        return .failed(
+            failures: failures, lockedUntil: startsLock ? lockedUntil.map(Date.init(timeIntervalSince1970:)) : nil)
     }
 
     /// Ends an admitted check without counting it (the check could not run).

@@ -78,7 +78,10 @@ struct SecretGuard {
         }
         var lockStarts: Date?
         var ladderLeft = Int.max
-        if let throttle, case .failed(let failures, let until) = try await throttle.finish(key, passwordMatched: false, now: now, on: db) {
+        if let throttle,
+            case .failed(let failures, let until) = try await throttle.finish(
+                key, passwordMatched: false, now: now, on: db)
+        {
             lockStarts = until
             ladderLeft = throttle.attemptsBeforeLock(failures: failures)
         }
@@ -124,7 +127,9 @@ struct SecretGuard {
     /// behind the C4 ladder and the daily password budget of `throttleKey`. Returns the user when it
     /// matches; otherwise throws AUTH_001 (with the attempts left) or AUTH_002 (with `locked_until`).
     @discardableResult
-    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
+    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws
+        -> User
+    {
         let latch = self.latch
         // The bcrypt place is taken before the ladder admits the attempt: a full queue refuses
         // with 429 without counting a failure against the account.
@@ -138,7 +143,7 @@ struct SecretGuard {
         }
         switch result {
         case .matched:
-            guard let user else { throw LatchError.wrongCredentials() }  // verify never matches without a user
+            guard let user else { throw LatchError.wrongCredentials() } // verify never matches without a user
             return user
         case .failed(let remaining): throw LatchError.wrongCredentials(attemptsRemaining: remaining)
         case .locked(let until): throw LatchError.locked(until: until)
@@ -164,7 +169,9 @@ extension Request {
 
     /// `SecretGuard.checkPassword` for this request.
     @discardableResult
-    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws -> User {
+    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws
+        -> User
+    {
         try await secretGuard.checkPassword(password, of: user, throttleKey: throttleKey, session: session)
     }
 }

@@ -43,13 +43,18 @@ public struct JSONLogHandler: LogHandler {
         var fields = self.metadata
         if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
         if let explicit = event.metadata { fields.merge(explicit) { $1 } }
-        write(Self.line(timestamp: Date(), level: event.level, label: label, message: event.message.description, metadata: fields))
+        write(
+            Self.line(
+                timestamp: Date(), level: event.level, label: label, message: event.message.description,
+                metadata: fields))
     }
 
     static let reservedKeys: Set<String> = ["timestamp", "level", "label", "message"]
 
     /// The JSON line of one entry.
-    static func line(timestamp: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
+    static func line(timestamp: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata)
+        -> String
+    {
         var line = "{\"timestamp\":"
         JSONText.appendString(timestamp.formatted(Self.timestampStyle), to: &line)
         line += ",\"level\":"
@@ -63,7 +68,9 @@ public struct JSONLogHandler: LogHandler {
             if key == "request-id", metadata["request_id"] != nil { continue }
             var name = key == "request-id" ? "request_id" : key
             var value = value
-            if name == "request_id", case .string(let id) = value { value = .string(LogSafeText.escaped(id, limit: 64)) }
+            if name == "request_id", case .string(let id) = value {
+                value = .string(LogSafeText.escaped(id, limit: 64))
+            }
             if reservedKeys.contains(name) { name = "metadata_" + name }
             line += ","
             JSONText.appendString(name, to: &line)

@@ -16,7 +16,8 @@ extension Application {
     /// and middleware as they are when it is made).
     func serverWithMetrics(host: String, port: Int) -> ServerWithMetrics {
         if let existing = storage[ServerWithMetricsKey.self] { return existing }
-        let made = ServerWithMetrics(http: http.server.shared, metrics: latchMetrics, host: host, port: port, group: eventLoopGroup)
+        let made = ServerWithMetrics(
+            http: http.server.shared, metrics: latchMetrics, host: host, port: port, group: eventLoopGroup)
         storage[ServerWithMetricsKey.self] = made
         return made
     }

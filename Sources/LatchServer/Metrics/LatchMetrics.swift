@@ -36,15 +36,20 @@ final class LatchMetrics: Sendable {
     /// Metrics kept in `registry`; with nil, every series is a no-op.
     init(registry: PrometheusCollectorRegistry?) {
         self.registry = registry
-        let factory: any MetricsFactory = registry.map { PrometheusMetricsFactory(registry: $0) } ?? NOOPMetricsHandler.instance
+        let factory: any MetricsFactory =
+            registry.map { PrometheusMetricsFactory(registry: $0) } ?? NOOPMetricsHandler.instance
         self.factory = factory
         let enabled = registry != nil
         requests = RequestSeries(factory: factory)
-        signIns = LabeledCounters("latch_sign_ins_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
-        verifications = LabeledCounters("latch_verifications_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
+        signIns = LabeledCounters(
+            "latch_sign_ins_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
+        verifications = LabeledCounters(
+            "latch_verifications_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
         locks = LabeledCounters("latch_locks_total", labels: ["secret"], factory: factory, enabled: enabled)
-        exhaustedBudgets = LabeledCounters("latch_guess_budgets_exhausted_total", labels: ["secret"], factory: factory, enabled: enabled)
-        refreshTokenReuse = CoreMetrics.Counter(label: "latch_refresh_token_reuse_total", dimensions: [], factory: factory)
+        exhaustedBudgets = LabeledCounters(
+            "latch_guess_budgets_exhausted_total", labels: ["secret"], factory: factory, enabled: enabled)
+        refreshTokenReuse = CoreMetrics.Counter(
+            label: "latch_refresh_token_reuse_total", dimensions: [], factory: factory)
     }
 
     /// Metrics off: no registry, no-op series.

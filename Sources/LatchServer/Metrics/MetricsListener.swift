@@ -14,7 +14,9 @@ final class MetricsListener: Sendable {
     }
 
     /// Binds `host:port` (port 0: one the system chooses, see `port`) and starts answering.
-    static func start(host: String, port: Int, metrics: LatchMetrics, on group: any EventLoopGroup) async throws -> MetricsListener {
+    static func start(host: String, port: Int, metrics: LatchMetrics, on group: any EventLoopGroup) async throws
+        -> MetricsListener
+    {
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 32)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -64,7 +66,8 @@ private final class MetricsRequestHandler: ChannelInboundHandler {
             return
         }
         guard head.method == .GET || head.method == .HEAD else {
-            MetricsAnswer.write(.methodNotAllowed, body: Array("GET /metrics\n".utf8), extra: [("Allow", "GET, HEAD")], on: channel)
+            MetricsAnswer.write(
+                .methodNotAllowed, body: Array("GET /metrics\n".utf8), extra: [("Allow", "GET, HEAD")], on: channel)
             return
         }
         let metrics = self.metrics
@@ -72,7 +75,8 @@ private final class MetricsRequestHandler: ChannelInboundHandler {
         Task {
             let text = await metrics.scrape()
             MetricsAnswer.write(
-                .ok, body: text, contentType: "text/plain; version=0.0.4; charset=utf-8", headOnly: headOnly, on: channel)
+                .ok, body: text, contentType: "text/plain; version=0.0.4; charset=utf-8", headOnly: headOnly,
+                on: channel)
         }
     }
 
@@ -85,9 +89,13 @@ private enum MetricsAnswer {
         _ status: HTTPResponseStatus, body: [UInt8], contentType: String = "text/plain; charset=utf-8",
         extra: [(String, String)] = [], headOnly: Bool = false, on channel: any Channel
     ) {
-        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count)), ("Connection", "close")])
+        var headers = HTTPHeaders([
+            ("Content-Type", contentType), ("Content-Length", String(body.count)), ("Connection", "close")
+        ])
         headers.add(contentsOf: extra)
-        channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
+        channel.write(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+            promise: nil)
         if !headOnly {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
         }

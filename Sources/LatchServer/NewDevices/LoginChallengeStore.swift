@@ -11,7 +11,8 @@ struct LoginChallengeStore: Sendable {
     {
         guard
             let row = try await database.sql.useAttempt(
-                LoginChallenge.schema, where: "id = \(bind: id)", unused: "used_at", maximum: LoginChallenge.maximumAttempts,
+                LoginChallenge.schema, where: "id = \(bind: id)", unused: "used_at",
+                maximum: LoginChallenge.maximumAttempts,
                 now: now),
             let challenge = try await LoginChallenge.find(id, on: database)
         else { return nil }
@@ -21,6 +22,7 @@ struct LoginChallengeStore: Sendable {
     /// Marks challenge `id` used; `false` when another request did first (only the one that gets
     /// `true` may sign in).
     func useOnce(_ id: UUID, now: Double, on database: any Database) async throws -> Bool {
-        try await database.sql.useOnce(LoginChallenge.schema, mark: "used_at", where: "id = \(bind: id)", now: now, live: false) != nil
+        try await database.sql.useOnce(
+            LoginChallenge.schema, mark: "used_at", where: "id = \(bind: id)", now: now, live: false) != nil
     }
 }

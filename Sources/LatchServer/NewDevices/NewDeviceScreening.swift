@@ -46,19 +46,23 @@ extension Request {
     /// Records `deviceID` as known for the user (no-op without an id or when known).
     func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
         guard let deviceID else { return }
-        try await db.sql.raw("""
+        try await db.sql.raw(
+            """
             INSERT INTO known_devices (id, user_id, device_id, first_seen_at)
             VALUES (\(bind: UUID()), \(bind: userID), \(bind: deviceID), \(bind: latch.clock.epochSeconds))
             ON CONFLICT (user_id, device_id) DO NOTHING
-            """).run()
+            """
+        ).run()
     }
 
     /// Mails "a new device signed in" and records the event.
     func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
-        try await latch.events.record(.newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
+        try await latch.events.record(
+            .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
         guard let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
-        try await latch.send(MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
+        try await latch.send(
+            MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
     }
 
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
@@ -69,7 +73,8 @@ extension Request {
         let deviceID = Validate.deviceName(device?.id)
         let pending = LoginChallenge.query(on: db).filter(\.$userID == userID).filter(\.$usedAt == nil)
         if let deviceID { pending.filter(\.$deviceID == deviceID) } else { pending.filter(\.$deviceID == nil) }
-        if let recent = try await pending
+        if let recent =
+            try await pending
             .filter(\.$expiresAt > now + LoginChallenge.lifetime - Self.challengeResendInterval)
             .filter(\.$attempts < LoginChallenge.maximumAttempts)
             .first()
@@ -93,7 +98,8 @@ extension Request {
             // At most 10 sign-in codes a day per account, however often a known password is tried.
             try await chargeCodeSend(to: "sign_in:\(userID.uuidString.lowercased())")
             let fresh = RandomSecrets.sixDigitCode()
-            challenge.codeHash = latch.secrets.keyedHash(fresh, context: "login-challenge:\(id.uuidString.lowercased())")
+            challenge.codeHash = latch.secrets.keyedHash(
+                fresh, context: "login-challenge:\(id.uuidString.lowercased())")
             code = fresh
         }
         try await challenge.create(on: db)

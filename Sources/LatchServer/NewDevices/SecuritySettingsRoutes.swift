@@ -34,7 +34,9 @@ struct SecuritySettingsRoutes: RouteCollection {
     }
 
     private func user(_ req: Request) async throws -> User {
-        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else { throw LatchError.sessionExpired }
+        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else {
+            throw LatchError.sessionExpired
+        }
         return user
     }
 }

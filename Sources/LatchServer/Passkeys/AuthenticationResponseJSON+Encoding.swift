@@ -10,7 +10,8 @@ extension AuthenticationResponseJSON {
             ("credential.id", id), ("credential.rawId", rawId),
             ("credential.response.clientDataJSON", response.clientDataJSON),
             ("credential.response.authenticatorData", response.authenticatorData),
-            ("credential.response.signature", response.signature), ("credential.response.userHandle", response.userHandle),
+            ("credential.response.signature", response.signature),
+            ("credential.response.userHandle", response.userHandle)
         ]
         for case (let field, let value?) in fields where !Self.isBase64URLShaped(value) {
             throw LatchError(.validationFailed, status: .badRequest, field: field, reasons: ["invalid"])
@@ -21,8 +22,10 @@ extension AuthenticationResponseJSON {
         let body = text.utf8.reversed().drop(while: { $0 == UInt8(ascii: "=") })
         guard text.utf8.count - body.count <= 2 else { return false }
         return body.allSatisfy { byte in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
         }
     }
 }

@@ -15,7 +15,7 @@ extension MailTemplates {
                 subject: "A passkey was added to your account",
                 blocks: [
                     .text("The passkey \(shown) was just added to your account and can now sign in."),
-                    .text("If this was not you, remove it in your settings and change your password now."),
+                    .text("If this was not you, remove it in your settings and change your password now.")
                 ],
                 language: language)
         }
@@ -35,7 +35,7 @@ extension MailTemplates {
                 subject: "A passkey was removed from your account",
                 blocks: [
                     .text("The passkey \(shown) was just removed from your account and can no longer sign in."),
-                    .text("If this was not you, change your password now."),
+                    .text("If this was not you, change your password now.")
                 ],
                 language: language)
         }

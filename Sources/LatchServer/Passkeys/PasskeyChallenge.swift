@@ -38,7 +38,8 @@ struct CreatePasskeyChallenges: AsyncMigration {
             .field("expires_at", .double, .required)
             .field("used_at", .double)
             .create()
-        try await database.createIndex("passkey_challenges_expires_at", on: PasskeyChallenge.schema, columns: "expires_at")
+        try await database.createIndex(
+            "passkey_challenges_expires_at", on: PasskeyChallenge.schema, columns: "expires_at")
     }
 
     func revert(on database: any Database) async throws {

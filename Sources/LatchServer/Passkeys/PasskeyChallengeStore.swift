@@ -6,7 +6,8 @@ import SQLKit
 /// processes (one conditional `UPDATE … RETURNING`).
 struct PasskeyChallengeStore: Sendable {
     func create(
-        _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, verification: UUID? = nil, now: Double, on database: any Database
+        _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, verification: UUID? = nil, now: Double,
+        on database: any Database
     ) async throws -> PasskeyChallenge {
         let challenge = PasskeyChallenge()
         challenge.id = UUID()
@@ -21,13 +22,16 @@ struct PasskeyChallengeStore: Sendable {
 
     /// Marks challenge `id` used and returns it, if it is live, unused, of `purpose` and (when `user`
     /// is given) that user's.
-    func consume(_ id: UUID, _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, now: Double, on database: any Database)
+    func consume(
+        _ id: UUID, _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, now: Double, on database: any Database
+    )
         async throws -> PasskeyChallenge?
     {
         let userFilter: SQLQueryString = if let user { "AND user_id = \(bind: user)" } else { "" }
         guard
             try await database.sql.useOnce(
-                "passkey_challenges", mark: "used_at", where: "id = \(bind: id) AND purpose = \(bind: purpose.rawValue) \(userFilter)",
+                "passkey_challenges", mark: "used_at",
+                where: "id = \(bind: id) AND purpose = \(bind: purpose.rawValue) \(userFilter)",
                 now: now) != nil
         else { return nil }
         return try await PasskeyChallenge.find(id, on: database)
@@ -38,7 +42,8 @@ struct PasskeyChallengeStore: Sendable {
         let purpose = PasskeyChallenge.Purpose.verification.rawValue
         guard
             let row = try await database.sql.useOnce(
-                "passkey_challenges", mark: "used_at", where: "verification_id = \(bind: verification) AND purpose = \(bind: purpose)",
+                "passkey_challenges", mark: "used_at",
+                where: "verification_id = \(bind: verification) AND purpose = \(bind: purpose)",
                 now: now)
         else { return nil }
         return try await PasskeyChallenge.find(try row.decode(column: "id", as: UUID.self), on: database)

@@ -51,11 +51,16 @@ struct PasskeyRoutes: RouteCollection {
             user: .init(
                 id: Base64URL.encode(PasskeyUserHandle.of(me.userID, secrets: latch.secrets)), name: accountName,
                 displayName: user.nickname ?? accountName),
-            challenge: challenge.challenge, pubKeyCredParams: [.init(alg: .es256), .init(alg: .rs256)], timeout: Self.timeout,
-            excludeCredentials: existing.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList) },
-            authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
+            challenge: challenge.challenge, pubKeyCredParams: [.init(alg: .es256), .init(alg: .rs256)],
+            timeout: Self.timeout,
+            excludeCredentials: existing.map {
+                PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList)
+            },
+            authenticatorSelection: .init(
+                residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
             attestation: "none")
-        return PasskeyRegistrationOptions(challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
+        return PasskeyRegistrationOptions(
+            challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
     }
 
     func register(_ req: Request) async throws -> Response {
@@ -67,7 +72,8 @@ struct PasskeyRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         // The challenge is used up before anything else is checked: one try per challenge.
         guard let challengeID = UUID(uuidString: body.challengeId),
-            let challenge = try await PasskeyChallengeStore().consume(challengeID, .registration, user: me.userID, now: now, on: req.db)
+            let challenge = try await PasskeyChallengeStore().consume(
+                challengeID, .registration, user: me.userID, now: now, on: req.db)
         else { throw LatchError.invalid("challenge_id", ["unknown_or_used"]) }
         let checked: PasskeyVerifier.Registration
         do throws(PasskeyCheckFailure) {
@@ -90,12 +96,14 @@ struct PasskeyRoutes: RouteCollection {
         passkey.aaguid = checked.aaguid
         passkey.createdAt = now
         try await Self.insert(passkey, kind: req.latch.databaseKind, on: req.db)
-        try await latch.events.record(.passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.events.record(
+            .passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             try await latch.send(MailTemplates.passkeyAdded(name: name, language: req.language), to: email)
         }
         let created = PasskeyCreated(
-            id: try passkey.requireID().uuidString.lowercased(), name: name, createdAt: Date(timeIntervalSince1970: now),
+            id: try passkey.requireID().uuidString.lowercased(), name: name,
+            createdAt: Date(timeIntervalSince1970: now),
             backedUp: checked.backedUp, attestation: checked.attestation)
         return try await created.encodeResponse(status: .created, for: req)
     }
@@ -164,7 +172,8 @@ struct PasskeyRoutes: RouteCollection {
         let removed: Bool = try await req.db.transaction { database in
             // Touching the user row serialises removals and unlinks of one account (row lock on
             // PostgreSQL, the write lock on SQLite): two at once cannot remove the last two ways together.
-            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: me.userID)").run()
+            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: me.userID)")
+                .run()
             guard try await Self.waysIn(of: me.userID, on: database) > 1 else { return false }
             try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()
             return true
@@ -172,7 +181,8 @@ struct PasskeyRoutes: RouteCollection {
         guard removed else { throw Self.lastWayIn(req) }
         let latch = req.latch
         try await latch.events.record(
-            .passkeyRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+            .passkeyRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds,
+            on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
             try await latch.send(MailTemplates.passkeyRemoved(name: passkey.name, language: req.language), to: email)
         }
@@ -203,7 +213,9 @@ struct PasskeyRoutes: RouteCollection {
     /// A passkey name: trimmed, 1–64 characters, no control characters; nil when absent or empty.
     static func validName(_ raw: String?, field: String) throws -> String? {
         guard let trimmed = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard trimmed.count <= 64,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw LatchError.invalid(field, ["invalid"])
         }
         return trimmed
@@ -230,22 +242,27 @@ struct PasskeyRoutes: RouteCollection {
         if let rawEmail {
             let email = try Validate.email(rawEmail)
             if let user = try await User.query(on: req.db).filter(\.$email == email.value).first() {
-                allowed = try await Passkey.query(on: req.db).filter(\.$userID == user.requireID()).sort(\.$createdAt).all().map {
-                    PublicKeyCredentialDescriptorJSON(id: $0.credentialID)
-                }
+                allowed = try await Passkey.query(on: req.db).filter(\.$userID == user.requireID()).sort(\.$createdAt)
+                    .all().map {
+                        PublicKeyCredentialDescriptorJSON(id: $0.credentialID)
+                    }
             }
             if allowed.isEmpty {
                 let made = latch.secrets.keyedHash(email.value, context: "webauthn-unknown-email-credential")
-                allowed = [PublicKeyCredentialDescriptorJSON(id: Base64URL.encode(PasskeyUserHandle.bytes(ofHex: made)))]
+                allowed = [
+                    PublicKeyCredentialDescriptorJSON(id: Base64URL.encode(PasskeyUserHandle.bytes(ofHex: made)))
+                ]
             }
         }
         let store = PasskeyChallengeStore()
         try await store.deleteExpired(now: now, on: req.db)
         let challenge = try await store.create(.authentication, now: now, on: req.db)
         let options = PublicKeyCredentialRequestOptionsJSON(
-            challenge: challenge.challenge, timeout: Self.timeout, rpId: latch.config.relyingParty.id, allowCredentials: allowed,
+            challenge: challenge.challenge, timeout: Self.timeout, rpId: latch.config.relyingParty.id,
+            allowCredentials: allowed,
             userVerification: "required")
-        return PasskeyAuthenticationOptions(challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
+        return PasskeyAuthenticationOptions(
+            challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
     }
 }
 
@@ -255,7 +272,8 @@ extension Passkey {
     var info: PasskeyInfo {
         PasskeyInfo(
             id: id?.uuidString.lowercased() ?? "", name: name, createdAt: Date(timeIntervalSince1970: createdAt),
-            lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)), backedUp: backedUp, backupEligible: backupEligible,
+            lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)), backedUp: backedUp,
+            backupEligible: backupEligible,
             transports: transportList, attestation: attestation)
     }
 }

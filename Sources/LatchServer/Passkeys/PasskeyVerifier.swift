@@ -31,7 +31,9 @@ struct PasskeyVerifier: Sendable {
     /// authenticator data (RP ID hash, UP, UV, AT with a credential whose id is `rawId` and whose key
     /// is ES256 or RS256), and the attestation statement (`none`; `packed` self-attestation with its
     /// signature checked; anything else accepted as `unverified`).
-    func verifyRegistration(_ credential: RegistrationResponseJSON, challenge: String) throws(PasskeyCheckFailure) -> Registration {
+    func verifyRegistration(_ credential: RegistrationResponseJSON, challenge: String) throws(PasskeyCheckFailure)
+        -> Registration
+    {
         guard credential.type == "public-key", credential.id == credential.rawId,
             let rawID = Base64URL.decode(credential.rawId), !rawID.isEmpty,
             let clientData = Base64URL.decode(credential.response.clientDataJSON),
@@ -48,13 +50,15 @@ struct PasskeyVerifier: Sendable {
         return Registration(
             credentialID: Base64URL.encode(rawID), publicKey: Base64URL.encode(attested.publicKeyBytes),
             signCount: authData.signCount, backupEligible: authData.flags.contains(.backupEligible),
-            backedUp: authData.flags.contains(.backedUp), attestation: attestation, aaguid: Hex.lowercase(attested.aaguid))
+            backedUp: authData.flags.contains(.backedUp), attestation: attestation,
+            aaguid: Hex.lowercase(attested.aaguid))
     }
 
     /// §7.2: client data (type `webauthn.get`, the challenge, an allowed origin, not cross-origin),
     /// authenticator data (RP ID hash, UP, UV), and the signature over authData ‖ SHA-256(clientDataJSON)
     /// by `publicKey` (base64url COSE). The counter is the caller's to compare (atomically, in the database).
-    func verifyAssertion(_ credential: AuthenticationResponseJSON, challenge: String, publicKey: String) throws(PasskeyCheckFailure)
+    func verifyAssertion(_ credential: AuthenticationResponseJSON, challenge: String, publicKey: String)
+        throws(PasskeyCheckFailure)
         -> Assertion
     {
         guard credential.type == "public-key", credential.id == credential.rawId,
@@ -78,7 +82,8 @@ struct PasskeyVerifier: Sendable {
         guard Self.isValid(signature: signature, over: authBytes + Array(SHA256.hash(data: clientData)), by: key) else {
             throw .badSignature
         }
-        return Assertion(signCount: authData.signCount, backedUp: authData.flags.contains(.backedUp), userHandle: userHandle)
+        return Assertion(
+            signCount: authData.signCount, backedUp: authData.flags.contains(.backedUp), userHandle: userHandle)
     }
 
     private func checkClientData(_ bytes: [UInt8], type: String, challenge: String) throws(PasskeyCheckFailure) {
@@ -99,7 +104,8 @@ struct PasskeyVerifier: Sendable {
     }
 
     /// The attestation kind, after checking what can be checked without trusting a certificate chain.
-    private func checkAttestation(_ object: AttestationObject, key: COSEPublicKey, clientDataHash: [UInt8]) throws(PasskeyCheckFailure)
+    private func checkAttestation(_ object: AttestationObject, key: COSEPublicKey, clientDataHash: [UInt8])
+        throws(PasskeyCheckFailure)
         -> String
     {
         switch object.format {
@@ -109,7 +115,8 @@ struct PasskeyVerifier: Sendable {
         case "packed":
             // With a certificate (x5c) it is full attestation: its chain is not checked here.
             guard object.statement["x5c"] == nil else { return "unverified" }
-            guard object.statement["alg"]?.integer == key.algorithm.rawValue, let signature = object.statement["sig"]?.byteString,
+            guard object.statement["alg"]?.integer == key.algorithm.rawValue,
+                let signature = object.statement["sig"]?.byteString,
                 Self.isValid(signature: signature, over: object.authenticatorData.bytes + clientDataHash, by: key)
             else { throw .badAttestation }
             return "self"
@@ -127,7 +134,8 @@ struct PasskeyVerifier: Sendable {
         case .rs256(let modulus, let exponent):
             guard let publicKey = try? _RSA.Signing.PublicKey(n: modulus, e: exponent) else { return false }
             return publicKey.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: Data(message), padding: .insecurePKCS1v1_5)
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: Data(message), padding: .insecurePKCS1v1_5
+            )
         }
     }
 }

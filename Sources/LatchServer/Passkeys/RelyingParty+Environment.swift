@@ -14,7 +14,9 @@ extension RelyingParty {
         let id: String
         if let raw = value("LATCH_WEBAUTHN_RP_ID") {
             guard isDomain(raw) else {
-                throw ConfigurationError("LATCH_WEBAUTHN_RP_ID", "must be a domain such as example.com (no scheme, port, path or IP address)")
+                throw ConfigurationError(
+                    "LATCH_WEBAUTHN_RP_ID", "must be a domain such as example.com (no scheme, port, path or IP address)"
+                )
             }
             id = raw.lowercased()
         } else if let issuerHost, isDomain(issuerHost) {
@@ -23,22 +25,28 @@ extension RelyingParty {
             id = "localhost"
         }
         let name = value("LATCH_WEBAUTHN_RP_NAME") ?? "Latch"
-        guard name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ConfigurationError("LATCH_WEBAUTHN_RP_NAME", "must be at most 64 characters without control characters")
+        guard name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ConfigurationError(
+                "LATCH_WEBAUTHN_RP_NAME", "must be at most 64 characters without control characters")
         }
         var origins: [String] = []
         if let list = value("LATCH_WEBAUTHN_ORIGINS") {
-            for entry in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+            for entry in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+            where !entry.isEmpty {
                 guard let origin = normalizedOrigin(entry, rpID: id) else {
                     throw ConfigurationError(
                         "LATCH_WEBAUTHN_ORIGINS",
-                        "each entry must be https://HOST[:PORT] with HOST \(id) or under it, http://localhost[:PORT], or android:apk-key-hash:… (got \(entry))")
+                        "each entry must be https://HOST[:PORT] with HOST \(id) or under it, http://localhost[:PORT], or android:apk-key-hash:… (got \(entry))"
+                    )
                 }
                 origins.append(origin)
             }
             guard !origins.isEmpty else { throw ConfigurationError("LATCH_WEBAUTHN_ORIGINS", "names no origin") }
         } else {
-            if let issuer, let origin = normalizedOrigin(issuer, rpID: id, allowPlainHTTP: true) { origins.append(origin) }
+            if let issuer, let origin = normalizedOrigin(issuer, rpID: id, allowPlainHTTP: true) {
+                origins.append(origin)
+            }
             let localhost = "http://localhost:\(port)"
             if mode == .development, id == "localhost", !origins.contains(localhost) { origins.append(localhost) }
         }
@@ -59,8 +67,11 @@ extension RelyingParty {
     /// one WebAuthn can accept for `rpID`: https on the RP ID or a subdomain, http on localhost (or,
     /// with `allowPlainHTTP`, on the RP ID: the issuer default), or an Android app's key-hash origin.
     static func normalizedOrigin(_ raw: String, rpID: String, allowPlainHTTP: Bool = false) -> String? {
-        if raw.hasPrefix("android:apk-key-hash:"), raw.count > "android:apk-key-hash:".count, !raw.contains(",") { return raw }
-        guard let url = URLComponents(string: raw), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+        if raw.hasPrefix("android:apk-key-hash:"), raw.count > "android:apk-key-hash:".count, !raw.contains(",") {
+            return raw
+        }
+        guard let url = URLComponents(string: raw), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased(),
             !host.isEmpty, url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
         else { return nil }
         let withinRPID = host == rpID || host.hasSuffix("." + rpID)

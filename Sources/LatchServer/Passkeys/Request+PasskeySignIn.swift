@@ -45,17 +45,22 @@ extension Request {
     /// Stores the new counter, backup state and time of use, in one conditional statement: a counter
     /// that did not go up (when either is non-zero) is refused and recorded as a security event, as
     /// the authenticator may have been cloned (WebAuthn Level 3 §6.1.1).
-    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double) async throws {
+    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double)
+        async throws
+    {
         let counter = Int64(assertion.signCount)
         let id = try passkey.requireID()
-        let updated = try await db.sql.raw("""
+        let updated = try await db.sql.raw(
+            """
             UPDATE passkeys SET sign_count = \(bind: counter), backed_up = \(bind: assertion.backedUp), last_used_at = \(bind: now)
             WHERE id = \(bind: id)
               AND ((sign_count = 0 AND \(bind: counter) = 0) OR sign_count < \(bind: counter))
             RETURNING id
-            """).all()
+            """
+        ).all()
         guard updated.isEmpty else { return }
-        try await latch.events.record(.passkeyCounterRegressed, user: passkey.userID, session: session, ip: clientIP, now: now, on: db)
+        try await latch.events.record(
+            .passkeyCounterRegressed, user: passkey.userID, session: session, ip: clientIP, now: now, on: db)
         throw Self.passkeyRefused("counter_regressed")
     }
 

@@ -7,7 +7,9 @@ extension Request {
     /// The `passkey` offer of a new verification, when the user has passkeys: a challenge bound to the
     /// verification, and request options whose challenge is `PasskeyStepUpChallenge` of the action,
     /// its parameters' digest, the challenge id and the challenge (ARCHITECTURE.md, "passkeys").
-    func passkeyOffer(verification: UUID, action: String, digest: String, user: UUID) async throws -> VerificationMethodOffer? {
+    func passkeyOffer(verification: UUID, action: String, digest: String, user: UUID) async throws
+        -> VerificationMethodOffer?
+    {
         let passkeys = try await Passkey.query(on: db).filter(\.$userID == user).sort(\.$createdAt).all()
         guard !passkeys.isEmpty else { return nil }
         let challenge = try await PasskeyChallengeStore().create(
@@ -17,15 +19,20 @@ extension Request {
             action: action, parametersDigest: digest, challengeID: challengeID, challenge: challenge.challenge)
         let options = PublicKeyCredentialRequestOptionsJSON(
             challenge: Base64URL.encode(bound), timeout: PasskeyRoutes.timeout, rpId: latch.config.relyingParty.id,
-            allowCredentials: passkeys.map { PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList) },
+            allowCredentials: passkeys.map {
+                PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList)
+            },
             userVerification: "required")
-        return VerificationMethodOffer(type: .passkey, challengeId: challengeID, challenge: challenge.challenge, options: options)
+        return VerificationMethodOffer(
+            type: .passkey, challengeId: challengeID, challenge: challenge.challenge, options: options)
     }
 
     /// A `passkey` attempt: an assertion by one of the user's passkeys over this verification's bound
     /// challenge (used up first). An assertion made for another action or other parameters carries
     /// another challenge, so it fails here.
-    func checkPasskeyAttempt(_ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String)
+    func checkPasskeyAttempt(
+        _ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String
+    )
         async throws -> GuardedCheck
     {
         let me = try signedIn
@@ -34,8 +41,9 @@ extension Request {
             passkey.userID == me.userID
         else { throw LatchError.invalid("credential", ["unknown_credential"]) }
         let now = latch.clock.epochSeconds
-        guard let challenge = try await PasskeyChallengeStore().consume(verification: verification, now: now, on: db) else {
-            return .failed(attemptsBeforeLock: 0)  // no live challenge: start a new verification
+        guard let challenge = try await PasskeyChallengeStore().consume(verification: verification, now: now, on: db)
+        else {
+            return .failed(attemptsBeforeLock: 0) // no live challenge: start a new verification
         }
         let bound = try PasskeyStepUpChallenge.bytes(
             action: action, parametersDigest: digest, challengeID: try challenge.requireID().uuidString.lowercased(),

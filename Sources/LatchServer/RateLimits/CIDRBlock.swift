@@ -25,7 +25,7 @@ public struct CIDRBlock: Sendable, Hashable, CustomStringConvertible {
             length = value
         }
         if address.unmapped.isIPv4, !address.isIPv4 {
-            guard length >= 96 else { return nil }  // a mapped block shorter than /96 is no IPv4 block
+            guard length >= 96 else { return nil } // a mapped block shorter than /96 is no IPv4 block
             address = address.unmapped
             length -= 96
         }

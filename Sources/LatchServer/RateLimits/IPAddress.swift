@@ -29,7 +29,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, what a dual-stack socket reports for an IPv4
     /// peer) as the IPv4 address it stands for; any other address as it is.
     public var unmapped: IPAddress {
-        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else { return self }
+        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else {
+            return self
+        }
         return IPAddress(bytes: Array(bytes[12..<16]))
     }
 
@@ -38,7 +40,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var rateLimitKey: String {
         let address = unmapped
         if address.isIPv4 { return address.bytes.map(String.init).joined(separator: ".") }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(address.bytes[$0]) << 8 | UInt16(address.bytes[$0 + 1]), radix: 16) }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(address.bytes[$0]) << 8 | UInt16(address.bytes[$0 + 1]), radix: 16)
+        }
         return groups.joined(separator: ":") + "::/64"
     }
 
@@ -87,7 +91,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
             guard let all = groups(halves[0], allowsTrailingIPv4: true), all.count == 16 else { return nil }
             return all
         }
-        guard let head = groups(halves[0], allowsTrailingIPv4: false), let tail = groups(halves[1], allowsTrailingIPv4: true),
+        guard let head = groups(halves[0], allowsTrailingIPv4: false),
+            let tail = groups(halves[1], allowsTrailingIPv4: true),
             head.count + tail.count <= 14
         else { return nil }
         return head + [UInt8](repeating: 0, count: 16 - head.count - tail.count) + tail

@@ -28,7 +28,8 @@ final class RateLimiter: Sendable {
         return state.withLock { state in
             var clientBucket = state.clients[key] ?? TokenBucket(rate: rule.perClient, now: now)
             var globalBucket = state.global[action] ?? TokenBucket(rate: rule.global, now: now)
-            let wait = max(clientBucket.wait(rate: rule.perClient, now: now), globalBucket.wait(rate: rule.global, now: now))
+            let wait = max(
+                clientBucket.wait(rate: rule.perClient, now: now), globalBucket.wait(rate: rule.global, now: now))
             guard wait == 0 else {
                 return wait.isFinite ? max(1, Int(wait.rounded(.up))) : 3600
             }
@@ -61,7 +62,8 @@ final class RateLimiter: Sendable {
     /// is not enough, the least recently used half, so the work stays amortised under a flood of
     /// new clients (those dropped start full again: the bound errs towards admitting).
     private func evict(_ clients: inout [ClientKey: TokenBucket], now: Double) {
-        clients = clients.filter { key, bucket in !bucket.isIdle(rate: limits.rule(for: key.action).perClient, now: now) }
+        clients = clients.filter { key, bucket in !bucket.isIdle(rate: limits.rule(for: key.action).perClient, now: now)
+        }
         guard clients.count >= limits.maximumTrackedClients else { return }
         let byAge = clients.sorted { $0.value.updatedAt < $1.value.updatedAt }
         for (key, _) in byAge.prefix(max(1, clients.count / 2)) { clients[key] = nil }

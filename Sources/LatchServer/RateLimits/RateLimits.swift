@@ -20,7 +20,8 @@ public struct RateLimits: Sendable, Equatable {
 
     public init(
         signIn: RateLimitRule, refresh: RateLimitRule, registration: RateLimitRule, codeCheck: RateLimitRule,
-        codeSend: RateLimitRule, deviceChallenge: RateLimitRule, adminAuth: RateLimitRule = RateLimits.standardAdminAuth,
+        codeSend: RateLimitRule, deviceChallenge: RateLimitRule,
+        adminAuth: RateLimitRule = RateLimits.standardAdminAuth,
         maximumTrackedClients: Int = 100_000
     ) {
         self.signIn = signIn
@@ -43,12 +44,18 @@ public struct RateLimits: Sendable, Equatable {
     /// | device challenge | 10/s, burst 20 | 300/s, burst 600 |
     /// | failed admin key | 1/s, burst 10 | 100/s, burst 200 |
     public static let standard = RateLimits(
-        signIn: RateLimitRule(perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
-        refresh: RateLimitRule(perClient: TokenRate(perSecond: 50, burst: 100), global: TokenRate(perSecond: 5000, burst: 5000)),
-        registration: RateLimitRule(perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
-        codeCheck: RateLimitRule(perClient: TokenRate(perSecond: 5, burst: 20), global: TokenRate(perSecond: 200, burst: 400)),
-        codeSend: RateLimitRule(perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
-        deviceChallenge: RateLimitRule(perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
+        signIn: RateLimitRule(
+            perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
+        refresh: RateLimitRule(
+            perClient: TokenRate(perSecond: 50, burst: 100), global: TokenRate(perSecond: 5000, burst: 5000)),
+        registration: RateLimitRule(
+            perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
+        codeCheck: RateLimitRule(
+            perClient: TokenRate(perSecond: 5, burst: 20), global: TokenRate(perSecond: 200, burst: 400)),
+        codeSend: RateLimitRule(
+            perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100)),
+        deviceChallenge: RateLimitRule(
+            perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
         adminAuth: standardAdminAuth)
 
     /// Failed admin-key checks: 1/s, burst 10 per client (guessing a 32-character key is hopeless
@@ -73,7 +80,8 @@ public struct RateLimits: Sendable, Equatable {
     /// Every rate and burst multiplied by `factor`.
     public func scaled(by factor: Double) -> RateLimits {
         RateLimits(
-            signIn: signIn.scaled(by: factor), refresh: refresh.scaled(by: factor), registration: registration.scaled(by: factor),
+            signIn: signIn.scaled(by: factor), refresh: refresh.scaled(by: factor),
+            registration: registration.scaled(by: factor),
             codeCheck: codeCheck.scaled(by: factor), codeSend: codeSend.scaled(by: factor),
             deviceChallenge: deviceChallenge.scaled(by: factor), adminAuth: adminAuth.scaled(by: factor),
             maximumTrackedClients: maximumTrackedClients)

@@ -10,5 +10,7 @@ public struct TokenRate: Sendable, Equatable {
     }
 
     /// The same rate and burst multiplied by `factor` (`LATCH_RATE_LIMIT_SCALE`).
-    public func scaled(by factor: Double) -> TokenRate { TokenRate(perSecond: perSecond * factor, burst: burst * factor) }
+    public func scaled(by factor: Double) -> TokenRate {
+        TokenRate(perSecond: perSecond * factor, burst: burst * factor)
+    }
 }

@@ -6,7 +6,8 @@ extension Request {
     /// Checks `candidate` against a fund password hash of `userID` (D2): a bcrypt place first (a full
     /// queue answers 429 without counting), then the method's ladder (5 in a row → 1 hour) and its
     /// daily budget (`GuessBudget.fundPasswords`), the owner mailed when a lock starts.
-    func checkFundPassword(_ candidate: String, against hash: String, of userID: UUID, owner: User?, session: UUID?) async throws
+    func checkFundPassword(_ candidate: String, against hash: String, of userID: UUID, owner: User?, session: UUID?)
+        async throws
         -> GuardedCheck
     {
         let latch = self.latch
@@ -23,7 +24,8 @@ extension Request {
     /// account's daily budget of wrong codes, the owner mailed when a lock starts; used at sign-in
     /// challenges and in step-up, so both draw on one count.
     func checkTOTP(
-        of userID: UUID, owner: User?, session: UUID? = nil, failureEvent: SecurityEvent.Kind, check: () async throws -> Bool
+        of userID: UUID, owner: User?, session: UUID? = nil, failureEvent: SecurityEvent.Kind,
+        check: () async throws -> Bool
     ) async throws -> GuardedCheck {
         try await guardedCheck(
             throttle: latch.methodThrottle, budget: .codes, key: "totp:\(userID.uuidString.lowercased())", owner: owner,

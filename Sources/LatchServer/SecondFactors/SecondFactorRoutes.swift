@@ -16,7 +16,9 @@ struct SecondFactorRoutes: RouteCollection {
         let me = try req.signedIn
         let latch = req.latch
         // Adding a second factor is itself sensitive: a stolen access token must not add its own.
-        let proof = req.body.data.map { $0.readableBytes > 0 } == true ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
+        let proof =
+            req.body.data.map { $0.readableBytes > 0 } == true
+            ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
         if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict, status: .conflict) }
         try await req.requireRecentSignIn(orProof: proof, action: "enable_totp")
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
@@ -24,7 +26,8 @@ struct SecondFactorRoutes: RouteCollection {
         do {
             let enrollment = try await latch.totp.enroll(
                 user: me.userID, account: user.email ?? me.userID.uuidString.lowercased(), now: now, on: req.db)
-            try await latch.events.record(.totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+            try await latch.events.record(
+                .totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
             return enrollment
         } catch TOTPService.Failure.alreadyActive {
             throw LatchError(.conflict, status: .conflict)
@@ -38,7 +41,9 @@ struct SecondFactorRoutes: RouteCollection {
         let latch = req.latch
         let now = latch.clock.now
         // No live enrolment (none, or older than 10 minutes): nothing to guess, nothing counted.
-        guard try await latch.totp.pendingEnrolment(user: me.userID, now: now, on: req.db) != nil else { throw LatchError.notFound }
+        guard try await latch.totp.pendingEnrolment(user: me.userID, now: now, on: req.db) != nil else {
+            throw LatchError.notFound
+        }
         let user = try await User.find(me.userID, on: req.db)
         var codes: [String] = []
         let result: GuardedCheck
@@ -46,7 +51,8 @@ struct SecondFactorRoutes: RouteCollection {
             // Guesses at the pending secret have their own budget: they cannot lock the owner's active factors.
             result = try await req.guardedCheck(
                 throttle: nil, budget: .codes, key: "totp-enrol:\(me.userID.uuidString.lowercased())", owner: user,
-                session: me.sessionID, failureEvent: .codeFailed, notice: .ownerMail(MailTemplates.totpLocked(until:language:))
+                session: me.sessionID, failureEvent: .codeFailed,
+                notice: .ownerMail(MailTemplates.totpLocked(until:language:))
             ) {
                 do {
                     codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: req.db)
@@ -61,7 +67,8 @@ struct SecondFactorRoutes: RouteCollection {
         switch result {
         case .matched:
             try await latch.events.record(
-                .totpActivated, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now.timeIntervalSince1970, on: req.db)
+                .totpActivated, user: me.userID, session: me.sessionID, ip: req.clientIP,
+                now: now.timeIntervalSince1970, on: req.db)
             return TOTPActivated(recoveryCodes: codes)
         case .failed(let remaining):
             throw LatchError.wrongCode(attemptsRemaining: remaining)
@@ -78,7 +85,8 @@ struct SecondFactorRoutes: RouteCollection {
         _ = try await req.redeemVerification(body.verificationToken, action: "disable_totp", parameters: [:])
         try await latch.totp.disable(user: me.userID, on: req.db)
         try await latch.events.record(
-            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds,
+            on: req.db)
         return .noContent
     }
 

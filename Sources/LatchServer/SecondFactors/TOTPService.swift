@@ -17,14 +17,16 @@ struct TOTPService: Sendable {
     /// One conditional upsert, so concurrent enrolments each get an answer (the last one's secret counts).
     func enroll(user: UUID, account: String, now: Double, on database: any Database) async throws -> TOTPEnrollment {
         let secret = TOTPSecret.generate()
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO totp_credentials (user_id, sealed_secret, active, last_used_step, created_at)
             VALUES (\(bind: user), \(bind: try secrets.seal(Data(secret))), \(bind: false), -1, \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET
               sealed_secret = excluded.sealed_secret, last_used_step = -1, created_at = excluded.created_at
             WHERE totp_credentials.active = \(bind: false)
             RETURNING user_id
-            """).all()
+            """
+        ).all()
         guard !rows.isEmpty else { throw Failure.alreadyActive }
         let encoded = Base32.encode(secret)
         return TOTPEnrollment(
@@ -48,11 +50,13 @@ struct TOTPService: Sendable {
         let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
         guard let step = totp.match(code, at: now) else { throw Failure.wrongCode }
         // Activated once: of two concurrent activations with right codes only one wins.
-        let activated = try await database.sql.raw("""
+        let activated = try await database.sql.raw(
+            """
             UPDATE totp_credentials SET active = \(bind: true), last_used_step = \(bind: Int(step))
             WHERE user_id = \(bind: user) AND active = \(bind: false) AND sealed_secret = \(bind: credential.sealedSecret)
             RETURNING user_id
-            """).all()
+            """
+        ).all()
         guard !activated.isEmpty else { throw Failure.notEnrolled }
         try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
         let codes = RecoveryCode.generate(count: 10)
@@ -78,15 +82,18 @@ struct TOTPService: Sendable {
             let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
             guard let step = totp.match(trimmed, at: now) else { return nil }
             // Accept each step once: only a step newer than the last used one moves the marker.
-            let rows = try await database.sql.raw("""
+            let rows = try await database.sql.raw(
+                """
                 UPDATE totp_credentials SET last_used_step = \(bind: Int(step))
                 WHERE user_id = \(bind: user) AND active = \(bind: true) AND last_used_step < \(bind: Int(step))
                 RETURNING user_id
-                """).all()
+                """
+            ).all()
             return rows.isEmpty ? nil : .totp
         }
         let used = try await database.sql.useOnce(
-            "recovery_codes", mark: "used_at", where: "code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user)",
+            "recovery_codes", mark: "used_at",
+            where: "code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user)",
             now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
         return used == nil ? nil : .recoveryCode
     }

@@ -45,7 +45,8 @@ struct CreateSecurityEvents: AsyncMigration {
             .field("ip", .string)
             .field("created_at", .double, .required)
             .create()
-        try await database.createIndex("security_events_user_id", on: SecurityEvent.schema, columns: "user_id", "created_at")
+        try await database.createIndex(
+            "security_events_user_id", on: SecurityEvent.schema, columns: "user_id", "created_at")
     }
 
     func revert(on database: any Database) async throws {

@@ -4,8 +4,10 @@ import Foundation
 /// Records security events (sign-ins, failures, locks, resets, revocations, replays).
 struct SecurityEventLog: Sendable {
     func record(
-        _ kind: SecurityEvent.Kind, user: UUID?, session: UUID? = nil, ip: String?, now: Double, on database: any Database
+        _ kind: SecurityEvent.Kind, user: UUID?, session: UUID? = nil, ip: String?, now: Double,
+        on database: any Database
     ) async throws {
-        try await SecurityEvent(userID: user, kind: kind, sessionID: session, ip: ip, createdAt: now).create(on: database)
+        try await SecurityEvent(userID: user, kind: kind, sessionID: session, ip: ip, createdAt: now).create(
+            on: database)
     }
 }

@@ -11,7 +11,8 @@ struct CreateSessionRevocationNotice: AsyncMigration {
 
     func prepare(on database: any Database) async throws {
         guard kind == .postgresql else { return }
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             CREATE OR REPLACE FUNCTION latch_session_revoked_notify() RETURNS trigger AS $$
             BEGIN
               IF TG_OP = 'DELETE' THEN
@@ -21,16 +22,21 @@ struct CreateSessionRevocationNotice: AsyncMigration {
               PERFORM pg_notify('\(unsafeRaw: SessionRevocationListener.channel)', NEW.id::text);
               RETURN NEW;
             END $$ LANGUAGE plpgsql
-            """).run()
-        try await database.sql.raw("""
+            """
+        ).run()
+        try await database.sql.raw(
+            """
             CREATE TRIGGER sessions_revoked_notify AFTER UPDATE OF revoked_at ON sessions FOR EACH ROW
             WHEN (OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL)
             EXECUTE FUNCTION latch_session_revoked_notify()
-            """).run()
-        try await database.sql.raw("""
+            """
+        ).run()
+        try await database.sql.raw(
+            """
             CREATE TRIGGER sessions_deleted_notify AFTER DELETE ON sessions FOR EACH ROW
             EXECUTE FUNCTION latch_session_revoked_notify()
-            """).run()
+            """
+        ).run()
     }
 
     func revert(on database: any Database) async throws {

@@ -22,11 +22,13 @@ struct SessionRevocation: Sendable {
             case .allExcept(let id): "AND id <> \(bind: id)"
             case .all: ""
             }
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             UPDATE sessions SET revoked_at = \(bind: now)
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL \(filter)
             RETURNING id
-            """).all()
+            """
+        ).all()
         let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
         status.markRevoked(ids)
         return ids

@@ -32,7 +32,10 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
         var stopped = false
     }
 
-    init(configuration: PostgresConnection.Configuration, status: SessionStatusCache, eventLoopGroup: any EventLoopGroup, logger: Logger) {
+    init(
+        configuration: PostgresConnection.Configuration, status: SessionStatusCache, eventLoopGroup: any EventLoopGroup,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.status = status
         self.eventLoopGroup = eventLoopGroup
@@ -91,7 +94,11 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
                     if keep { try await listen(on: connection) }
                 } catch {
                     // Closed below; a connection must always be closed before it is released.
-                    if !isStopped { logger.warning("session revocation listener lost its PostgreSQL connection; reconnecting (revocations by other instances fall back to the 5 s recheck meanwhile)") }
+                    if !isStopped {
+                        logger.warning(
+                            "session revocation listener lost its PostgreSQL connection; reconnecting (revocations by other instances fall back to the 5 s recheck meanwhile)"
+                        )
+                    }
                 }
                 state.withLock { $0.connection = nil }
                 try? await connection.close()

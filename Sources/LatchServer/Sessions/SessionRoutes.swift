@@ -30,13 +30,16 @@ struct SessionRoutes: RouteCollection {
         let now = req.latch.clock.epochSeconds
         let revoked = try await req.latch.revocation.revoke(.one(id), of: me.userID, now: now, on: req.db)
         guard !revoked.isEmpty else { throw LatchError.notFound }
-        try await req.latch.events.record(.sessionRevoked, user: me.userID, session: id, ip: req.clientIP, now: now, on: req.db)
+        try await req.latch.events.record(
+            .sessionRevoked, user: me.userID, session: id, ip: req.clientIP, now: now, on: req.db)
         return .noContent
     }
 
     func revokeOthers(_ req: Request) async throws -> HTTPStatus {
         let me = try req.signedIn
-        guard req.query[String.self, at: "scope"] == "others" else { throw LatchError.invalid("scope", ["must_be_others"]) }
+        guard req.query[String.self, at: "scope"] == "others" else {
+            throw LatchError.invalid("scope", ["must_be_others"])
+        }
         let now = req.latch.clock.epochSeconds
         try await req.latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
         try await req.latch.events.record(
@@ -48,7 +51,8 @@ struct SessionRoutes: RouteCollection {
         let me = try req.signedIn
         let now = req.latch.clock.epochSeconds
         try await req.latch.revocation.revoke(.one(me.sessionID), of: me.userID, now: now, on: req.db)
-        try await req.latch.events.record(.signedOut, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await req.latch.events.record(
+            .signedOut, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         return .noContent
     }
 }

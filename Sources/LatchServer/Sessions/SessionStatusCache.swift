@@ -29,9 +29,11 @@ final class SessionStatusCache: Sendable {
             return entry.live
         }
         let database = database()
-        let row = try await database.sql.raw("""
+        let row = try await database.sql.raw(
+            """
             SELECT revoked_at, refresh_expires_at, last_active_at FROM sessions WHERE id = \(bind: sessionID)
-            """).first()
+            """
+        ).first()
         var live = false
         if let row {
             let revokedAt = try row.decode(column: "revoked_at", as: Double?.self)
@@ -39,10 +41,12 @@ final class SessionStatusCache: Sendable {
             let lastActiveAt = try row.decode(column: "last_active_at", as: Double.self)
             live = revokedAt == nil && expiresAt > now
             if live, now - lastActiveAt >= Self.activityInterval {
-                try await database.sql.raw("""
+                try await database.sql.raw(
+                    """
                     UPDATE sessions SET last_active_at = \(bind: now)
                     WHERE id = \(bind: sessionID) AND last_active_at <= \(bind: now - Self.activityInterval)
-                    """).run()
+                    """
+                ).run()
             }
         }
         entries.withLock { entries in

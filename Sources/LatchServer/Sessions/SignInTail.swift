@@ -11,7 +11,8 @@ extension LatchServices {
         on database: any Database
     ) async throws -> (session: Session, tokens: TokenResponse) {
         let (session, tokens) = try await rotation.start(user: user, device: device, ip: ip, now: now, on: database)
-        try await events.record(event, user: user.id, session: session.id, ip: ip, now: now.timeIntervalSince1970, on: database)
+        try await events.record(
+            event, user: user.id, session: session.id, ip: ip, now: now.timeIntervalSince1970, on: database)
         return (session, tokens)
     }
 }

@@ -38,7 +38,9 @@ public struct LatchServices: Sendable {
     /// Queues `mail` to `address`; throws 503 (`delivery_queue_full`, `retry_after`) when the queue is
     /// full, so a message is never dropped without the request saying so. Pass a transaction's
     /// `database` to queue the mail with the change that causes it (sent only if it commits).
-    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: (any Database)? = nil) async throws {
+    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: (any Database)? = nil)
+        async throws
+    {
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html)

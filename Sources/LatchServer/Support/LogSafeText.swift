@@ -24,7 +24,10 @@ enum LogSafeText {
     /// Whether the `%` at `index` is followed by two hex digits.
     private static func startsEscape(_ bytes: String.UTF8View, at index: Int) -> Bool {
         let following = Array(bytes.dropFirst(index + 1).prefix(2))
-        return following.count == 2 && following.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
+        return following.count == 2
+            && following.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
+            }
     }
 }
 

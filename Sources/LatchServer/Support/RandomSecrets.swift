@@ -8,7 +8,9 @@ enum RandomSecrets {
     static func token() -> String { Base64URL.encode(bytes(32)) }
 
     /// `count` random bytes.
-    static func bytes(_ count: Int) -> Data { SymmetricKey(size: .init(bitCount: count * 8)).withUnsafeBytes { Data($0) } }
+    static func bytes(_ count: Int) -> Data {
+        SymmetricKey(size: .init(bitCount: count * 8)).withUnsafeBytes { Data($0) }
+    }
 
     /// A uniformly drawn 6-digit code, leading zeros kept.
     static func sixDigitCode() -> String {

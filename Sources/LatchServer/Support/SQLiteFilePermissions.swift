@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The SQLite database holds password hashes and sealed secrets: its file and the `-wal`, `-shm`
@@ -23,7 +23,8 @@ enum SQLiteFilePermissions {
         close(descriptor)
         for file in [path] + companionSuffixes.map({ path + $0 }) {
             guard chmod(file, mode) == 0 || errno == ENOENT else {
-                throw ConfigurationError("LATCH_DATABASE_URL", "cannot make \(file) readable by latchd's user only (errno \(errno))")
+                throw ConfigurationError(
+                    "LATCH_DATABASE_URL", "cannot make \(file) readable by latchd's user only (errno \(errno))")
             }
         }
     }

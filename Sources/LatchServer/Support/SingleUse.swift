@@ -15,12 +15,14 @@ extension SQLDatabase {
         returning columns: [String] = []
     ) async throws -> (any SQLRow)? {
         let unusedFilter: SQLQueryString = if let unused { "AND \(ident: unused) IS NULL" } else { "" }
-        return try await raw("""
+        return try await raw(
+            """
             UPDATE \(ident: table) SET attempts = attempts + 1
             WHERE \(selector) \(unusedFilter)
               AND expires_at > \(bind: now) AND attempts < \(bind: maximum)
             RETURNING \(idents: ["attempts"] + columns, joinedBy: ", ")
-            """).first()
+            """
+        ).first()
     }
 
     /// "Use once": sets `column` to `now` on the row of `table` that `selector` picks, if `column` is
@@ -31,10 +33,12 @@ extension SQLDatabase {
         returning columns: [String] = ["id"]
     ) async throws -> (any SQLRow)? {
         let liveFilter: SQLQueryString = live ? "AND expires_at > \(bind: now)" : ""
-        return try await raw("""
+        return try await raw(
+            """
             UPDATE \(ident: table) SET \(ident: column) = \(bind: now)
             WHERE \(selector) AND \(ident: column) IS NULL \(liveFilter)
             RETURNING \(idents: columns, joinedBy: ", ")
-            """).first()
+            """
+        ).first()
     }
 }

@@ -26,7 +26,9 @@ enum Validate {
     /// A nickname: trimmed, 1–64 characters, no control characters; nil or empty means none.
     static func nickname(_ raw: String?) throws -> String? {
         guard let trimmed = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard trimmed.count <= 64,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw LatchError.invalid("nickname", ["invalid"])
         }
         return trimmed

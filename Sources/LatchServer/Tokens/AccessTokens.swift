@@ -41,7 +41,8 @@ final class AccessTokens: Sendable {
         if let known = verified.withLock({ $0[token] }) {
             claims = known
         } else {
-            guard token.utf8.count < 4096, let header = Self.header(of: token), header.alg == "ES256", let kid = header.kid
+            guard token.utf8.count < 4096, let header = Self.header(of: token), header.alg == "ES256",
+                let kid = header.kid
             else { return nil }
             var keys = self.keys
             if !keys.entries.contains(where: { $0.kid == kid }) {

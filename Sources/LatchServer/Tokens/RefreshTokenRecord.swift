@@ -23,7 +23,8 @@ struct CreateRefreshTokens: AsyncMigration {
             .field("counter", .int, .required)
             .field("created_at", .double, .required)
             .create()
-        try await database.createIndex("refresh_tokens_session_id", on: RefreshTokenRecord.schema, columns: "session_id")
+        try await database.createIndex(
+            "refresh_tokens_session_id", on: RefreshTokenRecord.schema, columns: "session_id")
     }
 
     func revert(on database: any Database) async throws {

@@ -94,12 +94,14 @@ struct RefreshTokenRotation: Sendable {
             let nextToken = Self.refreshToken(secret: secret, counter: next)
             let expires = refreshExpiry(now: seconds, createdAt: session.createdAt)
             let moved = try await rotate(
-                session: sessionID, from: session.counter, recording: nextToken, expires: expires, now: seconds, on: database)
+                session: sessionID, from: session.counter, recording: nextToken, expires: expires, now: seconds,
+                on: database)
             if moved {
                 session.counter = next
                 session.rotatedAt = seconds
                 session.refreshExpiresAt = expires
-                return .rotated(try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
+                return .rotated(
+                    try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
             }
             // Another request rotated it first: apply the grace rule to the fresh row.
             guard let reloaded = try await Session.find(sessionID, on: database), isLive(reloaded, at: seconds) else {
@@ -108,16 +110,19 @@ struct RefreshTokenRotation: Sendable {
             session = reloaded
         }
 
-        if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt, seconds - rotatedAt <= Self.graceWindow,
+        if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt,
+            seconds - rotatedAt <= Self.graceWindow,
             try await claimGrace(session: sessionID, counter: session.counter, on: database)
         {
             let current = Self.refreshToken(secret: secret, counter: session.counter)
             return .rotated(try await response(user: found.user, session: session, refreshToken: current, now: now))
         }
 
-        try await database.sql.raw("""
+        try await database.sql.raw(
+            """
             UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: sessionID) AND revoked_at IS NULL
-            """).run()
+            """
+        ).run()
         return .replayed(userID: session.userID, sessionID: sessionID)
     }
 
@@ -125,12 +130,14 @@ struct RefreshTokenRotation: Sendable {
     /// session is still at `counter`: one conditional update, so of any number of duplicates (on any
     /// number of instances) exactly one wins. Only this rare path pays for it, never a plain rotation.
     private func claimGrace(session sessionID: UUID, counter: Int, on database: any Database) async throws -> Bool {
-        try await !database.sql.raw("""
+        try await !database.sql.raw(
+            """
             UPDATE sessions SET refresh_grace_counter = \(bind: counter)
             WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
               AND (refresh_grace_counter IS NULL OR refresh_grace_counter <> \(bind: counter))
             RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 
     /// A presented refresh token's place in its session's rotation, with the session and its user.
@@ -143,7 +150,8 @@ struct RefreshTokenRotation: Sendable {
             if let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash)) {
                 return rows.first.map(Presented.init)
             }
-            let row = try await database.sql.raw("""
+            let row = try await database.sql.raw(
+                """
                 SELECT r.counter AS presented_counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at,
                   s.refresh_expires_at, s.revoked_at, s.created_at,
                   u.email AS user_email, u.email_verified AS user_email_verified, u.nickname AS user_nickname,
@@ -152,16 +160,25 @@ struct RefreshTokenRotation: Sendable {
                 JOIN sessions s ON s.id = r.session_id
                 JOIN users u ON u.id = s.user_id
                 WHERE r.token_hash = \(bind: hash)
-                """).first()
+                """
+            ).first()
             guard let row else { return nil }
-            return Presented((
-                try row.decode(column: "presented_counter", as: Int.self), try row.decode(column: "id", as: UUID.self),
-                try row.decode(column: "user_id", as: UUID.self), try row.decode(column: "sealed_secret", as: String.self),
-                try row.decode(column: "counter", as: Int.self), try row.decode(column: "rotated_at", as: Double?.self),
-                try row.decode(column: "refresh_expires_at", as: Double.self), try row.decode(column: "revoked_at", as: Double?.self),
-                try row.decode(column: "created_at", as: Double.self), try row.decode(column: "user_email", as: String?.self),
-                try row.decode(column: "user_email_verified", as: Bool.self), try row.decode(column: "user_nickname", as: String?.self),
-                try row.decode(column: "user_created_at", as: Double.self)))
+            return Presented(
+                (
+                    try row.decode(column: "presented_counter", as: Int.self),
+                    try row.decode(column: "id", as: UUID.self),
+                    try row.decode(column: "user_id", as: UUID.self),
+                    try row.decode(column: "sealed_secret", as: String.self),
+                    try row.decode(column: "counter", as: Int.self),
+                    try row.decode(column: "rotated_at", as: Double?.self),
+                    try row.decode(column: "refresh_expires_at", as: Double.self),
+                    try row.decode(column: "revoked_at", as: Double?.self),
+                    try row.decode(column: "created_at", as: Double.self),
+                    try row.decode(column: "user_email", as: String?.self),
+                    try row.decode(column: "user_email_verified", as: Bool.self),
+                    try row.decode(column: "user_nickname", as: String?.self),
+                    try row.decode(column: "user_created_at", as: Double.self)
+                ))
         }
 
         /// Only the columns a refresh reads, set one by one: Fluent's whole-model decoding was about
@@ -169,10 +186,13 @@ struct RefreshTokenRotation: Sendable {
         init(_ row: PostgresRefreshStatements.Find.Row) {
             let session = Session()
             (session.id, session.userID, session.sealedSecret, session.counter) = (row.1, row.2, row.3, row.4)
-            (session.rotatedAt, session.refreshExpiresAt, session.revokedAt, session.createdAt) = (row.5, row.6, row.7, row.8)
+            (session.rotatedAt, session.refreshExpiresAt, session.revokedAt, session.createdAt) = (
+                row.5, row.6, row.7, row.8
+            )
             self.counter = row.0
             self.session = session
-            self.user = User(id: row.2, email: row.9, emailVerified: row.10, passwordHash: nil, nickname: row.11, createdAt: row.12)
+            self.user = User(
+                id: row.2, email: row.9, emailVerified: row.10, passwordHash: nil, nickname: row.11, createdAt: row.12)
         }
     }
 
@@ -189,12 +209,14 @@ struct RefreshTokenRotation: Sendable {
             // SQLite cannot write in a WITH clause; its WAL commits are cheap and its writers wait by
             // spinning, so two short statements beat one transaction holding the write lock between them.
             try await record(hash, session: sessionID, counter: next, now: now, on: database)
-            return try await !database.sql.raw("""
+            return try await !database.sql.raw(
+                """
                 UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: now),
                   refresh_expires_at = \(bind: expires), last_active_at = \(bind: now)
                 WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
                 RETURNING id
-                """).all().isEmpty
+                """
+            ).all().isEmpty
         }
         // PostgreSQL: one prepared statement, so one round trip and one commit (an fsync).
         let rows = try await database.executePrepared(
@@ -210,7 +232,8 @@ struct RefreshTokenRotation: Sendable {
     /// this insert and revokes the session it made. SQLite runs one writer at a time.
     private func insert(_ session: Session, on database: any Database) async throws {
         let lock: SQLQueryString = databaseKind == .postgresql ? " FOR SHARE" : ""
-        let rows = try await database.sql.raw("""
+        let rows = try await database.sql.raw(
+            """
             INSERT INTO sessions (id, user_id, sealed_secret, counter, refresh_expires_at, created_at, signed_in_at,
               last_active_at, device_id, device_name, device_model, platform, ip)
             SELECT \(bind: session.id), \(bind: session.userID), \(bind: session.sealedSecret), \(bind: session.counter),
@@ -219,7 +242,8 @@ struct RefreshTokenRotation: Sendable {
               \(bind: session.deviceModel), \(bind: session.platform), \(bind: session.ip)
             WHERE EXISTS (SELECT 1 FROM users WHERE id = \(bind: session.userID) AND deleted_at IS NULL\(lock))
             RETURNING id
-            """).all()
+            """
+        ).all()
         guard !rows.isEmpty else { throw LatchError.wrongCredentials() }
     }
 
@@ -235,12 +259,16 @@ struct RefreshTokenRotation: Sendable {
         session.revokedAt == nil && session.refreshExpiresAt > seconds && seconds < session.createdAt + maximumAge
     }
 
-    private func record(_ tokenHash: String, session: UUID, counter: Int, now: Double, on database: any Database) async throws {
-        try await database.sql.raw("""
+    private func record(_ tokenHash: String, session: UUID, counter: Int, now: Double, on database: any Database)
+        async throws
+    {
+        try await database.sql.raw(
+            """
             INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
             VALUES (\(bind: tokenHash), \(bind: session), \(bind: counter), \(bind: now))
             ON CONFLICT (token_hash) DO NOTHING
-            """).run()
+            """
+        ).run()
     }
 
     private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {

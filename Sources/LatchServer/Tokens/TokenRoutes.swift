@@ -37,12 +37,14 @@ struct TokenRoutes: RouteCollection {
             return try await loginChallengeGrant(body, req)
         case .apple:
             let proven = try await req.proveApple(
-                identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName, authorizationCode: body.authorizationCode)
+                identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName,
+                authorizationCode: body.authorizationCode)
             return try await req.signIn(with: proven, device: body.device)
         case .wechat:
             return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)
         case .smsCode:
-            return try await req.signIn(with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
+            return try await req.signIn(
+                with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
         case .passkey:
             return try await req.passkeyGrant(body)
         }
@@ -58,8 +60,12 @@ struct TokenRoutes: RouteCollection {
     }
 
     private func passwordGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
-        guard let rawEmail = body.email else { throw LatchError(.validationFailed, status: .badRequest, field: "email", reasons: ["missing"]) }
-        guard let password = body.password else { throw LatchError(.validationFailed, status: .badRequest, field: "password", reasons: ["missing"]) }
+        guard let rawEmail = body.email else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "email", reasons: ["missing"])
+        }
+        guard let password = body.password else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "password", reasons: ["missing"])
+        }
         let email = try Validate.email(rawEmail)
         try Validate.presentedPassword(password)
         let latch = req.latch
@@ -67,9 +73,10 @@ struct TokenRoutes: RouteCollection {
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
-        try AccountDisabling.refuse(user)  // before the new-device check mails a code
+        try AccountDisabling.refuse(user) // before the new-device check mails a code
         try await req.screenNewDevice(user, device: body.device)
-        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db).tokens
+        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+            .tokens
     }
 
     /// B6: a bound device proves possession of its key by signing a fresh login challenge.
@@ -90,7 +97,9 @@ struct TokenRoutes: RouteCollection {
             let user = try await User.find(credential.userID, on: req.db)
         else { throw LatchError.wrongCredentials() }
         let message = try SignedMessage.login(challengeID: id.uuidString.lowercased(), challenge: challenge.challenge)
-        guard DeviceSignature.verify(publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
+        guard
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
         else {
             try await latch.events.record(.signInFailed, user: user.id, ip: req.clientIP, now: seconds, on: req.db)
             throw LatchError.wrongCredentials()
@@ -98,7 +107,8 @@ struct TokenRoutes: RouteCollection {
         try await latch.deviceCredentials.markUsed(credential, now: seconds, on: req.db)
         // A bound device key is the strongest proof of a known device.
         try await req.rememberDevice(Validate.deviceName(body.device?.id), of: credential.userID)
-        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db).tokens
+        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+            .tokens
     }
 
     /// C8: finishes an unusual sign-in with the mailed code (or a TOTP code), 5 tries, once.
@@ -139,10 +149,15 @@ struct TokenRoutes: RouteCollection {
             case .email: throw LatchError.locked(until: until)
             }
         }
-        guard try await latch.loginChallenges.useOnce(id, now: seconds, on: req.db) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
-        let device = DeviceInfo(id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel, platform: challenge.platform)
+        guard try await latch.loginChallenges.useOnce(id, now: seconds, on: req.db) else {
+            throw LatchError.wrongCode(attemptsRemaining: 0)
+        }
+        let device = DeviceInfo(
+            id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel,
+            platform: challenge.platform)
         try await req.rememberDevice(challenge.deviceID, of: challenge.userID)
-        let (session, tokens) = try await latch.startSession(for: user, device: device, ip: req.clientIP, now: now, on: req.db)
+        let (session, tokens) = try await latch.startSession(
+            for: user, device: device, ip: req.clientIP, now: now, on: req.db)
         try await req.noticeNewDevice(user, device: device, session: session.id)
         return tokens
     }

@@ -19,7 +19,8 @@ extension Request {
         let now = latch.clock.epochSeconds
         let redeemed = try await latch.verificationTokens.redeem(
             token, user: me.userID, action: action, digest: CanonicalParameters.digest(parameters), now: now, on: db)
-        try await latch.events.record(.verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: db)
+        try await latch.events.record(
+            .verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: db)
         return redeemed
     }
 

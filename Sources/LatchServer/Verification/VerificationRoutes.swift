@@ -34,16 +34,23 @@ struct VerificationRoutes: RouteCollection {
                     challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
         }
         let digest = CanonicalParameters.digest(body.parameters)
-        if let passkey = try await req.passkeyOffer(verification: verificationID, action: body.action, digest: digest, user: me.userID) {
+        if let passkey = try await req.passkeyOffer(
+            verification: verificationID, action: body.action, digest: digest, user: me.userID)
+        {
             offers.append(passkey)
         }
-        if try await latch.totp.isActive(user: me.userID, on: req.db) { offers.append(VerificationMethodOffer(type: .totp)) }
-        if try await FundPassword.find(me.userID, on: req.db) != nil { offers.append(VerificationMethodOffer(type: .fundPassword)) }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) {
+            offers.append(VerificationMethodOffer(type: .totp))
+        }
+        if try await FundPassword.find(me.userID, on: req.db) != nil {
+            offers.append(VerificationMethodOffer(type: .fundPassword))
+        }
         guard let preferred = offers.first?.type else {
             throw LatchError(.noVerificationMethod, status: .conflict)
         }
 
-        try await latch.verifications.create(verificationID, user: me.userID, action: body.action, digest: digest, now: now, on: req.db)
+        try await latch.verifications.create(
+            verificationID, user: me.userID, action: body.action, digest: digest, now: now, on: req.db)
         let started = VerificationStarted(
             verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
             expiresIn: Int(VerificationRecord.lifetime))
@@ -70,15 +77,21 @@ struct VerificationRoutes: RouteCollection {
         let me = try req.signedIn
         switch body.method {
         case .biometric:
-            guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else { throw LatchError.missing("credential_id") }
-            guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else { throw LatchError.missing("signature") }
+            guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else {
+                throw LatchError.missing("credential_id")
+            }
+            guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else {
+                throw LatchError.missing("signature")
+            }
         case .passkey:
             guard body.credential != nil else { throw LatchError.missing("credential") }
         case .totp:
             guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
             guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
         case .fundPassword:
-            guard let candidate = body.fundPassword, !candidate.isEmpty else { throw LatchError.missing("fund_password") }
+            guard let candidate = body.fundPassword, !candidate.isEmpty else {
+                throw LatchError.missing("fund_password")
+            }
             guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
         }
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
@@ -107,16 +120,22 @@ struct VerificationRoutes: RouteCollection {
         case .totp:
             let code = body.code ?? ""
             var used: TOTPService.UsedCode?
-            result = try await req.checkTOTP(of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed) {
+            result = try await req.checkTOTP(
+                of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed
+            ) {
                 used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
                 return used != nil
             }
             if used == .recoveryCode {
-                try await latch.events.record(.recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+                try await latch.events.record(
+                    .recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds,
+                    on: req.db)
             }
         case .fundPassword:
             let candidate = body.fundPassword ?? ""
-            guard let fund = try await FundPassword.find(me.userID, on: req.db) else { throw LatchError.invalid("method", ["not_set"]) }
+            guard let fund = try await FundPassword.find(me.userID, on: req.db) else {
+                throw LatchError.invalid("method", ["not_set"])
+            }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
             result = try await req.checkFundPassword(
                 candidate, against: fund.passwordHash, of: me.userID, owner: user, session: me.sessionID)
@@ -129,7 +148,8 @@ struct VerificationRoutes: RouteCollection {
             switch body.method {
             case .biometric, .passkey:
                 // Nothing to guess (no guess budget): the verification's attempts are the limit.
-                try await latch.events.record(.stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+                try await latch.events.record(
+                    .stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
             case .totp, .fundPassword:
                 throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
@@ -139,10 +159,13 @@ struct VerificationRoutes: RouteCollection {
         }
 
         // Completed once: a second success (a race) gets 409 and no second proof.
-        guard try await latch.verifications.complete(id, now: seconds, on: req.db) else { throw LatchError(.conflict, status: .conflict) }
+        guard try await latch.verifications.complete(id, now: seconds, on: req.db) else {
+            throw LatchError(.conflict, status: .conflict)
+        }
         let token = try await latch.verificationTokens.issue(
             user: me.userID, action: action, digest: digest, method: body.method, now: seconds, on: req.db)
-        try await latch.events.record(.stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+        try await latch.events.record(
+            .stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
         return VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))
     }
 
@@ -152,19 +175,25 @@ struct VerificationRoutes: RouteCollection {
         _ body: VerificationAttempt, verification: UUID, action: String, digest: String, _ req: Request
     ) async throws -> GuardedCheck {
         let me = try req.signedIn
-        guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else { throw LatchError.missing("credential_id") }
+        guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else {
+            throw LatchError.missing("credential_id")
+        }
         guard let signature = body.signature, !signature.isEmpty else { throw LatchError.missing("signature") }
-        guard let credential = try await req.latch.deviceCredentials.find(credentialID, of: me.userID, on: req.db) else {
+        guard let credential = try await req.latch.deviceCredentials.find(credentialID, of: me.userID, on: req.db)
+        else {
             throw LatchError.invalid("credential_id", ["unknown"])
         }
         let now = req.latch.clock.epochSeconds
-        guard let challenge = try await req.latch.challenges.consume(verification: verification, now: now, on: req.db) else {
-            return .failed(attemptsBeforeLock: 0)  // no live challenge: start a new verification to sign again
+        guard let challenge = try await req.latch.challenges.consume(verification: verification, now: now, on: req.db)
+        else {
+            return .failed(attemptsBeforeLock: 0) // no live challenge: start a new verification to sign again
         }
         let message = try SignedMessage(
             purpose: .verify(action: action, parametersDigest: digest),
             challengeID: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge)
-        guard DeviceSignature.verify(publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
+        guard
+            DeviceSignature.verify(
+                publicKeyX963Base64URL: credential.publicKey, signatureDERBase64URL: signature, message: message)
         else {
             return .failed(attemptsBeforeLock: 0)
         }
@@ -182,7 +211,8 @@ struct VerificationRoutes: RouteCollection {
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
         guard asService else {
-            return try await req.redeemVerification(body.verificationToken, action: body.action, parameters: body.parameters)
+            return try await req.redeemVerification(
+                body.verificationToken, action: body.action, parameters: body.parameters)
         }
         let now = req.latch.clock.epochSeconds
         let redeemed = try await req.latch.verificationTokens.redeem(

@@ -24,7 +24,8 @@ enum AppleClientSecretCheck {
         guard claims["iss"] as? String == ProviderStandIn.appleTeamID else { return "wrong_iss" }
         guard claims["aud"] as? String == "https://appleid.apple.com" else { return "wrong_aud" }
         guard claims["sub"] as? String == clientID, !clientID.isEmpty else { return "wrong_sub" }
-        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue
+        else {
             return "missing_times"
         }
         let seconds = now.timeIntervalSince1970

@@ -22,11 +22,13 @@ struct DeliveryTestServer: Sendable {
         let location = if let sharing { sharing } else { try await database.makeLocation() }
         var config = LatchConfig(
             mode: .development, database: location, host: "127.0.0.1", port: 0, issuer: "http://latch.test",
-            secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL, mailFrom: smtpURL == nil ? nil : mailFrom,
+            secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, smtpURL: smtpURL,
+            mailFrom: smtpURL == nil ? nil : mailFrom,
             logRequests: false, smsWebhookURL: smsWebhookURL)
         config.rateLimits = TestServer.generousRateLimits
         adjust(&config)
-        return DeliveryTestServer(server: try await InProcessLatchd.start(config, clock: clock.latchClock), location: location)
+        return DeliveryTestServer(
+            server: try await InProcessLatchd.start(config, clock: clock.latchClock), location: location)
     }
 
     func stop() async throws { try await server.stop() }
@@ -40,16 +42,20 @@ struct DeliveryTestServer: Sendable {
         let response = try await app.client.post(URI(string: baseURL + path), headers: headers) { request in
             request.body = ByteBuffer(data: body)
         }
-        return TestResponse(status: response.status.code, headers: response.headers, data: response.body.map { Data(buffer: $0) } ?? Data())
+        return TestResponse(
+            status: response.status.code, headers: response.headers,
+            data: response.body.map { Data(buffer: $0) } ?? Data())
     }
 }
 
 /// Runs `body` against a started `DeliveryTestServer` and always stops it.
 func withDeliveryServer(
-    _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>", smsWebhookURL: String? = nil,
+    _ database: TestDatabase, smtpURL: String? = nil, mailFrom: String? = "Latch <latch@latch.test>",
+    smsWebhookURL: String? = nil,
     _ body: (DeliveryTestServer) async throws -> Void
 ) async throws {
-    let server = try await DeliveryTestServer.start(database, smtpURL: smtpURL, mailFrom: mailFrom, smsWebhookURL: smsWebhookURL)
+    let server = try await DeliveryTestServer.start(
+        database, smtpURL: smtpURL, mailFrom: mailFrom, smsWebhookURL: smsWebhookURL)
     do {
         try await body(server)
     } catch {

@@ -32,8 +32,11 @@ extension LatchdProcess {
 
     /// Starts latchd on `databaseURL` with its log in `folder`, the rate limits ×100 (the rotation
     /// test signs in every half second until the new key signs) plus `extra`.
-    static func start(databaseURL: String, extra: [String: String] = [:], logIn folder: URL) async throws -> LatchdProcess {
+    static func start(databaseURL: String, extra: [String: String] = [:], logIn folder: URL) async throws
+        -> LatchdProcess
+    {
         try await start(
-            environment: ["LATCH_RATE_LIMIT_SCALE": "100"].merging(extra) { $1 }, databaseURL: databaseURL, folder: folder)
+            environment: ["LATCH_RATE_LIMIT_SCALE": "100"].merging(extra) { $1 }, databaseURL: databaseURL,
+            folder: folder)
     }
 }

@@ -16,11 +16,13 @@ struct OpenAPISchemaValidator {
     var closed: Bool = true
 
     static let annotations: Set<String> = [
-        "description", "examples", "discriminator", "title", "default", "deprecated", "readOnly", "writeOnly",
+        "description", "examples", "discriminator", "title", "default", "deprecated", "readOnly", "writeOnly"
     ]
     static let supported: Set<String> = [
-        "type", "required", "properties", "additionalProperties", "propertyNames", "maxProperties", "enum", "const", "items",
-        "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "format", "$ref", "allOf", "anyOf", "oneOf",
+        "type", "required", "properties", "additionalProperties", "propertyNames", "maxProperties", "enum", "const",
+        "items",
+        "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "format", "$ref", "allOf", "anyOf",
+        "oneOf"
     ]
 
     /// The schema `components.schemas.NAME`.
@@ -36,7 +38,9 @@ struct OpenAPISchemaValidator {
         }
         if let reference = schema["$ref"] as? String {
             let prefix = "#/components/schemas/"
-            guard reference.hasPrefix(prefix), let target = self.schema(named: String(reference.dropFirst(prefix.count))) else {
+            guard reference.hasPrefix(prefix),
+                let target = self.schema(named: String(reference.dropFirst(prefix.count)))
+            else {
                 return problems + ["\(path): unresolvable $ref \(reference)"]
             }
             problems += self.problems(value, against: target, at: path)
@@ -44,7 +48,9 @@ struct OpenAPISchemaValidator {
         if let types = schema["type"] {
             let allowed = (types as? [String]) ?? [types as? String ?? "?"]
             guard allowed.contains(where: { Self.value(value, isOfType: $0) }) else {
-                return problems + ["\(path): \(Self.describe(value)) is not of type \(allowed.joined(separator: " or "))"]
+                return problems + [
+                    "\(path): \(Self.describe(value)) is not of type \(allowed.joined(separator: " or "))"
+                ]
             }
         }
         if let options = schema["enum"] as? [Any], !options.contains(where: { Self.equal($0, value) }) {

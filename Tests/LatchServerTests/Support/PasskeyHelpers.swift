@@ -13,7 +13,9 @@ extension TestServer {
     /// `POST /v1/passkeys/registration/options`.
     func passkeyRegistrationOptions(bearer: String, verificationToken: String? = nil) async throws -> TestResponse {
         if let verificationToken {
-            return try await send(.POST, "/v1/passkeys/registration/options", json: ["verification_token": verificationToken], bearer: bearer)
+            return try await send(
+                .POST, "/v1/passkeys/registration/options", json: ["verification_token": verificationToken],
+                bearer: bearer)
         }
         return try await send(.POST, "/v1/passkeys/registration/options", body: nil, bearer: bearer)
     }
@@ -26,23 +28,27 @@ extension TestServer {
     }
 
     /// `POST /v1/passkeys` with `credential` for the challenge `challengeID`.
-    func postPasskey(challengeID: String, credential: RegistrationResponseJSON, name: String? = nil, bearer: String) async throws
+    func postPasskey(challengeID: String, credential: RegistrationResponseJSON, name: String? = nil, bearer: String)
+        async throws
         -> TestResponse
     {
         try await send(
-            .POST, "/v1/passkeys", json: PasskeyRegistrationRequest(challengeId: challengeID, credential: credential, name: name),
+            .POST, "/v1/passkeys",
+            json: PasskeyRegistrationRequest(challengeId: challengeID, credential: credential, name: name),
             bearer: bearer)
     }
 
     /// Registers `authenticator`'s credential for the signed-in user; required to succeed.
     @discardableResult
     func registerPasskey(
-        _ authenticator: inout SoftwareAuthenticator, format: SoftwareAuthenticator.AttestationFormat = .none, name: String? = nil,
+        _ authenticator: inout SoftwareAuthenticator, format: SoftwareAuthenticator.AttestationFormat = .none,
+        name: String? = nil,
         bearer: String
     ) async throws -> PasskeyCreated {
         let options = try await passkeyCreationOptions(bearer: bearer)
         let credential = try authenticator.register(options: options.options, origin: Passkeys.origin, format: format)
-        let created = try await postPasskey(challengeID: options.challengeId, credential: credential, name: name, bearer: bearer)
+        let created = try await postPasskey(
+            challengeID: options.challengeId, credential: credential, name: name, bearer: bearer)
         try #require(created.status == 201, "register passkey: \(created.text)")
         return try created.decode(PasskeyCreated.self)
     }
@@ -50,18 +56,21 @@ extension TestServer {
     /// `POST /v1/passkeys/authentication/options`, with `{email}` or no body.
     func passkeySignInOptions(email: String? = nil) async throws -> PasskeyAuthenticationOptions {
         let answer =
-            if let email { try await send(.POST, "/v1/passkeys/authentication/options", json: ["email": email]) }
-            else { try await send(.POST, "/v1/passkeys/authentication/options", body: nil) }
+            if let email { try await send(.POST, "/v1/passkeys/authentication/options", json: ["email": email]) } else {
+                try await send(.POST, "/v1/passkeys/authentication/options", body: nil)
+            }
         try #require(answer.status == 200, "authentication options: \(answer.text)")
         return try answer.decode(PasskeyAuthenticationOptions.self)
     }
 
     /// `POST /v1/token` grant `passkey`.
-    func passkeyGrant(challengeID: String, credential: AuthenticationResponseJSON, device: DeviceInfo? = nil) async throws
+    func passkeyGrant(challengeID: String, credential: AuthenticationResponseJSON, device: DeviceInfo? = nil)
+        async throws
         -> TestResponse
     {
         try await send(
-            .POST, "/v1/token", json: TokenRequest(grantType: .passkey, challengeId: challengeID, credential: credential, device: device))
+            .POST, "/v1/token",
+            json: TokenRequest(grantType: .passkey, challengeId: challengeID, credential: credential, device: device))
     }
 }
 

@@ -17,13 +17,17 @@ struct PrometheusText {
     init(_ text: String) {
         self.text = text
         samples = text.split(separator: "\n").compactMap { line in
-            guard !line.hasPrefix("#"), let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...])
+            guard !line.hasPrefix("#"), let space = line.lastIndex(of: " "),
+                let value = Double(line[line.index(after: space)...])
             else { return nil }
             let series = line[..<space]
-            guard let brace = series.firstIndex(of: "{") else { return Sample(name: String(series), labels: [:], value: value) }
+            guard let brace = series.firstIndex(of: "{") else {
+                return Sample(name: String(series), labels: [:], value: value)
+            }
             var labels: [String: String] = [:]
             // Label values in these tests never hold `,` or `"`.
-            for pair in series[series.index(after: brace)..<series.index(before: series.endIndex)].split(separator: ",") {
+            for pair in series[series.index(after: brace)..<series.index(before: series.endIndex)].split(separator: ",")
+            {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 guard parts.count == 2 else { continue }
                 labels[String(parts[0])] = String(parts[1].dropFirst().dropLast())
@@ -34,7 +38,9 @@ struct PrometheusText {
 
     /// The value of the one series `name` whose labels include `labels`; nil when there is none.
     func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
-        let matching = samples.filter { sample in sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value } }
+        let matching = samples.filter { sample in
+            sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value }
+        }
         return matching.count == 1 ? matching[0].value : nil
     }
 

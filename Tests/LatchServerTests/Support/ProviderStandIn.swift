@@ -83,11 +83,15 @@ final class ProviderStandIn: Sendable {
                     let subject = box.state.withLock({ $0.appleCodes.removeValue(forKey: code) })
                 else { return try Self.json(["error": "invalid_grant"], status: .badRequest) }
                 let refreshToken = "r" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-                box.state.withLock { $0.appleRefreshTokens[refreshToken] = AppleGrant(token: refreshToken, subject: subject, clientID: clientID) }
-                let idToken = try await idTokenKey.identityToken(subject: subject, audience: clientID, expires: now() + 600, nonce: nil)
+                box.state.withLock {
+                    $0.appleRefreshTokens[refreshToken] = AppleGrant(
+                        token: refreshToken, subject: subject, clientID: clientID)
+                }
+                let idToken = try await idTokenKey.identityToken(
+                    subject: subject, audience: clientID, expires: now() + 600, nonce: nil)
                 return try Self.json([
                     "access_token": "a" + UUID().uuidString, "token_type": "Bearer", "expires_in": 3600,
-                    "refresh_token": refreshToken, "id_token": idToken,
+                    "refresh_token": refreshToken, "id_token": idToken
                 ])
             }
             // Apple's revoke endpoint: form-encoded POST, client secret checked; 200 with an empty body.
@@ -130,11 +134,14 @@ final class ProviderStandIn: Sendable {
                     else { return ["errcode": 40125, "errmsg": "invalid appsecret"] }
                     let code = query["code"] ?? ""
                     if state.usedCodes.contains(code) { return ["errcode": 40163, "errmsg": "code been used"] }
-                    guard let user = state.wechatCodes[code] else { return ["errcode": 40029, "errmsg": "invalid code"] }
+                    guard let user = state.wechatCodes[code] else {
+                        return ["errcode": 40029, "errmsg": "invalid code"]
+                    }
                     state.usedCodes.insert(code)
                     var answer: [String: Any] = [
-                        "access_token": "ACCESS-\(user.openid)", "expires_in": 7200, "refresh_token": "REFRESH-\(user.openid)",
-                        "openid": user.openid, "scope": "snsapi_userinfo",
+                        "access_token": "ACCESS-\(user.openid)", "expires_in": 7200,
+                        "refresh_token": "REFRESH-\(user.openid)",
+                        "openid": user.openid, "scope": "snsapi_userinfo"
                     ]
                     if let unionid = user.unionid { answer["unionid"] = unionid }
                     return answer
@@ -149,8 +156,9 @@ final class ProviderStandIn: Sendable {
                         let user = state.wechatCodes.values.first(where: { $0.openid == openid })
                     else { return ["errcode": 40001, "errmsg": "invalid credential"] }
                     var answer: [String: Any] = [
-                        "openid": user.openid, "nickname": user.nickname, "sex": 1, "province": "Guangdong", "city": "Shenzhen",
-                        "country": "CN", "headimgurl": "https://thirdwx.qlogo.cn/mmopen/x/0", "privilege": [String](),
+                        "openid": user.openid, "nickname": user.nickname, "sex": 1, "province": "Guangdong",
+                        "city": "Shenzhen",
+                        "country": "CN", "headimgurl": "https://thirdwx.qlogo.cn/mmopen/x/0", "privilege": [String]()
                     ]
                     if let unionid = user.unionid { answer["unionid"] = unionid }
                     return answer
@@ -181,7 +189,9 @@ final class ProviderStandIn: Sendable {
         try await app.asyncShutdown()
     }
 
-    private static func json(_ object: Any, contentType: String = "application/json", status: HTTPResponseStatus = .ok) throws -> Response {
+    private static func json(_ object: Any, contentType: String = "application/json", status: HTTPResponseStatus = .ok)
+        throws -> Response
+    {
         let data = try JSONSerialization.data(withJSONObject: object)
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: contentType)
@@ -249,10 +259,10 @@ struct AppleTestKey: Sendable {
 
     /// The public half as Apple publishes it.
     var jwk: [String: String] {
-        let primitives = try! privateKey.publicKey.getKeyPrimitives()  // a generated key always has them
+        let primitives = try! privateKey.publicKey.getKeyPrimitives() // a generated key always has them
         return [
             "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
-            "n": Self.base64URL(primitives.modulus), "e": Self.base64URL(primitives.publicExponent),
+            "n": Self.base64URL(primitives.modulus), "e": Self.base64URL(primitives.publicExponent)
         ]
     }
 
@@ -260,13 +270,17 @@ struct AppleTestKey: Sendable {
     /// nil: a token without a nonce).
     func identityToken(
         subject: String = "001234.abcdef", audience: String = ProviderStandIn.appleClientID,
-        issuer: String = "https://appleid.apple.com", expires: Date, nonce: String? = Self.defaultNonce, email: String? = nil,
+        issuer: String = "https://appleid.apple.com", expires: Date, nonce: String? = Self.defaultNonce,
+        email: String? = nil,
         emailVerified: Bool = true, signingKid: String? = nil
     ) async throws -> String {
-        let hashedNonce = nonce.map { Data(SHA256.hash(data: Data($0.utf8))).map { String(format: "%02x", $0) }.joined() }
+        let hashedNonce = nonce.map {
+            Data(SHA256.hash(data: Data($0.utf8))).map { String(format: "%02x", $0) }.joined()
+        }
         let claims = AppleIdentityToken(
             issuer: .init(value: issuer), audience: .init(value: audience), expires: .init(value: expires),
-            issuedAt: .init(value: expires.addingTimeInterval(-600 - Double(Self.tokensSigned.add(1, ordering: .relaxed).newValue))),
+            issuedAt: .init(
+                value: expires.addingTimeInterval(-600 - Double(Self.tokensSigned.add(1, ordering: .relaxed).newValue))),
             subject: .init(value: subject), nonce: hashedNonce,
             email: email, emailVerified: email == nil ? nil : .init(value: emailVerified),
             isPrivateEmail: email.map { .init(value: $0.hasSuffix("privaterelay.appleid.com")) })

@@ -8,7 +8,9 @@ enum RawHTTP {
         let collected = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: String.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(done: collected)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collector(done: collected))
+                }
             }
             .connect(host: "127.0.0.1", port: port).get()
         let request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"

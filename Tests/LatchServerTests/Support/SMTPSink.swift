@@ -14,7 +14,8 @@ final class SMTPSink: Sendable {
         case timedOut(String)
         var description: String {
             switch self {
-            case .didNotStart(let output): "the SMTP sink did not start (is python3 with aiosmtpd installed? pip install aiosmtpd): \(output)"
+            case .didNotStart(let output):
+                "the SMTP sink did not start (is python3 with aiosmtpd installed? pip install aiosmtpd): \(output)"
             case .timedOut(let what): "timed out waiting for \(what)"
             }
         }
@@ -93,8 +94,11 @@ final class SMTPSink: Sendable {
 
     /// The messages received so far, in order.
     func messages() throws -> [Message] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-        return try names.map { try JSONDecoder().decode(Message.self, from: Data(contentsOf: folder.appendingPathComponent($0))) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
+        return try names.map {
+            try JSONDecoder().decode(Message.self, from: Data(contentsOf: folder.appendingPathComponent($0)))
+        }
     }
 
     /// What each DATA command got: "accepted", "refused 451", "stalled" …

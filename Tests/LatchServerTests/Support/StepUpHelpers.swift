@@ -15,11 +15,14 @@ struct DeviceKey {
 
     /// A signature of the `login` message for a device-credential challenge.
     func signLogin(challengeID: String, challenge: String) throws -> String {
-        try DeviceSignature.sign(try SignedMessage.login(challengeID: challengeID, challenge: challenge), with: privateKey)
+        try DeviceSignature.sign(
+            try SignedMessage.login(challengeID: challengeID, challenge: challenge), with: privateKey)
     }
 
     /// A signature of the `verify:{action}:{digest}` message for a verification's challenge.
-    func signVerification(action: String, parameters: [String: String], challengeID: String, challenge: String) throws -> String {
+    func signVerification(action: String, parameters: [String: String], challengeID: String, challenge: String) throws
+        -> String
+    {
         let message = try SignedMessage.verification(
             action: action, parameters: parameters, challengeID: challengeID, challenge: challenge)
         return try DeviceSignature.sign(message, with: privateKey)
@@ -91,7 +94,8 @@ extension TestServer {
     /// Binds `key` for the signed-in user; returns the credential id.
     func bindDevice(_ key: DeviceKey, name: String = "Alice's iPhone", bearer: String) async throws -> String {
         let bound = try await send(
-            .POST, "/v1/device-credentials", json: ["public_key": key.publicKey, "device_name": name, "biometry": "face_id"],
+            .POST, "/v1/device-credentials",
+            json: ["public_key": key.publicKey, "device_name": name, "biometry": "face_id"],
             bearer: bearer)
         try #require(bound.status == 201, "bind device: \(bound.text)")
         return try bound.decode(DeviceCredentialCreated.self).credentialId
@@ -105,8 +109,12 @@ extension TestServer {
     }
 
     /// The `device_signature` grant.
-    func deviceSignatureGrant(challengeID: String, signature: String, device: [String: String]? = nil) async throws -> TestResponse {
-        var body: [String: Any] = ["grant_type": "device_signature", "challenge_id": challengeID, "signature": signature]
+    func deviceSignatureGrant(challengeID: String, signature: String, device: [String: String]? = nil) async throws
+        -> TestResponse
+    {
+        var body: [String: Any] = [
+            "grant_type": "device_signature", "challenge_id": challengeID, "signature": signature
+        ]
         if let device { body["device"] = device }
         return try await send(.POST, "/v1/token", json: body)
     }
@@ -117,7 +125,9 @@ extension TestServer {
     func startVerification(
         _ action: String = "withdrawal", parameters: [String: String] = StepUp.withdrawal, bearer: String
     ) async throws -> TestResponse {
-        try await send(.POST, "/v1/verifications", json: ["action": action, "parameters": parameters] as [String: Any], bearer: bearer)
+        try await send(
+            .POST, "/v1/verifications", json: ["action": action, "parameters": parameters] as [String: Any],
+            bearer: bearer)
     }
 
     /// `POST /v1/verifications`, required to succeed.
@@ -130,7 +140,8 @@ extension TestServer {
     }
 
     /// `POST /v1/verifications/{id}/attempts`.
-    func attempt(_ verificationID: String, _ attempt: VerificationAttempt, bearer: String) async throws -> TestResponse {
+    func attempt(_ verificationID: String, _ attempt: VerificationAttempt, bearer: String) async throws -> TestResponse
+    {
         try await send(.POST, "/v1/verifications/\(verificationID)/attempts", json: attempt, bearer: bearer)
     }
 
@@ -141,7 +152,8 @@ extension TestServer {
     ) async throws -> String {
         let started = try await startedVerification(action, parameters: parameters, bearer: bearer)
         let passed = try await attempt(
-            started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: fundPassword), bearer: bearer)
+            started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: fundPassword),
+            bearer: bearer)
         try #require(passed.status == 200, "fund password attempt: \(passed.text)")
         return try passed.decode(VerificationPassed.self).verificationToken
     }
@@ -152,7 +164,8 @@ extension TestServer {
     ) async throws -> TestResponse {
         try await send(
             .POST, "/v1/verifications/redeem",
-            json: ["verification_token": token, "action": action, "parameters": parameters] as [String: Any], bearer: bearer)
+            json: ["verification_token": token, "action": action, "parameters": parameters] as [String: Any],
+            bearer: bearer)
     }
 }
 

@@ -26,7 +26,9 @@ final class TCPForwarder: Sendable {
             .childChannelInitializer { inbound in
                 ClientBootstrap(group: inbound.eventLoop)
                     .channelInitializer { outbound in
-                        outbound.eventLoop.makeCompletedFuture { try outbound.pipeline.syncOperations.addHandler(Relay(to: inbound)) }
+                        outbound.eventLoop.makeCompletedFuture {
+                            try outbound.pipeline.syncOperations.addHandler(Relay(to: inbound))
+                        }
                     }
                     .connect(host: host, port: port)
                     .flatMapThrowing { outbound in
@@ -48,7 +50,11 @@ final class TCPForwarder: Sendable {
     private final class Connections: Sendable {
         private let channels = Mutex<[any Channel]>([])
         func add(_ channel: any Channel) { channels.withLock { $0.append(channel) } }
-        func removeAll() -> [any Channel] { channels.withLock { current in defer { current = [] }; return current } }
+        func removeAll() -> [any Channel] {
+            channels.withLock { current in
+                defer { current = [] }; return current
+            }
+        }
     }
 
     /// Writes what one side reads to the other, and closes the other when one side closes.
@@ -77,9 +83,9 @@ final class TCPForwarder: Sendable {
 enum LoopbackPort {
     static func isListening(_ port: Int) -> Bool {
         #if os(Linux)
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let socket = socket(AF_INET, SOCK_STREAM, 0)
+            let socket = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { return false }
         defer { close(socket) }
@@ -88,7 +94,9 @@ enum LoopbackPort {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return connected == 0
     }

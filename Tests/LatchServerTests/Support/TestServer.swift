@@ -86,9 +86,11 @@ final class TestServer: Sendable {
         _ method: HTTPMethod, _ path: String, json: Any, bearer: String? = nil, headers: [(String, String)] = []
     ) async throws -> TestResponse {
         let data =
-            if let encodable = json as? any Encodable { try JSONEncoder().encode(encodable) }
-            else { try JSONSerialization.data(withJSONObject: json) }
-        return try await send(method, path, body: String(decoding: data, as: UTF8.self), bearer: bearer, headers: headers)
+            if let encodable = json as? any Encodable { try JSONEncoder().encode(encodable) } else {
+                try JSONSerialization.data(withJSONObject: json)
+            }
+        return try await send(
+            method, path, body: String(decoding: data, as: UTF8.self), bearer: bearer, headers: headers)
     }
 
     // MARK: Journeys
@@ -108,7 +110,8 @@ final class TestServer: Sendable {
     /// returns its first tokens.
     @discardableResult
     func signUp(
-        _ email: String = "alice@example.com", password: String = "Correct-Horse-9", device: [String: String]? = TestServer.testDevice
+        _ email: String = "alice@example.com", password: String = "Correct-Horse-9",
+        device: [String: String]? = TestServer.testDevice
     ) async throws -> TokenResponse {
         let registered = try await send(
             .POST, "/v1/registrations", json: ["email": email, "password": password, "terms_accepted": true])
@@ -143,7 +146,9 @@ final class TestServer: Sendable {
         let challengeID = try #require(challenged.errorBody?.challengeId)
         let finished = try await send(
             .POST, "/v1/token",
-            json: ["grant_type": "login_challenge", "challenge_id": challengeID, "code": try await latestCode(to: email)])
+            json: [
+                "grant_type": "login_challenge", "challenge_id": challengeID, "code": try await latestCode(to: email)
+            ])
         try #require(finished.status == 200, "login challenge: \(finished.text)")
         return try finished.decode(TokenResponse.self)
     }

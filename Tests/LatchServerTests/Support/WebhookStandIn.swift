@@ -26,7 +26,9 @@ final class WebhookStandIn: Sendable {
         app.post("sms") { req -> Response in
             let body = req.body.data.map { Data(buffer: $0) } ?? Data()
             let json = (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:]
-            recorder.received.withLock { $0.append(Received(contentType: req.headers.first(name: .contentType), json: json)) }
+            recorder.received.withLock {
+                $0.append(Received(contentType: req.headers.first(name: .contentType), json: json))
+            }
             let status = recorder.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
             return Response(status: HTTPResponseStatus(statusCode: Int(status)))
         }

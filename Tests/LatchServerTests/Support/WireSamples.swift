@@ -22,12 +22,15 @@ enum WireSamples {
         id: userID, email: "alice@example.com", emailVerified: true, nickname: "Alice", createdAt: createdAt,
         identities: [
             IdentityInfo(provider: "email", identifier: "alice@example.com", linkedAt: createdAt),
-            IdentityInfo(provider: "wechat", identifier: nil, linkedAt: later),
+            IdentityInfo(provider: "wechat", identifier: nil, linkedAt: later)
         ])
     static let tokenResponse = TokenResponse(
-        accessToken: jwt, expiresIn: 7200, refreshToken: randomBase64URL, refreshExpiresIn: 2_592_000, sessionId: sessionID,
-        user: UserInfo(id: userID, email: "alice@example.com", emailVerified: true, nickname: nil, createdAt: createdAt))
-    static let device = DeviceInfo(id: "A1B2C3D4-iphone", name: "Alice's iPhone", model: "iPhone16,1", platform: "iOS 18.1")
+        accessToken: jwt, expiresIn: 7200, refreshToken: randomBase64URL, refreshExpiresIn: 2_592_000,
+        sessionId: sessionID,
+        user: UserInfo(id: userID, email: "alice@example.com", emailVerified: true, nickname: nil, createdAt: createdAt)
+    )
+    static let device = DeviceInfo(
+        id: "A1B2C3D4-iphone", name: "Alice's iPhone", model: "iPhone16,1", platform: "iOS 18.1")
     static let descriptor = PublicKeyCredentialDescriptorJSON(id: randomBase64URL, transports: ["internal", "hybrid"])
     static let requestOptions = PublicKeyCredentialRequestOptionsJSON(
         challenge: randomBase64URL, timeout: 300_000, rpId: "latch.example.com", allowCredentials: [descriptor],
@@ -37,12 +40,14 @@ enum WireSamples {
         user: .init(id: "W7Dh1e0sTMqUbO9ZHcJ0gA", name: "alice@example.com", displayName: "Alice"),
         challenge: randomBase64URL, pubKeyCredParams: [.init(alg: .es256), .init(alg: .rs256)], timeout: 300_000,
         excludeCredentials: [descriptor],
-        authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
+        authenticatorSelection: .init(
+            residentKey: "preferred", requireResidentKey: false, userVerification: "required"),
         attestation: "none")
     static let registrationResponse = RegistrationResponseJSON(
         id: randomBase64URL, rawId: randomBase64URL,
         response: .init(
-            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ", transports: ["internal"]),
+            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ",
+            transports: ["internal"]),
         authenticatorAttachment: "platform")
     static let authenticationResponse = AuthenticationResponseJSON(
         id: randomBase64URL, rawId: randomBase64URL,
@@ -58,7 +63,8 @@ enum WireSamples {
         id: credentialID, deviceName: "Alice's iPhone", biometry: "face_id", createdAt: createdAt, lastUsedAt: later,
         protection: "secure_enclave")
     static let passkey = PasskeyInfo(
-        id: credentialID, name: "iCloud Keychain", createdAt: createdAt, lastUsedAt: later, backedUp: true, backupEligible: true,
+        id: credentialID, name: "iCloud Keychain", createdAt: createdAt, lastUsedAt: later, backedUp: true,
+        backupEligible: true,
         transports: ["internal", "hybrid"], attestation: "none")
     static let securityEvent = SecurityEventInfo(
         id: challengeID, type: "signed_in", sessionId: sessionID, ip: "203.0.113.7", createdAt: createdAt)
@@ -68,11 +74,14 @@ enum WireSamples {
         Sample("Error", "locked", APIErrorBody(error: "AUTH_002", message: "Locked.", lockedUntil: later)),
         Sample(
             "Error", "validation",
-            APIErrorBody(error: "VALIDATION_FAILED", message: "Check the password.", field: "password", reasons: ["too_short"])),
-        Sample("Error", "rate limited", APIErrorBody(error: "RATE_LIMITED", message: "Too many requests.", retryAfter: 30)),
+            APIErrorBody(
+                error: "VALIDATION_FAILED", message: "Check the password.", field: "password", reasons: ["too_short"])),
+        Sample(
+            "Error", "rate limited", APIErrorBody(error: "RATE_LIMITED", message: "Too many requests.", retryAfter: 30)),
         Sample(
             "Error", "unusual sign-in",
-            APIErrorBody(error: "VERIFICATION_REQUIRED", message: "Enter the code.", challengeId: challengeID, method: "email")),
+            APIErrorBody(
+                error: "VERIFICATION_REQUIRED", message: "Enter the code.", challengeId: challengeID, method: "email")),
         Sample("AccountDeleted", AccountDeleted(appleRevocation: .notLinked)),
         Sample(
             "AccountExport",
@@ -86,7 +95,8 @@ enum WireSamples {
         Sample("DeleteAccountRequest", DeleteAccountRequest(verificationToken: jwt)),
         Sample(
             "RegistrationRequest",
-            RegistrationRequest(email: "alice@example.com", password: "Correct-Horse-9", termsAccepted: true, nickname: "Alice")),
+            RegistrationRequest(
+                email: "alice@example.com", password: "Correct-Horse-9", termsAccepted: true, nickname: "Alice")),
         Sample("RegistrationAccepted", RegistrationAccepted(registrationId: challengeID, expiresIn: 600)),
         Sample("VerifyCodeRequest", VerifyCodeRequest(code: "482915", device: device)),
         Sample("UpdateProfileRequest", UpdateProfileRequest(nickname: "Alice L.")),
@@ -95,7 +105,8 @@ enum WireSamples {
             "ResetPasswordRequest",
             ResetPasswordRequest(email: "alice@example.com", code: "482915", newPassword: "Battery-Staple-7")),
         Sample(
-            "ChangePasswordRequest", ChangePasswordRequest(currentPassword: "Correct-Horse-9", newPassword: "Battery-Staple-7")),
+            "ChangePasswordRequest",
+            ChangePasswordRequest(currentPassword: "Correct-Horse-9", newPassword: "Battery-Staple-7")),
         Sample(
             "DeviceCredentialRequest",
             DeviceCredentialRequest(
@@ -103,7 +114,8 @@ enum WireSamples {
         Sample("DeviceCredentialCreated", DeviceCredentialCreated(credentialId: credentialID)),
         Sample("DeviceCredential", deviceCredential),
         Sample(
-            "SignatureChallenge", SignatureChallengeInfo(challengeId: challengeID, challenge: randomBase64URL, expiresIn: 120)),
+            "SignatureChallenge",
+            SignatureChallengeInfo(challengeId: challengeID, challenge: randomBase64URL, expiresIn: 120)),
         Sample("UnbindDeviceCredentialRequest", UnbindDeviceCredentialRequest(verificationToken: jwt)),
         Sample("Device", device),
         Sample("Identity", IdentityInfo(provider: "phone", identifier: "+8613800138000", linkedAt: createdAt)),
@@ -115,26 +127,35 @@ enum WireSamples {
             LinkIdentityRequest(provider: "email", code: "482915", email: "alice@example.com")),
         Sample(
             "LinkIdentityRequest", "apple",
-            LinkIdentityRequest(provider: "apple", identityToken: jwt, nonce: "n-0S6_WzA2Mj", authorizationCode: "c1f2.0.abc")),
+            LinkIdentityRequest(
+                provider: "apple", identityToken: jwt, nonce: "n-0S6_WzA2Mj", authorizationCode: "c1f2.0.abc")),
         Sample("LinkIdentityRequest", "wechat", LinkIdentityRequest(provider: "wechat", code: "081Kq4Ga1Yx8xL0")),
-        Sample("LinkIdentityRequest", "phone", LinkIdentityRequest(provider: "phone", code: "482915", phone: "+8613800138000")),
+        Sample(
+            "LinkIdentityRequest", "phone",
+            LinkIdentityRequest(provider: "phone", code: "482915", phone: "+8613800138000")),
         Sample("SMSCodeRequest", SMSCodeRequest(phone: "+8613800138000")),
         Sample("SMSCodeAccepted", SMSCodeAccepted(expiresIn: 600, resendAfter: 60)),
         Sample("UnlinkIdentityRequest", UnlinkIdentityRequest(verificationToken: jwt)),
         Sample("EmailLinkCodeSent", EmailLinkCodeSent(expiresIn: 600)),
         Sample("PasskeyRegistrationOptionsRequest", PasskeyRegistrationOptionsRequest(verificationToken: jwt)),
-        Sample("PasskeyRegistrationOptions", PasskeyRegistrationOptions(challengeId: challengeID, options: creationOptions)),
+        Sample(
+            "PasskeyRegistrationOptions", PasskeyRegistrationOptions(challengeId: challengeID, options: creationOptions)
+        ),
         Sample(
             "PasskeyRegistrationRequest",
-            PasskeyRegistrationRequest(challengeId: challengeID, credential: registrationResponse, name: "iCloud Keychain")),
+            PasskeyRegistrationRequest(
+                challengeId: challengeID, credential: registrationResponse, name: "iCloud Keychain")),
         Sample(
             "PasskeyCreated",
-            PasskeyCreated(id: credentialID, name: "iCloud Keychain", createdAt: createdAt, backedUp: true, attestation: "none")),
+            PasskeyCreated(
+                id: credentialID, name: "iCloud Keychain", createdAt: createdAt, backedUp: true, attestation: "none")),
         Sample("Passkey", passkey),
         Sample("RenamePasskeyRequest", RenamePasskeyRequest(name: "YubiKey 5C")),
         Sample("RemovePasskeyRequest", RemovePasskeyRequest(verificationToken: jwt)),
         Sample("PasskeyAuthenticationOptionsRequest", PasskeyAuthenticationOptionsRequest(email: "alice@example.com")),
-        Sample("PasskeyAuthenticationOptions", PasskeyAuthenticationOptions(challengeId: challengeID, options: requestOptions)),
+        Sample(
+            "PasskeyAuthenticationOptions",
+            PasskeyAuthenticationOptions(challengeId: challengeID, options: requestOptions)),
         Sample("PublicKeyCredentialDescriptor", descriptor),
         Sample("PublicKeyCredentialRequestOptions", requestOptions),
         Sample("PublicKeyCredentialCreationOptions", creationOptions),
@@ -144,10 +165,12 @@ enum WireSamples {
             "TOTPEnrollment",
             TOTPEnrollment(
                 secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
-                otpauthURI: "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Latch")),
+                otpauthURI:
+                    "otpauth://totp/Latch:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Latch")),
         Sample("TOTPActivationRequest", TOTPActivationRequest(code: "482915")),
         Sample(
-            "TOTPActivated", TOTPActivated(recoveryCodes: (2...9).map { "k7m2\($0)-p9x4q" } + ["ab3cd-ef4gh", "zz9yx-2wv7u"])),
+            "TOTPActivated",
+            TOTPActivated(recoveryCodes: (2...9).map { "k7m2\($0)-p9x4q" } + ["ab3cd-ef4gh", "zz9yx-2wv7u"])),
         Sample("VerificationTokenBody", VerificationTokenBody(verificationToken: jwt)),
         Sample("FundPasswordRequest", FundPasswordRequest(fundPassword: "258369", currentFundPassword: "147258")),
         Sample("SecurityEvent", securityEvent),
@@ -162,7 +185,8 @@ enum WireSamples {
             "TokenRequest", "device_signature",
             TokenRequest(grantType: .deviceSignature, challengeId: challengeID, signature: "MEUCIQDx", device: device)),
         Sample(
-            "TokenRequest", "login_challenge", TokenRequest(grantType: .loginChallenge, challengeId: challengeID, code: "482915")),
+            "TokenRequest", "login_challenge",
+            TokenRequest(grantType: .loginChallenge, challengeId: challengeID, code: "482915")),
         Sample(
             "TokenRequest", "apple",
             TokenRequest(
@@ -170,11 +194,13 @@ enum WireSamples {
                 authorizationCode: "c1f2.0.abc")),
         Sample("TokenRequest", "wechat", TokenRequest(grantType: .wechat, code: "081Kq4Ga1Yx8xL0", device: device)),
         Sample(
-            "TokenRequest", "sms_code", TokenRequest(grantType: .smsCode, code: "482915", phone: "+8613800138000", device: device)
+            "TokenRequest", "sms_code",
+            TokenRequest(grantType: .smsCode, code: "482915", phone: "+8613800138000", device: device)
         ),
         Sample(
             "TokenRequest", "passkey",
-            TokenRequest(grantType: .passkey, challengeId: challengeID, credential: authenticationResponse, device: device)),
+            TokenRequest(
+                grantType: .passkey, challengeId: challengeID, credential: authenticationResponse, device: device)),
         Sample("TokenResponse", tokenResponse),
         Sample("User", user),
         Sample(
@@ -196,21 +222,25 @@ enum WireSamples {
                 verificationId: challengeID,
                 methods: [
                     VerificationMethodOffer(
-                        type: .biometric, credentialIds: [credentialID], challengeId: challengeID, challenge: randomBase64URL),
-                    VerificationMethodOffer(type: .totp), VerificationMethodOffer(type: .fundPassword),
+                        type: .biometric, credentialIds: [credentialID], challengeId: challengeID,
+                        challenge: randomBase64URL),
+                    VerificationMethodOffer(type: .totp), VerificationMethodOffer(type: .fundPassword)
                 ],
                 preferred: .biometric, expiresIn: 300)),
         Sample(
             "VerificationAttempt", "biometric",
             VerificationAttempt(method: .biometric, credentialId: credentialID, signature: "MEUCIQDx")),
-        Sample("VerificationAttempt", "passkey", VerificationAttempt(method: .passkey, credential: authenticationResponse)),
+        Sample(
+            "VerificationAttempt", "passkey", VerificationAttempt(method: .passkey, credential: authenticationResponse)),
         Sample("VerificationAttempt", "totp", VerificationAttempt(method: .totp, code: "482915")),
-        Sample("VerificationAttempt", "fund_password", VerificationAttempt(method: .fundPassword, fundPassword: "258369")),
+        Sample(
+            "VerificationAttempt", "fund_password", VerificationAttempt(method: .fundPassword, fundPassword: "258369")),
         Sample("VerificationPassed", VerificationPassed(verificationToken: jwt, expiresIn: 300)),
         Sample(
             "RedeemVerificationRequest",
             RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
         Sample(
-            "RedeemedVerification", RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later)),
+            "RedeemedVerification",
+            RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later))
     ]
 }
