@@ -56,19 +56,12 @@ extension Request {
         }
     }
 
-    /// Counts one code about to be sent to `target` (e.g. `password_reset:alice@example.com`)
-    /// against its daily cap (`GuessBudget.sends`); 429 with `retry_after` once the cap is reached.
-    /// Returns the key to `refundCodeSend(_:)` when the code is not sent after all.
+    /// `LatchServices.chargeCodeSend(to:on:)` for this request: one code about to be sent to `target`
+    /// against its daily cap; 429 with `retry_after` once reached. Returns the key to
+    /// `refundCodeSend(_:)` when the code is not sent after all.
     @discardableResult
     func chargeCodeSend(to target: String) async throws -> String {
-        let key = "send:\(target)"
-        let now = latch.clock.epochSeconds
-        switch try await latch.budgets.charge(key, .sends, now: now, on: db) {
-        case .charged:
-            return key
-        case .spent(let until):
-            throw LatchError.rateLimited(retryAfter: Int((until.timeIntervalSince1970 - now).rounded(.up)))
-        }
+        try await latch.chargeCodeSend(to: target, on: db)
     }
 
     /// Gives back a send charged by `chargeCodeSend(to:)` that did not happen.

@@ -3,7 +3,21 @@ import Foundation
 import LatchCore
 import Vapor
 
-extension Request {
+/// The sign-in with a proven identity (Apple, WeChat, SMS; C1), without HTTP: the routes make one
+/// from their request (`Request.identitySignIn`), tests from an application's services and a database.
+struct IdentitySignIn {
+    let latch: LatchServices
+    let db: any Database
+    /// The client's address, for the session and the security events.
+    let clientIP: String?
+    /// The language of the mails (new device, sign-in code).
+    let language: LatchLanguage
+
+    /// The new-device screening with the same services, database, address and language.
+    private var screening: NewDeviceScreening {
+        NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
+    }
+
     /// Signs in the account holding `proven` (C1), creating it on first sign-in, and returns its first tokens.
     ///
     /// A first Apple sign-in joins an existing account by email only when Apple says the email is
@@ -11,7 +25,6 @@ extension Request {
     /// Sign-ins from a new device are screened as password sign-ins are (C8) when the account can
     /// receive a code (it has an email or TOTP); other accounts are told by a security event.
     func signIn(with proven: ProvenIdentity, device: DeviceInfo?) async throws -> TokenResponse {
-        let latch = self.latch
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
         let (user, created) = try await account(for: proven, now: seconds)
@@ -21,16 +34,16 @@ extension Request {
         var canReceiveCode = user.email != nil
         if !canReceiveCode, !created { canReceiveCode = try await latch.totp.isActive(user: userID, on: db) }
         if created {
-            try await rememberDevice(Validate.deviceName(device?.id), of: userID)
+            try await screening.rememberDevice(Validate.deviceName(device?.id), of: userID)
         } else if canReceiveCode {
-            try await screenNewDevice(user, device: device)
+            try await screening.screen(user, device: device)
         } else {
             let deviceID = Validate.deviceName(device?.id)
             let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
-            try await rememberDevice(deviceID, of: userID)
+            try await screening.rememberDevice(deviceID, of: userID)
             // Not created here, so the account has had a session: any device it does not know is new.
             if deviceID.map({ !known.contains($0) }) ?? true {
-                try await noticeNewDevice(user, device: device)
+                try await screening.notice(user, device: device)
             }
         }
         return try await latch.startSession(
@@ -96,5 +109,17 @@ extension Request {
             .create(on: database)
             return user
         }
+    }
+}
+
+extension Request {
+    /// The identity sign-in of this request (its services, database, client address and language).
+    var identitySignIn: IdentitySignIn {
+        IdentitySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
+    }
+
+    /// `IdentitySignIn.signIn(with:device:)` for this request.
+    func signIn(with proven: ProvenIdentity, device: DeviceInfo?) async throws -> TokenResponse {
+        try await identitySignIn.signIn(with: proven, device: device)
     }
 }

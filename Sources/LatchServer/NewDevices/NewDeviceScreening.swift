@@ -13,9 +13,19 @@ import Vapor
 /// is trusted without a check, and it is remembered there. An account that has ever had a session
 /// has no "first device" any more (issue 10 §2): before, an account registered or first signed in
 /// without a `device.id` knew no device, so whatever id came next was trusted silently.
-extension Request {
+///
+/// Without HTTP: the routes make one from their request (`Request.newDeviceScreening`), tests from an
+/// application's services and a database.
+struct NewDeviceScreening {
+    let latch: LatchServices
+    let db: any Database
+    /// The client's address, for the security events and the "new device" mail.
+    let clientIP: String?
+    /// The language of the mails.
+    let language: LatchLanguage
+
     /// Lets a sign-in of `user` from `device` through, or throws VERIFICATION_REQUIRED.
-    func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
+    func screen(_ user: User, device: DeviceInfo?) async throws {
         let userID = try user.requireID()
         let deviceID = Validate.deviceName(device?.id)
         let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
@@ -27,7 +37,7 @@ extension Request {
         }
         guard user.verifyUnusualSignIns else {
             try await rememberDevice(deviceID, of: userID)
-            try await noticeNewDevice(user, device: device)
+            try await notice(user, device: device)
             return
         }
         let challenge = try await startLoginChallenge(for: user, device: device)
@@ -56,7 +66,7 @@ extension Request {
     }
 
     /// Mails "a new device signed in" and records the event.
-    func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
+    func notice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
         try await latch.events.record(
             .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
         guard let email = user.email else { return }
@@ -96,7 +106,7 @@ extension Request {
         var code: String?
         if !useTOTP {
             // At most 10 sign-in codes a day per account, however often a known password is tried.
-            try await chargeCodeSend(to: "sign_in:\(userID.uuidString.lowercased())")
+            try await latch.chargeCodeSend(to: "sign_in:\(userID.uuidString.lowercased())", on: db)
             let fresh = RandomSecrets.sixDigitCode()
             challenge.codeHash = latch.secrets.keyedHash(
                 fresh, context: "login-challenge:\(id.uuidString.lowercased())")
@@ -107,5 +117,27 @@ extension Request {
             try await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
         }
         return challenge
+    }
+}
+
+extension Request {
+    /// The new-device screening of this request (its services, database, client address and language).
+    var newDeviceScreening: NewDeviceScreening {
+        NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
+    }
+
+    /// `NewDeviceScreening.screen` for this request.
+    func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
+        try await newDeviceScreening.screen(user, device: device)
+    }
+
+    /// `NewDeviceScreening.rememberDevice` for this request.
+    func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
+        try await newDeviceScreening.rememberDevice(deviceID, of: userID)
+    }
+
+    /// `NewDeviceScreening.notice` for this request.
+    func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
+        try await newDeviceScreening.notice(user, device: device, session: session)
     }
 }

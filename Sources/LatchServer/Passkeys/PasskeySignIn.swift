@@ -4,27 +4,35 @@ import LatchCore
 import SQLKit
 import Vapor
 
-extension Request {
-    /// Grant `passkey` (issue 13): an assertion answering a sign-in challenge from
+/// Grant `passkey` (issue 13) without HTTP: the routes make one from their request
+/// (`Request.passkeySignIn`), tests from an application's services and a database.
+struct PasskeySignIn {
+    let latch: LatchServices
+    let db: any Database
+    /// The client's address, for the session and the security events.
+    let clientIP: String?
+    /// The language of the request (nothing is mailed on a passkey sign-in today).
+    let language: LatchLanguage
+
+    /// An assertion answering sign-in challenge `challengeID` from
     /// `POST /v1/passkeys/authentication/options`. The challenge is used up before anything is
     /// checked; then the client data, the RP ID hash, UP and UV, the signature, the user handle and
     /// the counter. A passkey is a strong factor: the device is remembered, with no emailed code.
     ///
     /// No guess budget: nothing here can be guessed (a signature by an unknown key never verifies);
     /// the sign-in rate limit still applies.
-    func passkeyGrant(_ body: TokenRequest) async throws -> TokenResponse {
-        guard let challengeID = body.challengeId else { throw LatchError.missing("challenge_id") }
-        guard let credential = body.credential else { throw LatchError.missing("credential") }
-        let latch = self.latch
+    func signIn(challengeID: String, credential: AuthenticationResponseJSON, device: DeviceInfo?) async throws
+        -> TokenResponse
+    {
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
         guard let id = UUID(uuidString: challengeID),
             let challenge = try await PasskeyChallengeStore().consume(id, .authentication, now: seconds, on: db)
-        else { throw Self.passkeyRefused("challenge_unknown_or_used") }
+        else { throw Self.refused("challenge_unknown_or_used") }
         guard let rawID = Base64URL.decode(credential.rawId),
             let passkey = try await Passkey.query(on: db).filter(\.$credentialID == Base64URL.encode(rawID)).first(),
             let user = try await User.find(passkey.userID, on: db)
-        else { throw Self.passkeyRefused("unknown_credential") }
+        else { throw Self.refused("unknown_credential") }
         let userID = try user.requireID()
         let assertion: PasskeyVerifier.Assertion
         do throws(PasskeyCheckFailure) {
@@ -35,17 +43,18 @@ extension Request {
             }
         } catch {
             try await latch.events.record(.signInFailed, user: userID, ip: clientIP, now: seconds, on: db)
-            throw Self.passkeyRefused(error.rawValue)
+            throw Self.refused(error.rawValue)
         }
-        try await recordPasskeyUse(passkey, assertion: assertion, session: nil, now: seconds)
-        try await rememberDevice(Validate.deviceName(body.device?.id), of: userID)
-        return try await latch.startSession(for: user, device: body.device, ip: clientIP, now: now, on: db).tokens
+        try await recordUse(passkey, assertion: assertion, session: nil, now: seconds)
+        try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
+            .rememberDevice(Validate.deviceName(device?.id), of: userID)
+        return try await latch.startSession(for: user, device: device, ip: clientIP, now: now, on: db).tokens
     }
 
     /// Stores the new counter, backup state and time of use, in one conditional statement: a counter
     /// that did not go up (when either is non-zero) is refused and recorded as a security event, as
     /// the authenticator may have been cloned (WebAuthn Level 3 §6.1.1).
-    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double)
+    func recordUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double)
         async throws
     {
         let counter = Int64(assertion.signCount)
@@ -61,11 +70,33 @@ extension Request {
         guard updated.isEmpty else { return }
         try await latch.events.record(
             .passkeyCounterRegressed, user: passkey.userID, session: session, ip: clientIP, now: now, on: db)
-        throw Self.passkeyRefused("counter_regressed")
+        throw Self.refused("counter_regressed")
     }
 
     /// 401 AUTH_001 naming why (`field` `credential`).
-    static func passkeyRefused(_ reason: String) -> LatchError {
+    static func refused(_ reason: String) -> LatchError {
         LatchError(.wrongCredentials, status: .unauthorized, field: "credential", reasons: [reason])
+    }
+}
+
+extension Request {
+    /// The passkey sign-in of this request (its services, database, client address and language).
+    var passkeySignIn: PasskeySignIn {
+        PasskeySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
+    }
+
+    /// Grant `passkey`: checks the body has `challenge_id` and `credential`, then
+    /// `PasskeySignIn.signIn(challengeID:credential:device:)`.
+    func passkeyGrant(_ body: TokenRequest) async throws -> TokenResponse {
+        guard let challengeID = body.challengeId else { throw LatchError.missing("challenge_id") }
+        guard let credential = body.credential else { throw LatchError.missing("credential") }
+        return try await passkeySignIn.signIn(challengeID: challengeID, credential: credential, device: body.device)
+    }
+
+    /// `PasskeySignIn.recordUse` for this request (also used by a passkey step-up).
+    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double)
+        async throws
+    {
+        try await passkeySignIn.recordUse(passkey, assertion: assertion, session: session, now: now)
     }
 }
