@@ -2,6 +2,7 @@ import Foundation
 import LatchCore
 
 /// An error answer from latchd, in the API's error format (`{"error": CODE, "message": …, …details}`).
+@dynamicMemberLookup
 public struct LatchServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status.
     public var status: Int
@@ -26,40 +27,17 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
             retryAfter: retryAfter, challengeId: challengeID, method: method)
     }
 
-    /// The request field at fault, for validation errors.
-    public var field: String? {
-        get { details.field }
-        set { details.field = newValue }
+    /// Each of ``LatchErrorDetails``' members (`field`, `reasons`, `attemptsRemaining`, `lockedUntil`,
+    /// `retryAfter`, `challengeId`, `method`), read and written as if it were this type's own.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LatchErrorDetails, Value>) -> Value {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
     }
-    /// The rules a field broke (e.g. password policy violations).
-    public var reasons: [String]? {
-        get { details.reasons }
-        set { details.reasons = newValue }
-    }
-    /// Attempts left before a code dies or a lock starts.
-    public var attemptsRemaining: Int? {
-        get { details.attemptsRemaining }
-        set { details.attemptsRemaining = newValue }
-    }
-    /// When a lock ends (AUTH_002).
-    public var lockedUntil: Date? {
-        get { details.lockedUntil }
-        set { details.lockedUntil = newValue }
-    }
-    /// Seconds to wait before retrying (RATE_LIMITED): the body's `retry_after`, else the `Retry-After` header.
-    public var retryAfter: Int? {
-        get { details.retryAfter }
-        set { details.retryAfter = newValue }
-    }
+
     /// For VERIFICATION_REQUIRED at sign-in: the login challenge.
     public var challengeID: String? {
         get { details.challengeId }
         set { details.challengeId = newValue }
-    }
-    /// For VERIFICATION_REQUIRED at sign-in: `email` or `totp`.
-    public var method: String? {
-        get { details.method }
-        set { details.method = newValue }
     }
 
     /// The code, when it is one this SDK knows.
@@ -67,7 +45,9 @@ public struct LatchServerError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         var text = "\(rawCode) (\(status)): \(message)"
-        if let field { text += " [field \(field)\(reasons.map { ": " + $0.joined(separator: ", ") } ?? "")]" }
+        if let field = details.field {
+            text += " [field \(field)\(details.reasons.map { ": " + $0.joined(separator: ", ") } ?? "")]"
+        }
         return text
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// The body of every error answer: `{"error": CODE, "message": TEXT, …details}`, the details
 /// (`LatchErrorDetails`) at the top level.
+@dynamicMemberLookup
 public struct APIErrorBody: Codable, Sendable, Equatable {
     public var error: String
     public var message: String
@@ -26,40 +27,11 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
                 retryAfter: retryAfter, challengeId: challengeId, method: method))
     }
 
-    /// The request field at fault, for validation errors.
-    public var field: String? {
-        get { details.field }
-        set { details.field = newValue }
-    }
-    /// The rules a field broke (e.g. password policy violations).
-    public var reasons: [String]? {
-        get { details.reasons }
-        set { details.reasons = newValue }
-    }
-    /// Attempts left before a code dies or a lock starts.
-    public var attemptsRemaining: Int? {
-        get { details.attemptsRemaining }
-        set { details.attemptsRemaining = newValue }
-    }
-    /// When a lock ends.
-    public var lockedUntil: Date? {
-        get { details.lockedUntil }
-        set { details.lockedUntil = newValue }
-    }
-    /// Seconds to wait before retrying.
-    public var retryAfter: Int? {
-        get { details.retryAfter }
-        set { details.retryAfter = newValue }
-    }
-    /// For VERIFICATION_REQUIRED at sign-in: the login challenge to answer with grant `login_challenge`.
-    public var challengeId: String? {
-        get { details.challengeId }
-        set { details.challengeId = newValue }
-    }
-    /// For VERIFICATION_REQUIRED at sign-in: `email` (a code was mailed) or `totp`.
-    public var method: String? {
-        get { details.method }
-        set { details.method = newValue }
+    /// Each of ``LatchErrorDetails``' members (`field`, `reasons`, `attemptsRemaining`, `lockedUntil`,
+    /// `retryAfter`, `challengeId`, `method`), read and written as if it were this type's own.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LatchErrorDetails, Value>) -> Value {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -4,6 +4,7 @@ import Vapor
 
 /// A domain error with its stable code, HTTP status and details; the error middleware writes it
 /// in the API's error format.
+@dynamicMemberLookup
 public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var code: LatchErrorCode
     public var status: HTTPResponseStatus
@@ -26,33 +27,11 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var field: String? {
-        get { details.field }
-        set { details.field = newValue }
-    }
-    public var reasons: [String]? {
-        get { details.reasons }
-        set { details.reasons = newValue }
-    }
-    public var attemptsRemaining: Int? {
-        get { details.attemptsRemaining }
-        set { details.attemptsRemaining = newValue }
-    }
-    public var lockedUntil: Date? {
-        get { details.lockedUntil }
-        set { details.lockedUntil = newValue }
-    }
-    public var retryAfter: Int? {
-        get { details.retryAfter }
-        set { details.retryAfter = newValue }
-    }
-    public var challengeId: String? {
-        get { details.challengeId }
-        set { details.challengeId = newValue }
-    }
-    public var method: String? {
-        get { details.method }
-        set { details.method = newValue }
+    /// Each of ``LatchErrorDetails``' members (`field`, `reasons`, `attemptsRemaining`, `lockedUntil`,
+    /// `retryAfter`, `challengeId`, `method`), read and written as if it were this type's own.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LatchErrorDetails, Value>) -> Value {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
     }
 
     public var description: String { "\(code.rawValue) (\(status.code))" }
