@@ -174,19 +174,9 @@ public final class LatchdProcess: Sendable {
 
     /// The latchd executable beside the test bundle (or in `.build/debug`).
     public static func binary() throws -> URL {
-        var directories: [URL] = []
-        if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        guard let found = BuiltProducts.executable(named: "latchd") else {
+            throw StartError.notBuilt(lookedIn: BuiltProducts.directories.map(\.path))
         }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        directories.append(packageRoot.appendingPathComponent(".build/debug"))
-        let found = directories.map { $0.appendingPathComponent("latchd") }.first {
-            FileManager.default.isExecutableFile(atPath: $0.path)
-        }
-        guard let found else { throw StartError.notBuilt(lookedIn: directories.map(\.path)) }
         return found
     }
 
