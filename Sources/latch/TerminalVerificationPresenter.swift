@@ -96,7 +96,7 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         case .passkey:
             // Busy pages (the software authenticator answers at once) were not answered above; here the
             // passkey page waits after a refused or failed attempt.
-            await chooseAfterPasskey(screen, respond: respond)
+            await chooseWithoutScript(screen, giveUpMessage: screen.message, respond: respond)
         }
     }
 
@@ -124,9 +124,12 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         }
     }
 
-    /// The passkey page after a failed or refused attempt: a person chooses; a script moves on to the
-    /// secret it was given, else gives up (trying the same passkey again would not change the answer).
-    private func chooseAfterPasskey(_ screen: VerificationScreen, respond: VerificationResponder) async {
+    /// A page that waits for a choice: a person chooses; a script moves on to the secret it was given,
+    /// else gives up with `giveUpMessage` (after a failed passkey, the page's own message: trying the
+    /// same passkey again would not change the answer).
+    private func chooseWithoutScript(
+        _ screen: VerificationScreen, giveUpMessage: String? = nil, respond: VerificationResponder
+    ) async {
         if terminal.inputIsTerminal {
             await choose(screen, respond: respond)
         } else if await secrets.hasFundPassword, screen.button(.usePassword) != nil {
@@ -134,19 +137,7 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         } else if await secrets.hasCode, screen.button(.otherMethod) != nil {
             respond(.tapped(.otherMethod))
         } else {
-            page.giveUp(screen.message, respond: respond)
-        }
-    }
-
-    private func chooseWithoutScript(_ screen: VerificationScreen, respond: VerificationResponder) async {
-        if terminal.inputIsTerminal {
-            await choose(screen, respond: respond)
-        } else if await secrets.hasFundPassword, screen.button(.usePassword) != nil {
-            respond(.tapped(.usePassword))
-        } else if await secrets.hasCode, screen.button(.otherMethod) != nil {
-            respond(.tapped(.otherMethod))
-        } else {
-            page.giveUp(text.noAnswerLeft, respond: respond)
+            page.giveUp(giveUpMessage ?? text.noAnswerLeft, respond: respond)
         }
     }
 
