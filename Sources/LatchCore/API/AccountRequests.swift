@@ -65,16 +65,22 @@ public struct ResetPasswordRequest: Codable, Sendable, Equatable {
     public var email: String
     public var code: String
     public var newPassword: String
+    /// A frozen account with 2FA on recovers only with its TOTP code or a recovery code here (issue 19 §3);
+    /// without it the reset answers 403 VERIFICATION_REQUIRED (`method: "totp"`, `field: "second_factor"`),
+    /// with a wrong one AUTH_003.
+    public var secondFactor: String?
 
-    public init(email: String, code: String, newPassword: String) {
+    public init(email: String, code: String, newPassword: String, secondFactor: String? = nil) {
         self.email = email
         self.code = code
         self.newPassword = newPassword
+        self.secondFactor = secondFactor
     }
 
     enum CodingKeys: String, CodingKey {
         case email, code
         case newPassword = "new_password"
+        case secondFactor = "second_factor"
     }
 }
 

@@ -46,4 +46,17 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     case passkeyRemoved = "passkey_removed"
     /// A passkey assertion whose signature counter did not go up: a cloned authenticator, or a replay.
     case passkeyCounterRegressed = "passkey_counter_regressed"
+    /// The account was frozen ("this wasn't me", issue 19 §3): by the owner's link, the signed-in owner, or
+    /// an operator.
+    case accountFrozen = "account_frozen"
+    /// The account was recovered (password reset with the second factor) or an operator unfroze it.
+    case accountUnfrozen = "account_unfrozen"
+    /// A security reset ended every way into the account (issue 19 §1).
+    case securityReset = "security_reset"
+    /// A security hold started or was extended (issue 19 §2).
+    case securityHoldStarted = "security_hold_started"
+    /// A security hold ended (ran out, or an operator lifted it).
+    case securityHoldEnded = "security_hold_ended"
+    /// The anti-phishing code was set, changed or removed (issue 19 §4).
+    case antiPhishingCodeChanged = "anti_phishing_code_changed"
 }

@@ -38,6 +38,12 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     case internalError = "INTERNAL_ERROR"
     /// An operator disabled the account (issue 12): no grant signs it in, its sessions are over (403).
     case accountDisabled = "ACCOUNT_DISABLED"
+    /// A security hold runs (issue 19 §2): the action is paused after a recent security change; the body
+    /// carries `hold_until`, `reason` (a `SecurityHoldReason`) and `action` (403).
+    case securityHold = "SECURITY_HOLD"
+    /// The account is frozen ("this wasn't me", issue 19 §3): no grant signs it in until the owner
+    /// recovers it with a password reset by email code (plus the TOTP or a recovery code when 2FA is on) (403).
+    case accountFrozen = "ACCOUNT_FROZEN"
 
     /// The HTTP status this code answers with unless the case says otherwise (the one place that
     /// pairs them; e.g. VALIDATION_FAILED is 422 for a value that breaks a rule, 400 for a missing one).
@@ -52,7 +58,7 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case .methodNotAllowed: 405
         case .unsupportedMediaType: 415
         case .conflict, .noVerificationMethod, .limitReached: 409
-        case .verificationRequired, .verificationInvalid, .accountDisabled: 403
+        case .verificationRequired, .verificationInvalid, .accountDisabled, .securityHold, .accountFrozen: 403
         case .internalError: 500
         }
     }
@@ -96,6 +102,11 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.internalError, .en): "Something went wrong on the server. Please retry."
         case (.accountDisabled, .zhHans): "该账号已被停用，请联系客服"
         case (.accountDisabled, .en): "This account has been disabled. Please contact support."
+        case (.securityHold, .zhHans): "为保障资金安全，安全设置变更后暂停此操作"
+        case (.securityHold, .en): "For your security, this action is paused for a while after a security change."
+        case (.accountFrozen, .zhHans): "账号已冻结。请通过邮箱验证码重置密码以恢复账号（如已开启两步验证，还需验证码或恢复码）"
+        case (.accountFrozen, .en):
+            "This account is frozen. To recover it, reset your password with the code we email you (and your authenticator code or a recovery code if two-step verification is on)."
         }
     }
 }

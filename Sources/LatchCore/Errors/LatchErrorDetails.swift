@@ -18,10 +18,17 @@ public struct LatchErrorDetails: Codable, Sendable, Equatable {
     public var challengeId: String?
     /// For VERIFICATION_REQUIRED at sign-in: `email` (a code was mailed) or `totp` (`LoginChallengeMethod`).
     public var method: String?
+    /// For SECURITY_HOLD: when the hold ends.
+    public var holdUntil: Date?
+    /// For SECURITY_HOLD: the change that started the hold (a `SecurityHoldReason` raw value).
+    public var reason: String?
+    /// For SECURITY_HOLD: the action that is held.
+    public var action: String?
 
     public init(
         field: String? = nil, reasons: [String]? = nil, attemptsRemaining: Int? = nil, lockedUntil: Date? = nil,
-        retryAfter: Int? = nil, challengeId: String? = nil, method: String? = nil
+        retryAfter: Int? = nil, challengeId: String? = nil, method: String? = nil, holdUntil: Date? = nil,
+        reason: String? = nil, action: String? = nil
     ) {
         self.field = field
         self.reasons = reasons
@@ -30,10 +37,14 @@ public struct LatchErrorDetails: Codable, Sendable, Equatable {
         self.retryAfter = retryAfter
         self.challengeId = challengeId
         self.method = method
+        self.holdUntil = holdUntil
+        self.reason = reason
+        self.action = action
     }
 
     enum CodingKeys: String, CodingKey {
-        case field, reasons, method
+        case field, reasons, method, reason, action
+        case holdUntil = "hold_until"
         case challengeId = "challenge_id"
         case attemptsRemaining = "attempts_remaining"
         case lockedUntil = "locked_until"
