@@ -11,8 +11,10 @@ of its `@Suite`. It is written between the BEGIN/END markers of docs/REQUIREMENT
 
 `--check` also verifies that every repository path written in backticks in docs/REQUIREMENTS.md and
 docs/ARCHITECTURE.md (`Sources/…`, `Tests/…`, `scripts/…`, `docs/…`, `Fixtures/…`, and the short
-forms `Client/…`, `Server/…`, `LatchServerTests/…`) exists, and that every `LATCH_*` variable the
-sources read is named in docs/ARCHITECTURE.md.
+forms `Client/…`, `Server/…`, `LatchServerTests/…`) exists, that every `LATCH_*` variable the
+sources read is named in docs/ARCHITECTURE.md, and that every section a comment, test or document
+cites exists: `STYLE §N` in docs/STYLE.md, `seed NNN §X.Y` (and `seed §X.Y`, meaning seed 004) in
+the seed documents (../shared/seeds, skipped with a note when that folder is not beside the repo).
 """
 import os
 import re
@@ -27,17 +29,21 @@ END = "<!-- END TEST INDEX -->"
 
 SPEC_ID = re.compile(r"(?<![A-Za-z0-9])([A-D](?:1[0-2]|[1-9]))(?![0-9])")
 CW = re.compile(r"CW-023")
+ISSUE_NUMBER = r"([12][0-9])"  # issues 10–29
 ISSUE = [
-    re.compile(r"^test_(1[0-9])(?:_|$)"),      # function test_12_metricsAreOffByDefault
-    re.compile(r"^issue_?(1[0-9])(?:_|$)"),    # function issue11_fifthConsecutiveFailure…
-    re.compile(r"^issue(1[0-9])_"),
+    re.compile(r"^test_" + ISSUE_NUMBER + r"(?:_|$)"),    # function test_12_metricsAreOffByDefault
+    re.compile(r"^issue_?" + ISSUE_NUMBER + r"(?:_|$)"),  # function issue11_fifthConsecutiveFailure…
+    re.compile(r"^issue" + ISSUE_NUMBER + r"_"),
 ]
 ISSUE_DISPLAY = [
-    re.compile(r"^test_(1[0-9])\b"),           # "test_12 deletion …"
-    re.compile(r"^test_(1[0-9])_"),            # "test_12_operationsDefaults: …"
-    re.compile(r"^[Ii]ssue (1[0-9])\b"),       # "issue 10 §3: …", "Issue 13 …"
-    re.compile(r"^(1[0-9])(?: §[0-9]|\s)"),    # "10 §2 …", "11 the SDK language …"
+    re.compile(r"^test_" + ISSUE_NUMBER + r"\b"),         # "test_12 deletion …"
+    re.compile(r"^test_" + ISSUE_NUMBER + r"_"),          # "test_12_operationsDefaults: …"
+    re.compile(r"^[Ii]ssue " + ISSUE_NUMBER + r"\b"),     # "issue 10 §3: …", "Issue 13 …"
+    re.compile(r"^" + ISSUE_NUMBER + r"(?: §[0-9]|\s)"),  # "10 §2 …", "11 the SDK language …"
 ]
+# Issue 20 (the security review) names its tests after the review's items: review_4_…, "review 4 …".
+REVIEW = re.compile(r"^(?:test_)?review_?([0-9]+)(?:_|\b)")
+REVIEW_DISPLAY = re.compile(r"^[Rr]eview (?:§)?([0-9]+)\b")
 SEED_FUNC = re.compile(r"^seed_([0-9]+)(?:_([0-9]+))?_")
 SPEC_ORDER = {"A": 0, "B": 1, "C": 2, "D": 3}
 # The short forms REQUIREMENTS.md uses for paths (`Client/Session/LatchClient.swift`,
@@ -74,6 +80,8 @@ def tags_in(function, display):
         match = pattern.match(display)
         if match:
             tags.add("I" + match.group(1))
+    if REVIEW.match(function) or REVIEW_DISPLAY.match(display):
+        tags.add("I20")
     if re.match(r"^AUTH_00[1-4]_", function):
         tags.add("C11")  # tests named after an error code of C11
     seed = SEED_FUNC.match(function)
@@ -149,7 +157,7 @@ def render(rows):
                "database: SQLite, and PostgreSQL when `LATCH_TEST_POSTGRES_URL` is set).")
     out.append("")
     for tag in sorted(by_tag, key=sort_key):
-        label = {"I10": "Issue 10", "I11": "Issue 11", "I12": "Issue 12", "I13": "Issue 13"}.get(tag, tag)
+        label = "Issue " + tag[1:] if re.fullmatch(r"I[0-9]+", tag) else tag
         count = sum(len(v) for v in by_tag[tag].values())
         out.append(f"#### {label} ({count})")
         out.append("")
@@ -212,6 +220,53 @@ def unnamed_variables():
             if not re.search(r"`" + name + r"`", text)]
 
 
+SEEDS = os.path.join(ROOT, "..", "shared", "seeds")
+STYLE = os.path.join(ROOT, "docs", "STYLE.md")
+CITED_STYLE = re.compile(r"\bSTYLE(?:\.md)? §([0-9]+)")
+CITED_SEED = re.compile(r"\b[Ss]eed(?: ([0-9]{3}))? §([0-9]+(?:\.[0-9]+)*)")
+
+
+def headings(path):
+    """The numbered section headings of a Markdown-like document: {"6", "6.2", …}."""
+    found = set()
+    for line in open(path, encoding="utf-8"):
+        match = re.match(r"#+\s*([0-9]+(?:\.[0-9]+)*)[.\s]", line)
+        if match:
+            found.add(match.group(1))
+    return found
+
+
+def missing_sections():
+    """Sections cited in Sources/, Tests/, docs/, scripts/ and README.md that their document lacks."""
+    style = headings(STYLE) if os.path.exists(STYLE) else set()
+    seeds = {}
+    if os.path.isdir(SEEDS):
+        for name in os.listdir(SEEDS):
+            seeds[name[:3]] = headings(os.path.join(SEEDS, name))
+    else:
+        print(f"note: {os.path.relpath(SEEDS, ROOT)} is not beside the repository; seed sections are not checked")
+    missing = []
+    files = [os.path.join(ROOT, "README.md")]
+    for top in ("Sources", "Tests", "docs", "scripts"):
+        for root, _, names in os.walk(os.path.join(ROOT, top)):
+            files += [os.path.join(root, n) for n in names if n.endswith((".swift", ".md", ".py", ".js", ".sh"))]
+    for path in files:
+        for number, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+            where = f"{os.path.relpath(path, ROOT)}:{number}"
+            for section in CITED_STYLE.findall(line):
+                if section not in style:
+                    missing.append(f"{where}: cites STYLE §{section}, which docs/STYLE.md does not have")
+            if not seeds:
+                continue
+            for seed, section in CITED_SEED.findall(line):
+                seed = seed or "004"
+                if seed not in seeds:
+                    missing.append(f"{where}: cites seed {seed}, which ../shared/seeds does not have")
+                elif section not in seeds[seed]:
+                    missing.append(f"{where}: cites seed {seed} §{section}, which that seed does not have")
+    return missing
+
+
 def main():
     check = "--check" in sys.argv[1:]
     text = open(DOC, encoding="utf-8").read()
@@ -219,7 +274,7 @@ def main():
     if start < 0 or end < 0:
         sys.exit(f"{DOC}: the BEGIN/END markers of the test index are missing")
     fresh = text[:start] + render(scan_tests()) + text[end + len(END):]
-    problems = missing_paths() + unnamed_variables()
+    problems = missing_paths() + unnamed_variables() + missing_sections()
     if check:
         if fresh != text:
             problems.insert(0, "docs/REQUIREMENTS.md: the test index is stale; run python3 scripts/docs/requirements_index.py")
