@@ -119,6 +119,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
 
     app.middleware = Middlewares()
     if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }
+    app.middleware.use(SecurityHeadersMiddleware())
     if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())

@@ -93,6 +93,7 @@ private enum MetricsAnswer {
             ("Content-Type", contentType), ("Content-Length", String(body.count)), ("Connection", "close")
         ])
         headers.add(contentsOf: extra)
+        SecurityHeadersMiddleware.protect(headers: &headers)
         channel.write(
             HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
             promise: nil)
