@@ -52,7 +52,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
-        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection()
+        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
+        AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
+        AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser()
     ] {
         app.migrations.add(migration)
     }
@@ -116,6 +118,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         rateLimiter: RateLimiter(limits: config.rateLimits),
         outbox: outbox)
     metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
+    app.adminAuthFailureAudit = AdminAuthFailureAudit()
 
     app.middleware = Middlewares()
     if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }

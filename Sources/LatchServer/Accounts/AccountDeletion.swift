@@ -45,10 +45,23 @@ public struct AccountDeletion: Sendable {
     public func delete(
         userID: UUID, ip: String?, language: LatchLanguage = .en, on database: any Database
     ) async throws -> AppleRevocation {
-        let now = latch.clock.epochSeconds
-        guard let erased = try await database.transaction({ try await erase(userID, now: now, ip: ip, on: $0) }) else {
+        let erased = try await database.transaction { try await erase(userID, ip: ip, on: $0) }
+        return await finish(erased, language: language)
+    }
+
+    /// The erasure, in the caller's transaction (`finish` once it committed). Throws
+    /// `LatchError.notFound` when there is no such live account.
+    func erase(_ userID: UUID, ip: String?, on database: any Database) async throws -> Erased {
+        guard let erased = try await eraseIfLive(userID, now: latch.clock.epochSeconds, ip: ip, on: database) else {
             throw LatchError.notFound
         }
+        return erased
+    }
+
+    /// What follows a committed erasure: this instance forgets the sessions and the profile at once,
+    /// Apple's refresh token is revoked and the owner gets a last mail. Neither can undo the deletion.
+    func finish(_ erased: Erased, language: LatchLanguage) async -> AppleRevocation {
+        let userID = erased.userID
         latch.sessionStatus.markRevoked(erased.sessionIDs)
         latch.profiles.forget(userID)
 
@@ -56,7 +69,7 @@ public struct AccountDeletion: Sendable {
         if let apple = erased.apple {
             revocation = await AppleRefreshTokens.revoke(
                 sealed: apple.sealedRefreshToken, clientID: apple.clientID, endpoint: appleTokens,
-                secrets: latch.secrets, now: now)
+                secrets: latch.secrets, now: erased.at)
             if revocation == .notPossible {
                 logger.notice(
                     "deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed)"
@@ -76,19 +89,22 @@ public struct AccountDeletion: Sendable {
     }
 
     /// What the erasure found before erasing it: where to send the last mail, and the Apple token to revoke.
-    struct Erased {
+    struct Erased: Sendable {
+        let userID: UUID
+        /// When the account was deleted.
+        let at: Double
         let email: String?
         let apple: AppleAuthorization?
         let sessionIDs: [UUID]
     }
 
-    struct AppleAuthorization {
+    struct AppleAuthorization: Sendable {
         let sealedRefreshToken: String?
         let clientID: String?
     }
 
     /// The erasure, in the caller's transaction; nil when the account does not exist or is already deleted.
-    private func erase(_ userID: UUID, now: Double, ip: String?, on database: any Database) async throws -> Erased? {
+    private func eraseIfLive(_ userID: UUID, now: Double, ip: String?, on database: any Database) async throws -> Erased? {
         let sql = database.sql
         // Marking the row first locks it (PostgreSQL) and makes the deletion happen once; the sign-ins
         // in flight now wait for it and then find the account deleted (`RefreshTokenRotation.start`).
@@ -178,7 +194,7 @@ public struct AccountDeletion: Sendable {
 
         try await latch.events.record(.accountDeleted, user: userID, ip: ip, now: now, on: database)
         return Erased(
-            email: email, apple: apple, sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
+            userID: userID, at: now, email: email, apple: apple, sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
     }
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.

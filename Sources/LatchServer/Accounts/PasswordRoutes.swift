@@ -85,8 +85,10 @@ struct PasswordRoutes: RouteCollection {
         try await user.save(on: req.db)
         try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
+        let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
         let swept = try await PasswordRecoverySweep.run(
-            .change(keeping: me.sessionID, deviceID: deviceID), user: me.userID, now: now, on: req.db)
+            .change(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
+            now: now, on: req.db)
         try await latch.events.record(
             .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if swept.deviceKeysRemoved > 0 {
