@@ -54,7 +54,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateDeliveryJobs(), AddSigningKeyRotation(),
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
-        AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser()
+        AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
+        CreateAppleRevocationRetries()
     ] {
         app.migrations.add(migration)
     }
@@ -146,6 +147,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: PasskeyRoutes())
     try app.register(collection: AccountPageRoutes())
     try IdentityServices.configure(app, config)
+    if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
+        app.lifecycle.use(AppleRevocationRetryWorker())
+    }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
         app.logger.notice(

@@ -24,7 +24,7 @@ struct AccountLifecycleRoutes: RouteCollection {
         try await req.requireRecentSignIn(orProof: proof, action: "delete_account")
         do {
             let revocation = try await AccountDeletion(request: req).delete(
-                userID: me.userID, ip: req.clientIP, language: req.language, on: req.db)
+                userID: me.userID, language: req.language, on: req.db)
             return AccountDeleted(appleRevocation: revocation)
         } catch let error as LatchError where error.code == .notFound {
             // Deleted meanwhile (a second request, or an operator): this session is over too.

@@ -85,9 +85,9 @@ extension AdminService {
     @discardableResult
     public func deleteUser(_ id: String) async throws -> AppleRevocation {
         let erased = try await onUser(id, action: "delete_user") { user in
-            try await deletion.erase(user.requireID(), ip: ip, on: database)
+            try await deletion.erase(user.requireID(), on: database)
         }
-        return await deletion.finish(erased, language: language)
+        return await deletion.finish(erased, language: language, on: appDatabase)
     }
 
     private func record(_ kind: SecurityEvent.Kind, for userID: UUID) async throws {
