@@ -32,7 +32,8 @@
                         200,
                         SecuritySettings(
                             verifyUnusualSignIns: verifyUnusualSignIns,
-                            factors: .init(totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0)))
+                            factors: .init(totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0)
+                        ))
                 case ("PATCH", "/v1/me/security-settings"):
                     let update = try JSONDecoder().decode(SecuritySettingsUpdate.self, from: request.body ?? Data())
                     patches.append(update)

@@ -64,7 +64,9 @@ struct AdminHardeningTests {
             let failures = entries.filter { $0["action"] as? String == "authenticate" }
             #expect(first.status == 401 && missing.status == 401)
             let fingerprint = String(SHA256Hex.of(presented).prefix(8))
-            let oldestTwo = failures.suffix(2).map { "\($0["actor"] as? String ?? "-") \($0["result"] as? String ?? "-")" }
+            let oldestTwo = failures.suffix(2).map {
+                "\($0["actor"] as? String ?? "-") \($0["result"] as? String ?? "-")"
+            }
             #expect(oldestTwo == ["key:none AUTH_004", "key:\(fingerprint) AUTH_004"], "\(failures)")
             #expect(failures.allSatisfy { $0["ip"] as? String == "127.0.0.1" && $0["target_user_id"] is NSNull })
             #expect(

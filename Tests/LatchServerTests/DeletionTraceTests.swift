@@ -25,10 +25,13 @@ struct DeletionTraceTests {
 
             #expect(deleted.status == 200, "\(deleted.text)")
             let after = try await AccountDeletionTests.rows(
-                server, "SELECT type, ip FROM security_events WHERE user_id = \(bind: UUID(uuidString: alice.user.id)!)")
+                server, "SELECT type, ip FROM security_events WHERE user_id = \(bind: UUID(uuidString: alice.user.id)!)"
+            )
             #expect(after.count >= 3, "the events stay, pointing at the tombstone")
             for row in after {
-                #expect(try row.decode(column: "ip", as: String?.self) == nil, "\(try row.decode(column: "type", as: String.self))")
+                #expect(
+                    try row.decode(column: "ip", as: String?.self) == nil,
+                    "\(try row.decode(column: "type", as: String.self))")
             }
         }
     }
@@ -46,7 +49,9 @@ struct DeletionTraceTests {
             let now = server.clock.now.timeIntervalSince1970
             for recipient in ["alice@example.com", "ALICE@example.com", "bob@example.com"] {
                 try await store.enqueue(
-                    .mail(from: "latch@latch.test", recipients: [recipient], message: "Subject: hi\r\n\r\nhi", clientName: "t"),
+                    .mail(
+                        from: "latch@latch.test", recipients: [recipient], message: "Subject: hi\r\n\r\nhi",
+                        clientName: "t"),
                     now: now, on: server.app.db)
             }
 

@@ -74,7 +74,8 @@ struct ExportHardeningTests {
             server.clock.advance(by: 11 * 60)
 
             let stale = try await server.send(.GET, "/v1/me/export", bearer: alice.accessToken)
-            let otherAction = try await server.verificationToken("delete_account", parameters: [:], bearer: alice.accessToken)
+            let otherAction = try await server.verificationToken(
+                "delete_account", parameters: [:], bearer: alice.accessToken)
             let wrongToken = try await server.send(
                 .GET, "/v1/me/export?verification_token=\(otherAction)", bearer: alice.accessToken)
             let token = try await server.verificationToken("export_account", parameters: [:], bearer: alice.accessToken)

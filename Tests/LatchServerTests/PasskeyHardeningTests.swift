@@ -145,11 +145,14 @@ struct PasskeyHardeningTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let strong = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey.getKeyPrimitives()
-            let short = [UInt8(0xC1)] + [UInt8](repeating: 0x5A, count: 127)  // 1024 bits
+            let short = [UInt8(0xC1)] + [UInt8](repeating: 0x5A, count: 127) // 1024 bits
             var answers: [(String, TestResponse)] = []
             for (name, modulus, exponent) in [
                 ("1024-bit", short, [UInt8(1), 0, 1]), ("e = 3", Array(strong.modulus), [UInt8(3)]),
-                ("e = 65537 with a leading zero, 2047 bits", [0, 0x7F] + Array(strong.modulus.dropFirst()), [0, 1, 0, 1])
+                (
+                    "e = 65537 with a leading zero, 2047 bits", [0, 0x7F] + Array(strong.modulus.dropFirst()),
+                    [0, 1, 0, 1]
+                )
             ] {
                 let options = try await server.passkeyCreationOptions(bearer: tokens.accessToken)
                 let credential = try Self.rsaRegistration(options.options, modulus: modulus, exponent: exponent)
@@ -184,8 +187,10 @@ struct PasskeyHardeningTests {
         let authData =
             Array(SHA256.hash(data: Data(Passkeys.rpID.utf8))) + [0x45, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
             + [0, UInt8(credentialID.count)] + credentialID + CBOREncoder.encode(cose.cbor)
-        let clientData = CollectedClientData(type: "webauthn.create", challenge: options.challenge, origin: Passkeys.origin)
-            .jsonBytes
+        let clientData = CollectedClientData(
+            type: "webauthn.create", challenge: options.challenge, origin: Passkeys.origin
+        )
+        .jsonBytes
         let object = CBORValue.map([
             CBORMapEntry(.text("fmt"), .text("none")), CBORMapEntry(.text("attStmt"), .map([])),
             CBORMapEntry(.text("authData"), .bytes(authData))
@@ -215,7 +220,8 @@ struct PasskeyHardeningTests {
 
             #expect(created.name == "Aliceyek")
             #expect(renamed.status == 200 && renamed.json["name"] as? String == "Workkey", "\(renamed.text)")
-            #expect(invisible.status == 400 && invisible.errorBody?.field == "name", "nothing visible: \(invisible.text)")
+            #expect(
+                invisible.status == 400 && invisible.errorBody?.field == "name", "nothing visible: \(invisible.text)")
             let mail = try #require(await server.mails().last { $0.subject.contains("passkey") })
             #expect(mail.body.contains("Aliceyek") && !mail.body.unicodeScalars.contains { $0.value == 0x202E })
         }

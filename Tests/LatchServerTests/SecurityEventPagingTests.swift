@@ -60,7 +60,8 @@ struct SecurityEventPagingTests {
                 }
                 try await group.waitForAll()
             }
-            try await app.latch.events.record(.codeFailed, user: userID, ip: "192.0.2.99", now: windowStart + 3600, on: app.db)
+            try await app.latch.events.record(
+                .codeFailed, user: userID, ip: "192.0.2.99", now: windowStart + 3600, on: app.db)
             try await app.latch.events.record(.codeFailed, user: nil, ip: "192.0.2.1", now: now, on: app.db)
             try await app.latch.events.record(.codeFailed, user: nil, ip: "192.0.2.2", now: now, on: app.db)
             try await app.latch.events.record(.signedIn, user: userID, ip: "192.0.2.3", now: now, on: app.db)
@@ -144,7 +145,9 @@ struct SecurityEventPagingTests {
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
             let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
             #expect(actions.filter { $0 == "list_security_events" }.count == 2)
-            #expect(try await server.send(.DELETE, "/v1/admin/users/\(alice.user.id)", bearer: AdminTests.adminKey).status == 204)
+            #expect(
+                try await server.send(.DELETE, "/v1/admin/users/\(alice.user.id)", bearer: AdminTests.adminKey).status
+                    == 204)
             #expect(try await server.send(.GET, path, bearer: AdminTests.adminKey).status == 404)
         }
     }

@@ -74,7 +74,9 @@ struct SignInServicesTests {
     {
         let stored = Set(try await KnownDevice.query(on: database).filter(\.$userID == user!).all().map(\.deviceID))
         let candidates = ["phone-1", "phone-2", "kiosk-1", TestServer.testDevice["id"]!]
-        let known = candidates.filter { stored.contains(KnownDevice.storedID(of: $0, user: user!, secrets: app.latch.secrets)) }
+        let known = candidates.filter {
+            stored.contains(KnownDevice.storedID(of: $0, user: user!, secrets: app.latch.secrets))
+        }
         #expect(known.count == stored.count, "every stored device is one of the candidates, hashed")
         return Set(known)
     }

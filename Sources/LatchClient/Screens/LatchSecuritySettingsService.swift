@@ -26,7 +26,8 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
     public func securityStatus() async throws -> SecurityStatus {
         // The settings carry the factor status: the export would need a recent sign-in (issue 20 §4).
         let settings = try await client.securitySettings()
-        let factors = settings.factors ?? .init(totp: false, fundPassword: false, biometric: false, recoveryCodesRemaining: 0)
+        let factors =
+            settings.factors ?? .init(totp: false, fundPassword: false, biometric: false, recoveryCodesRemaining: 0)
         let binding = await client.biometricEnrollment(authenticator: authenticator, keys: keys).binding()
         let biometry: BiometryKind?
         let unavailable: BiometricUnavailableReason?

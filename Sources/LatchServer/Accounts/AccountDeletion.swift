@@ -198,7 +198,9 @@ public struct AccountDeletion: Sendable {
         // number are dropped (jobs a carrier is sending at this moment go out). Operators' audit rows
         // keep the operator's address.
         try await sql.raw("UPDATE security_events SET ip = NULL WHERE user_id = \(bind: userID)").run()
-        let recipients = [email, phone].compactMap { $0 }.map { DeliveryJobStore.recipientKey(of: $0, secrets: latch.secrets) }
+        let recipients = [email, phone].compactMap { $0 }.map {
+            DeliveryJobStore.recipientKey(of: $0, secrets: latch.secrets)
+        }
         if !recipients.isEmpty {
             try await sql.raw(
                 """
@@ -209,7 +211,8 @@ public struct AccountDeletion: Sendable {
         }
         try await latch.events.record(.accountDeleted, user: userID, ip: nil, now: now, on: database)
         return Erased(
-            userID: userID, at: now, email: email, apple: apple, sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
+            userID: userID, at: now, email: email, apple: apple,
+            sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
     }
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.

@@ -74,7 +74,8 @@ extension AdminService {
             try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
             try await record(.fundPasswordReset, for: userID)
             if let email = user.email {
-                try await latch.send(MailTemplates.fundPasswordResetByOperator(language: language), to: email, on: database)
+                try await latch.send(
+                    MailTemplates.fundPasswordResetByOperator(language: language), to: email, on: database)
             }
         }
     }

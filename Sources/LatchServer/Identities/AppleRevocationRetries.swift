@@ -56,14 +56,15 @@ enum AppleRevocationRetries {
                 outcome = await endpoint.revokeOutcome(
                     refreshToken: String(decoding: token, as: UTF8.self), clientID: clientID, now: now)
             } else {
-                outcome = .refused  // sealed under another LATCH_SECRET_KEY: nothing to send
+                outcome = .refused // sealed under another LATCH_SECRET_KEY: nothing to send
             }
             switch outcome {
             case .revoked, .refused:
                 if outcome == .revoked { revoked += 1 }
                 try await database.sql.raw("DELETE FROM apple_revocation_retries WHERE id = \(bind: id)").run()
             case .unavailable where attempts + 1 >= maximumAttempts:
-                logger.warning("an Apple authorization could not be revoked after \(maximumAttempts) attempts; given up")
+                logger.warning(
+                    "an Apple authorization could not be revoked after \(maximumAttempts) attempts; given up")
                 try await database.sql.raw("DELETE FROM apple_revocation_retries WHERE id = \(bind: id)").run()
             case .unavailable:
                 break

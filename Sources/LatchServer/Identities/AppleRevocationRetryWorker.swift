@@ -24,7 +24,8 @@ final class AppleRevocationRetryWorker: LifecycleHandler, Sendable {
                             endpoint: endpoint, secrets: latch.secrets, now: latch.clock.epochSeconds, on: database(),
                             logger: logger)
                     } catch {
-                        logger.warning("Apple revocation retries failed this round: \(String(reflecting: type(of: error)))")
+                        logger.warning(
+                            "Apple revocation retries failed this round: \(String(reflecting: type(of: error)))")
                     }
                 }
             }

@@ -15,8 +15,10 @@ struct HashKnownDeviceIDs: AsyncMigration {
                 let user = try row.decode(column: "user_id", as: UUID.self)
                 let deviceID = try row.decode(column: "device_id", as: String.self)
                 let stored = KnownDevice.storedID(of: deviceID, user: user, secrets: secrets)
-                try await database.sql.raw("UPDATE known_devices SET device_id = \(bind: stored) WHERE id = \(bind: id)")
-                    .run()
+                try await database.sql.raw(
+                    "UPDATE known_devices SET device_id = \(bind: stored) WHERE id = \(bind: id)"
+                )
+                .run()
             }
         }
     }

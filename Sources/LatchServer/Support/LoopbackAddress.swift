@@ -34,7 +34,7 @@ enum LoopbackAddress {
         switch parts.count {
         case 1: return isLoopback(host: value)
         case 2: return isPort(parts[1]) && isLoopback(host: String(parts[0]))
-        default: return false  // an IPv6 address must be bracketed in Host (RFC 7230 §5.4)
+        default: return false // an IPv6 address must be bracketed in Host (RFC 7230 §5.4)
         }
     }
 
