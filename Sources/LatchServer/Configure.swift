@@ -65,13 +65,18 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     app.http.server.configuration.port = config.port
     // On SIGTERM latchd drains the server (in-flight requests finish) for at most this long.
     app.http.server.configuration.shutdownTimeout = .seconds(Int64(config.shutdownGraceSeconds))
+    // A connection that sends no request for this long is closed, so idle ones cannot pile up.
+    app.http.server.configuration.idleTimeout = .seconds(Int64(config.idleTimeoutSeconds))
     // Vapor's own request series would go to the process-global MetricsSystem, which latchd never
     // bootstraps (a no-op), yet cost a path string and two metric objects per request: ours replace them.
     app.http.server.configuration.reportMetrics = false
     let metrics = LatchMetrics.forConfiguration(config)
     app.latchMetrics = metrics
     if let metricsPort = config.metricsPort {
-        app.servers.use { app in app.serverWithMetrics(host: config.metricsHost, port: metricsPort) }
+        let limits = MetricsListener.Limits(
+            idleTimeout: .seconds(Int64(config.metricsIdleTimeoutSeconds)),
+            maximumConnections: config.metricsMaximumConnections)
+        app.servers.use { app in app.serverWithMetrics(host: config.metricsHost, port: metricsPort, limits: limits) }
     }
     app.routes.defaultMaxBodySize = "64kb"
     ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
