@@ -6,7 +6,7 @@
 
 The index lists, for every requirement ID, the tests that name it: Swift Testing `@Test` functions
 whose name or display name cites a SPEC ID (A1…D3, CW-023), an issue (`test_10_…`, `"10 §2 …"`,
-`"issue 11 …"`) or a section of seed 004 (`seed_6_2_…`). A test that cites nothing inherits the IDs
+`"issue 11 …"`, and issue 20's `review_8_…`) or a section of seed 004 (`seed_6_2_…`). A test that cites nothing inherits the IDs
 of its `@Suite`. It is written between the BEGIN/END markers of docs/REQUIREMENTS.md.
 
 `--check` also verifies that every repository path written in backticks in docs/REQUIREMENTS.md and
@@ -74,6 +74,9 @@ def tags_in(function, display):
         match = pattern.match(display)
         if match:
             tags.add("I" + match.group(1))
+    # Issue 20 (the security review) names its tests after the review's items: review_8_…, test_review_4_….
+    if re.match(r"^(?:test_)?review_[0-9]+(?:_|$)", function) or re.match(r"^review_[0-9]+\b", display):
+        tags.add("I20")
     if re.match(r"^AUTH_00[1-4]_", function):
         tags.add("C11")  # tests named after an error code of C11
     seed = SEED_FUNC.match(function)
