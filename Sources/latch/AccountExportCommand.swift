@@ -18,23 +18,9 @@ struct AccountExportCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        let document: AccountExport
-        do {
-            document = try await Progress(terminal: context.terminal).run(context.text.connecting) {
-                try await context.client.exportAccountData()
-            }
-        } catch let error as LatchClientError where error.code == .verificationRequired {
-            let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(
-                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
-            )
-            .verify(LatchClient.exportAccountAction, parameters: [:])
-            document = try await context.call(context.text.connecting) {
-                try await context.client.exportAccountData(verification: proof)
-            }
-        } catch {
-            throw context.failure(for: error)
-        }
+        let document = try await context.callVerifyingWhenAsked(
+            action: LatchClient.exportAccountAction, simulation: simulation, secrets: secrets
+        ) { proof in try await context.client.exportAccountData(verification: proof) }
         context.terminal.line(try JSONOutput.string(document))
     }
 }

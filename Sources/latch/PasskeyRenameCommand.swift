@@ -21,23 +21,9 @@ struct PasskeyRenameCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        let renamed: PasskeyInfo
-        do {
-            renamed = try await Progress(terminal: context.terminal).run(context.text.connecting) {
-                try await context.client.renamePasskey(id: id, name: name)
-            }
-        } catch PasskeyError.stepUpRequired(let action, let parameters) {
-            let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(
-                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
-            )
-            .verify(action, parameters: parameters)
-            renamed = try await context.call(context.text.connecting) {
-                try await context.client.renamePasskey(id: id, name: name, verificationToken: proof.token)
-            }
-        } catch {
-            throw context.failure(for: error)
-        }
+        let renamed = try await context.callVerifyingWhenAsked(
+            action: PasskeyError.renameAction, parameters: ["passkey_id": id], simulation: simulation, secrets: secrets
+        ) { proof in try await context.client.renamePasskey(id: id, name: name, verificationToken: proof?.token) }
         context.terminal.line(context.terminal.paint(context.text.passkeyRenamed(renamed), .green))
     }
 }

@@ -147,13 +147,12 @@ struct PasskeyHardeningTests {
             let strong = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey.getKeyPrimitives()
             let short = [UInt8(0xC1)] + [UInt8](repeating: 0x5A, count: 127) // 1024 bits
             var answers: [(String, TestResponse)] = []
-            for (name, modulus, exponent) in [
-                ("1024-bit", short, [UInt8(1), 0, 1]), ("e = 3", Array(strong.modulus), [UInt8(3)]),
-                (
-                    "e = 65537 with a leading zero, 2047 bits", [0, 0x7F] + Array(strong.modulus.dropFirst()),
-                    [0, 1, 0, 1]
-                )
-            ] {
+            let twoThousandFortySeven: [UInt8] = [0, 0x7F] + Array(strong.modulus.dropFirst())
+            let cases: [(String, [UInt8], [UInt8])] = [
+                ("1024-bit", short, [1, 0, 1]), ("e = 3", Array(strong.modulus), [3]),
+                ("2047 bits (a leading zero byte), e = 65537 with one", twoThousandFortySeven, [0, 1, 0, 1])
+            ]
+            for (name, modulus, exponent) in cases {
                 let options = try await server.passkeyCreationOptions(bearer: tokens.accessToken)
                 let credential = try Self.rsaRegistration(options.options, modulus: modulus, exponent: exponent)
                 answers.append(
@@ -184,9 +183,11 @@ struct PasskeyHardeningTests {
     {
         let credentialID = (0..<20).map { _ in UInt8.random(in: 0...255) }
         let cose = COSEPublicKey.rs256(modulus: modulus, exponent: exponent)
-        let authData =
-            Array(SHA256.hash(data: Data(Passkeys.rpID.utf8))) + [0x45, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
-            + [0, UInt8(credentialID.count)] + credentialID + CBOREncoder.encode(cose.cbor)
+        let flagsAndCounter: [UInt8] = [0x45, 0, 0, 0, 0] // UP, UV, AT; counter 0
+        var authData = Array(SHA256.hash(data: Data(Passkeys.rpID.utf8))) + flagsAndCounter
+        authData += [UInt8](repeating: 0, count: 16) // AAGUID
+        authData += [0, UInt8(credentialID.count)] + credentialID
+        authData += CBOREncoder.encode(cose.cbor)
         let clientData = CollectedClientData(
             type: "webauthn.create", challenge: options.challenge, origin: Passkeys.origin
         )

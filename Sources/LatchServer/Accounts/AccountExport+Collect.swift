@@ -52,10 +52,11 @@ extension AccountExport.Factors {
         let totp = try await TOTPCredential.find(userID, on: database)?.active == true
         let fundPassword = try await FundPassword.find(userID, on: database) != nil
         let biometric = try await DeviceCredential.query(on: database).filter(\.$userID == userID).count() > 0
-        let recoveryCodes =
-            totp
-            ? try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID).filter(\.$usedAt == nil)
-                .count() : 0
+        var recoveryCodes = 0
+        if totp {
+            recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID)
+                .filter(\.$usedAt == nil).count()
+        }
         return AccountExport.Factors(
             totp: totp, fundPassword: fundPassword, biometric: biometric, recoveryCodesRemaining: recoveryCodes)
     }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Synchronization
 import Vapor
 
 /// Runs `AppleRevocationRetries.retryDue` every minute while latchd serves (when Apple's team key
@@ -7,14 +8,14 @@ import Vapor
 final class AppleRevocationRetryWorker: LifecycleHandler, Sendable {
     static let interval: Duration = .seconds(60)
 
-    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     func didBootAsync(_ application: Application) async throws {
         guard let endpoint = application.identityServices.appleTokens else { return }
         let latch = application.latch
         let logger = application.logger
-        let database = { application.db }
-        task.withLockedValue { running in
+        let database: @Sendable () -> any Database = { application.db }
+        task.withLock { running in
             running = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.interval)
@@ -33,7 +34,7 @@ final class AppleRevocationRetryWorker: LifecycleHandler, Sendable {
     }
 
     func shutdownAsync(_ application: Application) async {
-        let running = task.withLockedValue { running in
+        let running = task.withLock { running in
             defer { running = nil }
             return running
         }

@@ -18,7 +18,7 @@ struct SecuritySettingsRoutes: RouteCollection {
         let user = try await user(req)
         return SecuritySettings(
             verifyUnusualSignIns: user.verifyUnusualSignIns,
-            factors: try await .collect(userID: user.requireID(), on: req.db))
+            factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 
     func update(_ req: Request) async throws -> SecuritySettings {
@@ -36,7 +36,7 @@ struct SecuritySettingsRoutes: RouteCollection {
             now: req.latch.clock.epochSeconds, on: req.db)
         return SecuritySettings(
             verifyUnusualSignIns: user.verifyUnusualSignIns,
-            factors: try await .collect(userID: user.requireID(), on: req.db))
+            factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 
     private func user(_ req: Request) async throws -> User {

@@ -24,8 +24,10 @@ extension SecurityEventPage {
         if let cursor {
             let (time, id) = try Self.position(cursor)
             query = query.group(.or) { older in
-                older.filter(\.$createdAt < time).group(.and) { same in
-                    same.filter(\.$createdAt == time).filter(\.$id < id)
+                older.filter(\.$createdAt < time)
+                older.group(.and) { same in
+                    same.filter(\.$createdAt == time)
+                    same.filter(\.$id < id)
                 }
             }
         }
