@@ -88,7 +88,8 @@ struct ExportHardeningTests {
             #expect(stale.errorBody?.field == "verification_token")
             #expect(wrongToken.status == 403 && wrongToken.errorCode == "VERIFICATION_INVALID", "\(wrongToken.text)")
             #expect(verified.status == 200, "\(verified.text)")
-            #expect(replayed.status == 403 && replayed.errorCode == "VERIFICATION_INVALID", "a token is spent once")
+            #expect(
+                replayed.status == 409 && replayed.errorCode == "CONFLICT", "a token is spent once: \(replayed.text)")
             // A fresh sign-in is enough again.
             let fresh = try await server.signIn()
             let freshTokens = try fresh.decode(TokenResponse.self)

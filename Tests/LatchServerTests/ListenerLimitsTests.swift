@@ -66,31 +66,31 @@ struct ListenerLimitsTests {
         }
     }
 
-    @Test("review_10 the metrics listener closes idle connections and refuses more than its maximum open at once")
+    @Test("review_10 the metrics listener closes idle connections and closes at once a connection beyond its maximum")
     func review_10_metricsListenerLimitsConnections() async throws {
         try await withServer(
             .sqlite,
             adjust: {
                 $0.metricsPort = 0
-                $0.metricsIdleTimeoutSeconds = 1
+                $0.metricsIdleTimeoutSeconds = 2
                 $0.metricsMaximumConnections = 3
             }
         ) { server in
             let port = try #require(server.app.metricsPort)
-            var held: [SilentConnection] = []
-            for _ in 0..<3 { held.append(try await SilentConnection.open(port: port)) }
-            let extra = try await SilentConnection.open(port: port)
+            // Four at once: the server admits three, in whatever order it accepts them, and closes the fourth.
+            var connections: [SilentConnection] = []
+            for _ in 0..<4 { connections.append(try await SilentConnection.open(port: port)) }
 
-            let extraClosed = await extra.isClosed(within: 0.5)
-            let heldOpen = await held[0].isClosed(within: 0.3) == false
-            var heldClosed: [Bool] = []
-            for connection in held { heldClosed.append(await connection.isClosed(within: 5)) }
+            try await Task.sleep(for: .milliseconds(500)) // well before the idle timeout
+            var closedAtOnce: [Bool] = []
+            for connection in connections { closedAtOnce.append(await connection.isClosed(within: 0.01)) }
+            var closedByIdle: [Bool] = []
+            for connection in connections { closedByIdle.append(await connection.isClosed(within: 5)) }
             // Once they are gone, a scrape gets through again (`scrape` requires a 200).
             _ = try await server.scrape()
 
-            #expect(extraClosed, "a fourth connection is closed at once")
-            #expect(heldOpen, "the first three stay open until they idle out")
-            #expect(heldClosed == [true, true, true], "idle connections are closed after about a second")
+            #expect(closedAtOnce.filter { $0 }.count == 1, "one of four is closed at once: \(closedAtOnce)")
+            #expect(closedByIdle == [true, true, true, true], "the three admitted close after two seconds idle")
         }
     }
 
