@@ -52,7 +52,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
-        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection()
+        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
+        AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
+        AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
+        CreateAppleRevocationRetries()
     ] {
         app.migrations.add(migration)
     }
@@ -62,13 +65,18 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     app.http.server.configuration.port = config.port
     // On SIGTERM latchd drains the server (in-flight requests finish) for at most this long.
     app.http.server.configuration.shutdownTimeout = .seconds(Int64(config.shutdownGraceSeconds))
+    // A connection that sends no request for this long is closed, so idle ones cannot pile up.
+    app.http.server.configuration.idleTimeout = .seconds(Int64(config.idleTimeoutSeconds))
     // Vapor's own request series would go to the process-global MetricsSystem, which latchd never
     // bootstraps (a no-op), yet cost a path string and two metric objects per request: ours replace them.
     app.http.server.configuration.reportMetrics = false
     let metrics = LatchMetrics.forConfiguration(config)
     app.latchMetrics = metrics
     if let metricsPort = config.metricsPort {
-        app.servers.use { app in app.serverWithMetrics(host: config.metricsHost, port: metricsPort) }
+        let limits = MetricsListener.Limits(
+            idleTimeout: .seconds(Int64(config.metricsIdleTimeoutSeconds)),
+            maximumConnections: config.metricsMaximumConnections)
+        app.servers.use { app in app.serverWithMetrics(host: config.metricsHost, port: metricsPort, limits: limits) }
     }
     app.routes.defaultMaxBodySize = "64kb"
     ContentConfiguration.global.use(encoder: LatchJSON.encoder, for: .json)
@@ -116,9 +124,11 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         rateLimiter: RateLimiter(limits: config.rateLimits),
         outbox: outbox)
     metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
+    app.adminAuthFailureAudit = AdminAuthFailureAudit()
 
     app.middleware = Middlewares()
     if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }
+    app.middleware.use(SecurityHeadersMiddleware())
     if config.logRequests { app.middleware.use(RequestLogMiddleware()) }
     app.middleware.use(NoStoreMiddleware())
     app.middleware.use(LatchErrorMiddleware())
@@ -142,6 +152,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: PasskeyRoutes())
     try app.register(collection: AccountPageRoutes())
     try IdentityServices.configure(app, config)
+    if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
+        app.lifecycle.use(AppleRevocationRetryWorker())
+    }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
         app.logger.notice(

@@ -18,22 +18,9 @@ struct PasskeyRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CLIContext(global)
         try await context.requireSession()
-        do {
-            try await Progress(terminal: context.terminal).run(context.text.connecting) {
-                try await context.client.removePasskey(id: id)
-            }
-        } catch PasskeyError.stepUpRequired(let action, let parameters) {
-            let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(
-                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
-            )
-            .verify(action, parameters: parameters)
-            try await context.call(context.text.connecting) {
-                try await context.client.removePasskey(id: id, verificationToken: proof.token)
-            }
-        } catch {
-            throw context.failure(for: error)
-        }
+        try await context.callVerifyingWhenAsked(
+            action: PasskeyError.removeAction, parameters: ["passkey_id": id], simulation: simulation, secrets: secrets
+        ) { proof in try await context.client.removePasskey(id: id, verificationToken: proof?.token) }
         // The key of a passkey made here is of no more use.
         _ = try? await context.passkeys.forget(serverID: id)
         context.terminal.line(context.terminal.paint(context.text.passkeyRemoved(id), .green))

@@ -7,7 +7,8 @@ import Vapor
 /// where latchd's configuration is. It opens the same database from the `LATCH_*` variables (applying
 /// any pending migration, as latchd does at start), calls the same `AdminService`, and is audited
 /// with actor `console`. Output: JSON for `find`, `show` and `audit`, one line for the actions.
-/// Exit status: 0 done, 1 refused (e.g. no such user), 2 usage or configuration error.
+/// `delete` asks first (type `yes` on stdin) unless `--yes` is given (scripts).
+/// Exit status: 0 done, 1 refused (e.g. no such user), 2 usage or configuration error, 3 not confirmed.
 enum AdminCommand {
     /// One subcommand and its argument.
     enum Operation {
@@ -19,7 +20,8 @@ enum AdminCommand {
         case signOut(String)
         case resetTOTP(String)
         case resetFundPassword(String)
-        case delete(String)
+        /// Deletes the account; `confirmed` (`--yes`) skips the question.
+        case delete(String, confirmed: Bool)
         case audit
 
         /// Parses `VERB ARGUMENT` (`audit` takes none); nil when it is not a subcommand.
@@ -34,7 +36,13 @@ enum AdminCommand {
             case ("sign-out", 2): self = .signOut(arguments[1])
             case ("reset-totp", 2): self = .resetTOTP(arguments[1])
             case ("reset-fund-password", 2): self = .resetFundPassword(arguments[1])
-            case ("delete", 2): self = .delete(arguments[1])
+            case ("delete", 2) where !arguments[1].hasPrefix("-"): self = .delete(arguments[1], confirmed: false)
+            case ("delete", 3):
+                let rest = Array(arguments.dropFirst())
+                guard rest.contains("--yes"), let id = rest.first(where: { $0 != "--yes" }), !id.hasPrefix("-") else {
+                    return nil
+                }
+                self = .delete(id, confirmed: true)
             default: return nil
             }
         }
@@ -51,7 +59,7 @@ enum AdminCommand {
             case .signOut(let id): try await admin.signOut(id)
             case .resetTOTP(let id): try await admin.resetTOTP(id)
             case .resetFundPassword(let id): try await admin.resetFundPassword(id)
-            case .delete(let id): try await admin.deleteUser(id)
+            case .delete(let id, _): try await admin.deleteUser(id)
             }
             return "ok"
         }
@@ -73,16 +81,30 @@ enum AdminCommand {
           sign-out ID               end every session
           reset-totp ID             remove 2FA (the user is mailed)
           reset-fund-password ID    remove the fund password (the user is mailed)
-          delete ID                 delete the account (not available yet: exits 1 with INTERNAL_ERROR)
+          delete ID [--yes]         delete the account for good, as DELETE /v1/me does (data erased, every
+                                    session ended, the owner mailed); asks to type yes first, unless --yes
           audit                     the newest 100 admin audit entries (JSON)
         Mails to the user go out in the language of LANG (zh… → Simplified Chinese, else English).
+        Exit status: 0 done, 1 refused (e.g. NOT_FOUND), 2 usage or configuration error, 3 not confirmed.
         """
+
+    /// Asks on stderr whether to delete `id` and reads the answer from stdin: only `yes` goes on
+    /// (no terminal, or end of input, is a no).
+    static func confirmDeletion(of id: String) -> Bool {
+        FileHandle.standardError.write(
+            Data("latchd admin: delete account \(id) and all its data for good? Type yes to confirm > ".utf8))
+        return readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes"
+    }
 
     /// Runs `latchd admin ARGUMENTS` and returns the exit status.
     static func run(_ arguments: [String], config: LatchConfig) async -> Int32 {
         guard let operation = Operation(arguments) else {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             return 2
+        }
+        if case .delete(let id, confirmed: false) = operation, !confirmDeletion(of: id) {
+            FileHandle.standardError.write(Data("\nlatchd admin: not confirmed; the account was not deleted\n".utf8))
+            return 3
         }
         // No delivery worker or key reload in a command: the mails it queues (SMTP / SMS configured)
         // are rows of the durable delivery queue, which the serving latchd sends.

@@ -3,19 +3,24 @@ import LatchServer
 import Logging
 import Vapor
 
-/// `latchd keys list` and `latchd keys rotate`: the signing keys in the database latchd's
-/// configuration names (the running instances pick a rotation up within seconds).
+/// `latchd keys list`, `latchd keys rotate` and `latchd keys retire KID`: the signing keys in the
+/// database latchd's configuration names (the running instances pick a change up within seconds).
+/// `retire` ends a key at once (a key that leaked): out of the JWKS, its tokens refused, also those an
+/// instance had remembered; when it signs, a new key takes over first.
 ///
 ///     $ latchd keys list
 ///     KID               CREATED                ROLE       RETIRES
 ///     q2V…              2026-01-01T00:00:00Z   verifying  2026-04-01T02:05:00Z
 ///     9fX…              2026-04-01T00:00:00Z   signing    -
 enum KeysCommand {
-    static let usage = "usage: latchd keys list | latchd keys rotate"
+    static let usage = "usage: latchd keys list | latchd keys rotate | latchd keys retire KID"
 
     /// Runs `arguments` (after `keys`); returns the exit status.
     static func run(_ arguments: [String], config: LatchConfig) async -> Int32 {
-        guard let action = arguments.first, arguments.count == 1, ["list", "rotate"].contains(action) else {
+        guard let action = arguments.first,
+            (["list", "rotate"].contains(action) && arguments.count == 1)
+                || (action == "retire" && arguments.count == 2)
+        else {
             FileHandle.standardError.write(Data("\(usage)\n".utf8))
             return 64
         }
@@ -40,6 +45,13 @@ enum KeysCommand {
             if action == "rotate" {
                 let kid = try await SigningKeyCommands.rotate(app)
                 print("rotated: \(kid) signs new access tokens now (every instance within seconds)")
+            }
+            if action == "retire" {
+                let kid = arguments[1]
+                if let successor = try await SigningKeyCommands.retire(app, kid: kid) {
+                    print("rotated: \(successor) signs new access tokens now")
+                }
+                print("retired: \(kid) no longer verifies; its tokens are refused (every instance within seconds)")
             }
             print(table(try await SigningKeyCommands.list(app)))
         } catch let error as ConfigurationError {

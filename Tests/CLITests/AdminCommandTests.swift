@@ -19,8 +19,8 @@ struct AdminCommandTests {
         var description: String { "→ \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
     }
 
-    static func admin(_ arguments: [String], server: Latchd) async throws -> AdminRun {
-        let run = try await server.run(["admin"] + arguments)
+    static func admin(_ arguments: [String], server: Latchd, input: String? = nil) async throws -> AdminRun {
+        let run = try await server.run(["admin"] + arguments, input: input)
         return AdminRun(status: run.status, output: run.output, errors: run.errors)
     }
 
@@ -83,6 +83,34 @@ struct AdminCommandTests {
             #expect(unknown.status == 1 && unknown.errors.contains("NOT_FOUND"), "\(unknown)")
             #expect(noID.status == 2 && noID.errors.contains("usage: latchd admin"), "\(noID)")
             #expect(unknownCommand.status == 2, "\(unknownCommand)")
+        }
+    }
+
+    @Test(
+        "review_10 latchd admin delete: the usage says what it does; it asks first (anything but yes, or no input, keeps the account, exit 3); --yes deletes"
+    )
+    func review_10_consoleDeleteAsksFirst() async throws {
+        try await journey(.en) { journey in
+            try await journey.signUp("alice@example.com")
+            let found = try await Self.admin(["find", "alice@"], server: journey.server)
+            let id = try #require((found.json["users"] as? [[String: Any]])?.first?["id"] as? String, "\(found)")
+
+            let usage = try await Self.admin(["help"], server: journey.server)
+            let noInput = try await Self.admin(["delete", id], server: journey.server)
+            let no = try await Self.admin(["delete", id], server: journey.server, input: "no\n")
+            let stillThere = try await Self.admin(["show", id], server: journey.server)
+            let yes = try await Self.admin(["delete", id], server: journey.server, input: "yes\n")
+            let again = try await Self.admin(["delete", "--yes", id], server: journey.server)
+
+            #expect(usage.status == 2 && usage.errors.contains("delete ID [--yes]"), "\(usage)")
+            #expect(!usage.errors.contains("not available"), "the usage tells the truth")
+            for refused in [noInput, no] {
+                #expect(refused.status == 3 && refused.errors.contains("not deleted"), "\(refused)")
+            }
+            #expect(stillThere.status == 0, "\(stillThere)")
+            #expect(yes.status == 0 && yes.output == "ok\n", "\(yes)")
+            #expect(
+                again.status == 1 && again.errors.contains("NOT_FOUND"), "--yes asks nothing; gone already: \(again)")
         }
     }
 }

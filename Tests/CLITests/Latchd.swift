@@ -17,9 +17,10 @@ extension LatchdProcess {
         let stored = try JSONDecoder().decode(StoredTokens.self, from: session)
         let answer = try await send("GET", "/v1/security-events", bearer: stored.access_token)
         #expect(answer.status == 200)
-        return try answer.decode([Event].self).map(\.type)
+        return try answer.decode(Page.self).events.map(\.type)
     }
 
     private struct StoredTokens: Decodable { let access_token: String }
     private struct Event: Decodable { let type: String }
+    private struct Page: Decodable { let events: [Event] }
 }

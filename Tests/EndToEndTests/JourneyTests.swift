@@ -52,11 +52,9 @@ struct JourneyTests {
 
         static var withdrawal: VerificationContext { JourneyTests.withdrawal }
 
-        /// The security events of the signed-in user, newest first.
+        /// The security events of the signed-in user, newest first (the first page).
         func events() async throws -> [String] {
-            try await client.perform(
-                APICall<[SecurityEventInfo]>(method: "GET", path: "/v1/security-events", requiresAuthorization: true)
-            ).map(\.type)
+            try await client.securityEvents().events.map(\.type)
         }
     }
 

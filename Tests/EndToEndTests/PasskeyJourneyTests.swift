@@ -87,11 +87,12 @@ struct PasskeyJourneyTests {
                 return false
             }
             await device.client.signOut()
-            // latchd answers an unknown email with a made-up credential: this device has none for it.
+            // The options for an email name no credential (issue 20 §7), so this device's passkey answers;
+            // latchd accepts only the named account's passkeys, and an unknown email has none.
             await #expect {
                 try await device.client.signInWithPasskey(email: "nobody@example.com", authenticator: device.passkeys)
             } throws: { error in
-                if case PasskeyError.authenticator(.noCredential) = error { return true }
+                if case PasskeyError.rejected(let reasons, _) = error { return reasons == ["unknown_credential"] }
                 return false
             }
         }

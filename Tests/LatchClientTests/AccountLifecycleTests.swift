@@ -15,6 +15,7 @@ struct AccountLifecycleTests {
         var recentSignIn = true
         var appleRevocation = AppleRevocation.notPossible
         private(set) var deleteBodies: [Data?] = []
+        private(set) var exportProofs: [String?] = []
 
         func set(recentSignIn: Bool) { self.recentSignIn = recentSignIn }
 
@@ -31,7 +32,8 @@ struct AccountLifecycleTests {
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             let path = SessionFakeServer.path(of: request)
-            guard (request.method, path) == ("DELETE", "/v1/me") || (request.method, path) == ("GET", "/v1/me/export")
+            let exporting = request.method == "GET" && (path == "/v1/me/export" || path.hasPrefix("/v1/me/export?"))
+            guard (request.method, path) == ("DELETE", "/v1/me") || exporting
             else {
                 return try await inner.send(request)
             }
@@ -43,7 +45,19 @@ struct AccountLifecycleTests {
             guard try await inner.send(probe).status == 200, let token = SessionFakeServer.bearer(of: request) else {
                 return SessionFakeServer.sessionExpired
             }
-            if request.method == "GET" { return try SessionFakeServer.json(200, Self.export) }
+            if request.method == "GET" {
+                // Issue 20 §4: the export is guarded like the deletion; its proof comes as a query parameter.
+                let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                let proof = query.first { $0.name == "verification_token" }?.value
+                exportProofs.append(proof)
+                guard recentSignIn || proof == "proof+/1" else {
+                    return SessionFakeServer.json(
+                        403,
+                        #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#
+                    )
+                }
+                return try SessionFakeServer.json(200, Self.export)
+            }
             deleteBodies.append(request.body)
             let proof = request.body.flatMap { try? JSONDecoder().decode(DeleteAccountRequest.self, from: $0) }?
                 .verificationToken
@@ -118,5 +132,25 @@ struct AccountLifecycleTests {
 
         #expect(export == LifecycleServer.export)
         #expect(client.currentState == .signedIn(SessionFakeServer.alice), "exporting keeps the session")
+    }
+
+    @Test func test_review_4_exportNeedsVerificationAfterTenMinutes() async throws {
+        let server = LifecycleServer()
+        await server.set(recentSignIn: false)
+        let client = Self.client(server)
+        _ = try await client.signIn(with: await server.inner.issueTokens())
+
+        var refused: LatchClientError?
+        do { _ = try await client.exportAccountData() } catch let error as LatchClientError { refused = error }
+        let proof = VerificationProof(
+            token: "proof+/1", expiresIn: 300,
+            context: VerificationContext(action: LatchClient.exportAccountAction, parameters: [:]),
+            method: .fundPassword)
+        let export = try await client.exportAccountData(verification: proof)
+
+        #expect(refused?.code == .verificationRequired)
+        #expect(LatchClient.exportAccountAction == "export_account")
+        #expect(export == LifecycleServer.export)
+        #expect(await server.exportProofs == [nil, "proof+/1"], "the proof travels escaped in the query")
     }
 }

@@ -470,7 +470,8 @@ struct AdminTests {
             _ = try await server.send(.DELETE, "/v1/admin/users/\(target)/totp", bearer: Self.otherAdminKey)
             // Nobody has this id.
             _ = try await server.send(.POST, "/v1/admin/users/\(UUID().uuidString)/unlock", bearer: Self.adminKey)
-            _ = try await server.send(.POST, "/v1/admin/users/\(target)/enable", bearer: "not-a-key") // not audited
+            // A wrong key: audited as a failed authentication, under the wrong key's fingerprint (issue 20 §6).
+            _ = try await server.send(.POST, "/v1/admin/users/\(target)/enable", bearer: "not-a-key")
 
             var entries: [[String: Any]] = []
             var cursor: String?
@@ -488,14 +489,16 @@ struct AdminTests {
                 "\($0["actor"] as? String ?? "-") \($0["action"] as? String ?? "-") \($0["target_user_id"] as? String ?? "-") \($0["result"] as? String ?? "-")"
             }
             // Newest first; each listing of the audit log is itself an entry (the first page's is the newest).
+            let wrong = String(SHA256Hex.of("not-a-key").prefix(8))
             #expect(
-                summary.suffix(4) == [
+                summary.suffix(5) == [
+                    "key:\(wrong) authenticate - AUTH_004",
                     "key:\(fingerprint) unlock - NOT_FOUND",
                     "key:\(other) reset_totp \(target) NOT_FOUND",
                     "key:\(fingerprint) disable \(target) ok",
                     "key:\(fingerprint) find_users - ok"
                 ], "\(summary)")
-            #expect(summary.dropLast(4).allSatisfy { $0.hasPrefix("key:\(fingerprint) list_audit - ok") }, "\(summary)")
+            #expect(summary.dropLast(5).allSatisfy { $0.hasPrefix("key:\(fingerprint) list_audit - ok") }, "\(summary)")
             #expect(Set(entries.compactMap { $0["id"] as? Int }).count == entries.count, "no entry twice")
             #expect(entries.allSatisfy { $0["ip"] as? String == "127.0.0.1" && $0["at"] is String })
             #expect(!entries.contains { "\($0)".contains(Self.adminKey) }, "the key itself is never logged")

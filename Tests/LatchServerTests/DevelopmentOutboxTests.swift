@@ -95,9 +95,49 @@ struct DevelopmentOutboxTests {
         #expect(!LoopbackAddress.isLoopback(nil))
     }
 
-    /// `GET /dev/outbox?to=bob@example.com` through the app's whole middleware chain, as if sent by `peer`.
-    static func outbox(_ server: TestServer, peer: String?, headers: [String: String] = [:]) async throws -> Response {
+    @Test(
+        "review_8 the outbox refuses a Host that is not this machine (DNS rebinding): 404, even from a loopback peer",
+        arguments: TestDatabase.all)
+    func review_8_outboxRefusesForeignHost(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            try await server.signUp("bob@example.com")
+
+            var refused: [Response] = []
+            for host in [
+                "rebound.example", "rebound.example:8080", "127.0.0.1.nip.io:8080", "localhost.evil.example",
+                "0.0.0.0:8080", "::1", "[::1]:80x", "127.0.0.1:8080:1", ""
+            ] {
+                refused.append(try await Self.outbox(server, peer: "127.0.0.1", host: host))
+            }
+            refused.append(try await Self.outbox(server, peer: "127.0.0.1", host: nil))
+            var allowed: [Response] = []
+            for host in ["localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:8080"] {
+                allowed.append(try await Self.outbox(server, peer: "127.0.0.1", host: host))
+            }
+            // Over the real socket too: the test client names 127.0.0.1:PORT; a rebinding page names itself.
+            let overSocket = try await server.send(.GET, "/dev/outbox?to=bob@example.com")
+            let reboundOverSocket = try await server.send(
+                .GET, "/dev/outbox?to=bob@example.com", headers: [("Host", "attacker.example")])
+
+            for answer in refused {
+                #expect(answer.status == .notFound, "\(answer.body.string ?? "")")
+                #expect(answer.body.string?.contains("bob@example.com") == false)
+            }
+            for answer in allowed {
+                #expect(answer.status == .ok && answer.body.string?.contains("bob@example.com") == true)
+            }
+            #expect(reboundOverSocket.status == 404 && !reboundOverSocket.text.contains("bob@example.com"))
+            #expect(overSocket.status == 200 && overSocket.text.contains("bob@example.com"))
+        }
+    }
+
+    /// `GET /dev/outbox?to=bob@example.com` through the app's whole middleware chain, as if sent by `peer`
+    /// naming `host` in its `Host` header (nil: no `Host` header at all).
+    static func outbox(
+        _ server: TestServer, peer: String?, host: String? = "localhost", headers: [String: String] = [:]
+    ) async throws -> Response {
         var httpHeaders = HTTPHeaders()
+        if let host { httpHeaders.add(name: .host, value: host) }
         for (name, value) in headers { httpHeaders.add(name: name, value: value) }
         let request = Request(
             application: server.app, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"),

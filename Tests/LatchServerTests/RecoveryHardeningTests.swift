@@ -131,7 +131,7 @@ struct RecoveryHardeningTests {
                 try await server.refresh(rotated.refreshToken).errorCode == "AUTH_004", "the whole session is revoked")
             #expect(try await server.send(.GET, "/v1/me", bearer: rotated.accessToken).status == 401)
             let other = try await server.signIn().decode(TokenResponse.self)
-            let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).jsonArray
+            let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).securityEvents
             #expect(
                 events.contains {
                     $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId

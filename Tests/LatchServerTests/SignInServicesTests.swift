@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import LatchCore
 import Testing
+import Vapor
 
 @testable import LatchServer
 
@@ -66,8 +67,18 @@ struct SignInServicesTests {
         try await SecurityEvent.query(on: database).filter(\.$userID == user).all().map(\.type).sorted()
     }
 
-    private func knownDevices(of user: UUID?, on database: any Database) async throws -> Set<String> {
-        Set(try await KnownDevice.query(on: database).filter(\.$userID == user!).all().map(\.deviceID))
+    /// Which of the device ids these tests use the user's known devices hold (they are stored as keyed
+    /// hashes, issue 20 §4, so they are recognised, not read back).
+    private func knownDevices(of user: UUID?, on database: any Database, in app: Application) async throws
+        -> Set<String>
+    {
+        let stored = Set(try await KnownDevice.query(on: database).filter(\.$userID == user!).all().map(\.deviceID))
+        let candidates = ["phone-1", "phone-2", "kiosk-1", TestServer.testDevice["id"]!]
+        let known = candidates.filter {
+            stored.contains(KnownDevice.storedID(of: $0, user: user!, secrets: app.latch.secrets))
+        }
+        #expect(known.count == stored.count, "every stored device is one of the candidates, hashed")
+        return Set(known)
     }
 
     @Test(
@@ -82,13 +93,13 @@ struct SignInServicesTests {
             let first = try await service.signIn(with: proven, device: DeviceInfo(id: "phone-1"))
             let owner = try #require(try await Identity.owner(of: .phone, subject: "+8613800000000", on: app.db))
             #expect(first.sessionId.isEmpty == false)
-            #expect(try await knownDevices(of: owner.id, on: app.db) == ["phone-1"])
+            #expect(try await knownDevices(of: owner.id, on: app.db, in: app) == ["phone-1"])
             #expect(try await eventTypes(of: owner.id, on: app.db) == ["registered"])
 
             let second = try await service.signIn(with: proven, device: DeviceInfo(id: "phone-2"))
             #expect(second.sessionId != first.sessionId)
             #expect(try await User.query(on: app.db).count() == 1)
-            #expect(try await knownDevices(of: owner.id, on: app.db) == ["phone-1", "phone-2"])
+            #expect(try await knownDevices(of: owner.id, on: app.db, in: app) == ["phone-1", "phone-2"])
             #expect(
                 try await eventTypes(of: owner.id, on: app.db) == ["new_device_signed_in", "registered", "signed_in"])
         }
@@ -116,7 +127,7 @@ struct SignInServicesTests {
             #expect(challenge.deviceID == "stranger-laptop" && challenge.method == "email")
             let mails = await server.mails()
             #expect(mails.count == mailsBefore + 1 && mails.last?.code != nil)
-            #expect(try await knownDevices(of: user.id, on: app.db) == [TestServer.testDevice["id"]!])
+            #expect(try await knownDevices(of: user.id, on: app.db, in: app) == [TestServer.testDevice["id"]!])
         }
     }
 
@@ -143,7 +154,7 @@ struct SignInServicesTests {
 
             #expect(signedIn.sessionId != tokens.sessionId)
             let user = try #require(try await User.query(on: app.db).filter(\.$email == "alice@example.com").first())
-            #expect(try await knownDevices(of: user.id, on: app.db).contains("kiosk-1"))
+            #expect(try await knownDevices(of: user.id, on: app.db, in: app).contains("kiosk-1"))
             #expect(replay?.reasons == ["challenge_unknown_or_used"])
             #expect(replay?.status.code == 401)
         }

@@ -137,7 +137,7 @@ struct TokenTests {
             #expect(afterReplay.status == 401 && afterReplay.errorCode == "AUTH_004", "the whole session is revoked")
             #expect(try await server.send(.GET, "/v1/me", bearer: rotated.accessToken).status == 401)
             let other = try await server.signIn().decode(TokenResponse.self)
-            let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).jsonArray
+            let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).securityEvents
             #expect(
                 events.contains {
                     $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId

@@ -146,14 +146,15 @@ public final class LatchdProcess: Sendable {
 
     /// Runs `latchd ARGUMENTS` (`admin …`, `keys rotate`, …) with this server's environment and
     /// working directory, to its end, without blocking a thread.
-    public func run(_ arguments: [String]) async throws -> Run {
-        try await Self.run(arguments, environment: environment, directory: folder)
+    /// `input` is written to its stdin (then closed; nothing: end of input at once).
+    public func run(_ arguments: [String], input: String? = nil) async throws -> Run {
+        try await Self.run(arguments, environment: environment, directory: folder, input: input)
     }
 
     /// Runs `latchd ARGUMENTS` with `environment` in `directory` (default a temporary folder) to its end.
-    public static func run(_ arguments: [String], environment: [String: String], directory: URL? = nil) async throws
-        -> Run
-    {
+    public static func run(
+        _ arguments: [String], environment: [String: String], directory: URL? = nil, input: String? = nil
+    ) async throws -> Run {
         let directory = directory ?? FileManager.default.temporaryDirectory
         let id = UUID().uuidString
         let out = directory.appendingPathComponent("latchd-run-\(id).out"),
@@ -165,6 +166,7 @@ public final class LatchdProcess: Sendable {
         let process = try ChildProcess(
             [try binary().path] + arguments, environment: environment, directory: directory,
             output: .files(standardOutput: out, standardError: err))
+        if let input { process.write(input) }
         process.closeInput()
         let status = await process.exited()
         return Run(

@@ -6,12 +6,18 @@ way), registers N accounts through the development outbox, then sends N forgot r
 existing addresses and N for unknown ones, interleaved (existing, unknown, existing, ...) over one
 keep-alive connection so both kinds see the same conditions. Every address is asked once, so both
 kinds take the same path through the code store (no resend limit). Prints median, p90 and p99 of
-each kind in milliseconds and the difference of the medians.
+each kind in milliseconds, the difference of the medians and the two-sided p-value of a Mann-Whitney
+U test (normal approximation): a small p-value says the two kinds can be told apart.
 
-usage: scripts/bench/forgot_timing.py [PATH_TO_LATCHD] [N]     (defaults: .build/debug/latchd, 300)
+With `--smtp` (issue 20 §3) the accounts are registered as above, then latchd is started again on the
+same database with `LATCH_SMTP_URL` pointing at a local SMTP sink (aiosmtpd), so mail goes through
+the durable delivery queue, and the forgot requests are measured there.
+
+usage: scripts/bench/forgot_timing.py [PATH_TO_LATCHD] [N] [--smtp]   (defaults: .build/debug/latchd, 300)
 """
 import http.client
 import json
+import math
 import os
 import socket
 import statistics
@@ -41,27 +47,55 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def mann_whitney_p(a, b):
+    """Two-sided p-value of the Mann-Whitney U test (normal approximation, ties given mid-ranks)."""
+    values = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1][0] == values[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2 + 1
+        i = j + 1
+    rank_a = sum(r for r, (_, group) in zip(ranks, values) if group == 0)
+    n1, n2 = len(a), len(b)
+    u = rank_a - n1 * (n1 + 1) / 2
+    mean = n1 * n2 / 2
+    sd = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    z = (u - mean) / sd if sd else 0.0
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def start_latchd(binary, env, work, port, name):
+    log = open(f"{work}/{name}.log", "w")
+    latchd = subprocess.Popen([binary], env=env, stdout=log, stderr=log)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for _ in range(100):
+        try:
+            if request(conn, "GET", "/health")[0] == 200:
+                return latchd, conn
+        except OSError:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            time.sleep(0.2)
+    latchd.terminate()
+    sys.exit(f"latchd did not start; see {work}/{name}.log")
+
+
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/latchd"
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    arguments = [a for a in sys.argv[1:] if a != "--smtp"]
+    smtp = "--smtp" in sys.argv[1:]
+    binary = arguments[0] if len(arguments) > 0 else ".build/debug/latchd"
+    count = int(arguments[1]) if len(arguments) > 1 else 300
     port = free_port()
     work = tempfile.mkdtemp(prefix="latch-forgot-")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LATCH_")}
     env.update(LATCH_ENV="development", LATCH_PORT=str(port), LATCH_BCRYPT_COST="4", LATCH_LOG_REQUESTS="false",
                LATCH_DATABASE_URL=f"sqlite://{work}/latch.sqlite", LATCH_RATE_LIMIT_SCALE="10000")
-    log = open(f"{work}/latchd.log", "w")
-    latchd = subprocess.Popen([binary], env=env, stdout=log, stderr=log)
+    latchd, conn = start_latchd(binary, env, work, port, "latchd")
+    sink = None
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for _ in range(100):
-            try:
-                if request(conn, "GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                time.sleep(0.2)
-        else:
-            sys.exit(f"latchd did not start; see {work}/latchd.log")
 
         for i in range(count):
             email = f"user{i}@bench.test"
@@ -73,6 +107,21 @@ def main():
             code = [m for m in json.loads(data) if m.get("code")][-1]["code"]
             status, data, _ = request(conn, "POST", f"/v1/registrations/{registration}/verify", {"code": code})
             assert status == 201, data
+
+        if smtp:
+            from aiosmtpd.controller import Controller
+
+            class Sink:
+                async def handle_DATA(self, server, session, envelope):
+                    return "250 OK"
+
+            smtp_port = free_port()
+            sink = Controller(Sink(), hostname="127.0.0.1", port=smtp_port)
+            sink.start()
+            latchd.terminate()
+            latchd.wait(timeout=10)
+            env.update(LATCH_SMTP_URL=f"smtp+insecure://127.0.0.1:{smtp_port}", LATCH_MAIL_FROM="latch@bench.test")
+            latchd, conn = start_latchd(binary, env, work, port, "latchd-smtp")
 
         for i in range(20):  # warm-up, not measured
             request(conn, "POST", "/v1/password/forgot", {"email": f"warmup{i}@bench.test"})
@@ -91,9 +140,13 @@ def main():
         difference = statistics.median(existing) - statistics.median(unknown)
         print(f"median difference (existing - unknown): {difference:+.3f} ms "
               f"({100 * difference / statistics.median(unknown):+.1f} %)")
+        print(f"Mann-Whitney U two-sided p = {mann_whitney_p(existing, unknown):.3g}"
+              f"{'  (mail over SMTP: durable queue)' if smtp else '  (development outbox)'}")
     finally:
         latchd.terminate()
         latchd.wait(timeout=10)
+        if sink:
+            sink.stop()
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ ISSUE_DISPLAY = [
 ]
 # Issue 20 (the security review) names its tests after the review's items: review_4_…, "review 4 …".
 REVIEW = re.compile(r"^(?:test_)?review_?([0-9]+)(?:_|\b)")
-REVIEW_DISPLAY = re.compile(r"^[Rr]eview (?:§)?([0-9]+)\b")
+REVIEW_DISPLAY = re.compile(r"^[Rr]eview(?: §| |_)([0-9]+)\b")
 SEED_FUNC = re.compile(r"^seed_([0-9]+)(?:_([0-9]+))?_")
 SPEC_ORDER = {"A": 0, "B": 1, "C": 2, "D": 3}
 # The short forms REQUIREMENTS.md uses for paths (`Client/Session/LatchClient.swift`,

@@ -44,13 +44,14 @@ extension LatchClient {
         }
     }
 
-    /// Signs in with a passkey: asks latchd for request options (naming `email`'s passkeys, or, with
-    /// no email, letting any discoverable passkey of this relying party answer), lets `authenticator`
-    /// sign the challenge, and redeems the assertion (`/v1/token` grant `passkey`). A passkey is a
-    /// strong factor: no emailed code follows, even on a new device.
+    /// Signs in with a passkey: asks latchd for request options (the same for every email: any
+    /// discoverable passkey of this relying party may answer, and with `email` latchd accepts only that
+    /// account's), lets `authenticator` sign the challenge, and redeems the assertion (`/v1/token` grant
+    /// `passkey`). A passkey is a strong factor: no emailed code follows, even on a new device.
     ///
-    /// - Throws: ``PasskeyError`` (`authenticator(.noCredential)` when this device has no passkey the
-    ///   options accept, `rejected` when latchd refuses the assertion, `client`).
+    /// - Throws: ``PasskeyError`` (`authenticator(.noCredential)` when this device has no passkey for
+    ///   the relying party, `rejected` when latchd refuses the assertion — `unknown_credential` also
+    ///   when the passkey is not the named account's —, `client`).
     @discardableResult
     public func signInWithPasskey(
         email: String? = nil, authenticator: any PasskeyAuthenticator, device: DeviceInfo? = nil
@@ -84,15 +85,18 @@ extension LatchClient {
 
     /// Renames the passkey `id` (1–64 visible characters); returns it as listed.
     @discardableResult
-    public func renamePasskey(id: String, name: String) async throws -> PasskeyInfo {
+    /// Guarded like adding one: more than 10 minutes after signing in it throws
+    /// ``PasskeyError/stepUpRequired(action:parameters:)`` for `rename_passkey` with `{passkey_id}`;
+    /// call again with the verification's token.
+    public func renamePasskey(id: String, name: String, verificationToken: String? = nil) async throws -> PasskeyInfo {
         do {
             return try await perform(
                 APICall<PasskeyInfo>(
                     method: "PATCH", path: "/v1/passkeys/\(APICall<PasskeyInfo>.segment(id))",
-                    body: RenamePasskeyRequest(name: name),
+                    body: RenamePasskeyRequest(name: name, verificationToken: verificationToken),
                     requiresAuthorization: true))
         } catch {
-            throw PasskeyError.from(error)
+            throw PasskeyError.from(error, stepUp: (PasskeyError.renameAction, ["passkey_id": id]))
         }
     }
 

@@ -36,6 +36,9 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
     public static let addAction = "add_passkey"
     /// The `remove_passkey` step-up action (parameters `{passkey_id}`).
     public static let removeAction = "remove_passkey"
+    /// The verification action that renames a passkey more than 10 minutes after signing in
+    /// (parameters `{passkey_id}`).
+    public static let renameAction = "rename_passkey"
 
     public var description: String {
         switch self {

@@ -24,7 +24,10 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
     }
 
     public func securityStatus() async throws -> SecurityStatus {
-        let export = try await client.exportAccountData()
+        // The settings carry the factor status: the export would need a recent sign-in (issue 20 §4).
+        let settings = try await client.securitySettings()
+        let factors =
+            settings.factors ?? .init(totp: false, fundPassword: false, biometric: false, recoveryCodesRemaining: 0)
         let binding = await client.biometricEnrollment(authenticator: authenticator, keys: keys).binding()
         let biometry: BiometryKind?
         let unavailable: BiometricUnavailableReason?
@@ -34,8 +37,8 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
         }
         return SecurityStatus(
             biometry: biometry, biometricUnavailable: unavailable, biometricSignInEnabled: binding != nil,
-            twoFactorEnabled: export.factors.totp, fundPasswordSet: export.factors.fundPassword,
-            verifyUnusualSignIns: export.securitySettings.verifyUnusualSignIns)
+            twoFactorEnabled: factors.totp, fundPasswordSet: factors.fundPassword,
+            verifyUnusualSignIns: settings.verifyUnusualSignIns)
     }
 
     public func enableBiometricSignIn(verificationToken: String?) async throws -> BiometricEnableResult {

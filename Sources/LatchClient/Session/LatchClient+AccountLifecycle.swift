@@ -35,9 +35,27 @@ extension LatchClient {
         return deleted.appleRevocation
     }
 
+    /// The verification action `exportAccountData(verification:)` needs when the session signed in
+    /// more than 10 minutes ago (parameters `[:]`).
+    public static let exportAccountAction = "export_account"
+
     /// Everything the server holds about the signed-in user, as one document (`GET /v1/me/export`):
-    /// profile and identities, sessions, device keys, known devices, factor status, security events.
-    public func exportAccountData() async throws -> AccountExport {
-        try await perform(APICall<AccountExport>(method: "GET", path: "/v1/me/export", requiresAuthorization: true))
+    /// profile and identities, sessions, device keys, known devices (as keyed hashes), factor status,
+    /// security events.
+    ///
+    /// Within 10 minutes of signing in no proof is needed; later the server answers
+    /// `VERIFICATION_REQUIRED`, and the app runs the verification page for ``exportAccountAction`` and
+    /// calls again with the proof (sent as `?verification_token=`, spent by this call).
+    public func exportAccountData(verification: VerificationProof? = nil) async throws -> AccountExport {
+        let query = verification.map { "?verification_token=\(Self.queryValue($0.token))" } ?? ""
+        return try await perform(
+            APICall<AccountExport>(method: "GET", path: "/v1/me/export" + query, requiresAuthorization: true))
+    }
+
+    /// `value` escaped for a query string.
+    static func queryValue(_ value: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&+=#?")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

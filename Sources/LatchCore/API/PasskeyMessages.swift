@@ -107,8 +107,19 @@ public struct PasskeyInfo: Codable, Sendable, Equatable {
 /// `PATCH /v1/passkeys/{id}`.
 public struct RenamePasskeyRequest: Codable, Sendable, Equatable {
     public var name: String
+    /// Needed when the session signed in more than 10 minutes ago: a verification token for action
+    /// `rename_passkey` with parameters `{passkey_id}` (issue 20 §7).
+    public var verificationToken: String?
 
-    public init(name: String) { self.name = name }
+    public init(name: String, verificationToken: String? = nil) {
+        self.name = name
+        self.verificationToken = verificationToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case verificationToken = "verification_token"
+    }
 }
 
 /// The optional body of `DELETE /v1/passkeys/{id}`: needed when the session signed in more than

@@ -8,7 +8,7 @@ import Vapor
 /// Deletes an account (issue 12 §1), for `DELETE /v1/me` and for operators (the admin API and
 /// `latchd admin`), without HTTP:
 ///
-///     let outcome = try await AccountDeletion(application: app).delete(userID: id, ip: nil, on: app.db)
+///     let outcome = try await AccountDeletion(application: app).delete(userID: id, on: app.db)
 ///
 /// In one transaction it erases the person's data — email, phone, names, identities, the password
 /// and fund-password hashes, TOTP and recovery codes, device keys and their challenges, known devices,
@@ -40,15 +40,29 @@ public struct AccountDeletion: Sendable {
         logger = request.logger
     }
 
-    /// Deletes the account `userID`; `ip` is recorded with the `account_deleted` security event and
-    /// `language` chooses the last mail's. Throws `LatchError.notFound` when there is no such live account.
+    /// Deletes the account `userID`; `language` chooses the last mail's. Throws `LatchError.notFound`
+    /// when there is no such live account. (No address is kept: the `account_deleted` event has none.)
     public func delete(
-        userID: UUID, ip: String?, language: LatchLanguage = .en, on database: any Database
+        userID: UUID, language: LatchLanguage = .en, on database: any Database
     ) async throws -> AppleRevocation {
-        let now = latch.clock.epochSeconds
-        guard let erased = try await database.transaction({ try await erase(userID, now: now, ip: ip, on: $0) }) else {
+        let erased = try await database.transaction { try await erase(userID, on: $0) }
+        return await finish(erased, language: language, on: database)
+    }
+
+    /// The erasure, in the caller's transaction (`finish` once it committed). Throws
+    /// `LatchError.notFound` when there is no such live account.
+    func erase(_ userID: UUID, on database: any Database) async throws -> Erased {
+        guard let erased = try await eraseIfLive(userID, now: latch.clock.epochSeconds, on: database) else {
             throw LatchError.notFound
         }
+        return erased
+    }
+
+    /// What follows a committed erasure: this instance forgets the sessions and the profile at once,
+    /// Apple's refresh token is revoked (queued for a retry on `database` when Apple could not be
+    /// asked) and the owner gets a last mail. Neither can undo the deletion.
+    func finish(_ erased: Erased, language: LatchLanguage, on database: any Database) async -> AppleRevocation {
+        let userID = erased.userID
         latch.sessionStatus.markRevoked(erased.sessionIDs)
         latch.profiles.forget(userID)
 
@@ -56,10 +70,10 @@ public struct AccountDeletion: Sendable {
         if let apple = erased.apple {
             revocation = await AppleRefreshTokens.revoke(
                 sealed: apple.sealedRefreshToken, clientID: apple.clientID, endpoint: appleTokens,
-                secrets: latch.secrets, now: now)
+                secrets: latch.secrets, now: erased.at, retryingOn: database, logger: logger)
             if revocation == .notPossible {
                 logger.notice(
-                    "deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed)"
+                    "deleted account \(userID.uuidString.lowercased()): its Apple authorization was not revoked (no Apple refresh token held, or Apple failed: retried later when Apple was unreachable)"
                 )
             }
         } else {
@@ -76,19 +90,22 @@ public struct AccountDeletion: Sendable {
     }
 
     /// What the erasure found before erasing it: where to send the last mail, and the Apple token to revoke.
-    struct Erased {
+    struct Erased: Sendable {
+        let userID: UUID
+        /// When the account was deleted.
+        let at: Double
         let email: String?
         let apple: AppleAuthorization?
         let sessionIDs: [UUID]
     }
 
-    struct AppleAuthorization {
+    struct AppleAuthorization: Sendable {
         let sealedRefreshToken: String?
         let clientID: String?
     }
 
     /// The erasure, in the caller's transaction; nil when the account does not exist or is already deleted.
-    private func erase(_ userID: UUID, now: Double, ip: String?, on database: any Database) async throws -> Erased? {
+    private func eraseIfLive(_ userID: UUID, now: Double, on database: any Database) async throws -> Erased? {
         let sql = database.sql
         // Marking the row first locks it (PostgreSQL) and makes the deletion happen once; the sign-ins
         // in flight now wait for it and then find the account deleted (`RefreshTokenRotation.start`).
@@ -176,9 +193,26 @@ public struct AccountDeletion: Sendable {
         ).run()
         try await sql.raw("DELETE FROM login_throttles WHERE key IN (\(binds: keys))").run()
 
-        try await latch.events.record(.accountDeleted, user: userID, ip: ip, now: now, on: database)
+        // Nothing left names the person (issue 20 §9): the account's events lose their addresses (the
+        // deletion's own event is recorded without one), and mail and SMS still queued for the address or
+        // number are dropped (jobs a carrier is sending at this moment go out). Operators' audit rows
+        // keep the operator's address.
+        try await sql.raw("UPDATE security_events SET ip = NULL WHERE user_id = \(bind: userID)").run()
+        let recipients = [email, phone].compactMap { $0 }.map {
+            DeliveryJobStore.recipientKey(of: $0, secrets: latch.secrets)
+        }
+        if !recipients.isEmpty {
+            try await sql.raw(
+                """
+                DELETE FROM delivery_jobs WHERE recipient_key IN (\(binds: recipients))
+                  AND (claimed_until IS NULL OR claimed_until < \(bind: now))
+                """
+            ).run()
+        }
+        try await latch.events.record(.accountDeleted, user: userID, ip: nil, now: now, on: database)
         return Erased(
-            email: email, apple: apple, sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
+            userID: userID, at: now, email: email, apple: apple,
+            sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
     }
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.

@@ -10,6 +10,7 @@ extension AccountExport {
     /// Everything latchd holds about `userID` (issue 12 §1, `GET /v1/me/export`), read from the
     /// database. Never a secret: no password or fund-password hash, TOTP secret, recovery code,
     /// refresh token or Apple token, and for codes and budgets nothing at all (they only guard secrets).
+    /// Known devices are listed as stored: keyed hashes, never an id that skips the new-device check.
     static func collect(userID: UUID, currentSession: UUID, now: Date, on database: any Database) async throws
         -> AccountExport?
     {
@@ -25,11 +26,6 @@ extension AccountExport {
         let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(
             \.$createdAt, .descending
         ).all()
-        let totp = try await TOTPCredential.find(userID, on: database)?.active == true
-        let fundPassword = try await FundPassword.find(userID, on: database) != nil
-        let recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID).filter(
-            \.$usedAt == nil
-        ).count()
         return AccountExport(
             exportedAt: now, user: try await user.profile(on: database),
             securitySettings: SecuritySettings(verifyUnusualSignIns: user.verifyUnusualSignIns),
@@ -45,9 +41,23 @@ extension AccountExport {
             knownDevices: devices.map {
                 KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt))
             },
-            factors: Factors(
-                totp: totp, fundPassword: fundPassword, biometric: !credentials.isEmpty,
-                recoveryCodesRemaining: totp ? recoveryCodes : 0),
+            factors: try await Factors.collect(userID: userID, on: database),
             securityEvents: events.map(\.info))
+    }
+}
+
+extension AccountExport.Factors {
+    /// Which second factors `userID` has set up (for the export and `GET /v1/me/security-settings`).
+    static func collect(userID: UUID, on database: any Database) async throws -> AccountExport.Factors {
+        let totp = try await TOTPCredential.find(userID, on: database)?.active == true
+        let fundPassword = try await FundPassword.find(userID, on: database) != nil
+        let biometric = try await DeviceCredential.query(on: database).filter(\.$userID == userID).count() > 0
+        var recoveryCodes = 0
+        if totp {
+            recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID)
+                .filter(\.$usedAt == nil).count()
+        }
+        return AccountExport.Factors(
+            totp: totp, fundPassword: fundPassword, biometric: biometric, recoveryCodesRemaining: recoveryCodes)
     }
 }

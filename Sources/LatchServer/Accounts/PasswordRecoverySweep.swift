@@ -20,8 +20,9 @@ enum PasswordRecoverySweep {
     enum Scope {
         /// Everything of the account.
         case reset
-        /// Everything but the device of `session` (with `deviceID`, its `device.id`, if it sent one).
-        case change(keeping: UUID, deviceID: String?)
+        /// Everything but the device of `session` (with `deviceID`, its `device.id`, if it sent one, and
+        /// `knownDeviceID`, that id as `known_devices` stores it: `KnownDevice.storedID`).
+        case change(keeping: UUID, deviceID: String?, knownDeviceID: String?)
     }
 
     /// What was ended.
@@ -38,13 +39,13 @@ enum PasswordRecoverySweep {
             case .reset:
                 removedKeys = "user_id = \(bind: user)"
                 forgottenDevices = "user_id = \(bind: user)"
-            case .change(let session, let deviceID?):
+            case .change(let session, let deviceID?, let knownDeviceID):
                 removedKeys = """
                     user_id = \(bind: user) AND (session_id IS NULL OR session_id NOT IN (
                       SELECT id FROM sessions WHERE user_id = \(bind: user) AND (id = \(bind: session) OR device_id = \(bind: deviceID))))
                     """
-                forgottenDevices = "user_id = \(bind: user) AND device_id <> \(bind: deviceID)"
-            case .change(let session, nil):
+                forgottenDevices = "user_id = \(bind: user) AND device_id <> \(bind: knownDeviceID ?? "")"
+            case .change(let session, nil, _):
                 removedKeys = "user_id = \(bind: user) AND (session_id IS NULL OR session_id <> \(bind: session))"
                 forgottenDevices = "user_id = \(bind: user)"
             }

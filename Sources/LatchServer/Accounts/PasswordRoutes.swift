@@ -30,10 +30,16 @@ struct PasswordRoutes: RouteCollection {
         let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
         if case .failure = issued { try await req.refundCodeSend(send) }
         if case .success(let code) = issued {
-            // The same work either way (issue 10 §3): the mail is rendered and the request recorded (with
-            // no user for an unknown address); only the hand-over to the in-memory queue differs.
+            // The same work and the same answer either way (issue 10 §3, issue 20 §3): the mail is rendered
+            // and handed over — for an unknown address only rehearsed (with a durable queue: the row is
+            // sealed and written, then rolled back), which also answers 503 when the queue is full — and
+            // the request recorded (with no user for an unknown address).
             let mail = MailTemplates.passwordResetCode(code.code, language: req.language)
-            if user != nil { try await latch.send(mail, to: email.value, code: code.code) }
+            if user != nil {
+                try await latch.send(mail, to: email.value, code: code.code, on: req.db)
+            } else {
+                try await latch.rehearseSend(mail, to: email.value, code: code.code, on: req.db)
+            }
             try await latch.events.record(
                 .passwordResetRequested, user: user?.id, ip: req.clientIP, now: now, on: req.db)
         }
@@ -85,8 +91,10 @@ struct PasswordRoutes: RouteCollection {
         try await user.save(on: req.db)
         try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
+        let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
         let swept = try await PasswordRecoverySweep.run(
-            .change(keeping: me.sessionID, deviceID: deviceID), user: me.userID, now: now, on: req.db)
+            .change(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
+            now: now, on: req.db)
         try await latch.events.record(
             .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if swept.deviceKeysRemoved > 0 {

@@ -13,6 +13,7 @@ struct AdminRoutes: RouteCollection {
         let admin = routes.grouped("v1", "admin")
         admin.get("users", use: findUsers)
         admin.get("users", ":id", use: showUser)
+        admin.get("users", ":id", "security-events", use: userSecurityEvents)
         admin.post("users", ":id", "unlock", use: action { try await $0.unlock($1) })
         admin.post("users", ":id", "disable", use: action { try await $0.disable($1) })
         admin.post("users", ":id", "enable", use: action { try await $0.enable($1) })
@@ -28,27 +29,33 @@ struct AdminRoutes: RouteCollection {
         _ work: @escaping @Sendable (AdminService, String) async throws -> Void
     ) -> @Sendable (Request) async throws -> HTTPStatus {
         { req in
-            let admin = try req.adminService()
+            let admin = try await req.adminService()
             try await work(admin, try req.userParameter)
             return .noContent
         }
     }
 
     func findUsers(_ req: Request) async throws -> AdminUserPage {
-        let admin = try req.adminService()
+        let admin = try await req.adminService()
         return try await admin.findUsers(
             matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
-            limit: try req.limitParameter)
+            limit: try req.pageLimitParameter)
     }
 
     func showUser(_ req: Request) async throws -> AdminUserDetail {
-        let admin = try req.adminService()
+        let admin = try await req.adminService()
         return try await admin.user(try req.userParameter)
     }
 
+    func userSecurityEvents(_ req: Request) async throws -> SecurityEventPage {
+        let admin = try await req.adminService()
+        return try await admin.securityEvents(
+            of: try req.userParameter, cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
+    }
+
     func auditLog(_ req: Request) async throws -> AdminAuditPage {
-        let admin = try req.adminService()
-        return try await admin.auditLog(cursor: req.query[String.self, at: "cursor"], limit: try req.limitParameter)
+        let admin = try await req.adminService()
+        return try await admin.auditLog(cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
     }
 }
 
@@ -58,17 +65,6 @@ extension Request {
         get throws {
             guard let id = parameters.get("id") else { throw LatchError.notFound }
             return id
-        }
-    }
-
-    /// The `limit` query parameter: a whole number (the service checks its range), else 400.
-    fileprivate var limitParameter: Int? {
-        get throws {
-            guard let raw = query[String.self, at: "limit"] else { return nil }
-            guard let limit = Int(raw) else {
-                throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["wrong_type"])
-            }
-            return limit
         }
     }
 }

@@ -57,7 +57,7 @@ extension AdminService {
             try await clearLocks(["totp:\(key)", "totp-enrol:\(key)"])
             try await record(.totpReset, for: userID)
             if let email = user.email {
-                try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email)
+                try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email, on: database)
             }
         }
     }
@@ -74,18 +74,21 @@ extension AdminService {
             try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
             try await record(.fundPasswordReset, for: userID)
             if let email = user.email {
-                try await latch.send(MailTemplates.fundPasswordResetByOperator(language: language), to: email)
+                try await latch.send(
+                    MailTemplates.fundPasswordResetByOperator(language: language), to: email, on: database)
             }
         }
     }
 
     /// Deletes the account as `DELETE /v1/me` does (issue 12 §1: data erased, a tombstone kept, every
     /// token dead, Apple revoked when a token is held, the owner mailed). An account already deleted is 404.
+    /// The erasure commits with its audit entry; Apple and the last mail come after the commit.
     @discardableResult
     public func deleteUser(_ id: String) async throws -> AppleRevocation {
-        try await onUser(id, action: "delete_user") { user in
-            try await deletion.delete(userID: user.requireID(), ip: ip, language: language, on: database)
+        let erased = try await onUser(id, action: "delete_user") { user in
+            try await deletion.erase(user.requireID(), on: database)
         }
+        return await deletion.finish(erased, language: language, on: appDatabase)
     }
 
     private func record(_ kind: SecurityEvent.Kind, for userID: UUID) async throws {

@@ -5,17 +5,19 @@ import SQLKit
 
 extension AdminService {
     /// Users whose email or phone number starts with `query`, or whose id does (case-insensitive;
-    /// nil or empty: everyone), in id order, `limit` at a time after `cursor`.
+    /// nil or empty: everyone), in id order, `limit` at a time after `cursor`. Deleted accounts
+    /// (tombstones) are not listed. The audit entry keeps the search text (`detail` `q=…`, at most
+    /// 320 characters): who looked for whom is part of the record (issue 20 §6).
     public func findUsers(matching query: String?, cursor: String?, limit: Int?) async throws -> AdminUserPage {
-        try await audited("find_users", target: nil) {
+        let text = (query ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        return try await audited("find_users", target: nil, detail: "q=" + String(text.prefix(320))) {
             let size = try Self.pageSize(limit)
             let after = try cursor.map(AdminCursor.user)
-            let text = (query ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             guard text.count <= 320 else {
                 throw LatchError(.validationFailed, status: .badRequest, field: "q", reasons: ["too_long"])
             }
             let idText: SQLQueryString = "lower(CAST(users.id AS TEXT))"
-            var conditions: [SQLQueryString] = []
+            var conditions: [SQLQueryString] = ["users.deleted_at IS NULL"]
             if !text.isEmpty {
                 let prefix = Self.likePrefix(text)
                 var matches: [SQLQueryString] = ["lower(users.email) LIKE \(bind: prefix) ESCAPE '\\'"]
@@ -33,7 +35,7 @@ extension AdminService {
                 conditions.append("(\(matches.joined(separator: " OR ")))")
             }
             if let after { conditions.append("\(idText) > \(bind: after.uuidString.lowercased())") }
-            let whereClause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
+            let whereClause: SQLQueryString = "WHERE \(conditions.joined(separator: " AND "))"
             let rows = try await database.sql.raw(
                 """
                 SELECT users.id FROM users \(whereClause) ORDER BY \(idText) LIMIT \(bind: size + 1)
@@ -93,6 +95,14 @@ extension AdminService {
                 },
                 factors: factors,
                 locks: try await locks(of: user, phone: phone, now: now), securityEvents: events)
+        }
+    }
+
+    /// The user's security events, newest first, `limit` (1–100, 50) after `cursor`, as the user sees
+    /// them (`GET /v1/security-events`); the user detail shows only the newest 50.
+    public func securityEvents(of id: String, cursor: String?, limit: Int?) async throws -> SecurityEventPage {
+        try await onUser(id, action: "list_security_events") { user in
+            try await SecurityEventPage.query(userID: user.requireID(), limit: limit, cursor: cursor, on: database)
         }
     }
 

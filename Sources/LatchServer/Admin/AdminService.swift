@@ -14,7 +14,8 @@ import Vapor
 ///     try await admin.disable("8c1f…")
 public struct AdminService: Sendable {
     let latch: LatchServices
-    let database: any Database
+    /// The app's database, where actions start their transactions and failures are audited.
+    let appDatabase: any Database
     let actor: AdminActor
     /// The caller's address (nil on the console).
     let ip: String?
@@ -29,7 +30,7 @@ public struct AdminService: Sendable {
     ) {
         self.deletion = deletion
         self.latch = latch
-        self.database = database
+        self.appDatabase = database
         self.actor = actor
         self.ip = ip
         self.language = language
@@ -46,35 +47,64 @@ public struct AdminService: Sendable {
     static let defaultLimit = 20
     static let limitRange = 1...100
 
+    /// Where an action reads and writes: inside `audited` (every action) the action's transaction,
+    /// which also holds its audit row; elsewhere the app's database. Everything an action does goes
+    /// through it — queue its mails with `latch.send(…, on: database)`: on SQLite a write on another
+    /// connection would wait for this transaction, which waits for it.
+    var database: any Database { Self.actionTransaction ?? appDatabase }
+
+    /// The transaction of the action running in this task (see `database`).
+    @TaskLocal static var actionTransaction: (any Database)?
+
     /// Runs `work` on the user named `id` and writes the audit entry with its result. An id that is
-    /// not a UUID or names nobody is 404 (logged without a target).
-    func onUser<T>(_ id: String, action: String, _ work: (User) async throws -> T) async throws -> T {
-        guard let userID = UUID(uuidString: id), let user = try await User.find(userID, on: database) else {
-            try await audit(action, target: nil, result: LatchErrorCode.notFound.rawValue)
+    /// not a UUID or names nobody is 404, logged without a target; a deleted account (a tombstone) is
+    /// 404 too (issue 20 §6), logged with its id.
+    func onUser<T: Sendable>(
+        _ id: String, action: String, _ work: @escaping @Sendable (User) async throws -> T
+    ) async throws -> T {
+        let userID = UUID(uuidString: id)
+        let user = if let userID { try await User.find(userID, on: database) } else { User?.none }
+        guard let userID, let user, user.deletedAt == nil else {
+            // A tombstone's id is kept as the target: somebody acted on that (deleted) account.
+            try await audit(
+                action, target: user == nil ? nil : userID, detail: nil, result: LatchErrorCode.notFound.rawValue,
+                on: database)
             throw LatchError.notFound
         }
         return try await audited(action, target: userID) { try await work(user) }
     }
 
-    /// Runs `work` and writes the audit entry with how it ended (`ok` or the error code).
-    func audited<T>(_ action: String, target: UUID?, _ work: () async throws -> T) async throws -> T {
-        let value: T
+    /// Runs `work` and its audit entry in one transaction (issue 20 §6): an action is never done
+    /// without its row, nor its row written for a change that did not happen. When `work` fails, its
+    /// changes roll back and the entry (`result`: the error code) is written on its own. `detail`
+    /// says what the action was asked (e.g. `find_users`' search text).
+    func audited<T: Sendable>(
+        _ action: String, target: UUID?, detail: String? = nil, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         do {
-            value = try await work()
+            return try await appDatabase.transaction { transaction in
+                try await Self.$actionTransaction.withValue(transaction) {
+                    let value = try await work()
+                    try await audit(action, target: target, detail: detail, result: "ok", on: transaction)
+                    return value
+                }
+            }
         } catch let error as LatchError {
-            try await audit(action, target: target, result: error.code.rawValue)
+            try await audit(action, target: target, detail: detail, result: error.code.rawValue, on: appDatabase)
             throw error
         } catch {
-            try? await audit(action, target: target, result: LatchErrorCode.internalError.rawValue)
+            try? await audit(
+                action, target: target, detail: detail, result: LatchErrorCode.internalError.rawValue, on: appDatabase)
             throw error
         }
-        try await audit(action, target: target, result: "ok")
-        return value
     }
 
-    private func audit(_ action: String, target: UUID?, result: String) async throws {
+    private func audit(
+        _ action: String, target: UUID?, detail: String?, result: String, on database: any Database
+    ) async throws {
         try await AdminAuditEntry(
-            actor: actor, action: action, target: target, ip: ip, at: latch.clock.epochSeconds, result: result
+            actor: actor, action: action, target: target, ip: ip, at: latch.clock.epochSeconds, result: result,
+            detail: detail
         )
         .create(on: database)
     }

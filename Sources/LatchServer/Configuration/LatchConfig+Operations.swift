@@ -1,7 +1,8 @@
 extension LatchConfig {
     /// Reads the operator's settings of issue 12 §3: `LATCH_METRICS_PORT` (1–65535; unset: metrics
     /// off), `LATCH_METRICS_HOST` (default `127.0.0.1`), `LATCH_LOG_FORMAT` (`text` | `json`) and
-    /// `LATCH_SHUTDOWN_GRACE_SECONDS` (0–3600, default 10). A bad value names its variable.
+    /// `LATCH_SHUTDOWN_GRACE_SECONDS` (0–3600, default 10) and `LATCH_IDLE_TIMEOUT_SECONDS` (1–3600,
+    /// default 90). A bad value names its variable.
     mutating func readOperations(_ value: (String) -> String?) throws {
         if let raw = value("LATCH_METRICS_PORT") {
             metricsPort = try Self.parseInteger("LATCH_METRICS_PORT", raw, default: 0, range: 1...65535)
@@ -27,5 +28,8 @@ extension LatchConfig {
         shutdownGraceSeconds = try Self.parseInteger(
             "LATCH_SHUTDOWN_GRACE_SECONDS", value("LATCH_SHUTDOWN_GRACE_SECONDS"), default: shutdownGraceSeconds,
             range: 0...3600)
+        idleTimeoutSeconds = try Self.parseInteger(
+            "LATCH_IDLE_TIMEOUT_SECONDS", value("LATCH_IDLE_TIMEOUT_SECONDS"), default: idleTimeoutSeconds,
+            range: 1...3600)
     }
 }

@@ -76,6 +76,14 @@ public struct LatchConfig: Sendable {
     /// On SIGTERM, how long in-flight requests may take to finish before latchd stops anyway
     /// (`LATCH_SHUTDOWN_GRACE_SECONDS`, 0–3600).
     public var shutdownGraceSeconds = 10
+    /// A connection of the API's listener that carries no request for this long is closed
+    /// (`LATCH_IDLE_TIMEOUT_SECONDS`, 1–3600, default 90: longer than a load balancer's usual 60 s, so
+    /// the balancer closes first). Idle connections cannot pile up (issue 20 §10).
+    public var idleTimeoutSeconds = 90
+    /// The metrics listener's limits: an idle connection is closed after this many seconds, and no
+    /// more than `metricsMaximumConnections` are open at once (a scraper needs one).
+    public var metricsIdleTimeoutSeconds = 10
+    public var metricsMaximumConnections = 16
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -25,4 +25,12 @@ struct ChannelRouter: MessageDelivery {
             try await mail.deliver(message, on: database)
         }
     }
+
+    func rehearse(_ message: OutgoingMessage, on database: any Database) async throws {
+        if message.channel == OutgoingMessage.smsChannel {
+            try await sms.rehearse(message, on: database)
+        } else {
+            try await mail.rehearse(message, on: database)
+        }
+    }
 }

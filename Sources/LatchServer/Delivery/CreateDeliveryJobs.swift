@@ -35,3 +35,17 @@ struct CreateDeliveryJobs: AsyncMigration {
         try await database.schema(DeliveryJobStore.table).delete()
     }
 }
+
+/// Issue 20 §9: `delivery_jobs.recipient_key`, the keyed hash of the address or number
+/// (`DeliveryJobStore.recipientKey`), so a deletion drops the messages still queued for it.
+struct AddDeliveryJobRecipient: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(DeliveryJobStore.table).field("recipient_key", .string).update()
+        try await database.createIndex("delivery_jobs_recipient", on: DeliveryJobStore.table, columns: "recipient_key")
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.sql.drop(index: "delivery_jobs_recipient").run()
+        try await database.schema(DeliveryJobStore.table).deleteField("recipient_key").update()
+    }
+}

@@ -13,6 +13,14 @@ enum DeliveryJobPayload: Codable, Sendable, Equatable {
             clientName: envelope.clientName)
     }
 
+    /// Whom it goes to: the mail's first recipient, or the SMS's number.
+    var recipient: String? {
+        switch self {
+        case .mail(_, let recipients, _, _): recipients.first
+        case .sms(let to, _): to
+        }
+    }
+
     /// The channel (`OutgoingMessage.channel`) whose carrier sends it.
     var channel: String {
         switch self {

@@ -25,6 +25,12 @@ struct DeliveryJobStore: Sendable {
     /// The database the queue lives in (claims differ).
     let kind: DatabaseKind
 
+    /// What `recipient_key` holds for an address or number: a keyed hash (the payload is sealed), so
+    /// a deleted account's queued messages can be found and dropped (issue 20 §9).
+    static func recipientKey(of recipient: String, secrets: SecretBox) -> String {
+        secrets.keyedHash(recipient.lowercased(), context: "delivery_recipient")
+    }
+
     /// A job this instance holds.
     struct ClaimedJob: Sendable {
         let id: UUID
@@ -41,10 +47,11 @@ struct DeliveryJobStore: Sendable {
         let id = UUID()
         let sealed = try secrets.seal(try JSONEncoder().encode(payload))
         let channel = payload.channel
+        let recipient = payload.recipient.map { Self.recipientKey(of: $0, secrets: secrets) }
         let inserted = try await database.sql.raw(
             """
-            INSERT INTO delivery_jobs (id, channel, sealed_payload, attempts, next_attempt_at, created_at)
-            SELECT \(bind: id), \(bind: channel), \(bind: sealed), 0, \(bind: now), \(bind: now)
+            INSERT INTO delivery_jobs (id, channel, sealed_payload, attempts, next_attempt_at, created_at, recipient_key)
+            SELECT \(bind: id), \(bind: channel), \(bind: sealed), 0, \(bind: now), \(bind: now), \(bind: recipient)
             WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM delivery_jobs WHERE channel = \(bind: channel) LIMIT \(bind: capacity)) AS backlog)
               < \(bind: capacity)
             RETURNING id

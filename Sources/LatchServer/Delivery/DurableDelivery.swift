@@ -22,6 +22,28 @@ struct DurableDelivery: MessageDelivery {
         try await deliver(message, on: database())
     }
 
+    /// The row `deliver` would write — sealed, capacity-checked, inserted — in a transaction rolled
+    /// back: the same work and the same refusal when the queue is full, and nothing is sent.
+    func rehearse(_ message: OutgoingMessage, on database: any Database) async throws {
+        let store = self.store
+        let payload = self.payload(message)
+        let now = clock.epochSeconds
+        do {
+            try await database.transaction { transaction in
+                try await store.enqueue(payload, now: now, on: transaction)
+                throw Rehearsal.rolledBack
+            }
+        } catch Rehearsal.rolledBack {
+            return
+        } catch let error as LatchError where error.reasons == LatchError.deliveryQueueFull.reasons {
+            metrics.refused.increment()
+            throw error
+        }
+    }
+
+    /// Ends a rehearsal's transaction without committing it.
+    private enum Rehearsal: Error { case rolledBack }
+
     func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
         do {
             try await store.enqueue(payload(message), now: clock.epochSeconds, on: database)

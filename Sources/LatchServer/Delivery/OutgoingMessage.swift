@@ -39,10 +39,18 @@ public protocol MessageDelivery: Sendable {
     /// Delivers `message` as part of the work on `database`: a durable queue stores it there, so on a
     /// transaction's database it is sent only if the transaction commits. Others ignore `database`.
     func deliver(_ message: OutgoingMessage, on database: any Database) async throws
+
+    /// Does the work of handing `message` over — and refuses it as `deliver` would (503 when the queue
+    /// is full) — without sending it: for a request that must not tell whether an address has an
+    /// account (`password/forgot`, issue 20 §3). A durable queue writes the row in a transaction it
+    /// rolls back; deliveries whose hand-over is only memory do nothing.
+    func rehearse(_ message: OutgoingMessage, on database: any Database) async throws
 }
 
 extension MessageDelivery {
     public func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
         try await deliver(message)
     }
+
+    public func rehearse(_ message: OutgoingMessage, on database: any Database) async throws {}
 }

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import Logging
 import SQLKit
 
 /// Apple refresh tokens at rest: kept sealed (AES-GCM with `LATCH_SECRET_KEY`, as TOTP secrets) on
@@ -21,11 +22,28 @@ enum AppleRefreshTokens {
 
     /// Revokes the sealed refresh token of a removed Apple identity at Apple: `revoked` when Apple
     /// confirmed it, `notPossible` when no token is held, the team key is not configured or Apple failed.
+    /// When Apple could not be asked (unreachable, 5xx, 429) the sealed token is queued in
+    /// `AppleRevocationRetries` on `database` and tried again later (issue 20 §9); the answer is still
+    /// `notPossible`, as nothing is revoked yet.
     static func revoke(
-        sealed: String?, clientID: String?, endpoint: AppleTokenEndpoint?, secrets: SecretBox, now: Double
+        sealed: String?, clientID: String?, endpoint: AppleTokenEndpoint?, secrets: SecretBox, now: Double,
+        retryingOn database: any Database, logger: Logger
     ) async -> AppleRevocation {
         guard let sealed, let clientID, let endpoint, let token = try? secrets.open(sealed) else { return .notPossible }
-        return await endpoint.revoke(refreshToken: String(decoding: token, as: UTF8.self), clientID: clientID, now: now)
-            ? .revoked : .notPossible
+        switch await endpoint.revokeOutcome(
+            refreshToken: String(decoding: token, as: UTF8.self), clientID: clientID, now: now)
+        {
+        case .revoked:
+            return .revoked
+        case .refused:
+            return .notPossible
+        case .unavailable:
+            do {
+                try await AppleRevocationRetries.queue(sealed: sealed, clientID: clientID, now: now, on: database)
+            } catch {
+                logger.warning("an Apple revocation that failed could not be queued for a retry")
+            }
+            return .notPossible
+        }
     }
 }

@@ -66,9 +66,24 @@ struct AppleTokenEndpoint: Sendable {
         return Exchanged(refreshToken: answer.refreshToken, subject: answer.idToken.flatMap(Self.subject(ofJWT:)))
     }
 
+    /// How a revoke request ended.
+    enum RevokeOutcome: Sendable, Equatable {
+        /// Apple confirmed it (200).
+        case revoked
+        /// Apple refused it for good (another 4xx: the token or client is not valid): trying again is useless.
+        case refused
+        /// Apple could not be asked (unreachable, 5xx, 429): worth trying again later.
+        case unavailable
+    }
+
     /// Revokes `refreshToken` (issued to `clientID`); whether Apple confirmed it. Failures are logged
     /// (status and Apple's error code only, never a token) and never thrown: a deletion goes on.
     func revoke(refreshToken: String, clientID: String, now: Double) async -> Bool {
+        await revokeOutcome(refreshToken: refreshToken, clientID: clientID, now: now) == .revoked
+    }
+
+    /// Revokes `refreshToken` (issued to `clientID`) and says how it ended (see `RevokeOutcome`).
+    func revokeOutcome(refreshToken: String, clientID: String, now: Double) async -> RevokeOutcome {
         do {
             let form = RevokeForm(
                 clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
@@ -84,12 +99,13 @@ struct AppleTokenEndpoint: Sendable {
                 logger.warning(
                     "Apple revoke endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked"
                 )
-                return false
+                let transient = response.status.code >= 500 || response.status == .tooManyRequests
+                return transient ? .unavailable : .refused
             }
-            return true
+            return .revoked
         } catch {
             logger.warning("Apple revoke endpoint unreachable; the Apple authorization was not revoked")
-            return false
+            return .unavailable
         }
     }
 

@@ -108,7 +108,7 @@ struct IdentityRoutes: RouteCollection {
             if appleRefreshToken != nil {
                 _ = await AppleRefreshTokens.revoke(
                     sealed: appleRefreshToken, clientID: appleClientID, endpoint: req.identityServices.appleTokens,
-                    secrets: latch.secrets, now: now)
+                    secrets: latch.secrets, now: now, retryingOn: req.db, logger: req.logger)
             }
         }
         try await latch.events.record(

@@ -39,10 +39,10 @@ struct IdentitySignIn {
             try await screening.screen(user, device: device)
         } else {
             let deviceID = Validate.deviceName(device?.id)
-            let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
+            let known = if let deviceID { try await screening.isKnown(deviceID, of: userID) } else { false }
             try await screening.rememberDevice(deviceID, of: userID)
             // Not created here, so the account has had a session: any device it does not know is new.
-            if deviceID.map({ !known.contains($0) }) ?? true {
+            if !known {
                 try await screening.notice(user, device: device)
             }
         }

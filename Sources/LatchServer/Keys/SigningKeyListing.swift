@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// One row of `latchd keys list`.
@@ -40,6 +41,31 @@ public enum SigningKeyCommands {
                 createdAt: Date(timeIntervalSince1970: record.createdAt), role: role,
                 retiresAt: record.retiresAt.map { Date(timeIntervalSince1970: $0) })
         }
+    }
+
+    /// Ends key `kid` now (issue 20 §10: a key that leaked): it leaves the JWKS and stops verifying —
+    /// also tokens an instance had already verified and remembered — on every instance as soon as it
+    /// reads the keys again (within its reload interval, 5 s). When `kid` signs, a new key takes over
+    /// first (returned); the other keys are left as they are. Throws `KeyNotFound` for an unknown kid.
+    @discardableResult
+    public static func retire(_ app: Application, kid: String, now: Date = Date()) async throws -> String? {
+        let seconds = now.timeIntervalSince1970
+        guard let record = try await SigningKeyRecord.find(kid, on: app.db) else { throw KeyNotFound(kid: kid) }
+        let newest = try await SigningKeyRecord.query(on: app.db).all().compactMap(\.generation).max()
+        var successor: String?
+        if record.generation == newest {
+            successor = try await SigningKeyRing.rotateNow(secrets: app.latch.secrets, now: seconds, on: app.db)
+        }
+        try await app.db.sql.raw(
+            "UPDATE signing_keys SET retires_at = \(bind: seconds) WHERE kid = \(bind: kid)"
+        ).run()
+        return successor
+    }
+
+    /// `retire` was given a kid no stored key has.
+    public struct KeyNotFound: Error, CustomStringConvertible {
+        public let kid: String
+        public var description: String { "no signing key has kid \(kid) (see latchd keys list)" }
     }
 
     /// Makes a new key the signer at once (every instance signs with it within its key reload

@@ -1,12 +1,21 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// The Prometheus listener (`LATCH_METRICS_HOST:LATCH_METRICS_PORT`): a small HTTP/1 server on
 /// latchd's event loops, apart from the API's listener so the metrics never face the internet with
 /// it. `GET /metrics` answers the Prometheus text format; any other path 404, any other method 405.
-/// Every answer closes its connection (a scraper asks every few seconds; nothing to keep alive).
+/// Every answer closes its connection (a scraper asks every few seconds; nothing to keep alive); a
+/// connection that sends nothing is closed after `Limits.idleTimeout`, and beyond
+/// `Limits.maximumConnections` open at once a new one is closed at once (issue 20 §10).
 final class MetricsListener: Sendable {
+    /// What one client may hold of the listener.
+    struct Limits: Sendable {
+        var idleTimeout: TimeAmount
+        var maximumConnections: Int
+    }
+
     private let channel: any Channel
 
     private init(channel: any Channel) {
@@ -14,14 +23,22 @@ final class MetricsListener: Sendable {
     }
 
     /// Binds `host:port` (port 0: one the system chooses, see `port`) and starts answering.
-    static func start(host: String, port: Int, metrics: LatchMetrics, on group: any EventLoopGroup) async throws
-        -> MetricsListener
-    {
+    static func start(
+        host: String, port: Int, metrics: LatchMetrics, limits: Limits, on group: any EventLoopGroup
+    ) async throws -> MetricsListener {
+        let open = OpenConnections(limit: limits.maximumConnections)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 32)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    guard open.admit() else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    channel.closeFuture.whenComplete { _ in open.release() }
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: limits.idleTimeout))
+                    try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MetricsRequestHandler(metrics: metrics))
                 }
@@ -93,6 +110,7 @@ private enum MetricsAnswer {
             ("Content-Type", contentType), ("Content-Length", String(body.count)), ("Connection", "close")
         ])
         headers.add(contentsOf: extra)
+        SecurityHeadersMiddleware.protect(headers: &headers)
         channel.write(
             HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
             promise: nil)
@@ -100,5 +118,37 @@ private enum MetricsAnswer {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
         }
         channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// The metrics listener's open connections, at most `limit`.
+private final class OpenConnections: Sendable {
+    let limit: Int
+    private let count = Mutex(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts one more connection, unless `limit` are open already.
+    func admit() -> Bool {
+        count.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    func release() { count.withLock { $0 -= 1 } }
+}
+
+/// Closes its connection when `IdleStateHandler` says nothing moved for the idle timeout.
+private final class CloseWhenIdle: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 }

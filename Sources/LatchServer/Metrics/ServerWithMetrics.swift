@@ -12,14 +12,19 @@ final class ServerWithMetrics: Server, Sendable {
     private let metrics: LatchMetrics
     private let host: String
     private let port: Int
+    private let limits: MetricsListener.Limits
     private let group: any EventLoopGroup
     private let listener = Mutex<MetricsListener?>(nil)
 
-    init(http: HTTPServer, metrics: LatchMetrics, host: String, port: Int, group: any EventLoopGroup) {
+    init(
+        http: HTTPServer, metrics: LatchMetrics, host: String, port: Int, limits: MetricsListener.Limits,
+        group: any EventLoopGroup
+    ) {
         self.http = http
         self.metrics = metrics
         self.host = host
         self.port = port
+        self.limits = limits
         self.group = group
     }
 
@@ -31,7 +36,8 @@ final class ServerWithMetrics: Server, Sendable {
     func start(address: BindAddress?) async throws {
         try await http.start(address: address)
         do {
-            let started = try await MetricsListener.start(host: host, port: port, metrics: metrics, on: group)
+            let started = try await MetricsListener.start(
+                host: host, port: port, metrics: metrics, limits: limits, on: group)
             listener.withLock { $0 = started }
         } catch {
             await http.shutdown()

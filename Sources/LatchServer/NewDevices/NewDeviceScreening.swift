@@ -28,9 +28,9 @@ struct NewDeviceScreening {
     func screen(_ user: User, device: DeviceInfo?) async throws {
         let userID = try user.requireID()
         let deviceID = Validate.deviceName(device?.id)
-        let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).all().map(\.deviceID)
-        if let deviceID, known.contains(deviceID) { return }
-        if known.isEmpty, try await !hasEverSignedIn(userID) {
+        if let deviceID, try await isKnown(deviceID, of: userID) { return }
+        let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).count()
+        if known == 0, try await !hasEverSignedIn(userID) {
             // The first device of an account that never had a session is not unusual.
             try await rememberDevice(deviceID, of: userID)
             return
@@ -53,13 +53,21 @@ struct NewDeviceScreening {
         try await db.sql.raw("SELECT 1 AS found FROM sessions WHERE user_id = \(bind: userID) LIMIT 1").first() != nil
     }
 
-    /// Records `deviceID` as known for the user (no-op without an id or when known).
+    /// Whether the user's known devices hold `deviceID` (compared by its keyed hash, `KnownDevice.storedID`).
+    func isKnown(_ deviceID: String, of userID: UUID) async throws -> Bool {
+        let stored = KnownDevice.storedID(of: deviceID, user: userID, secrets: latch.secrets)
+        return try await KnownDevice.query(on: db).filter(\.$userID == userID).filter(\.$deviceID == stored).first()
+            != nil
+    }
+
+    /// Records `deviceID` as known for the user, as its keyed hash (no-op without an id or when known).
     func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
         guard let deviceID else { return }
+        let stored = KnownDevice.storedID(of: deviceID, user: userID, secrets: latch.secrets)
         try await db.sql.raw(
             """
             INSERT INTO known_devices (id, user_id, device_id, first_seen_at)
-            VALUES (\(bind: UUID()), \(bind: userID), \(bind: deviceID), \(bind: latch.clock.epochSeconds))
+            VALUES (\(bind: UUID()), \(bind: userID), \(bind: stored), \(bind: latch.clock.epochSeconds))
             ON CONFLICT (user_id, device_id) DO NOTHING
             """
         ).run()

@@ -3,7 +3,8 @@ import LatchCore
 import Vapor
 
 /// `GET`/`PATCH /v1/me/security-settings`: "verify unusual sign-ins" (on by default; turning it off
-/// needs a recent sign-in or a verification of `disable_unusual_sign_in_check`).
+/// needs a recent sign-in or a verification of `disable_unusual_sign_in_check`), and which second
+/// factors are set up (`factors`, so a settings screen needs no export).
 struct SecuritySettingsRoutes: RouteCollection {
     static let disableAction = "disable_unusual_sign_in_check"
 
@@ -14,7 +15,10 @@ struct SecuritySettingsRoutes: RouteCollection {
     }
 
     func show(_ req: Request) async throws -> SecuritySettings {
-        SecuritySettings(verifyUnusualSignIns: try await user(req).verifyUnusualSignIns)
+        let user = try await user(req)
+        return SecuritySettings(
+            verifyUnusualSignIns: user.verifyUnusualSignIns,
+            factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 
     func update(_ req: Request) async throws -> SecuritySettings {
@@ -30,7 +34,9 @@ struct SecuritySettingsRoutes: RouteCollection {
         try await req.latch.events.record(
             .securitySettingsChanged, user: me.userID, session: me.sessionID, ip: req.clientIP,
             now: req.latch.clock.epochSeconds, on: req.db)
-        return SecuritySettings(verifyUnusualSignIns: user.verifyUnusualSignIns)
+        return SecuritySettings(
+            verifyUnusualSignIns: user.verifyUnusualSignIns,
+            factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 
     private func user(_ req: Request) async throws -> User {

@@ -23,6 +23,9 @@ final class PasskeyChallenge: Model, @unchecked Sendable {
     @OptionalField(key: "verification_id") var verificationID: UUID?
     @Field(key: "expires_at") var expiresAt: Double
     @OptionalField(key: "used_at") var usedAt: Double?
+    /// A sign-in challenge whose options named an account by email (issue 20 §7): only `userID`'s
+    /// passkeys may answer it, and none when `userID` is nil (the email has no account).
+    @OptionalField(key: "names_user") var namesUser: Bool?
 
     init() {}
 }
@@ -44,5 +47,16 @@ struct CreatePasskeyChallenges: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(PasskeyChallenge.schema).delete()
+    }
+}
+
+/// Issue 20 §7: `passkey_challenges.names_user`, set when sign-in options named an account.
+struct AddPasskeyChallengeNamedUser: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(PasskeyChallenge.schema).field("names_user", .bool).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(PasskeyChallenge.schema).deleteField("names_user").update()
     }
 }

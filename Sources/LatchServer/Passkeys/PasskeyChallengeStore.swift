@@ -5,9 +5,11 @@ import SQLKit
 /// Creates WebAuthn challenges and uses them up, each at most once, atomically across latchd
 /// processes (one conditional `UPDATE … RETURNING`).
 struct PasskeyChallengeStore: Sendable {
+    /// A new challenge of `purpose`; `namesUser` marks a sign-in challenge whose options named an
+    /// account (`user`, nil when the email has none).
     func create(
-        _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, verification: UUID? = nil, now: Double,
-        on database: any Database
+        _ purpose: PasskeyChallenge.Purpose, user: UUID? = nil, verification: UUID? = nil, namesUser: Bool = false,
+        now: Double, on database: any Database
     ) async throws -> PasskeyChallenge {
         let challenge = PasskeyChallenge()
         challenge.id = UUID()
@@ -15,6 +17,7 @@ struct PasskeyChallengeStore: Sendable {
         challenge.purpose = purpose.rawValue
         challenge.userID = user
         challenge.verificationID = verification
+        challenge.namesUser = namesUser ? true : nil
         challenge.expiresAt = now + PasskeyChallenge.lifetime
         try await challenge.create(on: database)
         return challenge

@@ -15,4 +15,10 @@ enum PasskeyCheckFailure: String, Error, Sendable {
     case badSignature = "bad_signature"
     /// The assertion's user handle is not the passkey owner's.
     case userHandleMismatch = "user_handle_mismatch"
+    /// The assertion's backup-eligible flag differs from the registered one (issue 20 §7).
+    case backupEligibilityMismatch = "backup_eligibility_mismatch"
+    /// An attestation statement latchd cannot verify (a certificate chain, another format).
+    case unverifiableAttestation = "unverifiable_attestation"
+    /// An RSA key under 2048 bits or with an exponent other than 65537.
+    case weakKey = "weak_key"
 }

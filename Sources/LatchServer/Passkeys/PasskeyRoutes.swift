@@ -16,6 +16,9 @@ struct PasskeyRoutes: RouteCollection {
     static let addAction = "add_passkey"
     /// The step-up action (parameters `{passkey_id}`) that removes a passkey without a recent sign-in.
     static let removeAction = "remove_passkey"
+    /// The step-up action (parameters `{passkey_id}`) that renames a passkey without a recent sign-in:
+    /// a name is what the owner trusts in the list and in mails, so it is guarded like adding one.
+    static let renameAction = "rename_passkey"
     /// What the options tell the browser to wait, in milliseconds (the challenge's lifetime).
     static let timeout = Int(PasskeyChallenge.lifetime * 1000)
 
@@ -146,11 +149,16 @@ struct PasskeyRoutes: RouteCollection {
         return try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all().map(\.info)
     }
 
+    /// Renaming needs the recency adding needs (issue 20 §7): a sign-in within 10 minutes, or a
+    /// verification token for `rename_passkey` with parameters `{passkey_id}`.
     func rename(_ req: Request) async throws -> PasskeyInfo {
         let me = try req.signedIn
         let body = try req.decodeJSON(RenamePasskeyRequest.self)
         guard let name = try Self.validName(body.name, field: "name") else { throw LatchError.missing("name") }
         let passkey = try await Self.find(req, user: me.userID)
+        try await req.requireRecentSignIn(
+            orProof: body.verificationToken, action: Self.renameAction,
+            parameters: ["passkey_id": try passkey.requireID().uuidString.lowercased()])
         passkey.name = name
         try await passkey.save(on: req.db)
         return passkey.info
@@ -210,15 +218,13 @@ struct PasskeyRoutes: RouteCollection {
         return passkey
     }
 
-    /// A passkey name: trimmed, 1–64 characters, no control characters; nil when absent or empty.
+    /// A passkey name: at most 64 characters as sent (trimmed; more is 422), then cleaned as mail
+    /// display text is (issue 20 §7: NFKC, no control, bidi or zero-width characters), since it is
+    /// shown in mails and on the account page; nil when absent or nothing visible is left.
     static func validName(_ raw: String?, field: String) throws -> String? {
         guard let trimmed = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= 64,
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw LatchError.invalid(field, ["invalid"])
-        }
-        return trimmed
+        guard trimmed.count <= 64 else { throw LatchError.invalid(field, ["invalid"]) }
+        return MailDisplayText.cleaned(trimmed)
     }
 
     /// The transports WebAuthn Level 3 names; others are dropped.
@@ -228,39 +234,31 @@ struct PasskeyRoutes: RouteCollection {
 
     // MARK: Sign-in options
 
-    /// No sign-in needed. With an email, `allowCredentials` names that account's passkeys; an unknown
-    /// email, or an account without passkeys, gets one made-up credential id derived from the email
-    /// (the same every time), so the answer never tells whether the email has an account or passkeys.
-    /// Without an email, `allowCredentials` is empty: any discoverable passkey for this RP may answer.
+    /// No sign-in needed, and the same answer for everyone (issue 20 §7): `allowCredentials` is
+    /// always empty, so the options say nothing of whether an email has an account or how many
+    /// passkeys it has; any discoverable passkey of this RP may be offered by the browser. With an
+    /// email, the challenge remembers the account it named, and only that account's passkeys may
+    /// answer it (§7.2 step 5; none when the email has no account) — refused like an unknown
+    /// credential. (Passkeys that are not discoverable cannot sign in by email this way.)
     func authenticationOptions(_ req: Request) async throws -> PasskeyAuthenticationOptions {
         try req.chargeRateLimit(.deviceChallenge)
         let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
         let rawEmail = hasBody ? try req.decodeJSON(PasskeyAuthenticationOptionsRequest.self).email : nil
         let latch = req.latch
         let now = latch.clock.epochSeconds
-        var allowed: [PublicKeyCredentialDescriptorJSON] = []
+        var named: UUID?
         if let rawEmail {
             let email = try Validate.email(rawEmail)
-            if let user = try await User.query(on: req.db).filter(\.$email == email.value).first() {
-                allowed = try await Passkey.query(on: req.db).filter(\.$userID == user.requireID()).sort(\.$createdAt)
-                    .all().map {
-                        PublicKeyCredentialDescriptorJSON(id: $0.credentialID)
-                    }
-            }
-            if allowed.isEmpty {
-                let made = latch.secrets.keyedHash(email.value, context: "webauthn-unknown-email-credential")
-                allowed = [
-                    PublicKeyCredentialDescriptorJSON(id: Base64URL.encode(PasskeyUserHandle.bytes(ofHex: made)))
-                ]
-            }
+            named = try await User.query(on: req.db).filter(\.$email == email.value).filter(\.$deletedAt == nil)
+                .first()?.requireID()
         }
         let store = PasskeyChallengeStore()
         try await store.deleteExpired(now: now, on: req.db)
-        let challenge = try await store.create(.authentication, now: now, on: req.db)
+        let challenge = try await store.create(
+            .authentication, user: named, namesUser: rawEmail != nil, now: now, on: req.db)
         let options = PublicKeyCredentialRequestOptionsJSON(
             challenge: challenge.challenge, timeout: Self.timeout, rpId: latch.config.relyingParty.id,
-            allowCredentials: allowed,
-            userVerification: "required")
+            allowCredentials: [], userVerification: "required")
         return PasskeyAuthenticationOptions(
             challengeId: try challenge.requireID().uuidString.lowercased(), options: options)
     }

@@ -31,13 +31,18 @@ struct PasskeySignIn {
         else { throw Self.refused("challenge_unknown_or_used") }
         guard let rawID = Base64URL.decode(credential.rawId),
             let passkey = try await Passkey.query(on: db).filter(\.$credentialID == Base64URL.encode(rawID)).first(),
+            // Options that named an account accept only its passkeys (§7.2 step 5): anyone else's
+            // answers exactly like an unknown credential.
+            challenge.namesUser != true || passkey.userID == challenge.userID,
             let user = try await User.find(passkey.userID, on: db)
         else { throw Self.refused("unknown_credential") }
         let userID = try user.requireID()
         let assertion: PasskeyVerifier.Assertion
         do throws(PasskeyCheckFailure) {
             assertion = try PasskeyVerifier(relyingParty: latch.config.relyingParty)
-                .verifyAssertion(credential, challenge: challenge.challenge, publicKey: passkey.publicKey)
+                .verifyAssertion(
+                    credential, challenge: challenge.challenge, publicKey: passkey.publicKey,
+                    backupEligible: passkey.backupEligible)
             if let handle = assertion.userHandle, handle != PasskeyUserHandle.of(userID, secrets: latch.secrets) {
                 throw PasskeyCheckFailure.userHandleMismatch
             }

@@ -15,7 +15,7 @@ struct PasskeyVerifier: Sendable {
         let signCount: UInt32
         let backupEligible: Bool
         let backedUp: Bool
-        /// `none`, `self` or `unverified`.
+        /// `none` or `self` (`unverified` only on passkeys registered before issue 20).
         let attestation: String
         let aaguid: String
     }
@@ -27,10 +27,15 @@ struct PasskeyVerifier: Sendable {
         let userHandle: [UInt8]?
     }
 
+    /// RSA keys at registration (issue 20 §7): at least 2048 bits, public exponent 65537.
+    static let minimumRSABits = 2048
+
     /// §7.1: client data (type `webauthn.create`, the challenge, an allowed origin, not cross-origin),
     /// authenticator data (RP ID hash, UP, UV, AT with a credential whose id is `rawId` and whose key
-    /// is ES256 or RS256), and the attestation statement (`none`; `packed` self-attestation with its
-    /// signature checked; anything else accepted as `unverified`).
+    /// is ES256, or RS256 of at least 2048 bits with e = 65537), and the attestation statement:
+    /// `none` (an empty statement), or `packed` self-attestation with its signature checked. Any other
+    /// statement (a certificate chain latchd cannot check, another format) is refused, never stored
+    /// as "unverified" (issue 20 §7).
     func verifyRegistration(_ credential: RegistrationResponseJSON, challenge: String) throws(PasskeyCheckFailure)
         -> Registration
     {
@@ -46,6 +51,11 @@ struct PasskeyVerifier: Sendable {
         guard let attested = authData.attestedCredential else { throw .noAttestedCredential }
         guard attested.credentialID == rawID else { throw .credentialIDMismatch }
         guard let key = try? COSEPublicKey(cbor: attested.publicKey) else { throw .unsupportedAlgorithm }
+        if case .rs256(let modulus, let exponent) = key {
+            guard Self.bitLength(modulus) >= Self.minimumRSABits, Array(exponent.drop { $0 == 0 }) == [1, 0, 1] else {
+                throw .weakKey
+            }
+        }
         let attestation = try checkAttestation(object, key: key, clientDataHash: Array(SHA256.hash(data: clientData)))
         return Registration(
             credentialID: Base64URL.encode(rawID), publicKey: Base64URL.encode(attested.publicKeyBytes),
@@ -55,9 +65,13 @@ struct PasskeyVerifier: Sendable {
     }
 
     /// §7.2: client data (type `webauthn.get`, the challenge, an allowed origin, not cross-origin),
-    /// authenticator data (RP ID hash, UP, UV), and the signature over authData ‖ SHA-256(clientDataJSON)
-    /// by `publicKey` (base64url COSE). The counter is the caller's to compare (atomically, in the database).
-    func verifyAssertion(_ credential: AuthenticationResponseJSON, challenge: String, publicKey: String)
+    /// authenticator data (RP ID hash, UP, UV, and the backup-eligible flag as registered:
+    /// `backupEligible`, which never changes for a credential, §6.1.3), and the signature over
+    /// authData ‖ SHA-256(clientDataJSON) by `publicKey` (base64url COSE). The counter is the caller's
+    /// to compare (atomically, in the database).
+    func verifyAssertion(
+        _ credential: AuthenticationResponseJSON, challenge: String, publicKey: String, backupEligible: Bool
+    )
         throws(PasskeyCheckFailure)
         -> Assertion
     {
@@ -76,6 +90,7 @@ struct PasskeyVerifier: Sendable {
         try checkClientData(clientData, type: "webauthn.get", challenge: challenge)
         guard let authData = try? AuthenticatorData(bytes: authBytes) else { throw .malformed }
         try checkAuthenticatorData(authData)
+        guard authData.flags.contains(.backupEligible) == backupEligible else { throw .backupEligibilityMismatch }
         guard let coseBytes = Base64URL.decode(publicKey), let cbor = try? CBORDecoder.decode(coseBytes),
             let key = try? COSEPublicKey(cbor: cbor)
         else { throw .unsupportedAlgorithm }
@@ -113,16 +128,23 @@ struct PasskeyVerifier: Sendable {
             guard object.statement.mapEntries?.isEmpty == true else { throw .badAttestation }
             return "none"
         case "packed":
-            // With a certificate (x5c) it is full attestation: its chain is not checked here.
-            guard object.statement["x5c"] == nil else { return "unverified" }
+            // With a certificate (x5c) it is full attestation, whose chain latchd cannot check: refused.
+            guard object.statement["x5c"] == nil else { throw .unverifiableAttestation }
             guard object.statement["alg"]?.integer == key.algorithm.rawValue,
                 let signature = object.statement["sig"]?.byteString,
                 Self.isValid(signature: signature, over: object.authenticatorData.bytes + clientDataHash, by: key)
             else { throw .badAttestation }
             return "self"
         default:
-            return "unverified"
+            throw .unverifiableAttestation
         }
+    }
+
+    /// The bit length of a big-endian unsigned integer.
+    static func bitLength(_ bytes: [UInt8]) -> Int {
+        let significant = bytes.drop { $0 == 0 }
+        guard let first = significant.first else { return 0 }
+        return (significant.count - 1) * 8 + (8 - first.leadingZeroBitCount)
     }
 
     /// ES256: a DER ECDSA signature; RS256: PKCS #1 v1.5 with SHA-256 (`_CryptoExtras`).

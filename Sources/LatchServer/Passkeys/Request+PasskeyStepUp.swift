@@ -51,7 +51,9 @@ extension Request {
         let assertion: PasskeyVerifier.Assertion
         do throws(PasskeyCheckFailure) {
             assertion = try PasskeyVerifier(relyingParty: latch.config.relyingParty)
-                .verifyAssertion(credential, challenge: Base64URL.encode(bound), publicKey: passkey.publicKey)
+                .verifyAssertion(
+                    credential, challenge: Base64URL.encode(bound), publicKey: passkey.publicKey,
+                    backupEligible: passkey.backupEligible)
             if let handle = assertion.userHandle, handle != PasskeyUserHandle.of(me.userID, secrets: latch.secrets) {
                 throw PasskeyCheckFailure.userHandleMismatch
             }

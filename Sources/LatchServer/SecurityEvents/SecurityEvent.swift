@@ -16,6 +16,8 @@ final class SecurityEvent: Model, @unchecked Sendable {
     @OptionalField(key: "session_id") var sessionID: UUID?
     @OptionalField(key: "ip") var ip: String?
     @Field(key: "created_at") var createdAt: Double
+    /// How many failures an aggregated row stands for (issue 20 §5); nil for a single event.
+    @OptionalField(key: "count") var count: Int?
 
     init() {}
 
@@ -31,7 +33,7 @@ final class SecurityEvent: Model, @unchecked Sendable {
     var info: SecurityEventInfo {
         SecurityEventInfo(
             id: id?.uuidString.lowercased() ?? "", type: type, sessionId: sessionID?.uuidString.lowercased(), ip: ip,
-            createdAt: Date(timeIntervalSince1970: createdAt))
+            createdAt: Date(timeIntervalSince1970: createdAt), count: count)
     }
 }
 

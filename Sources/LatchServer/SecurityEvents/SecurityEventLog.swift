@@ -1,12 +1,16 @@
 import Fluent
 import Foundation
 
-/// Records security events (sign-ins, failures, locks, resets, revocations, replays).
+/// Records security events (sign-ins, failures, locks, resets, revocations, replays). Failures that
+/// strangers can cause are counted, one row per account, kind and hour (`recordAggregated`).
 struct SecurityEventLog: Sendable {
     func record(
         _ kind: SecurityEvent.Kind, user: UUID?, session: UUID? = nil, ip: String?, now: Double,
         on database: any Database
     ) async throws {
+        if Self.aggregatedKinds.contains(kind) {
+            return try await recordAggregated(kind, user: user, session: session, ip: ip, now: now, on: database)
+        }
         try await SecurityEvent(userID: user, kind: kind, sessionID: session, ip: ip, createdAt: now).create(
             on: database)
     }

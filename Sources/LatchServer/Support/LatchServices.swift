@@ -51,6 +51,17 @@ public struct LatchServices: Sendable {
         }
     }
 
+    /// Does the work of `send` for `address` and answers as it would (503 when the queue is full), but
+    /// sends nothing: for an address without an account where the answer must not tell (issue 20 §3).
+    func rehearseSend(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: any Database)
+        async throws
+    {
+        let message = OutgoingMessage(
+            to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
+            createdAt: clock.now, html: mail.html)
+        try await delivery.rehearse(message, on: database)
+    }
+
     /// How many password checks ran (for tests of the lockout gate).
     public var passwordChecksPerformed: Int { passwords.checksPerformed }
 }

@@ -5,13 +5,15 @@ import Synchronization
 
 /// Signs and verifies access tokens: ES256 with `kid`, 2 hours, audience `latch`.
 ///
-/// Verified tokens are remembered (bounded) so a client's repeated calls cost one signature check.
+/// Verified tokens are remembered (bounded) so a client's repeated calls cost one signature check;
+/// a remembered token still needs its key to verify (a key retired by `latchd keys retire` ends its
+/// tokens here as soon as the keys are read again).
 final class AccessTokens: Sendable {
     static let lifetime = 7200
 
     let ring: SigningKeyRing
     let issuer: String
-    private let verified = Mutex<[String: AccessTokenClaims]>([:])
+    private let verified = Mutex<[String: (claims: AccessTokenClaims, kid: String)]>([:])
     private static let rememberedLimit = 20_000
 
     init(ring: SigningKeyRing, issuer: String) {
@@ -39,7 +41,8 @@ final class AccessTokens: Sendable {
     func verify(_ token: String, now: Date) async -> AccessTokenClaims? {
         let claims: AccessTokenClaims
         if let known = verified.withLock({ $0[token] }) {
-            claims = known
+            guard keys.verifies(kid: known.kid, now: now.timeIntervalSince1970) else { return nil }
+            claims = known.claims
         } else {
             guard token.utf8.count < 4096, let header = Self.header(of: token), header.alg == "ES256",
                 let kid = header.kid
@@ -55,7 +58,7 @@ final class AccessTokens: Sendable {
             claims = checked
             verified.withLock { cache in
                 if cache.count >= Self.rememberedLimit { cache.removeAll(keepingCapacity: true) }
-                cache[token] = checked
+                cache[token] = (checked, kid)
             }
         }
         let seconds = Int(now.timeIntervalSince1970)

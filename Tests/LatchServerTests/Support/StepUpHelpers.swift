@@ -62,11 +62,12 @@ extension TestServer {
         await app.latch.outbox?.messages(to: address) ?? []
     }
 
-    /// The types of the user's security events, newest first.
+    /// The types of the user's security events on the first page, newest first; an aggregated
+    /// failure row (issue 20 §5) counts as many times as it stands for.
     func eventTypes(bearer: String) async throws -> [String] {
         let events = try await send(.GET, "/v1/security-events", bearer: bearer)
         try #require(events.status == 200, "security events: \(events.text)")
-        return events.jsonArray.compactMap { $0["type"] as? String }
+        return events.securityEventTypes
     }
 
     // MARK: Second factors
@@ -172,4 +173,15 @@ extension TestServer {
 extension TestResponse {
     /// `locked_until` as a date.
     var lockedUntil: Date? { errorBody?.lockedUntil }
+
+    /// The `events` of a security-event page.
+    var securityEvents: [[String: Any]] { json["events"] as? [[String: Any]] ?? [] }
+
+    /// The types of a security-event page, newest first; an aggregated row repeated `count` times.
+    var securityEventTypes: [String] {
+        securityEvents.flatMap { event -> [String] in
+            guard let type = event["type"] as? String else { return [] }
+            return Array(repeating: type, count: event["count"] as? Int ?? 1)
+        }
+    }
 }

@@ -174,7 +174,21 @@ enum WireSamples {
         Sample("VerificationTokenBody", VerificationTokenBody(verificationToken: jwt)),
         Sample("FundPasswordRequest", FundPasswordRequest(fundPassword: "258369", currentFundPassword: "147258")),
         Sample("SecurityEvent", securityEvent),
+        Sample(
+            "SecurityEventPage",
+            SecurityEventPage(
+                events: [
+                    securityEvent,
+                    SecurityEventInfo(
+                        id: credentialID, type: "sign_in_failed", sessionId: nil, ip: "203.0.113.9",
+                        createdAt: createdAt, count: 40)
+                ], nextCursor: randomBase64URL)),
         Sample("SecuritySettings", SecuritySettings(verifyUnusualSignIns: true)),
+        Sample(
+            "SecuritySettings", "with factors",
+            SecuritySettings(
+                verifyUnusualSignIns: true,
+                factors: .init(totp: true, fundPassword: false, biometric: true, recoveryCodesRemaining: 8))),
         Sample("SecuritySettingsUpdate", SecuritySettingsUpdate(verifyUnusualSignIns: false, verificationToken: jwt)),
         Sample("Session", session),
         Sample(

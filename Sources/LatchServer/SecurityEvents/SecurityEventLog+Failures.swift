@@ -1,0 +1,49 @@
+import Fluent
+import Foundation
+import SQLKit
+
+extension SecurityEventLog {
+    /// The kinds anyone can cause by failing at someone else's account (a wrong password, code,
+    /// passkey assertion or step-up attempt). They are aggregated (issue 20 §5): one row per account,
+    /// kind and hour, whose `count` goes up, so a stranger failing without end writes one row an hour
+    /// per kind instead of pushing the owner's real events (`passkey_added`, …) out of sight.
+    static let aggregatedKinds: Set<SecurityEvent.Kind> = [.signInFailed, .codeFailed, .stepUpFailed]
+
+    /// The window failures are counted in: whole hours since 1970.
+    static let aggregationWindow: Double = 3600
+
+    /// Counts one failure of `kind` for `user` (nil: an unknown account, counted together) in the
+    /// window of `now`, in one atomic statement: the window's first failure inserts the row (its time,
+    /// session and address are the first failure's), every later one adds 1 to its `count` — also
+    /// when many arrive at once, across instances (the unique `aggregate_key` decides).
+    func recordAggregated(
+        _ kind: SecurityEvent.Kind, user: UUID?, session: UUID?, ip: String?, now: Double, on database: any Database
+    ) async throws {
+        let window = Int((now / Self.aggregationWindow).rounded(.down))
+        let key = "\(user?.uuidString.lowercased() ?? "-"):\(kind.rawValue):\(window)"
+        try await database.sql.raw(
+            """
+            INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, count, aggregate_key)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), \(bind: session), \(bind: ip), \(bind: now), 1, \(bind: key))
+            ON CONFLICT (aggregate_key) DO UPDATE SET count = security_events.count + 1
+            """
+        ).run()
+    }
+}
+
+/// Issue 20 §5: `security_events.count` (how many failures a row stands for; NULL for a single event)
+/// and `aggregate_key` (account, kind and window of an aggregated row; unique, NULL otherwise).
+struct AddSecurityEventAggregation: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(SecurityEvent.schema).field("count", .int).update()
+        try await database.schema(SecurityEvent.schema).field("aggregate_key", .string).update()
+        try await database.sql.create(index: "security_events_aggregate_key").unique().on(SecurityEvent.schema)
+            .column("aggregate_key").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.sql.drop(index: "security_events_aggregate_key").run()
+        try await database.schema(SecurityEvent.schema).deleteField("aggregate_key").update()
+        try await database.schema(SecurityEvent.schema).deleteField("count").update()
+    }
+}

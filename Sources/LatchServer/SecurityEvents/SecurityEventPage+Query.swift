@@ -1,0 +1,68 @@
+import Fluent
+import Foundation
+import LatchCore
+import Vapor
+
+extension SecurityEventPage: Content {}
+
+extension SecurityEventPage {
+    /// Page sizes: 50 unless asked, at most 100.
+    static let defaultLimit = 50
+    static let limitRange = 1...100
+
+    /// The events of `userID`, newest first (time, then id), `limit` at a time after `cursor` (an
+    /// opaque `next_cursor` of an earlier page: base64url of `e:{created_at}|{id}`). An aggregated
+    /// failure row keeps the time of its first failure, so pages stay stable while it counts up.
+    static func query(userID: UUID, limit: Int?, cursor: String?, on database: any Database) async throws
+        -> SecurityEventPage
+    {
+        let size = limit ?? defaultLimit
+        guard limitRange.contains(size) else {
+            throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["out_of_range"])
+        }
+        var query = SecurityEvent.query(on: database).filter(\.$userID == userID)
+        if let cursor {
+            let (time, id) = try Self.position(cursor)
+            query = query.group(.or) { older in
+                older.filter(\.$createdAt < time)
+                older.group(.and) { same in
+                    same.filter(\.$createdAt == time)
+                    same.filter(\.$id < id)
+                }
+            }
+        }
+        let rows = try await query.sort(\.$createdAt, .descending).sort(\.$id, .descending).limit(size + 1).all()
+        let page = Array(rows.prefix(size))
+        let next = rows.count > size ? page.last.flatMap(Self.cursor(after:)) : nil
+        return SecurityEventPage(events: page.map(\.info), nextCursor: next)
+    }
+
+    static func cursor(after event: SecurityEvent) -> String? {
+        guard let id = event.id else { return nil }
+        return Base64URL.encode(Array("e:\(event.createdAt)|\(id.uuidString.lowercased())".utf8))
+    }
+
+    private static func position(_ cursor: String) throws -> (Double, UUID) {
+        let invalid = LatchError(.validationFailed, status: .badRequest, field: "cursor", reasons: ["invalid"])
+        guard cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor),
+            let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("e:")
+        else { throw invalid }
+        let parts = text.dropFirst(2).split(separator: "|")
+        guard parts.count == 2, let time = Double(parts[0]), time.isFinite, let id = UUID(uuidString: String(parts[1]))
+        else { throw invalid }
+        return (time, id)
+    }
+}
+
+extension Request {
+    /// The `limit` query parameter of a paged list: a whole number (its range is the list's), else 400.
+    var pageLimitParameter: Int? {
+        get throws {
+            guard let raw = query[String.self, at: "limit"] else { return nil }
+            guard let limit = Int(raw) else {
+                throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["wrong_type"])
+            }
+            return limit
+        }
+    }
+}
