@@ -52,7 +52,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreateAppleTokenUses(),
         AddAccountLifecycleColumns(), AddAccountDisabledAt(), CreateAdminAuditLog(),
         CreateDeliveryJobs(), AddSigningKeyRotation(),
-        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection()
+        CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(), AddAccountContainment()
     ] {
         app.migrations.add(migration)
     }
@@ -114,7 +114,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery,
         rateLimiter: RateLimiter(limits: config.rateLimits),
-        outbox: outbox)
+        outbox: outbox, database: { app.db })
     metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
 
     app.middleware = Middlewares()
@@ -141,6 +141,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: AdminRoutes())
     try app.register(collection: PasskeyRoutes())
     try app.register(collection: AccountPageRoutes())
+    try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

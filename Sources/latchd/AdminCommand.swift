@@ -19,6 +19,9 @@ enum AdminCommand {
         case signOut(String)
         case resetTOTP(String)
         case resetFundPassword(String)
+        case freeze(String)
+        case unfreeze(String)
+        case liftHold(String)
         case delete(String)
         case audit
 
@@ -34,6 +37,9 @@ enum AdminCommand {
             case ("sign-out", 2): self = .signOut(arguments[1])
             case ("reset-totp", 2): self = .resetTOTP(arguments[1])
             case ("reset-fund-password", 2): self = .resetFundPassword(arguments[1])
+            case ("freeze", 2): self = .freeze(arguments[1])
+            case ("unfreeze", 2): self = .unfreeze(arguments[1])
+            case ("lift-hold", 2): self = .liftHold(arguments[1])
             case ("delete", 2): self = .delete(arguments[1])
             default: return nil
             }
@@ -51,6 +57,9 @@ enum AdminCommand {
             case .signOut(let id): try await admin.signOut(id)
             case .resetTOTP(let id): try await admin.resetTOTP(id)
             case .resetFundPassword(let id): try await admin.resetFundPassword(id)
+            case .freeze(let id): try await admin.freeze(id)
+            case .unfreeze(let id): try await admin.unfreeze(id)
+            case .liftHold(let id): try await admin.liftHold(id)
             case .delete(let id): try await admin.deleteUser(id)
             }
             return "ok"
@@ -73,6 +82,9 @@ enum AdminCommand {
           sign-out ID               end every session
           reset-totp ID             remove 2FA (the user is mailed)
           reset-fund-password ID    remove the fund password (the user is mailed)
+          freeze ID | unfreeze ID   run the security reset and refuse every sign-in | allow sign-in again
+                                    (unfreezing starts a security hold)
+          lift-hold ID              end the user's running security hold
           delete ID                 delete the account (not available yet: exits 1 with INTERNAL_ERROR)
           audit                     the newest 100 admin audit entries (JSON)
         Mails to the user go out in the language of LANG (zh… → Simplified Chinese, else English).
