@@ -171,12 +171,7 @@ struct AccountFreezeTests {
     /// Asks for a reset code (a minute after the last one) and resets with it.
     private func resetPassword(_ server: TestServer, secondFactor: String?) async throws -> TestResponse {
         server.clock.advance(by: 61)
-        #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": Self.alice]).status == 202)
-        var body: [String: Any] = [
-            "email": Self.alice, "code": try await server.latestCode(to: Self.alice), "new_password": Self.newPassword
-        ]
-        if let secondFactor { body["second_factor"] = secondFactor }
-        return try await server.send(.POST, "/v1/password/reset", json: body)
+        return try await server.resetPassword(to: Self.newPassword, secondFactor: secondFactor)
     }
 
     @Test(
@@ -219,6 +214,41 @@ struct AccountFreezeTests {
     }
 
     @Test(
+        "19 a freeze on one instance is refused by another sharing the database within 1 s (PostgreSQL's revocation channel; SQLite after its 5 s recheck)",
+        arguments: TestDatabase.all)
+    func test_19_freezeReachesEveryInstance(database: TestDatabase) async throws {
+        let clock = TestClock()
+        let a = try await TestServer.start(database, clock: clock)
+        let b = try await TestServer.start(database, clock: clock, sharing: a.location)
+        do {
+            _ = try await a.signUp()
+            let onB = try await b.signIn().decode(TokenResponse.self)
+            let onA = try await a.signIn().decode(TokenResponse.self)
+            #expect(try await b.send(.GET, "/v1/me", bearer: onB.accessToken).status == 200, "B holds it as live")
+
+            let frozen = try await a.send(.POST, "/v1/me/freeze", body: nil, bearer: onA.accessToken)
+            let started = ContinuousClock.now
+            if case .sqlite = database { clock.advance(by: 5) }
+            var answer = try await b.send(.GET, "/v1/me", bearer: onB.accessToken)
+            while answer.status == 200, ContinuousClock.now - started < .seconds(1) {
+                try await Task.sleep(for: .milliseconds(20))
+                answer = try await b.send(.GET, "/v1/me", bearer: onB.accessToken)
+            }
+
+            #expect(frozen.status == 204, "\(frozen.text)")
+            #expect(answer.status == 401 && answer.errorCode == "AUTH_004", "refused on B within 1 s: \(answer.text)")
+            #expect(try await b.signIn().errorCode == "ACCOUNT_FROZEN")
+            #expect(try await b.refresh(onB.refreshToken).errorCode == "ACCOUNT_FROZEN")
+        } catch {
+            try? await a.stop()
+            try? await b.stop()
+            throw error
+        }
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test(
         "19 concurrent freezes, resets and holds on one account never answer 5xx and leave one consistent state",
         arguments: TestDatabase.all)
     func test_19_concurrentFreezesResetsAndHolds(database: TestDatabase) async throws {
@@ -239,6 +269,7 @@ struct AccountFreezeTests {
             }
             let path = "/v1/admin/users/\(owner.user.id)"
             let changer = sessions[1].accessToken
+            let binder = sessions[2].accessToken
             let (signedIn, links) = (sessions, tokens)
 
             let statuses = try await withThrowingTaskGroup(of: (String, UInt).self) { group in
@@ -273,6 +304,13 @@ struct AccountFreezeTests {
                         json: ["current_password": "Correct-Horse-9", "new_password": Self.newPassword],
                         bearer: changer)
                     return ("password change", change.status)
+                }
+                group.addTask {
+                    // A key bound by a request that authenticated before a freeze never outlives it.
+                    let bind = try await server.send(
+                        .POST, "/v1/device-credentials",
+                        json: ["public_key": DeviceKey().publicKey, "device_name": "Eve's phone"], bearer: binder)
+                    return ("bind", bind.status)
                 }
                 var all: [(String, UInt)] = []
                 for try await status in group { all.append(status) }

@@ -106,29 +106,13 @@ struct SecurityResetTests {
             let heldChallenge = try await server.loginChallenge(for: credentialID)
             let withdrawal = try await server.verificationToken(bearer: thief.accessToken)
             // Before the reset, each of them works.
-            let options = try await server.passkeySignInOptions()
-            let byPasskeyBefore = try await server.passkeyGrant(
-                challengeID: options.challengeId,
-                credential: try passkey.assert(
-                    challenge: options.options.challenge, rpID: Passkeys.rpID, origin: Passkeys.origin),
-                device: DeviceInfo(id: Self.eve["id"]))
+            let byPasskeyBefore = try await server.passkeySignIn(&passkey, device: DeviceInfo(id: Self.eve["id"]))
             #expect(byPasskeyBefore.status == 200, "\(byPasskeyBefore.text)")
 
-            #expect(try await server.send(.POST, "/v1/password/forgot", json: ["email": Self.alice]).status == 202)
-            let reset = try await server.send(
-                .POST, "/v1/password/reset",
-                json: [
-                    "email": Self.alice, "code": try await server.latestCode(to: Self.alice),
-                    "new_password": Self.newPassword
-                ])
+            let reset = try await server.resetPassword(to: Self.newPassword)
 
             #expect(reset.status == 204, "\(reset.text)")
-            let afterOptions = try await server.passkeySignInOptions()
-            let byPasskey = try await server.passkeyGrant(
-                challengeID: afterOptions.challengeId,
-                credential: try passkey.assert(
-                    challenge: afterOptions.options.challenge, rpID: Passkeys.rpID, origin: Passkeys.origin),
-                device: DeviceInfo(id: Self.eve["id"]))
+            let byPasskey = try await server.passkeySignIn(&passkey, device: DeviceInfo(id: Self.eve["id"]))
             #expect(byPasskey.status == 401, "the thief's passkey no longer signs in: \(byPasskey.text)")
             let byKey = try await server.deviceSignatureGrant(
                 challengeID: heldChallenge.challengeId,
@@ -235,11 +219,7 @@ struct SecurityResetTests {
             #expect(changed.status == 204, "\(changed.text)")
             let left = try await server.send(.GET, "/v1/passkeys", bearer: owner.accessToken).decode([PasskeyInfo].self)
             #expect(left.map(\.id) == [ownPasskey.id], "\(left)")
-            let options = try await server.passkeySignInOptions()
-            let byThiefKey = try await server.passkeyGrant(
-                challengeID: options.challengeId,
-                credential: try thiefKey.assert(
-                    challenge: options.options.challenge, rpID: Passkeys.rpID, origin: Passkeys.origin))
+            let byThiefKey = try await server.passkeySignIn(&thiefKey)
             #expect(byThiefKey.status == 401, "\(byThiefKey.text)")
             #expect(try await server.send(.GET, "/v1/me", bearer: thief.accessToken).errorCode == "AUTH_004")
         }

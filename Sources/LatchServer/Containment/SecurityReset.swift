@@ -71,6 +71,24 @@ enum SecurityReset {
         "security_holds": "the hold a reset starts must outlive it"
     ]
 
+    /// A condition (`AND …`) that holds only while session `id` is live: a key or passkey registered by
+    /// a request that authenticated just before a reset must not be inserted after it. On SQLite it sits
+    /// in the insert's own statement (one writer at a time); on PostgreSQL the insert runs after locking
+    /// the user's row, which the reset writes first, so the condition reads the reset's outcome.
+    static func whileSessionLive(_ id: UUID?) -> SQLQueryString {
+        guard let id else { return "" }
+        return "AND EXISTS (SELECT 1 FROM sessions WHERE id = \(bind: id) AND revoked_at IS NULL)"
+    }
+
+    /// Throws AUTH_004 when session `id` has ended (see `whileSessionLive`).
+    static func requireLiveSession(_ id: UUID?, on database: any Database) async throws {
+        guard let id else { return }
+        let live = try await database.sql.raw(
+            "SELECT id FROM sessions WHERE id = \(bind: id) AND revoked_at IS NULL"
+        ).first()
+        guard live != nil else { throw LatchError.sessionExpired }
+    }
+
     /// Ends `scope` of `user` in one transaction (or in the caller's, when `database` is one).
     static func run(
         _ scope: Scope, user: UUID, now: Double, revocation: SessionRevocation, on database: any Database

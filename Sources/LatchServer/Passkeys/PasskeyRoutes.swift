@@ -125,6 +125,7 @@ struct PasskeyRoutes: RouteCollection {
               \(bind: passkey.backedUp), \(bind: passkey.attestation), \(bind: passkey.aaguid), \(bind: passkey.createdAt),
               \(bind: passkey.sessionID)
             WHERE (SELECT COUNT(*) FROM passkeys WHERE user_id = \(bind: passkey.userID)) < \(bind: Passkey.limit)
+              \(SecurityReset.whileSessionLive(passkey.sessionID))
             ON CONFLICT (credential_id) DO NOTHING
             RETURNING id
             """
@@ -138,6 +139,7 @@ struct PasskeyRoutes: RouteCollection {
             }
         }
         guard inserted.isEmpty else { return }
+        try await SecurityReset.requireLiveSession(passkey.sessionID, on: database)
         if try await Passkey.query(on: database).filter(\.$credentialID == passkey.credentialID).first() != nil {
             throw LatchError(.conflict, status: .conflict, field: "credential", reasons: ["credential_exists"])
         }
