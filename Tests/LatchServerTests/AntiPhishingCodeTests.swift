@@ -1,8 +1,9 @@
 import Foundation
 import LatchCore
-import LatchServer
 import Testing
 import Vapor
+
+@testable import LatchServer
 
 /// Issue 19 §4: the anti-phishing code the user chooses is shown in a fixed, labelled place of every
 /// mail latchd sends that user (text and HTML), never in mails to an address without an account, and
@@ -101,6 +102,19 @@ struct AntiPhishingCodeTests {
             #expect(proven.status == 204, "\(proven.text)")
             let status = try await server.send(.GET, "/v1/me/security", bearer: tokens.accessToken)
             #expect(try status.decode(AccountSecurityStatus.self).antiPhishingCode == "Later-1")
+        }
+    }
+
+    @Test("19 §4 the server checks the code with the very pattern and lengths the OpenAPI document states")
+    func test_19_4_documentAndServerAgree() throws {
+        let validator = try WireSchemaConformanceTests.validator()
+        let schema = try #require(validator.schema(named: "AntiPhishingCodeUpdate"))
+        let code = try #require((schema["properties"] as? [String: Any])?["code"] as? [String: Any])
+        #expect(code["pattern"] as? String == AntiPhishingCode.pattern)
+        #expect(code["minLength"] as? Int == AntiPhishingCode.lengths.lowerBound)
+        #expect(code["maxLength"] as? Int == AntiPhishingCode.lengths.upperBound)
+        for accepted in ["Blue-Fox-42", "龙猫-Totoro", "e\u{301}e\u{301}", "🦊🦊🦊🦊"] {
+            #expect(throws: Never.self, "\(accepted)") { try AntiPhishingCode.validated(accepted) }
         }
     }
 
