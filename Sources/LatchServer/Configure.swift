@@ -55,7 +55,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
-        CreateAppleRevocationRetries()
+        CreateAppleRevocationRetries(), AddAccountContainment()
     ] {
         app.migrations.add(migration)
     }
@@ -122,7 +122,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
         verificationTokens: VerificationTokens(), delivery: delivery,
         rateLimiter: RateLimiter(limits: config.rateLimits),
-        outbox: outbox)
+        outbox: outbox, database: { app.db })
     metrics.sampleLiveValues(of: app, passwords: app.latch.passwords)
     app.adminAuthFailureAudit = AdminAuthFailureAudit()
 
@@ -151,6 +151,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: AdminRoutes())
     try app.register(collection: PasskeyRoutes())
     try app.register(collection: AccountPageRoutes())
+    try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
     if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
         app.lifecycle.use(AppleRevocationRetryWorker())

@@ -22,6 +22,9 @@ enum AdminCommand {
         case resetFundPassword(String)
         /// Deletes the account; `confirmed` (`--yes`) skips the question.
         case delete(String, confirmed: Bool)
+        case freeze(String)
+        case unfreeze(String)
+        case liftHold(String)
         case audit
 
         /// Parses `VERB ARGUMENT` (`audit` takes none); nil when it is not a subcommand.
@@ -43,6 +46,9 @@ enum AdminCommand {
                     return nil
                 }
                 self = .delete(id, confirmed: true)
+            case ("freeze", 2): self = .freeze(arguments[1])
+            case ("unfreeze", 2): self = .unfreeze(arguments[1])
+            case ("lift-hold", 2): self = .liftHold(arguments[1])
             default: return nil
             }
         }
@@ -60,6 +66,9 @@ enum AdminCommand {
             case .resetTOTP(let id): try await admin.resetTOTP(id)
             case .resetFundPassword(let id): try await admin.resetFundPassword(id)
             case .delete(let id, _): try await admin.deleteUser(id)
+            case .freeze(let id): try await admin.freeze(id)
+            case .unfreeze(let id): try await admin.unfreeze(id)
+            case .liftHold(let id): try await admin.liftHold(id)
             }
             return "ok"
         }
@@ -81,6 +90,9 @@ enum AdminCommand {
           sign-out ID               end every session
           reset-totp ID             remove 2FA (the user is mailed)
           reset-fund-password ID    remove the fund password (the user is mailed)
+          freeze ID | unfreeze ID   run the security reset and refuse every sign-in | allow sign-in again
+                                    (unfreezing starts a security hold)
+          lift-hold ID              end the user's running security hold
           delete ID [--yes]         delete the account for good, as DELETE /v1/me does (data erased, every
                                     session ended, the owner mailed); asks to type yes first, unless --yes
           audit                     the newest 100 admin audit entries (JSON)

@@ -73,6 +73,37 @@ struct AdminCommandTests {
         }
     }
 
+    @Test(
+        "19 §2 §3 latchd admin freezes (the account refuses sign-in), unfreezes and lifts a hold, audited as console"
+    )
+    func test_19_consoleFreezesUnfreezesAndLiftsAHold() async throws {
+        try await journey(.en) { journey in
+            try await journey.signUp("alice@example.com")
+            let found = try await Self.admin(["find", "alice@"], server: journey.server)
+            let id = try #require((found.json["users"] as? [[String: Any]])?.first?["id"] as? String, "\(found)")
+
+            let frozen = try await Self.admin(["freeze", id], server: journey.server)
+            let shown = try await Self.admin(["show", id], server: journey.server)
+            let login = try await journey.latch(
+                ["login", "alice@example.com", "--password-stdin", "--code-from-outbox"], on: "laptop",
+                input: Journey.password)
+            let unfrozen = try await Self.admin(["unfreeze", id], server: journey.server)
+            let lifted = try await Self.admin(["lift-hold", id], server: journey.server)
+            let after = try await Self.admin(["show", id], server: journey.server)
+
+            #expect(frozen.status == 0 && frozen.output == "ok\n", "\(frozen)")
+            #expect(shown.json["frozen_by"] as? String == "operator" && shown.json["frozen_at"] is String, "\(shown)")
+            #expect(login.status != 0, "a frozen account does not sign in: \(login)")
+            #expect(unfrozen.status == 0 && lifted.status == 0, "\(unfrozen) \(lifted)")
+            #expect(after.json["frozen_at"] is NSNull && (after.json["holds"] as? [Any])?.isEmpty == true, "\(after)")
+            let audit = try await Self.admin(["audit"], server: journey.server)
+            let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            for action in ["freeze", "unfreeze", "lift_hold"] {
+                #expect(actions.contains(action), "\(action) audited: \(actions)")
+            }
+        }
+    }
+
     @Test("12 §2 latchd admin: an unknown user exits 1 naming NOT_FOUND, a wrong command line exits 2 with the usage")
     func test_12_consoleRefusals() async throws {
         try await withLatchd { server in

@@ -84,7 +84,10 @@ struct OpenAPITests {
                     checked += 1
                 }
             }
-            #expect(checked == 29, "the twenty-nine signed-in operations (24 + the five of passkeys)")
+            #expect(
+                checked == 33,
+                "the thirty-three signed-in operations (24 + the five of passkeys + the four of issue 19's containment)"
+            )
         }
     }
 

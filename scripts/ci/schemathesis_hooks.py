@@ -12,7 +12,7 @@ How the fuzzer gets its user (`LatchSignedInUser`):
   with a device, which answers a token response; then it sets a fund password (so verifications can
   start) and binds a fresh device key (so challenges and unbinding have an id to work on). Its access
   token goes into every bearer-protected test case (`Authorization: Bearer …`).
-- When the fuzzer ends this session itself — a 204 to `POST /v1/logout`, a 200 to `DELETE /v1/me`, or 401 `AUTH_004` to a
+- When the fuzzer ends this session itself — a 204 to `POST /v1/logout` or `POST /v1/me/freeze`, a 200 to `DELETE /v1/me`, or 401 `AUTH_004` to a
   request that carried the current access token (after `DELETE /v1/sessions/{id}` of the current
   session, a password reset, …) — the session is marked dead. The next test case first tries the
   refresh token (`grant_type` `refresh_token`; it works when only the access token died), then a
@@ -302,6 +302,10 @@ def after_call(context: schemathesis.HookContext, case: schemathesis.Case, respo
         return
     if response.status_code == 200 and case.method.upper() == "DELETE" and case.operation.path == "/v1/me":
         # The fuzzer deleted the account (issue 12 §1): the next case needs a fresh one.
+        USER.session_ended(authorization.removeprefix("Bearer "))
+        return
+    if response.status_code == 204 and case.method.upper() == "POST" and case.operation.path == "/v1/me/freeze":
+        # The fuzzer froze the account (issue 19 §3): its sessions ended and no grant signs it in again.
         USER.session_ended(authorization.removeprefix("Bearer "))
         return
     if response.status_code != 401:

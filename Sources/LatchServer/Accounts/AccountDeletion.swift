@@ -137,7 +137,8 @@ public struct AccountDeletion: Sendable {
 
         try await sql.raw(
             """
-            UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL
+            UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL,
+              anti_phishing_code = NULL
             WHERE id = \(bind: userID)
             """
         ).run()
@@ -220,6 +221,6 @@ public struct AccountDeletion: Sendable {
         DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema,
         RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
-        PasskeyChallenge.schema
+        PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema
     ]
 }

@@ -2,9 +2,10 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// Forgotten password (email code, then reset: every session, device key, known device, login
-/// challenge and unredeemed verification ends, and the owner is mailed) and password change (knowing
-/// the current one: the same ends for the other devices). See `PasswordRecoverySweep`.
+/// Forgotten password (email code, then reset: the security reset ends every way in — sessions, device
+/// keys, passkeys, known devices, pending challenges and codes, unredeemed proofs — and the owner is
+/// mailed what was ended) and password change (knowing the current one: the same ends for the other
+/// devices). See `SecurityReset`.
 ///
 /// A reset by email code also clears the sign-in lock: the lock protects against guessing, and the
 /// owner, who reads the mailbox, must never be locked out for good by someone else's guesses.
@@ -53,6 +54,9 @@ struct PasswordRoutes: RouteCollection {
         let email = try Validate.email(body.email)
         try Validate.sixDigitCode(body.code)
         try Validate.newPassword(body.newPassword, policy: latch.passwordPolicy, field: "new_password")
+        if let secondFactor = body.secondFactor, secondFactor.count > 64 {
+            throw LatchError.invalid("second_factor", ["too_long"])
+        }
         let now = latch.clock.epochSeconds
         let owner = try await User.query(on: req.db).filter(\.$email == email.value).first()
         // Reset codes have a budget of their own: guesses at sign-in codes or SMS never block this way in.
@@ -60,19 +64,31 @@ struct PasswordRoutes: RouteCollection {
             body.code, purpose: .passwordReset, email: email.value, owner: owner,
             tell: owner?.email.map(CodeLockRecipient.address) ?? .nobody)
         guard let user = owner else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        let userID = try user.requireID()
+        // A frozen account recovers here (issue 19 §3); with 2FA on, only with its second factor too.
+        let frozen = user.frozenAt != nil
+        if frozen, try await latch.totp.isActive(user: userID, on: req.db) {
+            try await req.checkRecoverySecondFactor(body.secondFactor, of: user)
+        }
         user.passwordHash = try await latch.passwords.hash(body.newPassword)
         try await user.save(on: req.db)
-        let userID = try user.requireID()
-        try await latch.revocation.revoke(.all, of: userID, now: now, on: req.db)
-        let swept = try await PasswordRecoverySweep.run(.reset, user: userID, now: now, on: req.db)
+        let ended = try await latch.securityReset(.everything, user: userID, ip: req.clientIP, on: req.db)
+        // Unfreezing starts the hold (reason `unfrozen`); otherwise the reset does (`password_reset`).
+        let unfrozen =
+            frozen
+            ? try await AccountFreezing.unfreeze(userID, by: .owner, ip: req.clientIP, latch: latch, on: req.db) : false
+        if !unfrozen {
+            try await latch.holds.start(.passwordReset, user: userID, ip: req.clientIP, now: now, on: req.db)
+        }
         // The owner proved the mailbox: the password's lock and daily budget start afresh.
         try await latch.throttle.reset("email:\(email.value)", on: req.db)
         try await latch.budgets.clear("email:\(email.value)", on: req.db)
         try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
-        if swept.deviceKeysRemoved > 0 {
+        if ended.deviceKeys > 0 {
             try await latch.events.record(.deviceKeysRemoved, user: user.id, ip: req.clientIP, now: now, on: req.db)
         }
-        try await latch.send(MailTemplates.passwordWasReset(language: req.language), to: email.value)
+        try await latch.sendSecurityNotice(
+            MailTemplates.passwordWasReset(ended: ended, language: req.language), to: email.value, user: userID)
         return .noContent
     }
 
@@ -89,21 +105,50 @@ struct PasswordRoutes: RouteCollection {
         try await req.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
         user.passwordHash = try await latch.passwords.hash(body.newPassword)
         try await user.save(on: req.db)
-        try await latch.revocation.revoke(.allExcept(me.sessionID), of: me.userID, now: now, on: req.db)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
         let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
-        let swept = try await PasswordRecoverySweep.run(
-            .change(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
-            now: now, on: req.db)
+        let ended = try await latch.securityReset(
+            .otherDevices(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
+            session: me.sessionID, ip: req.clientIP, on: req.db)
         try await latch.events.record(
             .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if swept.deviceKeysRemoved > 0 {
+        if ended.deviceKeys > 0 {
             try await latch.events.record(
                 .deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         }
+        try await latch.holds.start(
+            .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = user.email {
-            try await latch.send(MailTemplates.passwordChanged(language: req.language), to: email)
+            try await latch.sendSecurityNotice(
+                MailTemplates.passwordChanged(language: req.language), to: email, user: me.userID)
         }
         return .noContent
+    }
+}
+
+extension Request {
+    /// The second factor a frozen account with 2FA on must add to its password reset (issue 19 §3): its
+    /// TOTP code or a recovery code, behind the TOTP method's lock and budget. Missing → 403
+    /// VERIFICATION_REQUIRED (`method: "totp"`, `field: "second_factor"`); wrong → AUTH_003.
+    fileprivate func checkRecoverySecondFactor(_ secondFactor: String?, of user: User) async throws {
+        guard let secondFactor, !secondFactor.isEmpty else {
+            throw LatchError(.verificationRequired, status: .forbidden, field: "second_factor", method: "totp")
+        }
+        let latch = self.latch
+        let userID = try user.requireID()
+        var used: TOTPService.UsedCode?
+        let result = try await checkTOTP(of: userID, owner: user, failureEvent: .codeFailed) {
+            used = try await latch.totp.check(secondFactor, user: userID, now: latch.clock.now, on: db)
+            return used != nil
+        }
+        switch result {
+        case .matched: break
+        case .failed(let remaining): throw LatchError.wrongCode(attemptsRemaining: remaining)
+        case .locked(let until): throw LatchError.methodLocked(until: until, language: language)
+        }
+        if used == .recoveryCode {
+            try await latch.events.record(
+                .recoveryCodeUsed, user: userID, ip: clientIP, now: latch.clock.epochSeconds, on: db)
+        }
     }
 }

@@ -21,6 +21,13 @@ final class User: Model, @unchecked Sendable {
     @OptionalField(key: "deleted_at") var deletedAt: Double?
     /// When an operator disabled the account (issue 12); nil: enabled. A disabled account cannot sign in.
     @OptionalField(key: "disabled_at") var disabledAt: Double?
+    /// When the account was frozen ("this wasn't me", issue 19 §3); nil: not frozen. A frozen account
+    /// cannot sign in until the owner recovers it (`AccountFreezing`).
+    @OptionalField(key: "frozen_at") var frozenAt: Double?
+    /// Who froze it: `owner`, `freeze_link` or `operator` (`AccountFreezing.Actor`).
+    @OptionalField(key: "frozen_by") var frozenBy: String?
+    /// The code the user chose to see in every mail from latchd (issue 19 §4); nil: none.
+    @OptionalField(key: "anti_phishing_code") var antiPhishingCode: String?
 
     init() {}
 

@@ -15,26 +15,24 @@ enum AccountDisabling {
         if user.disabledAt != nil { throw LatchError.accountDisabled }
     }
 
-    /// Whether the account is disabled now (one read of the database, not of a loaded model).
-    static func isDisabled(_ userID: UUID, on database: any Database) async throws -> Bool {
-        let row = try await database.sql.raw("SELECT disabled_at FROM users WHERE id = \(bind: userID)").first()
-        return try row?.decode(column: "disabled_at", as: Double?.self) != nil
-    }
-
-    /// Disables the account (keeping the first time when it already was) and revokes every session;
+    /// Disables the account (keeping the first time when it already was) and runs the security reset
+    /// (issue 19 §1: every session, device key, passkey, pending challenge and unredeemed proof ends);
     /// returns whether it was enabled before.
     @discardableResult
-    static func disable(
-        _ userID: UUID, now: Double, revocation: SessionRevocation, on database: any Database
-    ) async throws -> Bool {
-        let changed = try await database.sql.raw(
-            """
-            UPDATE users SET disabled_at = \(bind: now) WHERE id = \(bind: userID) AND disabled_at IS NULL RETURNING id
-            """
-        ).all()
-        // Always, also when it was disabled already: a session that slipped in is ended too.
-        try await revocation.revoke(.all, of: userID, now: now, on: database)
-        return !changed.isEmpty
+    static func disable(_ userID: UUID, latch: LatchServices, ip: String?, on database: any Database) async throws
+        -> Bool
+    {
+        try await database.transaction { database in
+            let changed = try await database.sql.raw(
+                """
+                UPDATE users SET disabled_at = \(bind: latch.clock.epochSeconds)
+                WHERE id = \(bind: userID) AND disabled_at IS NULL RETURNING id
+                """
+            ).all()
+            // Always, also when it was disabled already: a session that slipped in is ended too.
+            try await latch.securityReset(.everything, user: userID, ip: ip, actor: "operator", on: database)
+            return !changed.isEmpty
+        }
     }
 
     /// Enables the account again; its ended sessions stay ended (the owner signs in again).

@@ -20,6 +20,9 @@ struct AdminRoutes: RouteCollection {
         admin.post("users", ":id", "sign-out", use: action { try await $0.signOut($1) })
         admin.delete("users", ":id", "totp", use: action { try await $0.resetTOTP($1) })
         admin.delete("users", ":id", "fund-password", use: action { try await $0.resetFundPassword($1) })
+        admin.post("users", ":id", "freeze", use: action { try await $0.freeze($1) })
+        admin.post("users", ":id", "unfreeze", use: action { try await $0.unfreeze($1) })
+        admin.delete("users", ":id", "hold", use: action { try await $0.liftHold($1) })
         admin.delete("users", ":id", use: action { try await $0.deleteUser($1) })
         admin.get("audit", use: auditLog)
     }

@@ -19,9 +19,7 @@ extension AdminService {
     public func disable(_ id: String) async throws {
         try await onUser(id, action: "disable") { user in
             let userID = try user.requireID()
-            if try await AccountDisabling.disable(
-                userID, now: latch.clock.epochSeconds, revocation: latch.revocation, on: database)
-            {
+            if try await AccountDisabling.disable(userID, latch: latch, ip: ip, on: database) {
                 try await record(.accountDisabled, for: userID)
             }
         }
@@ -37,11 +35,12 @@ extension AdminService {
         }
     }
 
-    /// Ends every session of the user, on every instance.
+    /// Runs the security reset (issue 19 §1): every session ends, on every instance, and with it every
+    /// device key, passkey, known device, pending challenge and unredeemed proof.
     public func signOut(_ id: String) async throws {
         try await onUser(id, action: "sign_out") { user in
             let userID = try user.requireID()
-            try await latch.revocation.revoke(.all, of: userID, now: latch.clock.epochSeconds, on: database)
+            try await latch.securityReset(.everything, user: userID, ip: ip, actor: "operator", on: database)
             try await record(.signedOutEverywhere, for: userID)
         }
     }
@@ -56,8 +55,10 @@ extension AdminService {
             let key = userID.uuidString.lowercased()
             try await clearLocks(["totp:\(key)", "totp-enrol:\(key)"])
             try await record(.totpReset, for: userID)
+            try await latch.holds.start(.totpReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
             if let email = user.email {
-                try await latch.send(MailTemplates.totpResetByOperator(language: language), to: email, on: database)
+                try await latch.sendSecurityNotice(
+                    MailTemplates.totpResetByOperator(language: language), to: email, user: userID, on: database)
             }
         }
     }
@@ -73,9 +74,12 @@ extension AdminService {
             try await fundPassword.delete(on: database)
             try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
             try await record(.fundPasswordReset, for: userID)
+            try await latch.holds.start(
+                .fundPasswordReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
             if let email = user.email {
-                try await latch.send(
-                    MailTemplates.fundPasswordResetByOperator(language: language), to: email, on: database)
+                try await latch.sendSecurityNotice(
+                    MailTemplates.fundPasswordResetByOperator(language: language), to: email, user: userID,
+                    on: database)
             }
         }
     }

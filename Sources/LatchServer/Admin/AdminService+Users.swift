@@ -83,6 +83,8 @@ extension AdminService {
                 fundPassword: try await FundPassword.find(userID, on: database) != nil, biometric: !credentials.isEmpty)
             let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID)
                 .sort(\.$createdAt, .descending).limit(50).all().map(\.info)
+            let holds = latch.holds
+            let hold = try await holds.running(of: userID, now: now, on: database)
             return AdminUserDetail(
                 user: user.adminInfo(phone: phone), identities: try await user.identities(on: database),
                 sessions: sessions,
@@ -94,7 +96,9 @@ extension AdminService {
                         createdAt: Date(timeIntervalSince1970: $0.createdAt))
                 },
                 factors: factors,
-                locks: try await locks(of: user, phone: phone, now: now), securityEvents: events)
+                locks: try await locks(of: user, phone: phone, now: now), securityEvents: events,
+                frozenAt: user.frozenAt.map(Date.init(timeIntervalSince1970:)), frozenBy: user.frozenBy,
+                holds: hold.map { [holds.info($0)] } ?? [])
         }
     }
 

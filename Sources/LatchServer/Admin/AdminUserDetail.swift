@@ -2,7 +2,8 @@ import Foundation
 import LatchCore
 
 /// One user in full (`GET /v1/admin/users/{id}`, `latchd admin show ID`): identities, live sessions,
-/// device keys, passkeys, factor status, active locks and budgets, and the latest 50 security events.
+/// device keys, passkeys, factor status, active locks and budgets, the latest 50 security events, and
+/// (issue 19) whether and by whom the account is frozen and its running security hold.
 /// Never a secret, a hash or a key.
 public struct AdminUserDetail: Codable, Sendable, Equatable {
     public var user: AdminUser
@@ -13,11 +14,35 @@ public struct AdminUserDetail: Codable, Sendable, Equatable {
     public var factors: AdminFactors
     public var locks: [AdminLock]
     public var securityEvents: [SecurityEventInfo]
+    /// When the account was frozen; nil: not frozen.
+    public var frozenAt: Date?
+    /// Who froze it: `owner`, `freeze_link` or `operator`.
+    public var frozenBy: String?
+    /// The running security hold (at most one).
+    public var holds: [SecurityHoldInfo] = []
 
     enum CodingKeys: String, CodingKey {
-        case user, identities, sessions, passkeys, factors, locks
+        case user, identities, sessions, passkeys, factors, locks, holds
         case deviceCredentials = "device_credentials"
         case securityEvents = "security_events"
+        case frozenAt = "frozen_at"
+        case frozenBy = "frozen_by"
+    }
+
+    /// `frozen_at` and `frozen_by` are always there: null when the account is not frozen.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
+        try container.encode(identities, forKey: .identities)
+        try container.encode(sessions, forKey: .sessions)
+        try container.encode(deviceCredentials, forKey: .deviceCredentials)
+        try container.encode(passkeys, forKey: .passkeys)
+        try container.encode(factors, forKey: .factors)
+        try container.encode(locks, forKey: .locks)
+        try container.encode(securityEvents, forKey: .securityEvents)
+        try container.encode(frozenAt, forKey: .frozenAt)
+        try container.encode(frozenBy, forKey: .frozenBy)
+        try container.encode(holds, forKey: .holds)
     }
 }
 

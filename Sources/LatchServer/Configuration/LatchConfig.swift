@@ -84,6 +84,12 @@ public struct LatchConfig: Sendable {
     /// more than `metricsMaximumConnections` are open at once (a scraper needs one).
     public var metricsIdleTimeoutSeconds = 10
     public var metricsMaximumConnections = 16
+    /// How long a security hold pauses the held actions after a security change, in hours
+    /// (`LATCH_SECURITY_HOLD_HOURS`, 0–8760, default 24; 0 turns holds off). Issue 19 §2.
+    public var securityHoldHours = 24
+    /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default
+    /// `withdrawal`), e.g. `withdrawal,internal_transfer,view_private_key`.
+    public var holdActions = ["withdrawal"]
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

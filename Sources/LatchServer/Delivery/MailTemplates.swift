@@ -8,19 +8,39 @@ enum MailTemplates {
         let subject: String
         let blocks: [MailHTML.Block]
         let language: LatchLanguage
+        /// The recipient's anti-phishing code (issue 19 §4), set by `LatchServices.send` for an address
+        /// with an account that chose one: shown first, in both parts.
+        var antiPhishingCode: String? = nil
+        /// The one-time "this wasn't me" link of a security notice (issue 19 §3), set by
+        /// `LatchServices.sendSecurityNotice`: shown last, before the signature.
+        var freezeLink: String? = nil
 
-        /// The text/plain body: the paragraphs, a blank line apart, then the signature.
-        var body: String {
-            (blocks.map { block in
-                switch block {
-                case .text(let text): text
-                case .code(let code): code
-                }
-            } + [signature]).joined(separator: "\n\n")
+        /// The label of the anti-phishing line, the same in every language so the user finds it.
+        static let antiPhishingLabel = "防钓鱼码 / Anti-phishing code: "
+
+        /// Every paragraph in its fixed place: the anti-phishing line, the template's paragraphs, the
+        /// freeze link, the signature.
+        private var allBlocks: [MailHTML.Block] {
+            var all: [MailHTML.Block] = []
+            if let antiPhishingCode { all.append(.boxed(Self.antiPhishingLabel + antiPhishingCode)) }
+            all += blocks
+            if let freezeLink { all.append(.link(freezeText, url: freezeLink)) }
+            all.append(.text(signature))
+            return all
         }
 
+        /// The text/plain body: the paragraphs, a blank line apart, ending with the signature.
+        var body: String { allBlocks.map(\.plainText).joined(separator: "\n\n") }
+
         /// The text/html body.
-        var html: String { MailHTML.page(blocks + [.text(signature)], language: language.rawValue) }
+        var html: String { MailHTML.page(allBlocks, language: language.rawValue) }
+
+        private var freezeText: String {
+            switch language {
+            case .zhHans: "不是你本人操作？立即冻结账号（链接 7 天内有效，仅可使用一次）："
+            case .en: "Wasn't you? Freeze your account now (the link works once, for 7 days):"
+            }
+        }
 
         private var signature: String {
             switch language {
@@ -173,14 +193,18 @@ enum MailTemplates {
         }
     }
 
-    static func passwordWasReset(language: LatchLanguage) -> Mail {
+    /// `ended` says how many sessions, device keys and passkeys the security reset ended (issue 19 §1).
+    static func passwordWasReset(ended: SecurityReset.Ended, language: LatchLanguage) -> Mail {
         switch language {
         case .zhHans:
             Mail(
                 subject: "你的 Latch 密码已重置",
                 blocks: [
-                    .text("你的登录密码刚刚通过邮箱验证码重置。所有设备均已退出登录，已绑定的设备密钥（面容 ID / 触控 ID 登录）已全部移除。"),
-                    .text("如需在设备上继续使用生物识别登录，请登录后重新开启。如果不是你本人操作，请立即再次重置密码。")
+                    .text("你的登录密码刚刚通过邮箱验证码重置。所有设备均已退出登录，已绑定的设备密钥（面容 ID / 触控 ID 登录）和通行密钥已全部移除。"),
+                    .text(
+                        "已结束：\(ended.sessions) 个登录会话，\(ended.deviceKeys) 个设备密钥，\(ended.passkeys) 个通行密钥，\(ended.verificationTokens) 个未使用的验证凭证。"
+                    ),
+                    .text("如需在设备上继续使用生物识别登录或通行密钥，请登录后重新添加。如果不是你本人操作，请立即再次重置密码。")
                 ],
                 language: language)
         case .en:
@@ -188,7 +212,10 @@ enum MailTemplates {
                 subject: "Your Latch password was reset",
                 blocks: [
                     .text(
-                        "Your password was just reset with a code sent to this address. All devices were signed out and device keys (Face ID / Touch ID sign-in) were removed."
+                        "Your password was just reset with a code sent to this address. All devices were signed out, and device keys (Face ID / Touch ID sign-in) and passkeys were removed."
+                    ),
+                    .text(
+                        "Ended: \(ended.sessions) sessions, \(ended.deviceKeys) device keys, \(ended.passkeys) passkeys, \(ended.verificationTokens) unused verification proofs."
                     ),
                     .text(
                         "Sign in and turn biometric sign-in on again where you want it. If this was not you, reset your password again now."

@@ -45,8 +45,11 @@ struct DeviceCredentialRoutes: RouteCollection {
         try await latch.deviceCredentials.insert(credential, on: req.db)
         try await latch.events.record(
             .deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.holds.start(
+            .deviceKeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.send(MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email)
+            try await latch.sendSecurityNotice(
+                MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email, user: me.userID)
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)

@@ -37,6 +37,7 @@ struct DeviceCredentialStore: Sendable {
             try await database.transaction { database in
                 try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE")
                     .run()
+                try await SecurityReset.requireLiveSession(credential.sessionID, on: database)
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
                 try await credential.create(on: database)
             }
@@ -50,11 +51,13 @@ struct DeviceCredentialStore: Sendable {
                 WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: Self.limit)
                   AND NOT EXISTS (SELECT 1 FROM device_credentials
                                   WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))
+                  \(SecurityReset.whileSessionLive(credential.sessionID))
                 RETURNING id
                 """
             ).all()
             // Lost a race: say why, as the check before would have.
             if inserted.isEmpty {
+                try await SecurityReset.requireLiveSession(credential.sessionID, on: database)
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
             }
             if inserted.isEmpty { throw LatchError(.limitReached) }

@@ -62,6 +62,7 @@ struct IdentityRoutes: RouteCollection {
             try await req.latch.events.record(
                 .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
                 now: req.latch.clock.epochSeconds, on: req.db)
+            try await req.securityChanged(.emailChanged, notice: .emailAdded)
             return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
         }
         guard let provider = Identity.Provider(rawValue: body.provider) else {
@@ -82,6 +83,11 @@ struct IdentityRoutes: RouteCollection {
         try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: req.db)
         try await latch.events.record(
             .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        if provider == .phone {
+            try await req.securityChanged(.phoneChanged, notice: .phoneLinked)
+        } else {
+            try await req.securityChanged(.identityLinked, notice: .identityLinked)
+        }
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
 

@@ -29,6 +29,7 @@ struct IdentitySignIn {
         let seconds = now.timeIntervalSince1970
         let (user, created) = try await account(for: proven, now: seconds)
         try AccountDisabling.refuse(user) // before the new-device check mails a code
+        try AccountFreezing.refuse(user)
         let userID = try user.requireID()
         try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: db)
         var canReceiveCode = user.email != nil

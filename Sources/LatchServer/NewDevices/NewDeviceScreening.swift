@@ -79,8 +79,9 @@ struct NewDeviceScreening {
             .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
         guard let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
-        try await latch.send(
-            MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email)
+        try await latch.sendSecurityNotice(
+            MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email,
+            user: user.requireID())
     }
 
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {

@@ -27,6 +27,9 @@ final class Passkey: Model, @unchecked Sendable {
     @Field(key: "aaguid") var aaguid: String
     @Field(key: "created_at") var createdAt: Double
     @OptionalField(key: "last_used_at") var lastUsedAt: Double?
+    /// The session that registered it (issue 19 §1: a password change ends the other devices'
+    /// passkeys); nil for passkeys registered before that was recorded.
+    @OptionalField(key: "session_id") var sessionID: UUID?
 
     init() {}
 }

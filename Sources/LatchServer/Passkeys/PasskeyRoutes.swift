@@ -98,11 +98,15 @@ struct PasskeyRoutes: RouteCollection {
         passkey.attestation = checked.attestation
         passkey.aaguid = checked.aaguid
         passkey.createdAt = now
+        passkey.sessionID = me.sessionID
         try await Self.insert(passkey, kind: req.latch.databaseKind, on: req.db)
         try await latch.events.record(
             .passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await latch.holds.start(
+            .passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.send(MailTemplates.passkeyAdded(name: name, language: req.language), to: email)
+            try await latch.sendSecurityNotice(
+                MailTemplates.passkeyAdded(name: name, language: req.language), to: email, user: me.userID)
         }
         let created = PasskeyCreated(
             id: try passkey.requireID().uuidString.lowercased(), name: name,
@@ -118,11 +122,13 @@ struct PasskeyRoutes: RouteCollection {
         let id = try passkey.requireID()
         let statement: SQLQueryString = """
             INSERT INTO passkeys (id, user_id, credential_id, public_key, name, transports, sign_count, backup_eligible,
-              backed_up, attestation, aaguid, created_at)
+              backed_up, attestation, aaguid, created_at, session_id)
             SELECT \(bind: id), \(bind: passkey.userID), \(bind: passkey.credentialID), \(bind: passkey.publicKey),
               \(bind: passkey.name), \(bind: passkey.transports), \(bind: passkey.signCount), \(bind: passkey.backupEligible),
-              \(bind: passkey.backedUp), \(bind: passkey.attestation), \(bind: passkey.aaguid), \(bind: passkey.createdAt)
+              \(bind: passkey.backedUp), \(bind: passkey.attestation), \(bind: passkey.aaguid), \(bind: passkey.createdAt),
+              \(bind: passkey.sessionID)
             WHERE (SELECT COUNT(*) FROM passkeys WHERE user_id = \(bind: passkey.userID)) < \(bind: Passkey.limit)
+              \(SecurityReset.whileSessionLive(passkey.sessionID))
             ON CONFLICT (credential_id) DO NOTHING
             RETURNING id
             """
@@ -136,6 +142,7 @@ struct PasskeyRoutes: RouteCollection {
             }
         }
         guard inserted.isEmpty else { return }
+        try await SecurityReset.requireLiveSession(passkey.sessionID, on: database)
         if try await Passkey.query(on: database).filter(\.$credentialID == passkey.credentialID).first() != nil {
             throw LatchError(.conflict, status: .conflict, field: "credential", reasons: ["credential_exists"])
         }
@@ -192,7 +199,8 @@ struct PasskeyRoutes: RouteCollection {
             .passkeyRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds,
             on: req.db)
         if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.send(MailTemplates.passkeyRemoved(name: passkey.name, language: req.language), to: email)
+            try await latch.sendSecurityNotice(
+                MailTemplates.passkeyRemoved(name: passkey.name, language: req.language), to: email, user: me.userID)
         }
         return .noContent
     }

@@ -84,9 +84,10 @@ struct SecondFactorRoutes: RouteCollection {
         guard try await latch.totp.isActive(user: me.userID, on: req.db) else { throw LatchError.notFound }
         _ = try await req.redeemVerification(body.verificationToken, action: "disable_totp", parameters: [:])
         try await latch.totp.disable(user: me.userID, on: req.db)
+        let now = latch.clock.epochSeconds
         try await latch.events.record(
-            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds,
-            on: req.db)
+            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
+        try await req.securityChanged(.totpDisabled, notice: .totpDisabled)
         return .noContent
     }
 
@@ -133,6 +134,8 @@ struct SecondFactorRoutes: RouteCollection {
         try await latch.events.record(
             existing == nil ? .fundPasswordSet : .fundPasswordChanged, user: me.userID, session: me.sessionID,
             ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
+        // Setting the first fund password is setting up, not a change: no hold, no notice.
+        if existing != nil { try await req.securityChanged(.fundPasswordChanged, notice: .fundPasswordChanged) }
         return .noContent
     }
 }

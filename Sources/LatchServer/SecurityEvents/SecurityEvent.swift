@@ -18,22 +18,31 @@ final class SecurityEvent: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Double
     /// How many failures an aggregated row stands for (issue 20 §5); nil for a single event.
     @OptionalField(key: "count") var count: Int?
+    /// Who acted, where it matters (issue 19): `owner`, `freeze_link`, `operator`.
+    @OptionalField(key: "actor") var actor: String?
+    /// More about the event (issue 19): a hold's reason, what a security reset ended.
+    @OptionalField(key: "detail") var detail: String?
 
     init() {}
 
-    init(userID: UUID?, kind: Kind, sessionID: UUID?, ip: String?, createdAt: Double) {
+    init(
+        userID: UUID?, kind: Kind, sessionID: UUID?, ip: String?, createdAt: Double, actor: String? = nil,
+        detail: String? = nil
+    ) {
         self.id = UUID()
         self.userID = userID
         self.type = kind.rawValue
         self.sessionID = sessionID
         self.ip = ip
         self.createdAt = createdAt
+        self.actor = actor
+        self.detail = detail
     }
 
     var info: SecurityEventInfo {
         SecurityEventInfo(
             id: id?.uuidString.lowercased() ?? "", type: type, sessionId: sessionID?.uuidString.lowercased(), ip: ip,
-            createdAt: Date(timeIntervalSince1970: createdAt), count: count)
+            createdAt: Date(timeIntervalSince1970: createdAt), count: count, actor: actor, detail: detail)
     }
 }
 

@@ -34,13 +34,21 @@ public struct LatchServices: Sendable {
     let rateLimiter: RateLimiter
     /// The development outbox, when delivery goes there.
     public let outbox: DevelopmentOutbox?
+    /// The application's database, for work outside a request (`send` reads the anti-phishing code there
+    /// when not given a database).
+    let database: @Sendable () -> any Database
 
     /// Queues `mail` to `address`; throws 503 (`delivery_queue_full`, `retry_after`) when the queue is
     /// full, so a message is never dropped without the request saying so. Pass a transaction's
     /// `database` to queue the mail with the change that causes it (sent only if it commits).
+    ///
+    /// Every mail passes here: when `address` belongs to an account that chose an anti-phishing code
+    /// (issue 19 §4), the mail shows it; a mail to an address without an account never shows one.
     func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: (any Database)? = nil)
         async throws
     {
+        var mail = mail
+        mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database ?? self.database())
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html)

@@ -46,10 +46,13 @@ enum Validate {
 
     /// An action name: 1–64 of a–z, 0–9, `_`, `.`, `-`.
     static func action(_ action: String) throws {
+        guard isActionName(action) else { throw LatchError.invalid("action", ["invalid"]) }
+    }
+
+    /// An action name: 1–64 of `a-z 0-9 _ . -`.
+    static func isActionName(_ action: String) -> Bool {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
-        guard (1...64).contains(action.count), action.allSatisfy({ allowed.contains($0) }) else {
-            throw LatchError.invalid("action", ["invalid"])
-        }
+        return (1...64).contains(action.count) && action.allSatisfy { allowed.contains($0) }
     }
 
     /// Action parameters: at most 32, keys 1–64 and values up to 1,024 characters.

@@ -44,11 +44,13 @@ struct RefreshTokenRotation: Sendable {
     }
 
     /// Starts a session for `user` and returns its first tokens; 403 ACCOUNT_DISABLED when an operator
-    /// disabled the account (every grant comes here, so none signs a disabled account in).
+    /// disabled the account, 403 ACCOUNT_FROZEN when it is frozen (issue 19 §3): every grant comes here,
+    /// so none signs such an account in.
     func start(
         user: User, device: DeviceInfo?, ip: String?, now: Date, on database: any Database
     ) async throws -> (Session, TokenResponse) {
         if user.disabledAt != nil { throw LatchError.accountDisabled }
+        if user.frozenAt != nil { throw LatchError.accountFrozen }
         let seconds = now.timeIntervalSince1970
         let secret = RandomSecrets.bytes(32)
         let session = Session()
@@ -66,13 +68,14 @@ struct RefreshTokenRotation: Sendable {
         session.platform = Validate.deviceName(device?.platform)
         session.ip = ip
         try await insert(session, on: database)
-        // Read after the session exists: a disable that committed before this read is seen here, and
-        // one that commits after it revokes this session with the user's others (AccountDisabling).
-        if try await AccountDisabling.isDisabled(session.userID, on: database) {
+        // Read after the session exists: a disable or freeze that committed before this read is seen here,
+        // and one that commits after it revokes this session with the user's others (AccountDisabling,
+        // AccountFreezing).
+        if let refusal = try await AccountFreezing.signInRefusal(of: session.userID, on: database) {
             try await database.sql.raw(
                 "UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: session.requireID())"
             ).run()
-            throw LatchError.accountDisabled
+            throw refusal
         }
         let token = Self.refreshToken(secret: secret, counter: 0)
         try await record(SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)

@@ -74,6 +74,7 @@ struct TokenRoutes: RouteCollection {
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
         let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
         try AccountDisabling.refuse(user) // before the new-device check mails a code
+        try AccountFreezing.refuse(user)
         try await req.screenNewDevice(user, device: body.device)
         return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
             .tokens
@@ -173,6 +174,10 @@ struct TokenRoutes: RouteCollection {
         case .rotated(let tokens):
             return tokens
         case .invalid:
+            // A frozen account's sessions all ended: say so, so the app can tell the owner how to recover.
+            if try await AccountFreezing.ownsFrozenAccount(refreshTokenHash: SecretBox.hash(token), on: req.db) {
+                throw LatchError.accountFrozen
+            }
             throw LatchError.sessionExpired
         case .replayed(let userID, let sessionID):
             latch.sessionStatus.markRevoked([sessionID])

@@ -18,7 +18,8 @@ extension Request {
         let me = try signedIn
         let now = latch.clock.epochSeconds
         let redeemed = try await latch.verificationTokens.redeem(
-            token, user: me.userID, action: action, digest: CanonicalParameters.digest(parameters), now: now, on: db)
+            token, user: me.userID, action: action, digest: CanonicalParameters.digest(parameters), now: now,
+            holds: latch.holds, on: db)
         try await latch.events.record(
             .verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: db)
         return redeemed

@@ -53,6 +53,9 @@ final class VerificationToken: Model, @unchecked Sendable {
     @Field(key: "verified_at") var verifiedAt: Double
     @Field(key: "expires_at") var expiresAt: Double
     @OptionalField(key: "redeemed_at") var redeemedAt: Double?
+    /// The session that passed the verification (issue 19 §1: a token of an ended session is refused);
+    /// nil for a token issued before that was recorded.
+    @OptionalField(key: "session_id") var sessionID: UUID?
 
     init() {}
 }

@@ -22,6 +22,8 @@ struct VerificationRoutes: RouteCollection {
         try Validate.parameters(body.parameters)
         let latch = req.latch
         let now = latch.clock.epochSeconds
+        // A running security hold answers before any method is offered (issue 19 §2).
+        try await latch.holds.check(body.action, of: me.userID, now: now, on: req.db)
         let verificationID = UUID()
 
         var offers: [VerificationMethodOffer] = []
@@ -163,7 +165,8 @@ struct VerificationRoutes: RouteCollection {
             throw LatchError(.conflict, status: .conflict)
         }
         let token = try await latch.verificationTokens.issue(
-            user: me.userID, action: action, digest: digest, method: body.method, now: seconds, on: req.db)
+            user: me.userID, session: me.sessionID, action: action, digest: digest, method: body.method, now: seconds,
+            on: req.db)
         try await latch.events.record(
             .stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
         return VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))
@@ -217,7 +220,7 @@ struct VerificationRoutes: RouteCollection {
         let now = req.latch.clock.epochSeconds
         let redeemed = try await req.latch.verificationTokens.redeem(
             body.verificationToken, user: nil, action: body.action, digest: CanonicalParameters.digest(body.parameters),
-            now: now, on: req.db)
+            now: now, holds: req.latch.holds, on: req.db)
         try await req.latch.events.record(
             .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: req.clientIP, now: now, on: req.db)
         return redeemed

@@ -255,6 +255,29 @@ enum WireSamples {
             RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
         Sample(
             "RedeemedVerification",
-            RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later))
+            RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later)),
+        // Issue 19: containment.
+        Sample(
+            "Error", "security hold",
+            APIErrorBody(
+                error: "SECURITY_HOLD", message: "Paused.",
+                details: LatchErrorDetails(holdUntil: later, reason: "password_reset", action: "withdrawal"))),
+        Sample("Error", "frozen", APIErrorBody(error: "ACCOUNT_FROZEN", message: "Frozen.")),
+        Sample(
+            "SecurityEvent", "containment",
+            SecurityEventInfo(
+                id: challengeID, type: "security_reset", sessionId: nil, ip: "203.0.113.7", createdAt: createdAt,
+                actor: "freeze_link", detail: "sessions=2 device_keys=1 passkeys=1 verification_tokens=0")),
+        Sample(
+            "ResetPasswordRequest", "second factor",
+            ResetPasswordRequest(
+                email: "alice@example.com", code: "482915", newPassword: "Battery-Staple-7", secondFactor: "482916")),
+        Sample("SecurityHold", securityHold),
+        Sample("AccountSecurityStatus", AccountSecurityStatus(holds: [securityHold], antiPhishingCode: "Blue-Fox-42")),
+        Sample("AccountSecurityStatus", "none", AccountSecurityStatus(holds: [], antiPhishingCode: nil)),
+        Sample("AntiPhishingCodeUpdate", AntiPhishingCodeUpdate(code: "Blue-Fox-42", verificationToken: jwt)),
+        Sample("FreezeRequest", FreezeRequest(token: randomBase64URL))
     ]
+    static let securityHold = SecurityHoldInfo(
+        actions: ["withdrawal"], reason: "unfrozen", startedAt: createdAt, holdUntil: later)
 }

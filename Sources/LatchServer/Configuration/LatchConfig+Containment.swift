@@ -1,0 +1,20 @@
+extension LatchConfig {
+    /// Reads the security hold's settings of issue 19 §2: `LATCH_SECURITY_HOLD_HOURS` (0–8760, default
+    /// 24; 0: no holds) and `LATCH_HOLD_ACTIONS` (comma-separated action names as `POST /v1/verifications`
+    /// takes them, default `withdrawal`). A bad value names its variable.
+    mutating func readContainment(_ value: (String) -> String?) throws {
+        securityHoldHours = try Self.parseInteger(
+            "LATCH_SECURITY_HOLD_HOURS", value("LATCH_SECURITY_HOLD_HOURS"), default: securityHoldHours,
+            range: 0...8760)
+        if let raw = value("LATCH_HOLD_ACTIONS") {
+            let actions = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !actions.isEmpty, actions.allSatisfy(Validate.isActionName) else {
+                throw ConfigurationError(
+                    "LATCH_HOLD_ACTIONS",
+                    "must be comma-separated action names (a-z 0-9 _ . -, 1-64 characters) such as withdrawal,internal_transfer (got \(raw))"
+                )
+            }
+            holdActions = actions
+        }
+    }
+}

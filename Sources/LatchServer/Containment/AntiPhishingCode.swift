@@ -1,0 +1,43 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// The anti-phishing code (issue 19 §4): 4–20 visible characters the user chooses, shown in a fixed,
+/// labelled place of every mail latchd sends to the user's address (`MailTemplates.Mail`), so a mail
+/// without it is not from latchd. A mail to an address without an account (a registration code) never
+/// shows one.
+enum AntiPhishingCode {
+    static let lengths = 4...20
+    /// The step-up action that sets or removes the code without a recent sign-in.
+    static let action = "set_anti_phishing_code"
+
+    /// The code of the account whose address is `address`, if it chose one.
+    static func of(address: String, on database: any Database) async throws -> String? {
+        try await database.sql.raw(
+            """
+            SELECT anti_phishing_code FROM users WHERE email = \(bind: address) AND deleted_at IS NULL
+            """
+        ).first()?.decode(column: "anti_phishing_code", as: String?.self)
+    }
+
+    /// The visible characters a code is made of: no white space, control characters or invisible
+    /// formatting characters (zero-width, direction marks and overrides, BOM, soft hyphen, private use).
+    /// The OpenAPI document states the same pattern, so the fuzzer and the server agree.
+    static let pattern =
+        #"^[^\s\x00-\x1F\x7F-\x9F\xAD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uE000-\uF8FF\uFFF9-\uFFFB]+$"#
+    private static let expression = try! NSRegularExpression(pattern: pattern)
+
+    /// `code` when it is 4–20 visible characters (Unicode code points, as JSON Schema counts); else 422
+    /// VALIDATION_FAILED `code` (`too_short`, `too_long`, `invisible_characters`).
+    static func validated(_ code: String) throws -> String {
+        let length = code.unicodeScalars.count
+        guard length >= lengths.lowerBound else { throw LatchError.invalid("code", ["too_short"]) }
+        guard length <= lengths.upperBound else { throw LatchError.invalid("code", ["too_long"]) }
+        let whole = NSRange(code.startIndex..., in: code)
+        guard expression.firstMatch(in: code, range: whole)?.range == whole else {
+            throw LatchError.invalid("code", ["invisible_characters"])
+        }
+        return code
+    }
+}

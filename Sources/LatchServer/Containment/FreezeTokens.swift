@@ -1,0 +1,52 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The one-time "this wasn't me" links of security mails (issue 19 §3): 32 random bytes (base64url),
+/// stored only as SHA-256, valid 7 days, used at most once (one conditional update decides, also
+/// across instances). The link is `{LATCH_ISSUER}/account#freeze=TOKEN`: in the fragment, so the token
+/// never reaches a server log; the `/account` page posts it to `POST /v1/freeze`.
+enum FreezeTokens {
+    static let schema = "freeze_tokens"
+    static let lifetime: Double = 7 * 24 * 3600
+
+    /// A new token for `user`'s account.
+    static func mint(for user: UUID, now: Double, on database: any Database) async throws -> String {
+        let token = RandomSecrets.token()
+        try await database.sql.raw(
+            """
+            INSERT INTO freeze_tokens (token_hash, user_id, created_at, expires_at)
+            VALUES (\(bind: SecretBox.hash(token)), \(bind: user), \(bind: now), \(bind: now + lifetime))
+            """
+        ).run()
+        return token
+    }
+
+    /// Uses `token` if it is live and unused; its user, or nil (unknown, expired or used).
+    static func use(_ token: String, now: Double, on database: any Database) async throws -> UUID? {
+        try await database.sql.useOnce(
+            schema, mark: "used_at", where: "token_hash = \(bind: SecretBox.hash(token))", now: now,
+            returning: ["user_id"]
+        )?.decode(column: "user_id", as: UUID.self)
+    }
+
+    /// The link a mail carries.
+    static func link(issuer: String, token: String) -> String {
+        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        return "\(base)/account#freeze=\(token)"
+    }
+}
+
+extension LatchServices {
+    /// Sends a security notice (issue 19 §3: new-device sign-in, password reset or changed, passkey or
+    /// device key added, 2FA or fund password changed, email or phone changed, identity linked,
+    /// anti-phishing code changed) with a fresh one-time freeze link for `user`'s account.
+    func sendSecurityNotice(
+        _ mail: MailTemplates.Mail, to address: String, user: UUID, on database: (any Database)? = nil
+    ) async throws {
+        var mail = mail
+        let token = try await FreezeTokens.mint(for: user, now: clock.epochSeconds, on: database ?? self.database())
+        mail.freezeLink = FreezeTokens.link(issuer: config.issuer, token: token)
+        try await send(mail, to: address, on: database)
+    }
+}

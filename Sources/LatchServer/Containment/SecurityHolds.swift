@@ -1,0 +1,165 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+import Vapor
+
+/// Security holds (issue 19 §2): after a security change (a password reset or change, 2FA turned off
+/// or reset, the fund password changed or reset, a passkey or device key added, an email or phone added
+/// or changed, an identity linked, an unfreeze) the actions of `LATCH_HOLD_ACTIONS` are paused for
+/// `LATCH_SECURITY_HOLD_HOURS`: `POST /v1/verifications` for one answers 403 SECURITY_HOLD before any
+/// method is offered, and a token for one is not redeemed. Other actions are not affected.
+///
+/// A user has at most one running hold (one row, keyed by the user): starting one while it runs
+/// extends it to the later end, with the later change's reason — one conditional upsert, so concurrent
+/// starts leave one row with the latest end. An account younger than the hold gets none: a new user
+/// setting up (first passkey, Face ID turned on the first day) is not a thief.
+///
+/// A hold that ran out is ended (its row deleted, `security_hold_ended` recorded at its end) the next
+/// time it is read, or when an operator lifts it (`lift`, actor `operator`).
+struct SecurityHolds: Sendable {
+    static let schema = "security_holds"
+
+    /// `LATCH_SECURITY_HOLD_HOURS` (0: no holds).
+    let hours: Int
+    /// `LATCH_HOLD_ACTIONS`.
+    let actions: [String]
+    let events: SecurityEventLog
+
+    /// The hold's length in seconds.
+    var length: Double { Double(hours) * 3600 }
+
+    /// Whether a running hold pauses `action`.
+    func pauses(_ action: String) -> Bool { hours > 0 && actions.contains(action) }
+
+    /// A running hold.
+    struct Running: Sendable, Equatable {
+        let reason: String
+        let startedAt: Double
+        let holdUntil: Double
+    }
+
+    /// Starts (or extends) the hold of `user` because of `reason`, and records `security_hold_started`
+    /// (detail: the reason). Returns its end; nil when holds are off or the account is younger than the hold.
+    @discardableResult
+    func start(
+        _ reason: SecurityHoldReason, user: UUID, session: UUID? = nil, ip: String?, now: Double,
+        on database: any Database
+    ) async throws -> Double? {
+        guard hours > 0,
+            let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: user)").first(),
+            now - (try account.decode(column: "created_at", as: Double.self)) >= length
+        else { return nil }
+        try await endExpired(of: user, now: now, on: database)
+        let until = now + length
+        try await database.sql.raw(
+            """
+            INSERT INTO security_holds (user_id, reason, started_at, hold_until)
+            VALUES (\(bind: user), \(bind: reason.rawValue), \(bind: now), \(bind: until))
+            ON CONFLICT (user_id) DO UPDATE SET
+              started_at = CASE WHEN security_holds.hold_until <= excluded.started_at THEN excluded.started_at
+                ELSE security_holds.started_at END,
+              reason = CASE WHEN security_holds.hold_until <= excluded.hold_until THEN excluded.reason
+                ELSE security_holds.reason END,
+              hold_until = CASE WHEN security_holds.hold_until < excluded.hold_until THEN excluded.hold_until
+                ELSE security_holds.hold_until END
+            """
+        ).run()
+        try await events.record(
+            .securityHoldStarted, user: user, session: session, ip: ip, now: now, detail: reason.rawValue,
+            on: database)
+        return until
+    }
+
+    /// The running hold of `user`, if any (one that ran out is ended here).
+    func running(of user: UUID, now: Double, on database: any Database) async throws -> Running? {
+        guard
+            let row = try await database.sql.raw(
+                "SELECT reason, started_at, hold_until FROM security_holds WHERE user_id = \(bind: user)"
+            ).first()
+        else { return nil }
+        let hold = Running(
+            reason: try row.decode(column: "reason", as: String.self),
+            startedAt: try row.decode(column: "started_at", as: Double.self),
+            holdUntil: try row.decode(column: "hold_until", as: Double.self))
+        guard hold.holdUntil > now else {
+            try await endExpired(of: user, now: now, on: database)
+            return nil
+        }
+        return hold
+    }
+
+    /// Throws 403 SECURITY_HOLD when `action` is paused by a running hold of `user`.
+    func check(_ action: String, of user: UUID, now: Double, on database: any Database) async throws {
+        guard pauses(action), let hold = try await running(of: user, now: now, on: database) else { return }
+        throw refusal(hold, action: action)
+    }
+
+    /// 403 SECURITY_HOLD with `hold_until`, `reason` and `action`.
+    func refusal(_ hold: Running, action: String) -> LatchError {
+        var error = LatchError(.securityHold)
+        error.holdUntil = Date(timeIntervalSince1970: hold.holdUntil)
+        error.reason = hold.reason
+        error.action = action
+        return error
+    }
+
+    /// The hold as `GET /v1/me/security` and the admin API show it.
+    func info(_ hold: Running) -> SecurityHoldInfo {
+        SecurityHoldInfo(
+            actions: actions, reason: hold.reason, startedAt: Date(timeIntervalSince1970: hold.startedAt),
+            holdUntil: Date(timeIntervalSince1970: hold.holdUntil))
+    }
+
+    /// Ends the running hold of `user` (an operator's decision, `actor`), recording `security_hold_ended`;
+    /// false when none was running.
+    @discardableResult
+    func lift(of user: UUID, actor: String, ip: String?, now: Double, on database: any Database) async throws -> Bool {
+        try await endExpired(of: user, now: now, on: database)
+        let lifted = try await database.sql.raw(
+            "DELETE FROM security_holds WHERE user_id = \(bind: user) RETURNING reason"
+        ).first()
+        guard let lifted else { return false }
+        try await events.record(
+            .securityHoldEnded, user: user, ip: ip, now: now, actor: actor,
+            detail: try lifted.decode(column: "reason", as: String.self), on: database)
+        return true
+    }
+
+    /// Deletes a hold of `user` that ran out and records its end (once: only the delete that finds the row does).
+    private func endExpired(of user: UUID, now: Double, on database: any Database) async throws {
+        guard
+            let ended = try await database.sql.raw(
+                """
+                DELETE FROM security_holds WHERE user_id = \(bind: user) AND hold_until <= \(bind: now)
+                RETURNING reason, hold_until
+                """
+            ).first()
+        else { return }
+        try await events.record(
+            .securityHoldEnded, user: user, ip: nil, now: try ended.decode(column: "hold_until", as: Double.self),
+            detail: try ended.decode(column: "reason", as: String.self), on: database)
+    }
+}
+
+extension LatchServices {
+    /// The security holds of `config` (issue 19 §2).
+    var holds: SecurityHolds {
+        SecurityHolds(hours: config.securityHoldHours, actions: config.holdActions, events: events)
+    }
+}
+
+extension Request {
+    /// The signed-in user just made the security change `reason`: starts (or extends) the security hold
+    /// and mails the owner the `notice` with a freeze link (issue 19 §2, §3).
+    func securityChanged(_ reason: SecurityHoldReason, notice: MailTemplates.SecurityChange) async throws {
+        let me = try signedIn
+        let latch = self.latch
+        try await latch.holds.start(
+            reason, user: me.userID, session: me.sessionID, ip: clientIP, now: latch.clock.epochSeconds, on: db)
+        if let email = try await User.find(me.userID, on: db)?.email {
+            try await latch.sendSecurityNotice(
+                MailTemplates.securityChange(notice, language: language), to: email, user: me.userID)
+        }
+    }
+}
