@@ -140,7 +140,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: SecuritySettingsRoutes())
     try app.register(collection: AdminRoutes())
     try app.register(collection: PasskeyRoutes())
-    try app.register(collection: AccountPageRoutes())
+    try app.register(collection: AccountPageRoutes(links: config.accountPageLinks))
     try IdentityServices.configure(app, config)
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
