@@ -124,7 +124,7 @@ struct APIClientTests {
         case .verificationInvalid: 403
         case .limitReached: 409
         case .internalError: 500
-        case .accountDisabled: 403
+        case .accountDisabled, .securityHold, .accountFrozen: 403
         }
     }
 

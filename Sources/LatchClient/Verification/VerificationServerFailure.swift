@@ -51,7 +51,7 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
             self = .verificationGone
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
             .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError,
-            .accountDisabled:
+            .accountDisabled, .securityHold, .accountFrozen:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)
