@@ -64,9 +64,9 @@ struct AccountPageTests {
     }
 
     @Test(
-        "test_I23_1_signUpLinksTermsAndPrivacy: the sign-up's two links go to LATCH_TERMS_URL and LATCH_PRIVACY_URL (escaped), /terms and /privacy by default"
+        "test_23_1_signUpLinksTermsAndPrivacy: the sign-up's two links go to LATCH_TERMS_URL and LATCH_PRIVACY_URL (escaped), /terms and /privacy by default"
     )
-    func test_I23_1_signUpLinksTermsAndPrivacy() async throws {
+    func test_23_1_signUpLinksTermsAndPrivacy() async throws {
         try await withServer(.sqlite) { server in
             let html = try await server.send(.GET, "/account").text
             #expect(html.contains(#"<a id="terms-link" href="/terms" "#))
@@ -88,9 +88,9 @@ struct AccountPageTests {
     }
 
     @Test(
-        "test_I23_1_termsAndPrivacyConfiguration: LATCH_TERMS_URL / LATCH_PRIVACY_URL take https URLs and paths; javascript:, //host and spaces are refused naming the variable"
+        "test_23_1_termsAndPrivacyConfiguration: LATCH_TERMS_URL / LATCH_PRIVACY_URL take https URLs and paths; javascript:, //host and spaces are refused naming the variable"
     )
-    func test_I23_1_termsAndPrivacyConfiguration() throws {
+    func test_23_1_termsAndPrivacyConfiguration() throws {
         let key = Data(repeating: 7, count: 32).base64EncodedString()
         let config = try LatchConfig.fromEnvironment([
             "LATCH_SECRET_KEY": key, "LATCH_TERMS_URL": "https://example.com/terms",

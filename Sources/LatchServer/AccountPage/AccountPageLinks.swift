@@ -34,25 +34,10 @@ public struct AccountPageLinks: Sendable, Equatable {
         throw ConfigurationError(name, "must be an https:// URL or a path such as /terms")
     }
 
-    /// `text` with `& < > " '` escaped, for a double-quoted HTML attribute.
-    static func attributeEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
-    /// The page's HTML with the `{{LATCH_TERMS_URL}}` and `{{LATCH_PRIVACY_URL}}` placeholders filled.
+    /// The page's HTML with the `{{LATCH_TERMS_URL}}` and `{{LATCH_PRIVACY_URL}}` placeholders filled
+    /// (escaped for the double-quoted `href` attributes they stand in).
     func filling(_ html: String) -> String {
-        html.replacingOccurrences(of: "{{LATCH_TERMS_URL}}", with: Self.attributeEscaped(termsURL))
-            .replacingOccurrences(of: "{{LATCH_PRIVACY_URL}}", with: Self.attributeEscaped(privacyURL))
+        html.replacingOccurrences(of: "{{LATCH_TERMS_URL}}", with: MailHTML.escape(termsURL))
+            .replacingOccurrences(of: "{{LATCH_PRIVACY_URL}}", with: MailHTML.escape(privacyURL))
     }
 }

@@ -21,7 +21,9 @@ export class APIError extends Error {
  * `language` goes out as Accept-Language; `onSessionEnded` runs when a refresh is refused.
  * `fetch` is injectable for the browser test of the single-flight refresh.
  */
-export function createClient({ language, networkMessage, unexpectedMessage, onSessionEnded, fetch = window.fetch.bind(window) }) {
+export function createClient({
+  language, networkMessage, unexpectedMessage, onSessionEnded, fetch = (resource, init) => window.fetch(resource, init),
+}) {
   let tokens = null; // {access, refresh}
   let refreshing = null; // the running refresh: Promise<boolean>
 

@@ -18,7 +18,7 @@ export function offersFreeze(event, currentSessionID) {
   return recognisable.has(event.type) && !(currentSessionID && event.session_id === currentSessionID);
 }
 
-const drawn = { terms: false, passkeys: null, renaming: null, sessions: null, events: null, holds: null };
+const drawn = { terms: false, passkeys: null, renaming: null, sessions: null, events: null, eventSessions: null, holds: null };
 
 /** The sign-up's agreement in the page's language, its two links (hrefs from the server's configuration) in place. */
 function renderTermsLabel() {
@@ -64,6 +64,7 @@ function renderFreeze(state) {
   $("freeze-ask").hidden = freeze.done || freeze.bad;
   $("freeze-done").hidden = !freeze.done;
   $("freeze-bad").hidden = !freeze.bad;
+  $("freeze-back").hidden = !(freeze.done || freeze.bad);
 }
 
 function renderSignIn(state) {
@@ -94,8 +95,10 @@ function renderAccount(state, actions) {
     drawn.sessions = state.sessions;
     renderSessions(state, actions);
   }
-  if (drawn.events !== state.events) {
+  // The events' buttons depend on which session is this page's: redrawn when either list changes.
+  if (drawn.events !== state.events || drawn.eventSessions !== state.sessions) {
     drawn.events = state.events;
+    drawn.eventSessions = state.sessions;
     renderEvents(state, actions);
   }
   $("more-events").hidden = !state.nextCursor;

@@ -38,31 +38,30 @@ export function requestOptions(json) {
   });
 }
 
-/** A new credential as the server's registration JSON. */
-export function registrationJSON(credential) {
-  const response = credential.response;
+/** A credential's common fields and its `response` (already in JSON) as the server's JSON. */
+function credentialJSON(credential, response) {
   return {
     id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type,
     authenticatorAttachment: credential.authenticatorAttachment || undefined,
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: toBase64URL(response.clientDataJSON), attestationObject: toBase64URL(response.attestationObject),
-      transports: typeof response.getTransports === "function" ? response.getTransports() : [],
-    },
+    clientExtensionResults: {}, response,
   };
+}
+
+/** A new credential as the server's registration JSON. */
+export function registrationJSON(credential) {
+  const response = credential.response;
+  return credentialJSON(credential, {
+    clientDataJSON: toBase64URL(response.clientDataJSON), attestationObject: toBase64URL(response.attestationObject),
+    transports: typeof response.getTransports === "function" ? response.getTransports() : [],
+  });
 }
 
 /** An assertion as the server's authentication JSON. */
 export function authenticationJSON(credential) {
   const response = credential.response;
-  return {
-    id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type,
-    authenticatorAttachment: credential.authenticatorAttachment || undefined,
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: toBase64URL(response.clientDataJSON), authenticatorData: toBase64URL(response.authenticatorData),
-      signature: toBase64URL(response.signature),
-      userHandle: response.userHandle ? toBase64URL(response.userHandle) : undefined,
-    },
-  };
+  return credentialJSON(credential, {
+    clientDataJSON: toBase64URL(response.clientDataJSON), authenticatorData: toBase64URL(response.authenticatorData),
+    signature: toBase64URL(response.signature),
+    userHandle: response.userHandle ? toBase64URL(response.userHandle) : undefined,
+  });
 }
