@@ -792,6 +792,26 @@ class SecurityTests(AccountPageTestCase):
         self.assertEqual(self.driver.execute_script("return location.hash"), "", "the token leaves the address bar at once")
         self.assertEqual(self.driver.execute_script("return document.querySelectorAll('#freeze button:not([hidden])').length"), 2)
 
+    def test_I19_3_incompleteFreezeLinkSaysSo_linkInAnOpenTabAsks(self):
+        # Needs no server endpoint: nothing is sent until the button is pressed.
+        self.driver.get(SERVER.origin + "/account#freeze=abc")
+        self.wait(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"), "the page's script did not start")
+        self.driver.execute_script(RECORD_FETCH)
+        self.assertTrue(self.visible("freeze-bad") and self.visible("freeze-back"))
+        self.assertFalse(self.visible("freeze-ask") or self.visible("signin"))
+        self.assertEqual(self.text("freeze-bad"), "This freeze link is incomplete. Open it again from the email.")
+        self.assertEqual(self.driver.execute_script("return location.hash"), "")
+        # The page already open, a freeze link changes only the fragment: the page asks all the same.
+        token = base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("=")
+        self.driver.execute_script("location.hash = arguments[0]", "freeze=" + token)
+        self.wait(lambda: self.visible("freeze-ask"), "a freeze link in an open tab does not ask")
+        self.assertEqual(self.focused_id(), "freeze-heading")
+        self.assertEqual(self.driver.execute_script("return location.hash"), "", "the token leaves the address bar")
+        self.by_id("freeze-cancel").click()
+        self.wait(lambda: self.visible("signin"), "'Not now' does not go back")
+        self.assertEqual(self.focused_id(), "signin-heading")
+        self.assertEqual(self.answers("/v1/freeze"), [], "nothing is sent unless the button is pressed")
+
     def test_I19_4_antiPhishingCodeShownSetAndRemoved(self):
         self.require_endpoint("GET", "/v1/me/security")
         self.sign_up()

@@ -349,8 +349,19 @@ async function freezeWithLink() {
   });
 }
 
+/** Shows the freeze question for `token` (or says the link is incomplete). */
+function openFreezeLink(token) {
+  const bad = !/^[A-Za-z0-9_-]{16,128}$/.test(token);
+  stopConditional();
+  update({ screen: "freeze", freeze: { token: bad ? null : token, done: false, bad }, message: status(""), focus: "#freeze-heading" });
+}
+
 function leaveFreeze() {
-  update({ screen: "signIn", freeze: { token: null, done: false, bad: false }, message: status(""), focus: "#signin-heading" });
+  const signedIn = client.signedIn;
+  update({
+    screen: signedIn ? "account" : "signIn", freeze: { token: null, done: false, bad: false }, message: status(""),
+    focus: signedIn ? "#account-heading" : "#signin-heading",
+  });
   startConditional();
 }
 
@@ -394,10 +405,14 @@ function start() {
   $("freeze-confirm").addEventListener("click", freezeWithLink);
   $("freeze-cancel").addEventListener("click", leaveFreeze);
   $("freeze-back").addEventListener("click", leaveFreeze);
+  // A freeze link opened in a tab that shows the page already changes only the fragment.
+  window.addEventListener("hashchange", () => {
+    const token = takeFreezeToken();
+    if (token !== null) openFreezeLink(token);
+  });
   const token = takeFreezeToken();
   if (token !== null) {
-    const bad = !/^[A-Za-z0-9_-]{16,128}$/.test(token);
-    update({ screen: "freeze", freeze: { token: bad ? null : token, done: false, bad }, focus: "#freeze-heading" });
+    openFreezeLink(token);
   } else {
     update({});
     startConditional();
