@@ -355,8 +355,18 @@ class AccountPageTestCase(unittest.TestCase):
         if SERVER.endpoint_missing(method, path, body):
             self.skipTest(f"{MISSING_ENDPOINT} {method} {path} answers 404 (issue 19's server endpoints not merged yet)")
 
-    def page_password_sign_in(self, password=PASSWORD):
-        """Signs in on the page with the password (finishing an emailed-code step if the server asks)."""
+    def enable_totp(self):
+        """Turns 2FA on through the API with the page's fresh session; the recovery codes."""
+        token = self.access_token()
+        status, enrollment = SERVER.call("POST", "/v1/mfa/totp", bearer=token)
+        self.assertEqual(status, 200, enrollment)
+        status, activated = SERVER.call("POST", "/v1/mfa/totp/activate", {"code": totp_now(enrollment["secret"])}, bearer=token)
+        self.assertEqual(status, 200, activated)
+        return activated["recovery_codes"]
+
+    def page_password_sign_in(self, password=PASSWORD, second_factor=None):
+        """Signs in on the page with the password (finishing the unusual-sign-in step if the server asks:
+        the emailed code, or `second_factor` when 2FA is on)."""
         codes_before = SERVER.code_count(self.email)
         self.by_id("signin-email").clear()
         self.by_id("signin-email").send_keys(self.email)
@@ -364,7 +374,8 @@ class AccountPageTestCase(unittest.TestCase):
         self.by_id("signin-password").send_keys(password + Keys.ENTER)
         self.wait(lambda: self.visible("account") or self.visible("code-form"), "no answer to the password")
         if self.visible("code-form"):
-            self.by_id("signin-code").send_keys(SERVER.latest_code(self.email, after=codes_before) + Keys.ENTER)
+            code = second_factor or SERVER.latest_code(self.email, after=codes_before)
+            self.by_id("signin-code").send_keys(code + Keys.ENTER)
         self.wait_signed_in()
 
     def event_types(self):
@@ -630,12 +641,7 @@ class ModuleAndRecoveryCodeTests(AccountPageTestCase):
 
     def test_I22_6_recoveryCodeFinishesUnusualSignIn(self):
         self.sign_up()
-        token = self.access_token()
-        status, enrollment = SERVER.call("POST", "/v1/mfa/totp", bearer=token)
-        self.assertEqual(status, 200, enrollment)
-        status, activated = SERVER.call("POST", "/v1/mfa/totp/activate", {"code": totp_now(enrollment["secret"])}, bearer=token)
-        self.assertEqual(status, 200, activated)
-        recovery = activated["recovery_codes"][0]
+        recovery = self.enable_totp()[0]
         self.assertRegex(recovery, r"^[a-z0-9]{5}-[a-z0-9]{5}$")
         self.sign_out()
         self.open_page()  # a new page is a new device: with 2FA on, the server asks for the second factor
@@ -782,6 +788,7 @@ class SecurityTests(AccountPageTestCase):
         self.page_password_sign_in_refused("ACCOUNT_FROZEN")
 
     def open_freeze_link(self, token):
+        self.driver.get("about:blank")  # a fresh page, as from the mail (not a fragment change of this one)
         self.driver.get(SERVER.origin + "/account#freeze=" + token)
         self.wait(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"), "the page's script did not start")
         self.driver.execute_script(RECORD_FETCH)
@@ -793,7 +800,9 @@ class SecurityTests(AccountPageTestCase):
         self.assertEqual(self.driver.execute_script("return document.querySelectorAll('#freeze button:not([hidden])').length"), 2)
 
     def test_I19_3_incompleteFreezeLinkSaysSo_linkInAnOpenTabAsks(self):
-        # Needs no server endpoint: nothing is sent until the button is pressed.
+        # Needs no server endpoint: nothing is sent until the button is pressed. A fresh page (from
+        # another URL: from /account itself, a new fragment would not load the page again).
+        self.driver.get("about:blank")
         self.driver.get(SERVER.origin + "/account#freeze=abc")
         self.wait(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"), "the page's script did not start")
         self.driver.execute_script(RECORD_FETCH)
@@ -811,6 +820,60 @@ class SecurityTests(AccountPageTestCase):
         self.wait(lambda: self.visible("signin"), "'Not now' does not go back")
         self.assertEqual(self.focused_id(), "signin-heading")
         self.assertEqual(self.answers("/v1/freeze"), [], "nothing is sent unless the button is pressed")
+
+    def reset_password_on_the_page(self, new_password, second_factor=None):
+        """'Forgot password?' on the page: the emailed code and a new password (and the second factor
+        when the server asks for it)."""
+        self.by_id("signin-email").clear()
+        self.by_id("signin-email").send_keys(self.email)
+        self.by_id("forgot-open").click()
+        self.wait(lambda: self.visible("forgot-form"), "no reset form")
+        self.assertFalse(self.visible("password-form"))
+        self.assertEqual(self.focused_id(), "forgot-email")
+        self.assertEqual(self.by_id("forgot-email").get_attribute("value"), self.email, "the address typed for sign-in is kept")
+        codes_before = SERVER.code_count(self.email)
+        self.by_id("forgot-submit").click()
+        self.wait(lambda: self.visible("reset-form"), "no code step")
+        self.assertEqual(self.focused_id(), "reset-code")
+        self.by_id("reset-code").send_keys(SERVER.latest_code(self.email, after=codes_before))
+        self.by_id("reset-password").send_keys(new_password + Keys.ENTER)
+        if second_factor:
+            self.wait(lambda: self.visible("reset-second-factor"), "the second factor is not asked for")
+            asked = [a for a in self.answers("/v1/password/reset") if a["method"] == "POST"][-1]
+            self.assertEqual((asked["status"], json.loads(asked["body"]).get("field")), (403, "second_factor"), asked)
+            self.assertEqual(self.focused_id(), "reset-factor")
+            self.assertIn("recovery codes", self.text("status"))
+            self.by_id("reset-factor").send_keys(second_factor + Keys.ENTER)
+        self.wait(lambda: self.visible("password-form") and not self.visible("reset-form"), "the reset did not finish")
+        done = [a for a in self.answers("/v1/password/reset") if a["method"] == "POST"][-1]
+        self.assertEqual(done["status"], 204, done)
+        self.assertEqual(self.text("status"), "Your password is reset and every device is signed out. Sign in with the new password.")
+        self.assertEqual(self.focused_id(), "signin-password")
+        self.assertEqual(self.by_id("signin-email").get_attribute("value"), self.email)
+
+    def test_I19_3_forgotPasswordOnThePage_resetsAndSignsIn(self):
+        self.sign_up()
+        phone = SERVER.sign_in_other_device(self.email, "Old phone")
+        self.sign_out()
+        self.reset_password_on_the_page(NEW_PASSWORD)
+        self.assertEqual(SERVER.call("POST", "/v1/token", {"grant_type": "refresh_token", "refresh_token": phone["refresh_token"]})[0], 401,
+                         "the reset ended the other device's session")
+        self.page_password_sign_in(NEW_PASSWORD)
+
+    def test_I19_3_frozenAccountRecoversOnThePage_withARecoveryCode(self):
+        self.require_endpoint("POST", "/v1/me/freeze", {})
+        self.sign_up()
+        codes = self.enable_totp()
+        status, _ = SERVER.call("POST", "/v1/me/freeze", {}, bearer=self.access_token())
+        self.assertEqual(status, 204)
+        self.presence(False)
+        self.open_page()
+        self.page_password_sign_in_refused("ACCOUNT_FROZEN")
+        # The way back: the emailed code, a new password, and (2FA on) a recovery code.
+        self.reset_password_on_the_page(NEW_PASSWORD, second_factor=codes[0])
+        self.page_password_sign_in(NEW_PASSWORD, second_factor=codes[1])
+        self.wait(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#hold-list li")) > 0, "recovery starts no hold")
+        self.assertIn("after: account recovered", self.driver.find_element(By.CSS_SELECTOR, "#hold-list li").text)
 
     def test_I19_4_antiPhishingCodeShownSetAndRemoved(self):
         self.require_endpoint("GET", "/v1/me/security")

@@ -15,6 +15,7 @@ const state = {
   freeze: { token: null, done: false, bad: false }, // the freeze link's landing (#freeze=TOKEN)
   frozen: false, // the owner froze the account from this page
   challenge: null, // {id, method}: the unusual-sign-in step (emailed code, or TOTP / recovery code)
+  recovery: null, // the password reset: {step: "email"} | {step: "code", email, secondFactor}
   registrationID: null, // the sign-up's emailed-code step
   user: null,
   passkeys: [],
@@ -75,7 +76,7 @@ async function signedIn(tokens) {
   stopConditional();
   client.signIn(tokens);
   update({
-    screen: "account", user: tokens.user || {}, challenge: null, registrationID: null, frozen: false, renaming: null,
+    screen: "account", user: tokens.user || {}, challenge: null, recovery: null, registrationID: null, frozen: false, renaming: null,
     passkeys: [], sessions: [], events: [], nextCursor: null, security: null,
     clear: ["password-form", "code-form", "signup-form", "signup-code-form"],
     message: status(t("signedIn")), focus: "#account-heading",
@@ -161,6 +162,50 @@ async function startConditional() {
     conditional = null;
     if (!(error instanceof DOMException)) update({ message: failure(messageFor(error)) });
   }
+}
+
+// MARK: Password reset by emailed code (also the way back into a frozen account)
+
+function openRecovery() {
+  const email = $("signin-email").value.trim();
+  update({ screen: "signIn", recovery: { step: "email" }, challenge: null, clear: ["forgot-form"], message: status(""), focus: "#forgot-email" });
+  $("forgot-email").value = email;
+}
+
+function closeRecovery() {
+  update({ recovery: null, message: status(""), focus: "#signin-heading" });
+}
+
+async function sendResetCode(event) {
+  event.preventDefault();
+  const email = $("forgot-email").value.trim();
+  await act("forgot-submit", async () => {
+    // 202 whether or not the address has an account.
+    await client.call("POST", "/v1/password/forgot", { email });
+    update({ recovery: { step: "code", email, secondFactor: false }, clear: ["reset-form"], message: status(""), focus: "#reset-code" });
+  });
+}
+
+async function resetPassword(event) {
+  event.preventDefault();
+  const recovery = state.recovery;
+  const body = { email: recovery.email, code: $("reset-code").value.trim(), new_password: $("reset-password").value };
+  const factor = $("reset-factor").value.trim();
+  if (recovery.secondFactor && factor) body.second_factor = factor;
+  await act("reset-submit", async () => {
+    try {
+      await client.call("POST", "/v1/password/reset", body);
+    } catch (error) {
+      // A frozen account with 2FA on: the reset needs the authenticator's code or a recovery code too.
+      if (error instanceof APIError && error.code === "VERIFICATION_REQUIRED" && error.body.field === "second_factor") {
+        update({ recovery: Object.assign({}, recovery, { secondFactor: true }), message: status(t("secondFactorNeeded")), focus: "#reset-factor" });
+        return;
+      }
+      throw error;
+    }
+    update({ recovery: null, frozen: false, clear: ["reset-form", "password-form"], message: status(t("passwordReset")), focus: "#signin-password" });
+    $("signin-email").value = recovery.email;
+  });
 }
 
 // MARK: Signing up
@@ -405,6 +450,16 @@ function start() {
   $("freeze-confirm").addEventListener("click", freezeWithLink);
   $("freeze-cancel").addEventListener("click", leaveFreeze);
   $("freeze-back").addEventListener("click", leaveFreeze);
+  $("freeze-recover").addEventListener("click", () => {
+    update({ freeze: { token: null, done: false, bad: false } });
+    openRecovery();
+    startConditional();
+  });
+  $("forgot-open").addEventListener("click", openRecovery);
+  $("forgot-form").addEventListener("submit", sendResetCode);
+  $("forgot-cancel").addEventListener("click", closeRecovery);
+  $("reset-form").addEventListener("submit", resetPassword);
+  $("reset-cancel").addEventListener("click", closeRecovery);
   // A freeze link opened in a tab that shows the page already changes only the fragment.
   window.addEventListener("hashchange", () => {
     const token = takeFreezeToken();

@@ -79,6 +79,12 @@ function renderSignIn(state) {
     $("signin-code").setAttribute("autocapitalize", "none");
     $("signin-code").spellcheck = false;
   }
+  const recovery = state.recovery;
+  $("password-form").hidden = !!recovery;
+  $("forgot-form").hidden = !recovery || recovery.step !== "email";
+  $("reset-form").hidden = !recovery || recovery.step !== "code";
+  $("reset-second-factor").hidden = !(recovery && recovery.secondFactor);
+  $("reset-factor").required = !!(recovery && recovery.secondFactor);
   $("signup-code-form").hidden = !state.registrationID;
   $("frozen-notice").hidden = !state.frozen;
 }
