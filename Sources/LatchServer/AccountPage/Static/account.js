@@ -197,8 +197,12 @@ async function resetPassword(event) {
       await client.call("POST", "/v1/password/reset", body);
     } catch (error) {
       // A frozen account with 2FA on: the reset needs the authenticator's code or a recovery code too.
+      // The server may have spent the emailed code on this answer, so a new one is asked for at once
+      // (where the old one is still live, the server keeps it and sends none: the newest mail holds it).
       if (error instanceof APIError && error.code === "VERIFICATION_REQUIRED" && error.body.field === "second_factor") {
-        update({ recovery: Object.assign({}, recovery, { secondFactor: true }), message: status(t("secondFactorNeeded")), focus: "#reset-factor" });
+        await client.call("POST", "/v1/password/forgot", { email: recovery.email });
+        $("reset-code").value = "";
+        update({ recovery: Object.assign({}, recovery, { secondFactor: true }), message: status(t("secondFactorNeeded")), focus: "#reset-code" });
         return;
       }
       throw error;

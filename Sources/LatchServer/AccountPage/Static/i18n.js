@@ -55,7 +55,7 @@ const texts = {
     forgotPassword: "Forgot password?", resetHeading: "Reset your password", sendResetCode: "Email me a code",
     resetHint: "If an account uses this address, we emailed it a code. Enter it with a new password.",
     resetButton: "Set the new password",
-    secondFactorNeeded: "Two-step verification is on: enter the code from your authenticator app, or one of your recovery codes.",
+    secondFactorNeeded: "Two-step verification is on: enter the newest code we emailed you, and the code from your authenticator app or one of your recovery codes.",
     passwordReset: "Your password is reset and every device is signed out. Sign in with the new password.",
   },
   "zh-Hans": {
@@ -108,7 +108,7 @@ const texts = {
     forgotPassword: "忘记密码？", resetHeading: "重置密码", sendResetCode: "发送验证码",
     resetHint: "如果该邮箱已注册账号，我们已向其发送验证码。请输入验证码并设置新密码。",
     resetButton: "设置新密码",
-    secondFactorNeeded: "已开启两步验证：请输入身份验证器中的验证码，或一个恢复码。",
+    secondFactorNeeded: "已开启两步验证：请输入邮箱中最新的验证码，以及身份验证器中的验证码或一个恢复码。",
     passwordReset: "密码已重置，所有设备均已退出登录。请使用新密码登录。",
   },
 };
