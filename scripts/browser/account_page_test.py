@@ -805,7 +805,9 @@ class SecurityTests(AccountPageTestCase):
         self.assertEqual(self.text("freeze-heading"), "Freeze my account?")
         self.assertEqual(self.focused_id(), "freeze-heading")
         self.assertEqual(self.driver.execute_script("return location.hash"), "", "the token leaves the address bar at once")
-        self.assertEqual(self.driver.execute_script("return document.querySelectorAll('#freeze button:not([hidden])').length"), 2)
+        self.assertEqual(self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#freeze button'), (b) => b.id).filter((id) => document.getElementById(id).offsetParent)"),
+            ["freeze-confirm", "freeze-cancel"], "one button that freezes, one that does not")
 
     def test_I19_3_incompleteFreezeLinkSaysSo_linkInAnOpenTabAsks(self):
         # Needs no server endpoint: nothing is sent until the button is pressed. A fresh page (from
@@ -919,7 +921,7 @@ class SecurityTests(AccountPageTestCase):
         self.wait(lambda: self.visible("anti-phishing-none") and self.text("status") == "Anti-phishing code removed.", "not removed")
         self.assertEqual(self.focused_id(), "anti-phishing-input")
         status, security = SERVER.call("GET", "/v1/me/security", bearer=self.access_token())
-        self.assertEqual((status, security["anti_phishing_code"]), (200, None))
+        self.assertEqual((status, security.get("anti_phishing_code")), (200, None), "none (null or left out)")
 
     def test_I19_2_runningHoldShownWithItsEnd(self):
         self.require_endpoint("GET", "/v1/me/security")
