@@ -150,7 +150,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: SecuritySettingsRoutes())
     try app.register(collection: AdminRoutes())
     try app.register(collection: PasskeyRoutes())
-    try app.register(collection: AccountPageRoutes())
+    try app.register(collection: AccountPageRoutes(links: config.accountPageLinks))
     try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
     if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {

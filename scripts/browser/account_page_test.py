@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Browser tests of latchd's web account page (issue 13 §3), in headless Chromium driven by Selenium.
+"""Browser tests of latchd's web account page (issue 13 §3, issue 22 §6, issue 23 §1, issue 19), in
+headless Chromium driven by Selenium.
 
     python3 scripts/browser/account_page_test.py .build/debug/latchd [unittest options, e.g. -k Rename]
 
@@ -13,12 +14,20 @@ verification) is the independent client that makes the passkeys.
 Needs: chromium and chromium-driver (Debian packages), selenium (pip, see .ci/run), python3.
 Screenshots of the signed-in page in English and in Simplified Chinese are written to
 LATCH_BROWSER_SCREENSHOTS (default: docs/ of this repository).
+
+The tests of issue 19's endpoints (freeze link, "this wasn't me", anti-phishing code, holds) skip, with
+the reason printed, only when the latchd under test answers 404 for the endpoint they need (a latchd
+built before those endpoints). Set LATCH_BROWSER_REQUIRE_ALL=1 to make any skip fail the run.
 """
+import base64
+import hashlib
+import hmac
 import http.client
 import http.server
 import json
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -40,7 +49,13 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PASSWORD = "Correct-Horse-9-battery"
+NEW_PASSWORD = "Battery-Staple-7-horse"
 WAIT = 15
+TERMS_PATH = "/legal/terms-of-service"
+
+# Reasons a test may skip (and the run still pass): the latchd under test lacks what the test needs.
+MISSING_ENDPOINT = "endpoint missing on this latchd:"
+NEWER_LATCHD = "needs a newer latchd:"
 
 LATCHD = None  # set from argv
 SERVER = None  # the running LatchdUnderTest
@@ -64,6 +79,8 @@ class LatchdUnderTest:
         env.update(
             LATCH_ENV="development", LATCH_HOST="127.0.0.1", LATCH_PORT=str(self.port), LATCH_ISSUER=self.origin,
             LATCH_BCRYPT_COST="4", LATCH_WEBAUTHN_ORIGINS=self.origin, LATCH_RATE_LIMIT_SCALE="10",
+            # The Terms of Service link configured; the Privacy Policy link left at its default (/privacy).
+            LATCH_TERMS_URL=self.origin + TERMS_PATH,
         )
         self.log = open(os.path.join(self.workdir, "latchd.log"), "w")
         self.process = subprocess.Popen([binary], cwd=self.workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -124,11 +141,30 @@ class LatchdUnderTest:
         status, messages = self.call("GET", "/dev/outbox?to=" + urllib.request.quote(email))
         return len([m for m in (messages or []) if m.get("code")])
 
-    def sign_in_other_device(self, email, name):
+    def age_account(self, email, days=2):
+        """Makes the account look `days` old (its row in the SQLite file of this latchd): security holds
+        start only for accounts older than the hold (a new user setting up is not a thief)."""
+        import sqlite3
+        with sqlite3.connect(os.path.join(self.workdir, "latch.sqlite"), timeout=10) as database:
+            changed = database.execute("UPDATE users SET created_at = created_at - ? WHERE email = ?", (days * 86400, email)).rowcount
+        assert changed == 1, changed
+
+    def messages(self, email):
+        status, messages = self.call("GET", "/dev/outbox?to=" + urllib.request.quote(email))
+        assert status == 200, status
+        return messages or []
+
+    def endpoint_missing(self, method, path, body=None):
+        """Whether this latchd lacks `method path` (404). Asked without a token: a route that exists answers
+        401 (signed-in routes) or its own answer; an unknown path answers 404."""
+        status, _ = self.call(method, path, body)
+        return status == 404
+
+    def sign_in_other_device(self, email, name, password=PASSWORD):
         """A second device signs in with the password (its mailed new-device code too); its tokens."""
         device = {"id": "device-" + uuid.uuid4().hex, "name": name, "platform": "iOS"}
         before = self.code_count(email)
-        status, answer = self.call("POST", "/v1/token", {"grant_type": "password", "email": email, "password": PASSWORD, "device": device})
+        status, answer = self.call("POST", "/v1/token", {"grant_type": "password", "email": email, "password": password, "device": device})
         if status == 403 and answer["error"] == "VERIFICATION_REQUIRED":
             code = self.latest_code(email, after=before)
             status, answer = self.call(
@@ -176,6 +212,16 @@ class Forwarder:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+def totp_now(secret_base32, at=None):
+    """RFC 6238 (SHA-1, 6 digits, 30 s) for the secret of `POST /v1/mfa/totp`: an independent authenticator."""
+    secret = base64.b32decode(secret_base32.upper() + "=" * (-len(secret_base32) % 8))
+    counter = int((time.time() if at is None else at) // 30)
+    digest = hmac.new(secret, counter.to_bytes(8, "big"), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    number = int.from_bytes(digest[offset:offset + 4], "big") & 0x7FFFFFFF
+    return f"{number % 1_000_000:06d}"
 
 
 def make_driver(language):
@@ -311,6 +357,55 @@ class AccountPageTestCase(unittest.TestCase):
 
     def credentials(self):
         return self.driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": self.authenticator})["credentials"]
+
+    def require_endpoint(self, method, path, body=None):
+        """Skips (with the reason printed) when this latchd answers 404 for `method path`: built before it."""
+        if SERVER.endpoint_missing(method, path, body):
+            self.skipTest(f"{MISSING_ENDPOINT} {method} {path} answers 404 (issue 19's server endpoints not merged yet)")
+
+    def enable_totp(self):
+        """Turns 2FA on through the API with the page's fresh session; the recovery codes."""
+        token = self.access_token()
+        status, enrollment = SERVER.call("POST", "/v1/mfa/totp", bearer=token)
+        self.assertEqual(status, 200, enrollment)
+        status, activated = SERVER.call("POST", "/v1/mfa/totp/activate", {"code": totp_now(enrollment["secret"])}, bearer=token)
+        self.assertEqual(status, 200, activated)
+        return activated["recovery_codes"]
+
+    def page_password_sign_in(self, password=PASSWORD, second_factor=None):
+        """Signs in on the page with the password (finishing the unusual-sign-in step if the server asks:
+        the emailed code, or `second_factor` when 2FA is on)."""
+        codes_before = SERVER.code_count(self.email)
+        self.by_id("signin-email").clear()
+        self.by_id("signin-email").send_keys(self.email)
+        self.by_id("signin-password").clear()
+        self.by_id("signin-password").send_keys(password + Keys.ENTER)
+        self.wait(lambda: self.visible("account") or self.visible("code-form"), "no answer to the password")
+        if self.visible("code-form"):
+            code = second_factor or SERVER.latest_code(self.email, after=codes_before)
+            self.by_id("signin-code").send_keys(code + Keys.ENTER)
+        self.wait_signed_in()
+
+    def event_types(self):
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#event-list li'), (e) => e.dataset.type)")
+
+    def accept_confirmation(self):
+        alert = WebDriverWait(self.driver, WAIT).until(lambda d: d.switch_to.alert)
+        text = alert.text
+        alert.accept()
+        return text
+
+    def access_token(self):
+        """The page's newest access token, from the answers it received."""
+        for answer in reversed(self.answers("/v1/")):
+            try:
+                body = json.loads(answer["body"])
+            except ValueError:
+                continue
+            if isinstance(body, dict) and body.get("access_token"):
+                return body["access_token"]
+        self.fail("no access token seen")
 
     def storage_is_empty(self):
         return self.driver.execute_script("return localStorage.length === 0 && sessionStorage.length === 0 && document.cookie === ''")
@@ -499,15 +594,354 @@ class EnglishAccountPageTests(AccountPageTestCase):
         self.passkey_button_sign_in()
         self.wait_signed_in()
 
-    def access_token(self):
-        for answer in reversed(self.answers("/v1/")):
-            try:
-                body = json.loads(answer["body"])
-            except ValueError:
-                continue
-            if isinstance(body, dict) and body.get("access_token"):
-                return body["access_token"]
-        self.fail("no access token seen")
+
+
+class ModuleAndRecoveryCodeTests(AccountPageTestCase):
+    """Issue 22 §6: the script in ES modules, one refresh at a time, a recovery code finishes an unusual sign-in."""
+
+    def test_I22_6_pageIsModuleScripts_servedFromSelf(self):
+        self.open_page()
+        scripts = self.driver.execute_script(
+            "return Array.from(document.scripts, (s) => [s.type, s.getAttribute('src')])")
+        self.assertEqual(scripts, [["module", "/account/account.js"]])
+        loaded = self.driver.execute_script(
+            "return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')).sort()")
+        self.assertEqual(loaded, ["/account/account.js", "/account/api.js", "/account/i18n.js", "/account/view.js", "/account/webauthn.js"])
+
+    def test_I22_6_apiRefreshIsSingleFlight(self):
+        self.open_page()
+        # The page's own api.js module, with a scripted fetch: three calls meet a 401 together and share
+        # one refresh; then a refused refresh ends the session once for both calls that met it.
+        result = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/account/api.js').then(async ({ createClient, APIError }) => {
+              let refreshes = 0, ended = 0;
+              const answer = (status, body) => new Response(JSON.stringify(body), { status });
+              const fetch = async (path, init) => {
+                const auth = init.headers['Authorization'] || '';
+                if (path === '/v1/token') {
+                  refreshes += 1;
+                  const sent = JSON.parse(init.body).refresh_token;
+                  await new Promise((resolve) => setTimeout(resolve, 50));
+                  return sent === 'refresh-1' ? answer(200, { access_token: 'access-2', refresh_token: 'refresh-2' })
+                    : answer(401, { error: 'AUTH_005', message: 'Session expired' });
+                }
+                return auth === 'Bearer access-2' ? answer(200, { path }) : answer(401, { error: 'AUTH_004', message: 'expired' });
+              };
+              const client = createClient({ language: 'en', networkMessage: 'offline', unexpectedMessage: (s) => 'HTTP ' + s,
+                onSessionEnded: () => { ended += 1; }, fetch });
+              client.signIn({ access_token: 'access-1', refresh_token: 'refresh-1' });
+              const answers = await Promise.all(['/v1/a', '/v1/b', '/v1/c'].map((p) => client.call('GET', p, undefined, { bearer: true })));
+              const afterFirst = refreshes;
+              client.signIn({ access_token: 'access-3', refresh_token: 'refresh-3' });
+              const refused = await Promise.all(['/v1/d', '/v1/e'].map((p) => client.call('GET', p, undefined, { bearer: true })
+                .then(() => 'answered', (e) => e instanceof APIError ? e.status : String(e))));
+              done({ answers: answers.map((a) => a.path), afterFirst, refreshes, ended, refused, signedIn: client.signedIn });
+            }, (error) => done({ error: String(error) }));
+        """)
+        self.assertNotIn("error", result, result)
+        self.assertEqual(result["answers"], ["/v1/a", "/v1/b", "/v1/c"], "each call repeated once with the new token")
+        self.assertEqual(result["afterFirst"], 1, "three 401s together: one refresh")
+        self.assertEqual(result["refreshes"], 2)
+        self.assertEqual(result["refused"], [401, 401])
+        self.assertEqual(result["ended"], 1, "a refused refresh ends the session once")
+        self.assertFalse(result["signedIn"])
+
+    def test_I22_6_recoveryCodeFinishesUnusualSignIn(self):
+        self.sign_up()
+        recovery = self.enable_totp()[0]
+        self.assertRegex(recovery, r"^[a-z0-9]{5}-[a-z0-9]{5}$")
+        self.sign_out()
+        self.open_page()  # a new page is a new device: with 2FA on, the server asks for the second factor
+        self.by_id("signin-email").send_keys(self.email)
+        self.by_id("signin-password").send_keys(PASSWORD + Keys.ENTER)
+        self.wait(lambda: self.visible("code-form"), "no unusual-sign-in step")
+        challenge = json.loads(self.answers("/v1/token")[-1]["body"])
+        self.assertEqual((challenge.get("error"), challenge.get("method")), ("VERIFICATION_REQUIRED", "totp"), challenge)
+        self.assertEqual(self.focused_id(), "signin-code")
+        self.assertIn("recovery codes", self.text("code-hint"))
+        self.assertEqual(self.text("signin-code-label"), "Authenticator code or recovery code")
+        field = self.by_id("signin-code")
+        self.assertFalse(self.driver.execute_script("return document.getElementById('signin-code').hasAttribute('pattern')"),
+                         "no six-digit pattern: a recovery code has letters and a dash")
+        field.send_keys(recovery)
+        self.assertTrue(self.driver.execute_script("return document.getElementById('code-form').checkValidity()"),
+                        "the form takes the recovery code")
+        field.send_keys(Keys.ENTER)
+        self.wait_signed_in()
+        grant = [a for a in self.answers("/v1/token") if a["method"] == "POST"][-1]
+        self.assertEqual(grant["status"], 200, grant)
+        # It was taken as the recovery code it is: spent, it does not finish another unusual sign-in.
+        device = {"id": "device-" + uuid.uuid4().hex, "name": "Thief", "platform": "iOS"}
+        status, again = SERVER.call("POST", "/v1/token", {"grant_type": "password", "email": self.email, "password": PASSWORD, "device": device})
+        self.assertEqual((status, again["error"]), (403, "VERIFICATION_REQUIRED"))
+        status, refused = SERVER.call("POST", "/v1/token", {
+            "grant_type": "login_challenge", "challenge_id": again["challenge_id"], "code": recovery, "device": device})
+        self.assertEqual(refused["error"], "AUTH_003", refused)
+
+
+class SecurityTests(AccountPageTestCase):
+    """Issue 19 on the page: security events (paged), "this wasn't me", holds, anti-phishing code, freeze link."""
+
+    def test_I19_3_securityEventsListedInThePageLanguage(self):
+        self.sign_up()
+        self.add_passkey("Events key")
+        self.wait(lambda: "passkey_added" in self.event_types(), "the passkey's addition is listed")
+        item = self.driver.find_element(By.CSS_SELECTOR, "#event-list li[data-type='passkey_added']")
+        self.assertEqual(item.find_element(By.CSS_SELECTOR, ".name").text, "Passkey added")
+        listed = [a for a in self.answers("/v1/security-events") if a["method"] == "GET"][-1]
+        self.assertIn("limit=10", listed["url"])
+        body = json.loads(listed["body"])
+        events = body if isinstance(body, list) else body["events"]
+        self.assertEqual(self.event_types(), [e["type"] for e in events][:len(self.event_types())])
+
+    def test_I19_3_securityEventsPagedWithNextCursor(self):
+        self.sign_up()
+        status, probe = SERVER.call("GET", "/v1/security-events?limit=2", bearer=self.access_token())
+        self.assertEqual(status, 200, probe)
+        if isinstance(probe, list):
+            self.skipTest(f"{NEWER_LATCHD} GET /v1/security-events answers the unpaged list (paging, issue 20 §5, not merged yet)")
+        for number in range(5):
+            SERVER.sign_in_other_device(self.email, f"Phone {number}")
+        self.sign_out()
+        self.page_password_sign_in()
+        self.wait(lambda: len(self.event_types()) == 10, "the first page: 10 events")
+        self.assertTrue(self.visible("more-events"))
+        everything, cursor = [], None
+        while True:
+            status, page = SERVER.call("GET", "/v1/security-events?limit=50" + (f"&cursor={cursor}" if cursor else ""), bearer=self.access_token())
+            everything += page["events"]
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+        self.assertGreater(len(everything), 20)
+        for _ in range(10):
+            if not self.visible("more-events"):
+                break
+            shown = len(self.event_types())
+            self.by_id("more-events").click()
+            self.wait(lambda: len(self.event_types()) > shown or not self.visible("more-events"), "no older events")
+        ids = self.driver.execute_script("return Array.from(document.querySelectorAll('#event-list li'), (e) => e.dataset.id)")
+        self.assertEqual(len(ids), len(set(ids)), "no event twice")
+        self.assertEqual(ids, [e["id"] for e in everything], "every event, newest first, once the last page is shown")
+        self.assertFalse(self.visible("more-events"))
+        self.assertEqual(self.focused_id(), "events-heading")
+
+    def test_I19_3_thisWasntMeFreezesTheAccount(self):
+        self.require_endpoint("POST", "/v1/me/freeze", {})
+        self.sign_up()
+        phone = SERVER.sign_in_other_device(self.email, "Stranger's phone")
+        self.sign_out()
+        self.page_password_sign_in()
+        self.wait(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#event-list li .not-me")) > 0, "no 'this wasn't me' button")
+        own = [e for e in self.driver.find_elements(By.CSS_SELECTOR, "#event-list li") if e.get_attribute("data-type") == "signed_in"]
+        self.assertGreaterEqual(len(own), 2, "the page's and the phone's sign-ins are listed")
+        button = self.driver.find_element(By.CSS_SELECTOR, "#event-list li .not-me")
+        self.assertIn("This wasn't me", button.get_attribute("aria-label"))
+        button.click()
+        self.assertIn("Freeze your account?", self.accept_confirmation())
+        self.wait(lambda: self.visible("signin") and self.visible("frozen-notice"), "not frozen and signed out")
+        self.assertEqual(self.focused_id(), "frozen-notice")
+        frozen = [a for a in self.answers("/v1/me/freeze") if a["method"] == "POST"][-1]
+        self.assertEqual(frozen["status"], 204, frozen)
+        # Frozen: the stranger's session is gone and the password signs in nowhere.
+        self.assertIn(SERVER.call("POST", "/v1/token", {"grant_type": "refresh_token", "refresh_token": phone["refresh_token"]})[0], (401, 403))
+        status, answer = SERVER.call("POST", "/v1/token", {"grant_type": "password", "email": self.email, "password": PASSWORD,
+                                                           "device": {"id": "device-" + uuid.uuid4().hex, "name": "x", "platform": "iOS"}})
+        self.assertEqual((status, answer["error"]), (403, "ACCOUNT_FROZEN"), answer)
+        self.presence(False)
+        self.page_password_sign_in_refused("ACCOUNT_FROZEN")
+
+    def page_password_sign_in_refused(self, code):
+        self.by_id("signin-email").clear()
+        self.by_id("signin-email").send_keys(self.email)
+        self.by_id("signin-password").send_keys(PASSWORD + Keys.ENTER)
+        self.wait(lambda: self.text("error") != "", "no refusal shown")
+        refused = [a for a in self.answers("/v1/token") if a["method"] == "POST"][-1]
+        self.assertEqual(json.loads(refused["body"])["error"], code)
+        self.assertEqual(self.text("error"), json.loads(refused["body"])["message"], "the API's message (how to recover)")
+
+    def test_I19_3_freezeLinkFromTheMailFreezes(self):
+        self.require_endpoint("POST", "/v1/freeze", {"token": "probe"})
+        self.sign_up()
+        phone = SERVER.sign_in_other_device(self.email, "Stranger's tablet")  # a new-device notice: a security mail
+        links = [m.group(1) for message in SERVER.messages(self.email)
+                 for m in [re.search(r"/account#freeze=([A-Za-z0-9_-]+)", message.get("body") or "")] if m]
+        self.assertTrue(links, "the new-device notice carries a freeze link to /account")
+        self.presence(False)
+
+        # A made-up token gets the very same page (the server answers 202 either way) and freezes nothing.
+        self.open_freeze_link(base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("="))
+        self.by_id("freeze-confirm").click()
+        self.wait(lambda: self.visible("freeze-done"), "no answer to a made-up link")
+        made_up = [a for a in self.answers("/v1/freeze") if a["method"] == "POST"][-1]
+        self.assertEqual(made_up["status"], 202, made_up)
+        done_text = self.text("freeze-done")
+        self.assertEqual(SERVER.call("POST", "/v1/token", {"grant_type": "refresh_token", "refresh_token": phone["refresh_token"]})[0], 200,
+                         "a made-up token freezes nothing")
+
+        phone = SERVER.sign_in_other_device(self.email, "Stranger's tablet")
+        self.open_freeze_link(links[-1])
+        self.by_id("freeze-confirm").click()
+        self.wait(lambda: self.visible("freeze-done"), "no answer to the link")
+        self.assertEqual(self.focused_id(), "freeze-done-text")
+        self.assertEqual(self.text("freeze-done"), done_text, "the same words whether or not the link was valid")
+        self.assertIn("Forgot password", self.text("freeze-next"), "what happens next: how to recover")
+        answer = [a for a in self.answers("/v1/freeze") if a["method"] == "POST"][-1]
+        self.assertEqual((answer["status"], json.loads(answer["body"])), (202, {"status": "accepted"}))
+        self.assertEqual(answer["url"], "/v1/freeze", "the token goes in the body, never in a URL")
+        self.assertIn(SERVER.call("POST", "/v1/token", {"grant_type": "refresh_token", "refresh_token": phone["refresh_token"]})[0], (401, 403))
+        self.by_id("freeze-back").click()
+        self.wait(lambda: self.visible("signin"), "no way back to sign-in")
+        self.page_password_sign_in_refused("ACCOUNT_FROZEN")
+
+    def open_freeze_link(self, token):
+        self.driver.get("about:blank")  # a fresh page, as from the mail (not a fragment change of this one)
+        self.driver.get(SERVER.origin + "/account#freeze=" + token)
+        self.wait(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"), "the page's script did not start")
+        self.driver.execute_script(RECORD_FETCH)
+        self.assertTrue(self.visible("freeze-ask"))
+        self.assertFalse(self.visible("signin") or self.visible("account"))
+        self.assertEqual(self.text("freeze-heading"), "Freeze my account?")
+        self.assertEqual(self.focused_id(), "freeze-heading")
+        self.assertEqual(self.driver.execute_script("return location.hash"), "", "the token leaves the address bar at once")
+        self.assertEqual(self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#freeze button'), (b) => b.id).filter((id) => document.getElementById(id).offsetParent)"),
+            ["freeze-confirm", "freeze-cancel"], "one button that freezes, one that does not")
+
+    def test_I19_3_incompleteFreezeLinkSaysSo_linkInAnOpenTabAsks(self):
+        # Needs no server endpoint: nothing is sent until the button is pressed. A fresh page (from
+        # another URL: from /account itself, a new fragment would not load the page again).
+        self.driver.get("about:blank")
+        self.driver.get(SERVER.origin + "/account#freeze=abc")
+        self.wait(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"), "the page's script did not start")
+        self.driver.execute_script(RECORD_FETCH)
+        self.assertTrue(self.visible("freeze-bad") and self.visible("freeze-back"))
+        self.assertFalse(self.visible("freeze-ask") or self.visible("signin"))
+        self.assertEqual(self.text("freeze-bad"), "This freeze link is incomplete. Open it again from the email.")
+        self.assertEqual(self.driver.execute_script("return location.hash"), "")
+        # The page already open, a freeze link changes only the fragment: the page asks all the same.
+        token = base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("=")
+        self.driver.execute_script("location.hash = arguments[0]", "freeze=" + token)
+        self.wait(lambda: self.visible("freeze-ask"), "a freeze link in an open tab does not ask")
+        self.assertEqual(self.focused_id(), "freeze-heading")
+        self.assertEqual(self.driver.execute_script("return location.hash"), "", "the token leaves the address bar")
+        self.by_id("freeze-cancel").click()
+        self.wait(lambda: self.visible("signin"), "'Not now' does not go back")
+        self.assertEqual(self.focused_id(), "signin-heading")
+        self.assertEqual(self.answers("/v1/freeze"), [], "nothing is sent unless the button is pressed")
+
+    def reset_password_on_the_page(self, new_password, second_factor=None):
+        """'Forgot password?' on the page: the emailed code and a new password (and the second factor
+        when the server asks for it)."""
+        self.by_id("signin-email").clear()
+        self.by_id("signin-email").send_keys(self.email)
+        self.by_id("forgot-open").click()
+        self.wait(lambda: self.visible("forgot-form"), "no reset form")
+        self.assertFalse(self.visible("password-form"))
+        self.assertEqual(self.focused_id(), "forgot-email")
+        self.assertEqual(self.by_id("forgot-email").get_attribute("value"), self.email, "the address typed for sign-in is kept")
+        codes_before = SERVER.code_count(self.email)
+        self.by_id("forgot-submit").click()
+        self.wait(lambda: self.visible("reset-form"), "no code step")
+        self.assertEqual(self.focused_id(), "reset-code")
+        self.by_id("reset-code").send_keys(SERVER.latest_code(self.email, after=codes_before))
+        self.by_id("reset-password").send_keys(new_password + Keys.ENTER)
+        if second_factor:
+            self.wait(lambda: self.visible("reset-second-factor"), "the second factor is not asked for")
+            asked = [a for a in self.answers("/v1/password/reset") if a["method"] == "POST"][-1]
+            self.assertEqual((asked["status"], json.loads(asked["body"]).get("field")), (403, "second_factor"), asked)
+            self.assertEqual(self.focused_id(), "reset-code", "a new code was mailed: the code field is empty and focused")
+            self.assertEqual(self.by_id("reset-code").get_attribute("value"), "")
+            self.assertIn("recovery codes", self.text("status"))
+            self.by_id("reset-code").send_keys(SERVER.latest_code(self.email, after=codes_before + 1))
+            self.by_id("reset-factor").send_keys(second_factor + Keys.ENTER)
+        self.wait(lambda: self.visible("password-form") and not self.visible("reset-form"), "the reset did not finish")
+        done = [a for a in self.answers("/v1/password/reset") if a["method"] == "POST"][-1]
+        self.assertEqual(done["status"], 204, done)
+        self.assertEqual(self.text("status"), "Your password is reset and every device is signed out. Sign in with the new password.")
+        self.assertEqual(self.focused_id(), "signin-password")
+        self.assertEqual(self.by_id("signin-email").get_attribute("value"), self.email)
+
+    def test_I19_3_forgotPasswordOnThePage_resetsAndSignsIn(self):
+        self.sign_up()
+        phone = SERVER.sign_in_other_device(self.email, "Old phone")
+        self.sign_out()
+        self.reset_password_on_the_page(NEW_PASSWORD)
+        self.assertEqual(SERVER.call("POST", "/v1/token", {"grant_type": "refresh_token", "refresh_token": phone["refresh_token"]})[0], 401,
+                         "the reset ended the other device's session")
+        self.page_password_sign_in(NEW_PASSWORD)
+
+    def test_I19_3_frozenAccountRecoversOnThePage_withARecoveryCode(self):
+        self.require_endpoint("POST", "/v1/me/freeze", {})
+        self.sign_up()
+        codes = self.enable_totp()
+        SERVER.age_account(self.email)  # old enough for the recovery to start a hold
+        status, _ = SERVER.call("POST", "/v1/me/freeze", {}, bearer=self.access_token())
+        self.assertEqual(status, 204)
+        self.presence(False)
+        self.open_page()
+        self.page_password_sign_in_refused("ACCOUNT_FROZEN")
+        # The way back: the emailed code, a new password, and (2FA on) a recovery code.
+        self.reset_password_on_the_page(NEW_PASSWORD, second_factor=codes[0])
+        self.page_password_sign_in(NEW_PASSWORD, second_factor=codes[1])
+        self.wait(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#hold-list li")) > 0, "recovery starts no hold")
+        self.assertIn("after: account recovered", self.driver.find_element(By.CSS_SELECTOR, "#hold-list li").text)
+
+    def test_I19_4_antiPhishingCodeShownSetAndRemoved(self):
+        self.require_endpoint("GET", "/v1/me/security")
+        self.sign_up()
+        self.wait(lambda: self.visible("security-status"), "no security status")
+        self.assertTrue(self.visible("anti-phishing-none"))
+        self.assertFalse(self.visible("anti-phishing-remove"))
+        field = self.by_id("anti-phishing-input")
+        field.send_keys("a b" + Keys.ENTER)
+        self.wait(lambda: self.text("error") != "", "a bad code is refused")
+        refused = [a for a in self.answers("/v1/me/anti-phishing-code") if a["method"] == "PUT"][-1]
+        self.assertEqual(refused["status"], 422, refused)
+        self.assertEqual(self.text("error"), json.loads(refused["body"])["message"])
+        self.assertEqual(self.focused_id(), "anti-phishing-input")
+
+        field.clear()
+        field.send_keys("Blue-Tiger-42" + Keys.ENTER)
+        self.wait(lambda: self.text("anti-phishing-code") == "Blue-Tiger-42" and self.text("status") == "Anti-phishing code saved.",
+                  "the code is not shown")
+        self.assertTrue(self.visible("anti-phishing-remove"))
+        self.assertEqual(field.get_attribute("value"), "")
+        status, security = SERVER.call("GET", "/v1/me/security", bearer=self.access_token())
+        self.assertEqual((status, security["anti_phishing_code"]), (200, "Blue-Tiger-42"))
+        self.wait(lambda: "anti_phishing_code_changed" in self.event_types(), "the change is listed")
+        # Every mail latchd sends this user shows it (a new-device notice here).
+        before = len(SERVER.messages(self.email))
+        SERVER.sign_in_other_device(self.email, "Second phone")
+        self.wait(lambda: any("Anti-phishing code: Blue-Tiger-42" in (m.get("body") or "") for m in SERVER.messages(self.email)[before:]),
+                  "the mails after it show the anti-phishing code")
+
+        self.by_id("anti-phishing-remove").click()
+        self.wait(lambda: self.visible("anti-phishing-none") and self.text("status") == "Anti-phishing code removed.", "not removed")
+        self.assertEqual(self.focused_id(), "anti-phishing-input")
+        status, security = SERVER.call("GET", "/v1/me/security", bearer=self.access_token())
+        self.assertEqual((status, security.get("anti_phishing_code")), (200, None), "none (null or left out)")
+
+    def test_I19_2_runningHoldShownWithItsEnd(self):
+        self.require_endpoint("GET", "/v1/me/security")
+        self.sign_up()
+        self.wait(lambda: self.visible("security-status"), "no security status")
+        self.assertTrue(self.visible("no-holds"))
+        SERVER.age_account(self.email)  # a brand-new account's changes start no hold
+        status, _ = SERVER.call("POST", "/v1/password/change", {"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+                                bearer=self.access_token())
+        self.assertEqual(status, 204)
+        status, security = SERVER.call("GET", "/v1/me/security", bearer=self.access_token())
+        self.assertEqual(status, 200)
+        self.assertTrue(security["holds"], security)
+        self.sign_out()
+        self.page_password_sign_in(NEW_PASSWORD)
+        self.wait(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#hold-list li")) == 1, "the hold is not listed")
+        self.assertFalse(self.visible("no-holds"))
+        item = self.driver.find_element(By.CSS_SELECTOR, "#hold-list li")
+        self.assertIn("Withdrawals paused until", item.text)
+        self.assertIn("after: password changed", item.text)
 
 
 class ScreenshotMixin:
@@ -519,6 +953,15 @@ class ScreenshotMixin:
         self.open_page()
         self.assertEqual(self.driver.execute_script("return document.documentElement.lang"), self.expected_language)
         self.assertEqual(self.by_id("passkey-signin").text, self.expected_button)
+        # Issue 23 §1: the sign-up links the Terms of Service and the Privacy Policy, in the page's language.
+        self.assertEqual(self.text("terms-label"), self.expected_terms)
+        terms, privacy = self.by_id("terms-link"), self.by_id("privacy-link")
+        self.assertEqual((terms.text, privacy.text), self.expected_links)
+        self.assertEqual(terms.get_attribute("href"), SERVER.origin + TERMS_PATH, "LATCH_TERMS_URL")
+        self.assertEqual(privacy.get_attribute("href"), SERVER.origin + "/privacy", "the default")
+        for link in (terms, privacy):
+            self.assertEqual(link.get_attribute("target"), "_blank", "the sign-up form keeps what was typed")
+            self.assertIn("noopener", link.get_attribute("rel"))
         self.sign_up()
         self.add_passkey(self.passkey_label)
         SERVER.sign_in_other_device(self.email, self.other_device)
@@ -547,6 +990,8 @@ class EnglishScreenshotTests(ScreenshotMixin, AccountPageTestCase):
     passkey_label = "MacBook Pro"
     other_device = "Alice's iPhone"
     wrong_password_message = "Wrong email or password."
+    expected_terms = "I have read and agree to the Terms of Service and the Privacy Policy."
+    expected_links = ("Terms of Service", "Privacy Policy")
 
 
 class ChineseScreenshotTests(ScreenshotMixin, AccountPageTestCase):
@@ -557,6 +1002,8 @@ class ChineseScreenshotTests(ScreenshotMixin, AccountPageTestCase):
     passkey_label = "我的笔记本"
     other_device = "小王的 iPhone"
     wrong_password_message = "邮箱或密码错误"
+    expected_terms = "我已阅读并同意《用户协议》和《隐私政策》"
+    expected_links = ("《用户协议》", "《隐私政策》")
 
 
 def main():
@@ -568,7 +1015,13 @@ def main():
     SERVER = LatchdUnderTest(LATCHD)
     try:
         program = unittest.main(exit=False, verbosity=2)
-        ok = program.result.wasSuccessful() and program.result.testsRun > 0 and not program.result.skipped
+        result = program.result
+        # A skip is allowed only for an endpoint this latchd does not have yet (see the module's doc).
+        unexplained = [reason for _, reason in result.skipped if not reason.startswith((MISSING_ENDPOINT, NEWER_LATCHD))]
+        for test, reason in result.skipped:
+            print(f"SKIPPED {test.id()}: {reason}", file=sys.stderr)
+        strict = os.environ.get("LATCH_BROWSER_REQUIRE_ALL") == "1"
+        ok = result.wasSuccessful() and result.testsRun > 0 and not unexplained and not (strict and result.skipped)
     finally:
         SERVER.stop()
     sys.exit(0 if ok else 1)

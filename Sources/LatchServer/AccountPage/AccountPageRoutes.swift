@@ -1,11 +1,12 @@
 import Foundation
 import Vapor
 
-/// `GET /account`: the web account page (issue 13 §3) and its stylesheet and script, on the API's
-/// origin. Exactly three fixed routes serve three files read once from the bundle's `Static` folder;
-/// no path from the request ever reaches the file system, so nothing else in the folder (or outside
-/// it) can be asked for. Every answer carries a strict Content-Security-Policy (no inline script or
-/// style, no other origin), `nosniff`, no framing and no referrer.
+/// `GET /account`: the web account page (issue 13 §3) and its stylesheet and script modules (issue 22 §6),
+/// on the API's origin. Fixed routes serve the files listed in `assets`, read once from the bundle's
+/// `Static` folder; no path from the request ever reaches the file system, so nothing else in the folder
+/// (or outside it) can be asked for. Every answer carries a strict Content-Security-Policy (no inline
+/// script or style, no other origin: the module scripts come from 'self'), `nosniff`, no framing and no
+/// referrer. The HTML's sign-up links are filled from `links` (`LATCH_TERMS_URL`, `LATCH_PRIVACY_URL`).
 struct AccountPageRoutes: RouteCollection {
     /// One file the page is made of.
     struct Asset: Sendable {
@@ -18,11 +19,15 @@ struct AccountPageRoutes: RouteCollection {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    static let assets: [Asset] = [
-        Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
-        Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css")),
-        Asset(path: ["account", "account.js"], resource: "account.js", contentType: utf8Text("javascript"))
-    ]
+    /// The page, its stylesheet, and its ES modules: `account.js` (the page) imports the others.
+    static let assets: [Asset] =
+        [
+            Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
+            Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css"))
+        ]
+        + ["account.js", "api.js", "i18n.js", "view.js", "webauthn.js"].map { module in
+            Asset(path: ["account", .constant(module)], resource: module, contentType: utf8Text("javascript"))
+        }
 
     /// `text/SUBTYPE; charset=utf-8`.
     static func utf8Text(_ subType: String) -> HTTPMediaType {
@@ -43,10 +48,20 @@ struct AccountPageRoutes: RouteCollection {
         return contents
     }()
 
+    /// Where the sign-up's Terms of Service and Privacy Policy links go.
+    let links: AccountPageLinks
+
+    init(links: AccountPageLinks = AccountPageLinks()) {
+        self.links = links
+    }
+
     func boot(routes: any RoutesBuilder) throws {
         for asset in Self.assets {
-            let data = Self.contents[asset.resource] ?? Data()
-            routes.get(asset.path) { _ in Self.response(data, type: asset.contentType) }
+            var data = Self.contents[asset.resource] ?? Data()
+            if asset.resource == "account.html" {
+                data = Data(links.filling(String(decoding: data, as: UTF8.self)).utf8)
+            }
+            routes.get(asset.path) { [data] _ in Self.response(data, type: asset.contentType) }
         }
     }
 

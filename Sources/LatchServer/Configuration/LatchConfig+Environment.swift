@@ -125,6 +125,7 @@ extension LatchConfig {
         config.relyingParty = try RelyingParty.fromEnvironment(value, issuer: issuer, port: port, mode: mode)
         try config.readOperations(value)
         try config.readContainment(value)
+        config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config
     }
 

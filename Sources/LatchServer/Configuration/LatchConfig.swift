@@ -66,6 +66,9 @@ public struct LatchConfig: Sendable {
     public var runsBackgroundTasks = true
     /// The WebAuthn relying party of passkeys (`LATCH_WEBAUTHN_RP_ID`, `LATCH_WEBAUTHN_RP_NAME`, `LATCH_WEBAUTHN_ORIGINS`).
     public var relyingParty = RelyingParty.development
+    /// The Terms of Service and Privacy Policy the account page's sign-up links (`LATCH_TERMS_URL`,
+    /// `LATCH_PRIVACY_URL`).
+    public var accountPageLinks = AccountPageLinks()
     /// The Prometheus listener's port (`LATCH_METRICS_PORT`); nil: metrics off, nothing listens and
     /// nothing is measured. 0 (tests): a port the system chooses, read from `app.metricsPort`.
     public var metricsPort: Int?
