@@ -27,22 +27,10 @@ struct AccountDeleteCommand: AsyncParsableCommand {
                 .lowercased()
             guard let answer, ["yes", "是", "确认"].contains(answer) else { throw CLIFailure.cancelled(text.notDeleted) }
         }
-        let apple: AppleRevocation
-        do {
-            apple = try await Progress(terminal: context.terminal).run(context.text.connecting) {
-                try await context.client.deleteAccount()
-            }
-        } catch let error as LatchClientError where error.code == .verificationRequired {
-            let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(
-                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
-            )
-            .verify(LatchClient.deleteAccountAction, parameters: [:])
-            apple = try await context.call(context.text.connecting) {
-                try await context.client.deleteAccount(verification: proof)
-            }
-        } catch {
-            throw context.failure(for: error)
+        let apple = try await StepUp.whenAsked(
+            context: context, simulation: simulation, secrets: secrets, action: LatchClient.deleteAccountAction
+        ) { proof in
+            try await context.client.deleteAccount(verification: proof)
         }
         context.terminal.line(context.terminal.paint(text.deleted, .green))
         if let guidance = apple.guidance(in: context.language) {

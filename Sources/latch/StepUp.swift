@@ -10,7 +10,8 @@ struct StepUp {
     let code: String?
     let fundPassword: String?
 
-    /// The proof of a passed verification of `action`; a cancel throws exit status 3, anything else 1.
+    /// The proof of a passed verification of `action`; a cancel throws exit status 3, a security hold 4
+    /// (after the hold page was printed), anything else 1.
     func verify(_ action: String, parameters: [String: String]) async throws -> VerificationProof {
         let text = context.text
         let page = VerificationPage()
@@ -31,6 +32,7 @@ struct StepUp {
         case .succeeded(let proof):
             return proof
         case .cancelled:
+            if page.currentKind == .securityHold { throw CLIFailure.held() }
             guard let reason = page.giveUpReason else { throw CLIFailure.cancelled() }
             if page.currentKind == .startFailed, await !serverAnswers() {
                 throw CLIFailure.failed(text.serverUnreachable)

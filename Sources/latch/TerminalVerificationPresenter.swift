@@ -43,6 +43,10 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         if let detail = screen.detail {
             terminal.line(tone.map { terminal.paint(detail, $0) } ?? detail)
         }
+        if let countdown = screen.countdown {
+            terminal.line(terminal.paint(countdown.remaining, .bold))
+            terminal.line(countdown.until)
+        }
         let buttons = screen.buttons.filter(\.isEnabled).map { "[\($0.title)]" }
         if !buttons.isEmpty {
             terminal.line(terminal.paint(buttons.joined(separator: " "), .dim))
@@ -93,6 +97,9 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             }
         case .noMethodAvailable:
             page.giveUp(screen.message, respond: respond)
+        case .securityHold:
+            // Issue 19 §2: the page is printed once; "关闭" / "Close" ends it, and `verify` exits with 4.
+            respond(.tapped(.cancel))
         case .passkey:
             // Busy pages (the software authenticator answers at once) were not answered above; here the
             // passkey page waits after a refused or failed attempt.

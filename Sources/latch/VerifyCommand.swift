@@ -3,7 +3,7 @@ import LatchClient
 
 /// `latch verify ACTION key=value…`: the verification page for a sensitive action (A1–A10); on
 /// success the token is redeemed once and the action's confirmation printed. Cancel: exit 3, and
-/// nothing is redeemed (A4).
+/// nothing is redeemed (A4). A security hold (issue 19 §2): the hold page is printed, exit 4.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",

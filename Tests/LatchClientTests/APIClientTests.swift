@@ -124,7 +124,7 @@ struct APIClientTests {
         case .verificationInvalid: 403
         case .limitReached: 409
         case .internalError: 500
-        case .accountDisabled: 403
+        case .accountDisabled, .securityHold, .accountFrozen: 403
         }
     }
 
@@ -141,6 +141,7 @@ struct APIClientTests {
         #expect(error.serverError?.status == Self.status(of: code))
         #expect(error.isSessionExpired == (code == .sessionExpired))
         #expect(error.isAccountDisabled == (code == .accountDisabled))
+        #expect(error.isAccountFrozen == (code == .accountFrozen))
     }
 
     @Test func C11_detailsAreKept() throws {

@@ -290,7 +290,7 @@
             case .rateLimited, .sessionExpired, .validationFailed, .malformedBody, .payloadTooLarge, .notFound,
                 .methodNotAllowed,
                 .unsupportedMediaType, .conflict, .verificationRequired, .verificationInvalid, .noVerificationMethod,
-                .limitReached, .internalError, .accountDisabled, nil:
+                .limitReached, .internalError, .accountDisabled, .securityHold, .accountFrozen, nil:
                 break
             }
             self.failure = shown

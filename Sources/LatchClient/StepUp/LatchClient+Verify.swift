@@ -21,18 +21,14 @@ extension LatchClient {
         passkeys: (any PasskeyAuthenticator)? = nil
     ) async -> VerificationResult {
         let device = await verificationDeviceState(authenticator: authenticator)
-        let sensor: VerificationSensor =
-            switch device.biometry {
-            case .available(let sensor, _), .notEnrolled(let sensor), .notAvailable(let sensor), .lockedOut(let sensor):
-                sensor
-            case .notSupported: .faceID
-            }
+        let sensor = device.biometry.sensor ?? .faceID
         let relay = VerificationInputRelay()
         let environment = LatchVerificationEnvironment(
             client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor,
             passkeys: passkeys, responder: relay)
         let driver = VerificationDriver(
-            flow: VerificationFlow(context: context, device: device, language: language, timeZone: timeZone),
+            flow: VerificationFlow(
+                context: context, device: device, language: language, timeZone: timeZone, clock: clock),
             environment: environment)
         relay.connect { driver.send($0) }
         return await driver.run()
@@ -44,14 +40,18 @@ extension LatchClient {
         let store = BiometricEnrollmentStore(vault: vault)
         let binding = await store.binding()
         let availability = await authenticator.availability()
+        let check = await store.check(reading: await authenticator.domainStateReading())
         let unchanged: Bool =
-            switch await store.check(reading: await authenticator.domainStateReading()) {
+            switch check {
             case .usable, .unconfirmed: true // unconfirmed: the device key decides when it signs
             case .notEnabled, .changed: false
             }
-        return VerificationDeviceState(
+        var device = VerificationDeviceState(
             biometricCredentialID: unchanged ? binding?.credentialID : nil, availability: availability,
             boundSensor: binding?.biometry,
             faceIDPermissionGranted: await FaceIDPermissionRecord(vault: vault).isGranted)
+        // Seed 001: a changed enrollment takes biometrics off the page, which says why (issue 23 §1).
+        device.biometricEnrollmentChanged = binding != nil && check == .changed
+        return device
     }
 }
