@@ -243,3 +243,35 @@ struct VerificationHoldTests {
         #expect(hold.hours == 24)
     }
 }
+
+@Suite("Verification hold page in the driver (issue 19 §2)", .timeLimit(.minutes(1)))
+struct VerificationHoldDriverTests {
+    typealias F = VerificationFixtures
+
+    @Test("19 §2 the driver ticks the hold page's countdown every second; 关闭 ends verify as cancelled")
+    func test_19_2_driverCountsDownTheHoldPage() async throws {
+        let clock = SessionTestClock(VerificationHoldTests.startedAt.addingTimeInterval(1))
+        let environment = FakeVerificationEnvironment(
+            starts: [.failure(.securityHold(VerificationHoldTests.hold))], outcomes: [])
+        let flow = VerificationFlow(
+            context: F.withdrawal, device: F.device(), language: .zhHans,
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+        let driver = VerificationDriver(flow: flow, environment: environment)
+        let run = Task { await driver.run() }
+
+        // The hold page, instead of any method.
+        #expect(try await environment.next(.securityHold).countdown?.remaining == "剩余 23:59:59")
+
+        // A second later the driver's tick moves the countdown.
+        clock.advance(by: 1)
+        try await environment.fireTimers()
+        #expect(try await environment.next(.securityHold).countdown?.remaining == "剩余 23:59:58")
+
+        // 关闭: cancelled, nothing verified, no attempt sent; the only timers were the one-second ticks.
+        driver.send(.tapped(.cancel))
+        #expect(await run.value == .cancelled)
+        #expect(await environment.attempts.isEmpty)
+        #expect(await environment.timerSeconds.allSatisfy { $0 == 1 })
+        #expect(await environment.dismissals == [VerificationAnnouncement("已取消验证")])
+    }
+}

@@ -14,7 +14,9 @@ extension LatchClient {
     ///     }
     ///
     /// Cancelling the calling task counts as the user's "取消" / "Cancel". With `passkeys`, the page offers passkey
-    /// (after biometrics) when the server does and this device has a passkey that can answer.
+    /// (after biometrics) when the server does and this device has a passkey that can answer. When a security
+    /// hold pauses the action (403 SECURITY_HOLD, issue 19 §2), the page shows the hold (what, why, until when,
+    /// counting down by the client's clock) instead of any method; its "关闭" / "Close" returns `.cancelled`.
     public func verify(
         _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
         presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current,
