@@ -38,6 +38,9 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             return
         }
         terminal.line(terminal.paint("【\(screen.title)】", .bold))
+        if let operation = screen.operationDescription {
+            terminal.line(operation)
+        }
         let tone: Terminal.Style? = screen.tone == .warning ? .yellow : nil
         terminal.line(tone.map { terminal.paint(screen.message, $0) } ?? screen.message)
         if let detail = screen.detail {

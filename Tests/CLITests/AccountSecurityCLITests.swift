@@ -134,3 +134,28 @@ struct ServerURLTests {
         }
     }
 }
+
+@Suite("latch verify --description (issue 23 §1)", .serialized, .timeLimit(.minutes(3)))
+struct VerifyDescriptionTests {
+    @Test("test_23_1 the caller's description is on the card (en)")
+    func test_23_1_callerDescriptionOnTheCard_en() async throws { try await callerDescription(.en) }
+
+    @Test("test_23_1 the caller's description is on the card (zh-Hans)")
+    func test_23_1_callerDescriptionOnTheCard_zhHans() async throws { try await callerDescription(.zhHans) }
+
+    private func callerDescription(_ language: LatchLanguage) async throws {
+        try await journey(language) { j in
+            try await j.signUpWithFaceID("card@example.com")
+            let description = j.text("提现 100 USDT 至 TXabc…", "Withdraw 100 USDT to TXabc…")
+
+            let verify = try await j.latch(
+                [
+                    "verify", "withdrawal", "amount=100.00", "currency=USDT", "--description", description,
+                    "--simulate", "cancel"
+                ])
+
+            #expect(verify.status == 3, "\(verify)")
+            #expect(verify.showsInOrder(["【Face ID】", description]), "\(verify)")
+        }
+    }
+}
