@@ -116,6 +116,8 @@ struct CLIContext: Sendable {
             return text.vaultUnavailable(home.path)
         case .signInVerificationRequired:
             return LatchErrorCode.verificationRequired.message(in: language)
+        case .accountFrozen(let server):
+            return text.accountFrozen(server.message)
         }
     }
 }

@@ -8,6 +8,8 @@ struct CLIFailure: Error, Sendable {
         case usage = 2
         /// The user cancelled.
         case cancelled = 3
+        /// A security hold pauses the action (issue 19 §2): `latch verify` printed the hold page.
+        case held = 4
     }
 
     /// The line to print on standard error; empty when everything was already said.
@@ -17,4 +19,5 @@ struct CLIFailure: Error, Sendable {
     static func failed(_ message: String) -> CLIFailure { CLIFailure(message: message, status: .failed) }
     static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, status: .usage) }
     static func cancelled(_ message: String = "") -> CLIFailure { CLIFailure(message: message, status: .cancelled) }
+    static func held() -> CLIFailure { CLIFailure(message: "", status: .held) }
 }

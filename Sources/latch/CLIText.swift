@@ -36,6 +36,10 @@ struct CLIText: Sendable {
             "This account was disabled by an administrator and cannot sign in. Contact support to have it enabled again."
         )
     }
+    /// ACCOUNT_FROZEN (issue 19 §3): the server's message, and how to recover here.
+    func accountFrozen(_ message: String) -> String {
+        message + pick("（运行 latch password reset EMAIL 以解冻）", " (Run `latch password reset EMAIL` to unfreeze it.)")
+    }
     func lockedUntil(_ date: Date) -> String { pick("，解锁时间 \(Self.time(date))", " Unlocks at \(Self.time(date)).") }
     var noAnswerLeft: String {
         pick(
@@ -47,6 +51,10 @@ struct CLIText: Sendable {
     // MARK: Progress
 
     var connecting: String { pick("正在连接服务器…", "Contacting the server…") }
+    var biometricsOfferLater: String {
+        pick(
+            "未开启；之后可运行 latch biometrics enable 开启", "Not turned on; run `latch biometrics enable` later to turn it on.")
+    }
 
     // MARK: Simulated sensor
 

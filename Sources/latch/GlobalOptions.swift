@@ -22,6 +22,11 @@ struct GlobalOptions: ParsableArguments {
         guard let scheme = url?.scheme, ["http", "https"].contains(scheme), url?.host != nil else {
             throw ValidationError("--server must be an http:// or https:// URL (got \(serverText))")
         }
+        // Seed 004 §8.1: the SDK speaks plain http only to this machine.
+        guard let url, ServerURLPolicy.allows(url) else {
+            throw ValidationError(
+                "--server must be https:// (http:// only for localhost or 127.0.0.1; got \(serverText))")
+        }
     }
 
     private var environment: [String: String] { ProcessInfo.processInfo.environment }

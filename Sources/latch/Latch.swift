@@ -4,7 +4,7 @@ import Foundation
 /// `latch`: a command-line client of latchd built on LatchClient, with a simulated Face ID / Touch ID
 /// sensor, so that every journey of the product runs on a machine without one.
 ///
-/// Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled by the user.
+/// Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled by the user, 4 held by a security hold (`verify`).
 @main
 struct Latch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,16 +12,16 @@ struct Latch: AsyncParsableCommand {
         abstract: "A command-line client of latchd, with a simulated Face ID / Touch ID sensor.",
         discussion: """
             Global options (--server, --lang, --home) go before or after the subcommand, e.g. `latch --lang en whoami`.
-            Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user.
+            Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user, 4 the action is paused by a security hold (verify prints the hold page).
             """,
         subcommands: [
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
             BiometricsCommand.self, PasskeyCommand.self, TwoFactorCommand.self, FundPasswordCommand.self,
-            VerifyCommand.self, AccountCommand.self
+            VerifyCommand.self, AccountCommand.self, PasswordCommand.self
         ]
     )
 
-    /// Parses, runs, and turns every outcome into one of the four exit codes (ArgumentParser's own
+    /// Parses, runs, and turns every outcome into one of the five exit codes (ArgumentParser's own
     /// usage status, 64, becomes 2).
     static func main() async {
         do {

@@ -71,6 +71,7 @@ struct LoginCommand: AsyncParsableCommand {
         } else if let email {
             try await passwordLogin(context, email: email)
         }
+        if !biometric { await BiometricOfferPrompt(context: context).offer() }
     }
 
     private func passwordLogin(_ context: CLIContext, email: String) async throws {

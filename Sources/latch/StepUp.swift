@@ -10,8 +10,11 @@ struct StepUp {
     let code: String?
     let fundPassword: String?
 
-    /// The proof of a passed verification of `action`; a cancel throws exit status 3, anything else 1.
-    func verify(_ action: String, parameters: [String: String]) async throws -> VerificationProof {
+    /// The proof of a passed verification of `action`; a cancel throws exit status 3, a security hold 4
+    /// (after the hold page was printed), anything else 1.
+    func verify(_ action: String, parameters: [String: String], description: String? = nil) async throws
+        -> VerificationProof
+    {
         let text = context.text
         let page = VerificationPage()
         let state = await SimulatedSensorState.load(from: context.vault)
@@ -23,7 +26,8 @@ struct StepUp {
             secrets: VerificationSecrets(code: code, fundPassword: fundPassword))
 
         let result = await context.client.verify(
-            VerificationContext(action: action, parameters: parameters), authenticator: sensor, keys: context.keys,
+            VerificationContext(action: action, parameters: parameters, localizedReason: description),
+            authenticator: sensor, keys: context.keys,
             presenter: presenter, language: context.language, passkeys: context.passkeys)
         try? await SimulatedSensorState.reading(sensor).save(to: context.vault)
 
@@ -31,6 +35,7 @@ struct StepUp {
         case .succeeded(let proof):
             return proof
         case .cancelled:
+            if page.currentKind == .securityHold { throw CLIFailure.held() }
             guard let reason = page.giveUpReason else { throw CLIFailure.cancelled() }
             if page.currentKind == .startFailed, await !serverAnswers() {
                 throw CLIFailure.failed(text.serverUnreachable)

@@ -38,10 +38,17 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             return
         }
         terminal.line(terminal.paint("【\(screen.title)】", .bold))
+        if let operation = screen.operationDescription {
+            terminal.line(operation)
+        }
         let tone: Terminal.Style? = screen.tone == .warning ? .yellow : nil
         terminal.line(tone.map { terminal.paint(screen.message, $0) } ?? screen.message)
         if let detail = screen.detail {
             terminal.line(tone.map { terminal.paint(detail, $0) } ?? detail)
+        }
+        if let countdown = screen.countdown {
+            terminal.line(terminal.paint(countdown.remaining, .bold))
+            terminal.line(countdown.until)
         }
         let buttons = screen.buttons.filter(\.isEnabled).map { "[\($0.title)]" }
         if !buttons.isEmpty {
@@ -93,6 +100,9 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             }
         case .noMethodAvailable:
             page.giveUp(screen.message, respond: respond)
+        case .securityHold:
+            // Issue 19 §2: the page is printed once; "关闭" / "Close" ends it, and `verify` exits with 4.
+            respond(.tapped(.cancel))
         case .passkey:
             // Busy pages (the software authenticator answers at once) were not answered above; here the
             // passkey page waits after a refused or failed attempt.

@@ -3,7 +3,7 @@ import LatchClient
 
 /// `latch verify ACTION key=value…`: the verification page for a sensitive action (A1–A10); on
 /// success the token is redeemed once and the action's confirmation printed. Cancel: exit 3, and
-/// nothing is redeemed (A4).
+/// nothing is redeemed (A4). A security hold (issue 19 §2): the hold page is printed, exit 4.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -16,6 +16,13 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Argument(help: "The action's parameters as key=value.")
     var parameters: [String] = []
+
+    @Option(
+        name: .customLong("description"),
+        help: ArgumentHelp(
+            "What the person confirms, shown on the card and by the prompt (seed 000 §5.1), e.g. \"提现 100 USDT 至 TXabc…\".",
+            valueName: "text"))
+    var operationDescription: String?
 
     @OptionGroup var simulation: SensorOptions
     @OptionGroup var secrets: SecretOptions
@@ -44,7 +51,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let proof = try await StepUp(
             context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
         )
-        .verify(action, parameters: values)
+        .verify(action, parameters: values, description: operationDescription)
         let redeemed = try await context.call(context.text.connecting) {
             try await context.client.redeemVerification(
                 proof.token, action: proof.context.action, parameters: proof.context.parameters)

@@ -141,6 +141,7 @@ struct APIClientTests {
         #expect(error.serverError?.status == Self.status(of: code))
         #expect(error.isSessionExpired == (code == .sessionExpired))
         #expect(error.isAccountDisabled == (code == .accountDisabled))
+        #expect(error.isAccountFrozen == (code == .accountFrozen))
     }
 
     @Test func C11_detailsAreKept() throws {

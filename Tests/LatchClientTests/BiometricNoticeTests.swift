@@ -67,7 +67,8 @@ struct BiometricNoticeTests {
     @Test func B1_unavailableReasonsGiveTheirNotice() {
         #expect(BiometricNotice.unavailable(.notEnrolled, kind: .faceID) == .notEnrolled(.faceID))
         #expect(BiometricNotice.unavailable(.passcodeNotSet, kind: .faceID) == .passcodeNotSet(.faceID))
-        #expect(BiometricNotice.unavailable(.notAvailable, kind: .faceID) == .notAvailable(.faceID))
+        // Issue 23 §1: the capability check's own notice ("指纹不可用"), not the prompt's −6 ("设备指纹不可用").
+        #expect(BiometricNotice.unavailable(.notAvailable, kind: .faceID) == .unavailable(.faceID))
         #expect(BiometricNotice.unavailable(.lockedOut, kind: .faceID) == .lockedOut(.faceID))
         #expect(BiometricNotice.unavailable(.notSupported, kind: .faceID) == .notSupported)
         #expect(Self.all.filter(\.suggestsSettings).count == 3 * BiometryKind.allCases.count)

@@ -300,8 +300,25 @@ struct BiometricSignInDriverTests {
 
         let update = await bed.driver().start(hasStoredSession: false)
 
-        #expect(update == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID))))
+        // Issue 23 §1 (seed 003 §5.3.2): the device passcode is offered to unlock it.
+        #expect(
+            update == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID), offersPasscodeUnlock: true))
+        )
         #expect(await bed.store.binding() != nil)
+    }
+
+    @Test func test_23_1_lockedOutSignInUnlocksWithThePasscode() async throws {
+        let bed = BiometricTestBed()
+        _ = try await bed.enabled()
+        await bed.sensor.setUnavailable(.lockedOut)
+        let driver = bed.driver()
+        _ = await driver.start(hasStoredSession: false)
+
+        // The passcode is entered: the sensor is unlocked, and the prompt runs again and matches.
+        await bed.sensor.enqueue(.passcode, .match)
+        let update = await driver.unlockWithPasscodeTapped()
+
+        #expect(update == .finished(.signedIn(FakeCredentialServer.tokens)))
     }
 
     @Test func B2_notInteractiveWaitsForTheAppToBecomeActive() async throws {

@@ -120,12 +120,51 @@ struct BiometricSignInTests {
         }
     }
 
+    @Test func B1_lockedOutAtLaunchOffersThePasscode() {
+        var machine = BiometricSignIn()
+        _ = machine.appLaunched(binding: Self.binding, hasStoredSession: false)
+
+        let action = machine.availabilityKnown(.unavailable(.lockedOut), enrollment: .usable)
+
+        #expect(
+            action == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID), offersPasscodeUnlock: true))
+        )
+    }
+
+    @Test func test_23_1_lockoutOnSignInOffersPasscodeUnlock() {
+        var machine = Self.evaluating()
+        _ = machine.evaluationFinished(Self.failure(-8))
+
+        // "输入设备密码解锁…": the passcode prompt.
+        let unlock = machine.userTappedUnlockWithPasscode()
+        #expect(unlock == .unlockWithPasscode(reason: "Enter your passcode to unlock Face ID.", cancelTitle: "Cancel"))
+
+        // Not entered: the locked screen stays.
+        #expect(
+            machine.passcodeUnlockFinished(unlocked: false)
+                == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID), offersPasscodeUnlock: true)))
+
+        // Entered: biometrics are checked and tried again at once.
+        _ = machine.userTappedUnlockWithPasscode()
+        #expect(machine.passcodeUnlockFinished(unlocked: true) == .checkAvailability)
+        if case .evaluate = machine.availabilityKnown(.available(kind: .faceID), enrollment: .usable) {
+        } else {
+            Issue.record("the prompt should run again after the passcode")
+        }
+        // A stale tap on the unlock button changes nothing.
+        #expect(machine.userTappedUnlockWithPasscode() == .none)
+        #expect(BiometricStrings.unlockWithPasscode(.touchID, in: .zhHans) == "输入设备密码解锁指纹")
+    }
+
     @Test func B2_lockoutOffersPasswordOnly() {
         var machine = Self.evaluating()
 
         let action = machine.evaluationFinished(Self.failure(-8))
 
-        #expect(action == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID))))
+        // Issue 23 §1 (seed 003 §5.3.2): the locked screen also offers the device passcode to unlock.
+        #expect(
+            action == .showSignIn(Screen(biometricOption: nil, notice: .lockedOut(.faceID), offersPasscodeUnlock: true))
+        )
         #expect(!BiometricNotice.lockedOut(.faceID).suggestsSettings)
     }
 
@@ -160,9 +199,9 @@ struct BiometricSignInTests {
 
     @Test func B1_unavailableAtLaunchShowsWhy() {
         let expected: [(BiometricUnavailableReason, BiometricNotice)] = [
-            (.lockedOut, .lockedOut(.faceID)), (.notEnrolled, .notEnrolled(.faceID)),
-            (.passcodeNotSet, .passcodeNotSet(.faceID)),
-            (.notAvailable, .notAvailable(.faceID)), (.notSupported, .notSupported)
+            (.notEnrolled, .notEnrolled(.faceID)), (.passcodeNotSet, .passcodeNotSet(.faceID)),
+            // Issue 23 §1: the capability check's own "指纹不可用" notice; a lockout is tested below.
+            (.notAvailable, .unavailable(.faceID)), (.notSupported, .notSupported)
         ]
         for (reason, notice) in expected {
             var machine = BiometricSignIn()

@@ -85,7 +85,8 @@ extension VerificationFlow.Action {
     /// The screen this action shows, if any.
     var screen: VerificationScreen? {
         switch self {
-        case .startServerVerification(_, let screen), .show(let screen), .evaluateBiometrics(_, let screen),
+        case .startServerVerification(_, let screen), .show(let screen), .showCountdown(let screen),
+            .evaluateBiometrics(_, let screen),
             .cancelBiometricEvaluation(let screen), .submitBiometricSignature(_, let screen),
             .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen), .getPasskeyAssertion(_, let screen),
             .submitPasskeyAssertion(_, _, let screen):

@@ -15,8 +15,12 @@ public enum BiometricNotice: Sendable, Hashable {
     case passcodeNotSet(BiometryKind)
     /// −7: nothing enrolled.
     case notEnrolled(BiometryKind)
-    /// −6: the sensor cannot be used, or this app's permission is off.
+    /// −6 from a prompt: the sensor cannot be used, or this app's permission is off ("设备指纹不可用", seed 001's
+    /// evaluatePolicy `LAErrorTouchIDNotAvailable`).
     case notAvailable(BiometryKind)
+    /// The capability check (`canEvaluatePolicy`) found the sensor unusable for a reason it does not name
+    /// further: "指纹不可用", seed 001's default case (issue 23 §1), as distinct from ``notAvailable(_:)``.
+    case unavailable(BiometryKind)
     /// No sensor, or an OS too old for it.
     case notSupported
     /// −8: locked after too many failures.
@@ -37,7 +41,7 @@ public enum BiometricNotice: Sendable, Hashable {
         switch reason {
         case .notEnrolled: .notEnrolled(kind)
         case .passcodeNotSet: .passcodeNotSet(kind)
-        case .notAvailable: .notAvailable(kind)
+        case .notAvailable: .unavailable(kind)
         case .lockedOut: .lockedOut(kind)
         case .notSupported: .notSupported
         }
@@ -46,7 +50,7 @@ public enum BiometricNotice: Sendable, Hashable {
     /// Whether the notice should offer a button to the system Settings (B2's settings-like class).
     public var suggestsSettings: Bool {
         switch self {
-        case .passcodeNotSet, .notEnrolled, .notAvailable: true
+        case .passcodeNotSet, .notEnrolled, .notAvailable, .unavailable: true
         case .notRecognized, .cancelled, .notSupported, .lockedOut, .enrollmentChanged, .bindingRemoved, .failed,
             .networkError, .server:
             false
@@ -66,6 +70,8 @@ public enum BiometricNotice: Sendable, Hashable {
         case (.notEnrolled(let kind), .en): "\(kind.displayName) is not set up. Set it up in Settings."
         case (.notAvailable(let kind), .zhHans): "设备\(kind.chineseName)不可用"
         case (.notAvailable(let kind), .en): "\(kind.displayName) is not available. Allow it for this app in Settings."
+        case (.unavailable(let kind), .zhHans): "\(kind.chineseName)不可用"
+        case (.unavailable(let kind), .en): "\(kind.displayName) can't be used right now. Check it in Settings."
         case (.notSupported, .zhHans): "此设备不支持生物识别"
         case (.notSupported, .en): "This device does not support Face ID or Touch ID."
         case (.lockedOut(let kind), .zhHans): "\(kind.chineseName)尝试次数过多已被锁定，请输入系统密码解锁"

@@ -20,6 +20,8 @@ extension BiometricSignIn {
         case forgetBinding
         /// Show the sign-in screen; the flow rests until the user taps the biometric option.
         case showSignIn(SignInScreen)
+        /// Run the device-passcode prompt (after a lockout), then call `passcodeUnlockFinished(unlocked:)`.
+        case unlockWithPasscode(reason: String, cancelTitle: String)
         /// Done: the app is entered.
         case finish(Outcome)
     }
@@ -39,12 +41,16 @@ extension BiometricSignIn {
         public var biometricOption: BiometryKind?
         /// A message to show, if any.
         public var notice: BiometricNotice?
+        /// After a lockout: "输入设备密码解锁指纹" / "Unlock Touch ID with Passcode" is offered (seed 003 §5.3.2);
+        /// a tap is `userTappedUnlockWithPasscode()`.
+        public var offersPasscodeUnlock: Bool
         /// Password sign-in is always offered (C12).
         public var offersPassword: Bool { true }
 
-        public init(biometricOption: BiometryKind?, notice: BiometricNotice?) {
+        public init(biometricOption: BiometryKind?, notice: BiometricNotice?, offersPasscodeUnlock: Bool = false) {
             self.biometricOption = biometricOption
             self.notice = notice
+            self.offersPasscodeUnlock = offersPasscodeUnlock
         }
     }
 }

@@ -44,6 +44,11 @@ public struct BiometricSignIn: Sendable {
         case forgettingBinding(notice: BiometricNotice)
         /// The sign-in screen is up; tapping the biometric option starts `offered` again.
         case showingSignIn(offered: Attempt?)
+        /// The sign-in screen is up after a lockout (−8, seed 003 §5.3.2): the device passcode can unlock
+        /// biometrics, then `attempt` starts again (issue 23 §1).
+        case lockedOut(Attempt)
+        /// The device-passcode prompt is up.
+        case unlockingWithPasscode(Attempt)
         /// The app was entered; nothing more happens.
         case finished
     }
@@ -92,6 +97,9 @@ public struct BiometricSignIn: Sendable {
         switch state {
         case .checkingAvailability(let attempt):
             switch (availability, enrollment) {
+            case (.unavailable(.lockedOut), _):
+                // Locked before this launch: the device passcode unlocks it (seed 003 §5.3.2).
+                return lockedOut(attempt)
             case (.unavailable(let reason), _):
                 return showSignIn(offering: nil, notice: .unavailable(reason, kind: attempt.kind))
             case (.available, .notEnabled):
@@ -108,7 +116,7 @@ public struct BiometricSignIn: Sendable {
                     fallbackTitle: fallbackTitle,
                     cancelTitle: BiometricStrings.cancel(in: language))
             }
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while availability was being checked.
             return .none
         case .idle, .evaluating, .waitingUntilActive, .requestingChallenge, .signing, .exchanging, .forgettingBinding:
@@ -121,7 +129,7 @@ public struct BiometricSignIn: Sendable {
         switch state {
         case .evaluating(let attempt):
             return evaluated(BiometricOutcome(result, kind: attempt.kind), attempt: attempt)
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the prompt was up.
             return .none
         case .idle, .checkingAvailability, .waitingUntilActive, .requestingChallenge, .signing, .exchanging,
@@ -140,7 +148,7 @@ public struct BiometricSignIn: Sendable {
                 fallbackTitle: fallbackTitle,
                 cancelTitle: BiometricStrings.cancel(in: language))
         case .idle, .checkingAvailability, .evaluating, .requestingChallenge, .signing, .exchanging, .forgettingBinding,
-            .showingSignIn, .finished:
+            .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // The app becomes active all the time; only a prompt that could not appear cares.
             return .none
         }
@@ -159,7 +167,7 @@ public struct BiometricSignIn: Sendable {
             }
             state = .signing(attempt, challengeID: challenge.challengeId)
             return .sign(message)
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the request was under way.
             return .none
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .signing, .exchanging, .forgettingBinding:
@@ -173,7 +181,7 @@ public struct BiometricSignIn: Sendable {
         case .signing(let attempt, let challengeID):
             state = .exchanging(attempt)
             return .exchange(challengeID: challengeID, signature: signature)
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the key was signing.
             return .none
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging,
@@ -201,7 +209,7 @@ public struct BiometricSignIn: Sendable {
             case .unavailable, .platform:
                 return showSignIn(offering: attempt, notice: .failed(attempt.kind))
             }
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the key was signing.
             return .none
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .exchanging,
@@ -216,7 +224,7 @@ public struct BiometricSignIn: Sendable {
         case .exchanging:
             state = .finished
             return .finish(.signedIn(tokens))
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the exchange was under way. The server
             // session it opened is left to expire; the password sign-in opens its own.
             return .none
@@ -242,7 +250,7 @@ public struct BiometricSignIn: Sendable {
                 return showSignIn(
                     offering: attempt, notice: message.map(BiometricNotice.server) ?? .failed(attempt.kind))
             }
-        case .showingSignIn, .finished:
+        case .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Tolerated race: the user chose the password while the request was under way.
             return .none
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .signing, .forgettingBinding:
@@ -258,7 +266,7 @@ public struct BiometricSignIn: Sendable {
             return showSignIn(offering: nil, notice: notice)
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
             .exchanging,
-            .showingSignIn, .finished:
+            .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             preconditionFailure(
                 "bindingForgotten only answers forgetBinding, after which nothing else can move the state")
         }
@@ -275,8 +283,9 @@ public struct BiometricSignIn: Sendable {
             return .none
         case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
             .exchanging,
-            .forgettingBinding, .finished:
-            // Tolerated: a second tap while a try is under way, or after the app was entered.
+            .forgettingBinding, .finished, .lockedOut, .unlockingWithPasscode:
+            // Tolerated: a second tap while a try is under way, after the app was entered, or a stale
+            // biometric button after a lockout (no biometric option then: the passcode unlocks first).
             return .none
         }
     }
@@ -288,8 +297,39 @@ public struct BiometricSignIn: Sendable {
         case .checkingAvailability(let attempt), .evaluating(let attempt), .waitingUntilActive(let attempt),
             .requestingChallenge(let attempt), .signing(let attempt, _), .exchanging(let attempt):
             return showSignIn(offering: attempt, notice: nil)
-        case .idle, .forgettingBinding, .showingSignIn, .finished:
+        case .idle, .forgettingBinding, .showingSignIn, .finished, .lockedOut, .unlockingWithPasscode:
             // Already on (or about to show) the sign-in screen, or done.
+            return .none
+        }
+    }
+
+    /// "输入设备密码解锁指纹" / "Unlock Touch ID with Passcode" on the sign-in screen after a lockout: the
+    /// device-passcode prompt.
+    public mutating func userTappedUnlockWithPasscode() -> Action {
+        switch state {
+        case .lockedOut(let attempt):
+            state = .unlockingWithPasscode(attempt)
+            return .unlockWithPasscode(
+                reason: BiometricStrings.passcodeReason(attempt.kind, in: language),
+                cancelTitle: BiometricStrings.cancel(in: language))
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
+            .exchanging, .forgettingBinding, .showingSignIn, .unlockingWithPasscode, .finished:
+            // Tolerated: the button is not on this screen (a stale or second tap).
+            return .none
+        }
+    }
+
+    /// The device-passcode prompt ended: entered → biometrics are checked and tried again at once; not
+    /// entered → the locked sign-in screen stays.
+    public mutating func passcodeUnlockFinished(unlocked: Bool) -> Action {
+        switch state {
+        case .unlockingWithPasscode(let attempt):
+            guard unlocked else { return lockedOut(attempt) }
+            state = .checkingAvailability(attempt)
+            return .checkAvailability
+        case .idle, .checkingAvailability, .evaluating, .waitingUntilActive, .requestingChallenge, .signing,
+            .exchanging, .forgettingBinding, .showingSignIn, .lockedOut, .finished:
+            // Tolerated: a late answer after the user moved on (the password chosen meanwhile).
             return .none
         }
     }
@@ -314,7 +354,10 @@ public struct BiometricSignIn: Sendable {
         case .userFallback:
             // The app's own fallback here is the password form, which the sign-in screen shows.
             return showSignIn(offering: attempt, notice: nil)
-        case .passcodeNotSet, .notAvailable, .permissionDenied, .notEnrolled, .lockout, .failedThenLockedOut:
+        case .lockout, .failedThenLockedOut:
+            // Seed 003 §5.3.2: the device passcode unlocks biometrics, as on the verification page.
+            return lockedOut(attempt)
+        case .passcodeNotSet, .notAvailable, .permissionDenied, .notEnrolled:
             let notice = BiometricNotice(unusable: outcome, kind: attempt.kind) ?? .failed(attempt.kind)
             return showSignIn(offering: nil, notice: notice)
         case .notInteractive:
@@ -323,6 +366,13 @@ public struct BiometricSignIn: Sendable {
         case .unexpected:
             return showSignIn(offering: attempt, notice: .failed(attempt.kind))
         }
+    }
+
+    /// The sign-in screen after a lockout: why, and the device passcode to unlock (issue 23 §1).
+    private mutating func lockedOut(_ attempt: Attempt) -> Action {
+        state = .lockedOut(attempt)
+        return .showSignIn(
+            SignInScreen(biometricOption: nil, notice: .lockedOut(attempt.kind), offersPasscodeUnlock: true))
     }
 
     private mutating func showSignIn(offering attempt: Attempt?, notice: BiometricNotice?) -> Action {

@@ -78,6 +78,11 @@ public final class BiometricSignInDriver {
         await begin(machine.appBecameActive())
     }
 
+    /// The user tapped "输入设备密码解锁…" / "Unlock … with Passcode" after a lockout (seed 003 §5.3.2).
+    public func unlockWithPasscodeTapped() async -> Update {
+        await begin(machine.userTappedUnlockWithPasscode())
+    }
+
     /// The user chose password sign-in: running steps are abandoned and the sign-in screen stays.
     public func passwordChosen() -> Update {
         let action = machine.userChosePassword()
@@ -147,6 +152,10 @@ public final class BiometricSignInDriver {
                     guard work.isCurrent(ticket) else { return .pending }
                     action = machine.serverRejected(Self.credentialError(error))
                 }
+            case .unlockWithPasscode(let reason, let cancelTitle):
+                let result = await authenticator.unlockWithPasscode(reason: reason, cancelTitle: cancelTitle)
+                guard work.isCurrent(ticket) else { return .pending }
+                action = machine.passcodeUnlockFinished(unlocked: result == .success)
             case .forgetBinding:
                 // Turn it off first, then delete the key. A failure leaves a leftover that the next
                 // check finds again; the session is never among what is deleted.

@@ -26,6 +26,22 @@ public enum BiometricStrings {
         }
     }
 
+    /// The sign-in screen's button after a lockout: "输入设备密码解锁指纹" / "Unlock Touch ID with Passcode".
+    public static func unlockWithPasscode(_ kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "输入设备密码解锁\(kind.chineseName)"
+        case .en: "Unlock \(kind.displayName) with Passcode"
+        }
+    }
+
+    /// The device-passcode prompt's reason: "输入设备密码以解锁指纹" / "Enter your passcode to unlock Touch ID.".
+    public static func passcodeReason(_ kind: BiometryKind, in language: LatchLanguage) -> String {
+        switch language {
+        case .zhHans: "输入设备密码以解锁\(kind.chineseName)"
+        case .en: "Enter your passcode to unlock \(kind.displayName)."
+        }
+    }
+
     /// The system prompt's cancel button (`localizedCancelTitle`): "取消" / "Cancel".
     public static func cancel(in language: LatchLanguage) -> String {
         switch language {

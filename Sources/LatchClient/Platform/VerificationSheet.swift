@@ -23,8 +23,12 @@
         @Environment(\.scenePhase) private var scenePhase
 
         /// A page showing `screen` under the app's icon (seed §2.2; decorative, hidden from VoiceOver
-        /// since the title names the page); `send` receives what the user does.
-        public init(screen: VerificationScreen, appIcon: Image? = nil, send: @escaping (VerificationInput) -> Void) {
+        /// since the title names the page): by default the app's own icon (issue 23 §1), `nil` for none;
+        /// `send` receives what the user does.
+        public init(
+            screen: VerificationScreen, appIcon: Image? = VerificationSheet.bundledAppIcon,
+            send: @escaping (VerificationInput) -> Void
+        ) {
             self.screen = screen
             self.appIcon = appIcon
             self.send = send
@@ -46,12 +50,26 @@
             .onChange(of: screen) { old, new in
                 if new.kind != old.kind || (old.isBusy && !new.isBusy) { entry = "" }
                 fieldFocused = new.input?.isEnabled == true
-                announce(new.announcement)
+                // The hold page's countdown replaces the screen every second with the same announcement:
+                // it is said once (issue 19 §2).
+                if new.countdown == nil || new.announcement != old.announcement { announce(new.announcement) }
             }
             .onChange(of: scenePhase) { _, phase in
                 // .inactive also happens while the system Face ID prompt is up; only leaving the app counts.
                 if phase == .background { send(.appDidEnterBackground) }
             }
+        }
+
+        /// The app's own icon, found through its Info.plist (`AppIconName`); `nil` when it has none.
+        public static var bundledAppIcon: Image? {
+            guard let name = AppIconName.primary(in: Bundle.main.infoDictionary ?? [:]) else { return nil }
+            #if canImport(UIKit)
+                return UIImage(named: name).map { Image(uiImage: $0) }
+            #elseif canImport(AppKit)
+                return NSImage(named: name).map { Image(nsImage: $0) }
+            #else
+                return nil
+            #endif
         }
 
         private var palette: VerificationPalette {
@@ -76,6 +94,13 @@
                     .font(.headline)
                     .foregroundStyle(Color(verification: palette.title))
                     .accessibilityAddTraits(.isHeader)
+                if let operation = screen.operationDescription {
+                    // Seed 000 §5.1: the caller's description of the action, on the card itself.
+                    Text(operation)
+                        .font(.subheadline.weight(.semibold))
+                        .multilineTextAlignment(.center)
+                        .foregroundStyle(Color(verification: palette.body))
+                }
                 Text(screen.message)
                     .font(.body)
                     .multilineTextAlignment(.center)
@@ -85,6 +110,9 @@
                         .font(.subheadline)
                         .multilineTextAlignment(.center)
                         .foregroundStyle(Color(verification: screen.tone == .warning ? palette.warning : palette.body))
+                }
+                if let countdown = screen.countdown {
+                    countdownLines(countdown)
                 }
                 if screen.isBusy {
                     ProgressView()
@@ -106,6 +134,19 @@
             .padding(24)
             .accessibilityElement(children: .contain)
             .accessibilityAddTraits(.isModal)
+        }
+
+        /// The hold page's time left (monospaced, read in words by VoiceOver) and until when (issue 19 §2).
+        private func countdownLines(_ countdown: VerificationCountdown) -> some View {
+            VStack(spacing: 4) {
+                Text(countdown.remaining)
+                    .font(.title2.monospacedDigit())
+                    .foregroundStyle(Color(verification: palette.title))
+                    .accessibilityLabel(countdown.accessibilityLabel)
+                Text(countdown.until)
+                    .font(.subheadline)
+                    .foregroundStyle(Color(verification: palette.body))
+            }
         }
 
         private func field(_ input: VerificationInputField) -> some View {
@@ -211,11 +252,13 @@
     }
 
     extension View {
-        /// Presents the verification page of `model` while a verification runs: a full-screen cover with a
-        /// clear background (the page draws its own dimmed backdrop) on iOS and visionOS, a sheet on macOS.
+        /// Presents the verification page of `model` while a verification runs, under the app's own icon
+        /// unless `appIcon` says otherwise: a full-screen cover with a clear background (the page draws its own dimmed backdrop) on iOS and visionOS, a sheet on macOS.
         /// A dismissal by the system (a sheet swiped down) is the page's "取消", so `verify` returns; the
         /// page's closing announcement ("验证成功", "已取消验证" …) is posted to VoiceOver once it is gone.
-        public func verificationPage(_ model: VerificationSheetModel, appIcon: Image? = nil) -> some View {
+        public func verificationPage(
+            _ model: VerificationSheetModel, appIcon: Image? = VerificationSheet.bundledAppIcon
+        ) -> some View {
             modifier(VerificationPagePresentation(model: model, appIcon: appIcon))
         }
     }

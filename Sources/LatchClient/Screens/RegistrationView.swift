@@ -4,17 +4,31 @@
     /// The registration screen (seed 004 §3.2) over a ``RegistrationScreenModel``. It decides nothing:
     /// texts, the meter, hints, errors and which buttons work come from the model.
     ///
-    ///     RegistrationView(model: model, showTerms: { openURL(termsURL) }, showSignIn: { path.append(.signIn) })
+    ///     RegistrationView(
+    ///         model: model, showTerms: { openURL(termsURL) }, showPrivacyPolicy: { openURL(privacyURL) },
+    ///         showSignIn: { path.append(.signIn) })
     @MainActor
     public struct RegistrationView: View {
         @Bindable private var model: RegistrationScreenModel
         private let showTerms: () -> Void
+        private let showPrivacyPolicy: () -> Void
         private let showSignIn: () -> Void
 
-        public init(model: RegistrationScreenModel, showTerms: @escaping () -> Void, showSignIn: @escaping () -> Void) {
+        /// 《用户协议》 and 《隐私政策》 are two links (issue 23 §1): `showTerms` and `showPrivacyPolicy` open one each.
+        public init(
+            model: RegistrationScreenModel, showTerms: @escaping () -> Void,
+            showPrivacyPolicy: @escaping () -> Void, showSignIn: @escaping () -> Void
+        ) {
             self.model = model
             self.showTerms = showTerms
+            self.showPrivacyPolicy = showPrivacyPolicy
             self.showSignIn = showSignIn
+        }
+
+        /// One callback for both documents.
+        @available(*, deprecated, message: "《用户协议》 and 《隐私政策》 are two links: pass showPrivacyPolicy too")
+        public init(model: RegistrationScreenModel, showTerms: @escaping () -> Void, showSignIn: @escaping () -> Void) {
+            self.init(model: model, showTerms: showTerms, showPrivacyPolicy: showTerms, showSignIn: showSignIn)
         }
 
         public var body: some View {
@@ -50,7 +64,10 @@
                 if let error = model.emailError { Text(error).foregroundStyle(.red) }
             }
             Section(model.strings.passwordLabel) {
-                revealable(model.strings.passwordLabel, text: $model.password, visible: $model.isPasswordVisible)
+                revealable(
+                    model.strings.passwordLabel, text: $model.password, visible: model.isPasswordVisible,
+                    symbol: model.passwordRevealSymbol, revealLabel: model.passwordRevealLabel,
+                    toggle: model.togglePasswordVisibility)
                 if let meter = model.strengthMeter {
                     HStack {
                         ProgressView(value: meter.fraction).accessibilityHidden(true)
@@ -65,14 +82,19 @@
             }
             Section(model.strings.confirmPasswordLabel) {
                 revealable(
-                    model.strings.confirmPasswordLabel, text: $model.confirmation, visible: $model.isConfirmationVisible
-                )
+                    model.strings.confirmPasswordLabel, text: $model.confirmation, visible: model.isConfirmationVisible,
+                    symbol: model.confirmationRevealSymbol, revealLabel: model.confirmationRevealLabel,
+                    toggle: model.toggleConfirmationVisibility)
                 if let error = model.confirmationError { Text(error).foregroundStyle(.red) }
             }
             Section {
                 TextField(model.strings.nicknameLabel, text: $model.nickname)
                 Toggle(model.strings.termsAgreement, isOn: $model.termsAccepted)
-                Button(model.strings.termsOfService + model.strings.privacyPolicy, action: showTerms)
+                HStack {
+                    Button(model.strings.termsOfService, action: showTerms)
+                    Button(model.strings.privacyPolicy, action: showPrivacyPolicy)
+                }
+                .buttonStyle(.borderless)
             }
             Section {
                 Button(model.registerTitle) { Task { await model.register() } }
@@ -100,21 +122,21 @@
             }
         }
 
-        @ViewBuilder private func revealable(_ label: String, text: Binding<String>, visible: Binding<Bool>)
-            -> some View
-        {
+        /// A password field with its 👁; the state, symbol and VoiceOver label come from the model.
+        @ViewBuilder private func revealable(
+            _ label: String, text: Binding<String>, visible: Bool, symbol: String, revealLabel: String,
+            toggle: @escaping () -> Void
+        ) -> some View {
             HStack {
-                if visible.wrappedValue {
+                if visible {
                     TextField(label, text: text).newPasswordContent()
                 } else {
                     SecureField(label, text: text).newPasswordContent()
                 }
-                Button {
-                    visible.wrappedValue.toggle()
-                } label: {
-                    Image(systemName: visible.wrappedValue ? "eye.slash" : "eye")
+                Button(action: toggle) {
+                    Image(systemName: symbol)
                 }
-                .accessibilityLabel(model.strings.revealPassword(visible.wrappedValue))
+                .accessibilityLabel(revealLabel)
                 .buttonStyle(.borderless)
             }
         }

@@ -51,6 +51,8 @@ public struct ScreenFailure: Sendable, Equatable {
                 isRetryable: server.retryAfter != nil || server.status >= 500)
         case .signInVerificationRequired:
             self.init(message: LatchErrorCode.verificationRequired.message(in: language), code: .verificationRequired)
+        case .accountFrozen(let server):
+            self.init(message: server.message, code: .accountFrozen)
         case .network:
             self.init(message: Self.networkMessage(language), isRetryable: true)
         case .unexpected:

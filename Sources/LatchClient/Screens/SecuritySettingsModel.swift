@@ -70,6 +70,10 @@
         /// The biometric row's name: "Face ID".
         public var biometricTitle: String { strings.biometricTitle(status?.biometry) }
 
+        /// The biometric switch's label as seed 002 names it: "面容登录" / "Face ID sign-in", "指纹登录" /
+        /// "Touch ID sign-in" (issue 23 §1).
+        public var biometricSwitchLabel: String { strings.biometricSwitch(status?.biometry) }
+
         /// The line under the biometric switch: what it does, or why it cannot be turned on.
         public var biometricDetail: String {
             guard let status else { return strings.biometricDetail }

@@ -29,6 +29,16 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     public func biometricTitle(_ kind: BiometryKind?) -> String {
         kind?.displayName ?? pick("生物识别", "Biometrics")
     }
+    /// The biometric switch's label (seed 002 "点击开启“指纹登录”"): "指纹登录" / "Touch ID sign-in", "面容登录" /
+    /// "Face ID sign-in"; "生物识别登录" / "Biometric sign-in" when the sensor is unknown.
+    public func biometricSwitch(_ kind: BiometryKind?) -> String {
+        switch kind {
+        case .touchID: pick("指纹登录", "Touch ID sign-in")
+        case .faceID: pick("面容登录", "Face ID sign-in")
+        case .opticID: pick("Optic ID登录", "Optic ID sign-in")
+        case nil: pick("生物识别登录", "Biometric sign-in")
+        }
+    }
     /// What the biometric switch does.
     public var biometricDetail: String { pick("用于登录和验证敏感操作", "For signing in and confirming sensitive actions.") }
     /// Why the switch cannot be turned on now.

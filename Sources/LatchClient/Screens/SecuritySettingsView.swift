@@ -19,7 +19,7 @@
                 if model.status != nil {
                     if model.showsBiometricRow {
                         Section {
-                            Toggle(model.biometricTitle, isOn: $model.biometricSwitch)
+                            Toggle(model.biometricSwitchLabel, isOn: $model.biometricSwitch)
                                 .disabled(!model.canToggleBiometrics)
                         } footer: {
                             Text(model.biometricDetail)

@@ -26,7 +26,9 @@ public struct LatchAPI: Sendable {
     // MARK: - Building blocks
 
     /// The HTTP request for `call`, with `Authorization: Bearer accessToken` when a token is given.
+    /// Throws ``InsecureServerURL`` when the server URL is neither `https` nor loopback `http` (seed 004 §8.1).
     public func request<Response>(for call: APICall<Response>, accessToken: String? = nil) throws -> HTTPRequest {
+        try ServerURLPolicy.check(serverURL)
         let base =
             serverURL.absoluteString.hasSuffix("/")
             ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
@@ -72,7 +74,8 @@ public struct LatchAPI: Sendable {
     /// The error an unsuccessful answer means.
     ///
     /// A body in the API's error format becomes `.server` (or `.signInVerificationRequired` for a 403
-    /// VERIFICATION_REQUIRED carrying a login challenge); anything else becomes `.unexpected(status:)`.
+    /// VERIFICATION_REQUIRED carrying a login challenge, `.accountFrozen` for ACCOUNT_FROZEN); anything
+    /// else becomes `.unexpected(status:)`.
     public static func error(from response: HTTPResponse) -> LatchClientError {
         guard let body = try? APIJSON.decoder().decode(APIErrorBody.self, from: response.body) else {
             return .unexpected(status: response.status)
@@ -83,6 +86,7 @@ public struct LatchAPI: Sendable {
             return .signInVerificationRequired(
                 SignInChallenge(id: challengeID, method: .init(serverName: error.method)))
         }
+        if error.code == .accountFrozen { return .accountFrozen(error) }
         return .server(error)
     }
 

@@ -42,8 +42,16 @@ extension LatchClient {
 
     /// Sets a new password with the mailed code; every session of the account ends (this one too, at
     /// its next request).
-    public func resetPassword(email: String, code: String, newPassword: String) async throws {
-        try await api.resetPassword(ResetPasswordRequest(email: email, code: code, newPassword: newPassword))
+    ///
+    /// A frozen account with 2FA on also needs the second factor (issue 19 §3): without it the server
+    /// answers VERIFICATION_REQUIRED with `field == "second_factor"` (``LatchClientError/needsSecondFactor``);
+    /// ask for the authenticator's code or a recovery code and call again with `secondFactor`. A wrong one
+    /// is AUTH_003. Success unfreezes the account and starts a security hold.
+    public func resetPassword(email: String, code: String, newPassword: String, secondFactor: String? = nil)
+        async throws
+    {
+        try await api.resetPassword(
+            ResetPasswordRequest(email: email, code: code, newPassword: newPassword, secondFactor: secondFactor))
     }
 
     /// Changes the password, knowing the current one; the account's other sessions end.

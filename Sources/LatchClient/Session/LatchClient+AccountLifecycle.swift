@@ -27,12 +27,17 @@ extension LatchClient {
                 body: verification.map { DeleteAccountRequest(verificationToken: $0.token) },
                 requiresAuthorization: true))
         _ = await coordinator.signOut()
+        await forgetEndedBiometricBinding()
+        return deleted.appleRevocation
+    }
+
+    /// Drops this device's biometric sign-in record after the server ended its device key with the
+    /// account (deletion, freeze): nothing is left to remove on the server later.
+    func forgetEndedBiometricBinding() async {
         let biometrics = BiometricEnrollmentStore(vault: vault)
         let bound = await biometrics.binding()
         try? await biometrics.forget()
-        // The credential went with the account: nothing is left to remove on the server later.
         if let bound { try? await biometrics.removeStale(bound.credentialID) }
-        return deleted.appleRevocation
     }
 
     /// The verification action `exportAccountData(verification:)` needs when the session signed in

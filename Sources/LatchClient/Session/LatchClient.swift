@@ -24,9 +24,13 @@ public final class LatchClient: Sendable {
 
     let broadcast: SessionStateBroadcast
     let coordinator: RefreshCoordinator
+    /// The current time, as injected at init (the verification page's hold countdown reads it too).
+    let clock: @Sendable () -> Date
     let identity: InstallationIdentity
 
-    /// A client of the latchd at `serverURL`.
+    /// A client of the latchd at `serverURL`, which must be `https` (plain `http` only for a loopback
+    /// host, seed 004 §8.1): another URL stops a debug build here, and every call fails with
+    /// ``InsecureServerURL`` without sending anything.
     ///
     /// - Parameters:
     ///   - vault: `KeychainVault()` on Apple platforms, `FileVault()` elsewhere, `InMemoryVault()` in tests.
@@ -40,6 +44,7 @@ public final class LatchClient: Sendable {
         acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        assert(ServerURLPolicy.allows(serverURL), InsecureServerURL(url: serverURL).description)
         let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
         let api = LatchAPI(
             serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue)
@@ -48,6 +53,7 @@ public final class LatchClient: Sendable {
         self.api = api
         self.vault = vault
         self.broadcast = broadcast
+        self.clock = clock
         self.identity = InstallationIdentity(vault: vault)
         self.coordinator = RefreshCoordinator(
             vault: vault, policy: refreshPolicy, clock: clock, broadcast: broadcast,

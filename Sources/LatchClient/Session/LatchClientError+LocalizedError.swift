@@ -17,7 +17,7 @@ extension LatchClientError: LocalizedError {
     /// in the language the request asked for).
     public func message(in language: LatchLanguage) -> String {
         switch self {
-        case .server(let error): error.message
+        case .server(let error), .accountFrozen(let error): error.message
         case .signInVerificationRequired: LatchErrorCode.verificationRequired.message(in: language)
         case .network:
             language == .zhHans
@@ -39,7 +39,7 @@ extension LatchClientError: LocalizedError {
         case .network, .vaultUnavailable: true
         case .server(let error): error.status == 429 || error.status >= 500
         case .unexpected(let status): status >= 500
-        case .signInVerificationRequired, .notSignedIn: false
+        case .signInVerificationRequired, .accountFrozen, .notSignedIn: false
         }
     }
 

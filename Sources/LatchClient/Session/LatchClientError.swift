@@ -8,6 +8,8 @@ import LatchCore
 ///         askForCode(challenge)                        // then completeSignIn(challengeID:code:)
 ///     } catch let error as LatchClientError where error.code == .locked {
 ///         showLocked(until: error.serverError?.lockedUntil)
+///     } catch LatchClientError.accountFrozen(let error) {
+///         showFrozen(error.message)                    // "this wasn't me": recover by resetting the password
 ///     } catch let error as LatchClientError where error.isAccountDisabled {
 ///         showAccountDisabled()                        // an operator disabled it: contact support
 ///     } catch LatchClientError.network {
@@ -18,6 +20,10 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
     case server(LatchServerError)
     /// The sign-in needs a code first (C8, an unusual sign-in: 403 VERIFICATION_REQUIRED with a challenge).
     case signInVerificationRequired(SignInChallenge)
+    /// The account is frozen (403 ACCOUNT_FROZEN, issue 19 §3: "this wasn't me"): every sign-in and refresh
+    /// is refused until the owner resets the password by email code (with the 2FA code when 2FA is on).
+    /// The server's message says how to recover.
+    case accountFrozen(LatchServerError)
     /// No HTTP answer arrived: offline, timed out, TLS or certificate pinning refused the server.
     case network(any Error)
     /// An answer this SDK cannot read (not the error format, or a success body that does not decode).
@@ -32,14 +38,17 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .server(let error): error.code
         case .signInVerificationRequired: .verificationRequired
+        case .accountFrozen: .accountFrozen
         case .network, .unexpected, .notSignedIn, .vaultUnavailable: nil
         }
     }
 
     /// The server's error, when it answered in its error format.
     public var serverError: LatchServerError? {
-        if case .server(let error) = self { return error }
-        return nil
+        switch self {
+        case .server(let error), .accountFrozen(let error): error
+        case .signInVerificationRequired, .network, .unexpected, .notSignedIn, .vaultUnavailable: nil
+        }
     }
 
     /// Whether the session is over (AUTH_004): sign in again.
@@ -58,6 +67,7 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
         case .server(let error): "server error \(error)"
         case .signInVerificationRequired(let challenge):
             "sign-in needs a code (challenge \(challenge.id), \(challenge.method))"
+        case .accountFrozen(let error): "account frozen \(error)"
         case .network(let error): "network error: \(error)"
         case .unexpected(let status): "unexpected answer (HTTP \(status))"
         case .notSignedIn: "not signed in"

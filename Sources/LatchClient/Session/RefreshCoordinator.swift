@@ -212,7 +212,8 @@ actor RefreshCoordinator {
         } catch {
             // Signed out (or someone else signed in) meanwhile: this refresh no longer matters.
             guard sessionChanges.isCurrent(started) else { throw LatchClientError.notSignedIn }
-            if let error = error as? LatchClientError, error.isSessionExpired {
+            // A frozen account's sessions were ended by the freeze (issue 19 §3): signed out here too.
+            if let error = error as? LatchClientError, error.isSessionExpired || error.isAccountFrozen {
                 if inFlight?.id == id { inFlight = nil }
                 await endSession(as: .signedOut)
             }

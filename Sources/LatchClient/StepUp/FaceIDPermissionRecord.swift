@@ -7,13 +7,10 @@ struct FaceIDPermissionRecord: Sendable {
     let vault: any TokenVault
 
     var isGranted: Bool {
-        get async {
-            if case .found = await vault.read(Self.key) { return true }
-            return false
-        }
+        get async { await VaultFlag(key: Self.key, vault: vault).isSet }
     }
 
     func remember() async {
-        try? await vault.write(Data("granted".utf8), for: Self.key)
+        await VaultFlag(key: Self.key, vault: vault).set("granted")
     }
 }

@@ -14,25 +14,23 @@ extension LatchClient {
     ///     }
     ///
     /// Cancelling the calling task counts as the user's "取消" / "Cancel". With `passkeys`, the page offers passkey
-    /// (after biometrics) when the server does and this device has a passkey that can answer.
+    /// (after biometrics) when the server does and this device has a passkey that can answer. When a security
+    /// hold pauses the action (403 SECURITY_HOLD, issue 19 §2), the page shows the hold (what, why, until when,
+    /// counting down by the client's clock) instead of any method; its "关闭" / "Close" returns `.cancelled`.
     public func verify(
         _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
         presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current,
         passkeys: (any PasskeyAuthenticator)? = nil
     ) async -> VerificationResult {
         let device = await verificationDeviceState(authenticator: authenticator)
-        let sensor: VerificationSensor =
-            switch device.biometry {
-            case .available(let sensor, _), .notEnrolled(let sensor), .notAvailable(let sensor), .lockedOut(let sensor):
-                sensor
-            case .notSupported: .faceID
-            }
+        let sensor = device.biometry.sensor ?? .faceID
         let relay = VerificationInputRelay()
         let environment = LatchVerificationEnvironment(
             client: self, authenticator: authenticator, keys: keys, presenter: presenter, sensor: sensor,
             passkeys: passkeys, responder: relay)
         let driver = VerificationDriver(
-            flow: VerificationFlow(context: context, device: device, language: language, timeZone: timeZone),
+            flow: VerificationFlow(
+                context: context, device: device, language: language, timeZone: timeZone, clock: clock),
             environment: environment)
         relay.connect { driver.send($0) }
         return await driver.run()
@@ -44,14 +42,18 @@ extension LatchClient {
         let store = BiometricEnrollmentStore(vault: vault)
         let binding = await store.binding()
         let availability = await authenticator.availability()
+        let check = await store.check(reading: await authenticator.domainStateReading())
         let unchanged: Bool =
-            switch await store.check(reading: await authenticator.domainStateReading()) {
+            switch check {
             case .usable, .unconfirmed: true // unconfirmed: the device key decides when it signs
             case .notEnabled, .changed: false
             }
-        return VerificationDeviceState(
+        var device = VerificationDeviceState(
             biometricCredentialID: unchanged ? binding?.credentialID : nil, availability: availability,
             boundSensor: binding?.biometry,
             faceIDPermissionGranted: await FaceIDPermissionRecord(vault: vault).isGranted)
+        // Seed 001: a changed enrollment takes biometrics off the page, which says why (issue 23 §1).
+        device.biometricEnrollmentChanged = binding != nil && check == .changed
+        return device
     }
 }

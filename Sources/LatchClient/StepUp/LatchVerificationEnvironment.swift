@@ -30,11 +30,17 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         self.responder = responder
     }
 
+    /// Opens the verification. A security hold's answer (issue 19 §2) is completed with the hold's start
+    /// from `GET /v1/me/security` when that answers, so that the page can name the hold's length.
     public func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted {
         do {
             return try await client.startVerification(request)
         } catch {
-            throw Self.failure(from: error)
+            guard case .securityHold(let hold) = Self.failure(from: error) else { throw Self.failure(from: error) }
+            guard let status = try? await client.accountSecurity() else {
+                throw VerificationServerFailure.securityHold(hold)
+            }
+            throw VerificationServerFailure.securityHold(hold.started(from: status))
         }
     }
 
@@ -121,7 +127,7 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     /// AUTH_004, everything without an answer as the network.
     static func failure(from error: any Error) -> VerificationServerFailure {
         switch error as? LatchClientError {
-        case .server(let server)?:
+        case .server(let server)?, .accountFrozen(let server)?:
             return VerificationServerFailure(server)
         case .notSignedIn?:
             return .sessionExpired

@@ -12,7 +12,7 @@ public struct VerificationContext: Sendable, Equatable {
     /// The action's parameters; the proof is bound to their canonical digest (D3).
     public var parameters: [String: String]
     /// What the user is confirming, in their language (the seed's "操作描述", operation description, passed by the caller);
-    /// shown by the biometric prompt. `nil` uses the page's own text ("使用面容ID进行验证" / "Use Face ID to verify.").
+    /// shown on the card (`VerificationScreen.operationDescription`, every page) and by the biometric prompt. `nil` uses the page's own text ("使用面容ID进行验证" / "Use Face ID to verify.").
     public var localizedReason: String?
 
     public init(action: String, parameters: [String: String] = [:], localizedReason: String? = nil) {

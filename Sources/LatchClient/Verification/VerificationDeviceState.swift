@@ -27,10 +27,14 @@ public struct VerificationDeviceState: Sendable, Equatable {
     public var biometricCredentialID: String?
     /// The sensor's state.
     public var biometry: Biometry
+    /// Biometrics were enabled here, but the enrolled faces or fingers changed since (the domain state
+    /// differs, seed 001, B4): `biometricCredentialID` is `nil` and the page says why it offers no biometrics.
+    public var biometricEnrollmentChanged: Bool
 
-    public init(biometricCredentialID: String?, biometry: Biometry) {
+    public init(biometricCredentialID: String?, biometry: Biometry, biometricEnrollmentChanged: Bool = false) {
         self.biometricCredentialID = biometricCredentialID
         self.biometry = biometry
+        self.biometricEnrollmentChanged = biometricEnrollmentChanged
     }
 }
 

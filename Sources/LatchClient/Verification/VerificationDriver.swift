@@ -28,6 +28,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case attemptSucceeded(VerificationPassed)
         case attemptFailed(VerificationServerFailure)
         case timedOut(verificationID: String)
+        case countdownTicked
     }
 
     private let environment: Environment
@@ -40,6 +41,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     /// The running system prompt (biometric or passcode): results of prompts that were taken down or
     /// replaced are dropped.
     private var prompt = LatestWork()
+    /// The next tick of the hold page's countdown (issue 19 §2), while that page is up.
+    private var countdown: Task<Void, Never>?
 
     public init(flow: VerificationFlow, environment: Environment) {
         self.flow = flow
@@ -127,6 +130,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             return flow.serverAttemptFailed(failure)
         case .timedOut(let verificationID):
             return flow.timedOut(verificationID: verificationID)
+        case .countdownTicked:
+            return flow.holdCountdownTicked()
         }
     }
 
@@ -151,6 +156,17 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             }
         case .show(let screen):
             await environment.present(screen)
+        case .showCountdown(let screen):
+            await environment.present(screen)
+            countdown?.cancel()
+            countdown = Task {
+                do {
+                    try await environment.sleep(seconds: 1)
+                } catch {
+                    return // cancelled: the flow finished
+                }
+                continuation.yield(.countdownTicked)
+            }
         case .requestBiometricPermission:
             spawn {
                 continuation.yield(.permissionAnswered(granted: await environment.requestBiometricPermission()))
@@ -203,6 +219,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             await environment.openSettings()
         case .finish(let result, let announcement):
             await stopEvaluation()
+            countdown?.cancel()
             for task in work { task.cancel() }
             work.removeAll()
             continuation.finish()

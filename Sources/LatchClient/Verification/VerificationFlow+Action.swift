@@ -9,6 +9,9 @@ extension VerificationFlow {
         case startServerVerification(VerificationRequest, screen: VerificationScreen)
         /// Show `screen`; nothing runs until the user acts.
         case show(VerificationScreen)
+        /// Show `screen`, a page with a live countdown (the security hold, issue 19 §2), and report
+        /// `holdCountdownTicked()` one second later.
+        case showCountdown(VerificationScreen)
         /// Ask the system for the Face ID permission; report `permissionPromptAnswered(granted:)`.
         case requestBiometricPermission
         /// Show `screen` and run the system biometric prompt; report `biometricFinished(_:)`.

@@ -8,6 +8,8 @@ struct VerificationScreens {
 
     let strings: VerificationStrings
     let timeZone: TimeZone
+    /// The caller's description of the action (seed 000 §5.1), shown on every page.
+    var operationDescription: String? = nil
 
     // MARK: Pages
 
@@ -161,6 +163,7 @@ struct VerificationScreens {
         case .timedOut: message = strings.timedOut
         case .attemptsUsedUp: message = strings.attemptsUsedUp
         case .invalidated: message = strings.verificationInvalid
+        case .holdEnded: message = strings.holdEnded
         }
         return screen(
             .expired, icon: .warning, title: strings.verificationTitle, message: message, tone: .warning,
@@ -180,6 +183,27 @@ struct VerificationScreens {
         return screen(
             .noMethodAvailable, icon: .warning, title: strings.verificationTitle, message: message, detail: detail,
             tone: .warning, buttons: biometricRepairs(session, notice: notice, enabled: true) + [cancel()])
+    }
+
+    /// The hold page (issue 19 §2) at `now`: what is held (the title), the reason's general line, why, until
+    /// when and the time left; only "关闭" / "Close". The announcement leaves out the seconds, so that it
+    /// stays the same while the countdown moves (it is said once).
+    func hold(_ hold: VerificationHold, now: Date) -> VerificationScreen {
+        let seconds = ScreenCountdown(endsAt: hold.holdUntil).secondsLeft(at: now)
+        let countdown = VerificationCountdown(
+            endsAt: hold.holdUntil, until: strings.holdUntil(hold.holdUntil, in: timeZone),
+            remaining: strings.holdRemaining(seconds: seconds),
+            accessibilityLabel: strings.holdRemainingLabel(seconds: seconds))
+        let message = strings.holdMessage(hold.action, hours: hold.hours)
+        let detail = strings.holdReason(hold.knownReason)
+        let close = button(.cancel, strings.close, hint: strings.closeHint, role: .cancel)
+        return VerificationScreen(
+            kind: .securityHold, icon: VerificationIcon(symbol: .hold, accessibilityLabel: strings.iconLabel(.hold)),
+            title: strings.holdTitle(hold.action), operationDescription: operationDescription, message: message,
+            detail: detail, tone: .warning,
+            countdown: countdown, buttons: [close],
+            announcement: VerificationAnnouncement(
+                strings.announcement(message, strings.announcement(detail, countdown.until))))
     }
 
     /// What the passkey page is busy with, if anything.
@@ -332,7 +356,8 @@ struct VerificationScreens {
     ) -> VerificationScreen {
         VerificationScreen(
             kind: kind, icon: VerificationIcon(symbol: symbol, accessibilityLabel: strings.iconLabel(symbol)),
-            title: title, message: message, detail: detail, tone: tone, input: input, buttons: buttons, isBusy: isBusy,
+            title: title, operationDescription: operationDescription, message: message, detail: detail, tone: tone,
+            input: input, buttons: buttons, isBusy: isBusy,
             announcement: VerificationAnnouncement(strings.announcement(message, detail)))
     }
 }

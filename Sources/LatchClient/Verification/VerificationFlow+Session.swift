@@ -134,6 +134,8 @@ extension VerificationFlow {
         case timedOut
         case attemptsUsedUp
         case invalidated
+        /// The security hold that refused the action is over (issue 19 §2): the action may be verified now.
+        case holdEnded
     }
 
     /// A line shown on a code page or the empty page, above the normal prompt.
@@ -158,7 +160,7 @@ extension VerificationFlow {
             case .biometricsUnavailable(let reason, _):
                 switch reason {
                 case .notEnrolled, .passcodeNotSet, .notAvailable: true
-                case .lockedOut, .notSupported, .rejected: false
+                case .lockedOut, .notSupported, .rejected, .enrollmentChanged: false
                 }
             case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .network, .serverError, .invalidFormat:
                 false

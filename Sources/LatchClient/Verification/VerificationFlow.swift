@@ -65,6 +65,9 @@ public struct VerificationFlow: Sendable {
         case assertingPasskey(Session)
         /// The passkey's assertion is with the server.
         case submittingPasskey(Session)
+        /// A security hold refuses the action (issue 19 §2): the hold page with its live countdown, until
+        /// "关闭" / "Close"; when the hold ends, the page offers "重新验证" / "Start Again".
+        case held(BiometricStanding, VerificationHold)
         /// The page is closed (passed, cancelled or failed); later events are ignored.
         case finished
     }
@@ -75,17 +78,21 @@ public struct VerificationFlow: Sendable {
     private let device: VerificationDeviceState
     private let strings: VerificationStrings
     private let screens: VerificationScreens
+    /// The current time, for the hold page's countdown (injected: tests decide it).
+    private let clock: @Sendable () -> Date
 
-    /// A flow for `context` on a device in `device`'s state, speaking `language`; lock times are
-    /// shown in `timeZone`.
+    /// A flow for `context` on a device in `device`'s state, speaking `language`; lock and hold times are
+    /// shown in `timeZone`, and the hold page counts down by `clock`.
     public init(
         context: VerificationContext, device: VerificationDeviceState, language: LatchLanguage,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.context = context
         self.device = device
+        self.clock = clock
         self.strings = VerificationStrings(language)
-        self.screens = VerificationScreens(strings: VerificationStrings(language), timeZone: timeZone)
+        self.screens = VerificationScreens(
+            strings: VerificationStrings(language), timeZone: timeZone, operationDescription: context.localizedReason)
     }
 
     /// Seconds the driver lets `started` run before reporting `timedOut(verificationID:)`: the
@@ -116,7 +123,7 @@ public struct VerificationFlow: Sendable {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
             .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey,
-            .submittingPasskey:
+            .submittingPasskey, .held:
             preconditionFailure("start() is called once, by the driver, before any other event")
         }
     }
@@ -140,7 +147,8 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey,
+            .held:
             preconditionFailure(
                 "serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
         }
@@ -155,6 +163,9 @@ public struct VerificationFlow: Sendable {
                 return finish(.failed(.sessionExpired))
             case .noVerificationMethod:
                 return finish(.failed(.noVerificationMethod))
+            case .securityHold(let hold):
+                // Issue 19 §2: the hold page instead of any method.
+                return holdPage(standing, hold)
             case .network:
                 state = .startFailed(standing)
                 return .show(screens.startFailed(.network))
@@ -167,7 +178,8 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey,
+            .held:
             preconditionFailure(
                 "serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
         }
@@ -184,7 +196,7 @@ public struct VerificationFlow: Sendable {
         case .starting, .startFailed, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
             .unlockingBiometrics,
-            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // A tap on the explanation just replaced (a double tap): nothing to do.
             return .none
         }
@@ -205,6 +217,10 @@ public struct VerificationFlow: Sendable {
             return .none
         case .startFailed(let standing):
             state = .startFailed(standing.with(permission: permission))
+            return .none
+        case .held(let standing, let hold):
+            // The page was held while the prompt was up: keep the answer for after the hold.
+            state = .held(standing.with(permission: permission), hold)
             return .none
         case .expired(let standing, let reason):
             // Time ran out while the prompt was up: keep the answer for the next verification.
@@ -301,7 +317,7 @@ public struct VerificationFlow: Sendable {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
             .unlockingBiometrics,
-            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // A late result of a prompt the flow already left (app switch, time-out, another method,
             // cancel): it means nothing now.
             return .none
@@ -318,7 +334,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
-            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             preconditionFailure(
                 "signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
         }
@@ -337,7 +353,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .explainingPermission, .requestingPermission, .permissionDenied, .evaluatingBiometrics,
             .submittingSignature, .enteringSecret, .submittingSecret, .noMethodLeft, .unlockingBiometrics, .finished,
-            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // A tap on a screen just replaced (a double tap): nothing to do.
             return .none
         }
@@ -364,7 +380,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey:
+            .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey, .held:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -388,7 +404,7 @@ public struct VerificationFlow: Sendable {
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .requestingPermission, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .finished, .assertingPasskey, .submittingPasskey, .held:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -404,7 +420,8 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
-            .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey,
+            .held:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -425,7 +442,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics, .finished,
-            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -446,7 +463,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired,
-            .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
         }
@@ -480,7 +497,7 @@ public struct VerificationFlow: Sendable {
             preconditionFailure("no prompt runs before start()")
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // A late answer of a prompt the page already left (time-out, cancel): it means nothing now.
             return .none
         }
@@ -492,7 +509,9 @@ public struct VerificationFlow: Sendable {
         switch state {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
-            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey,
+            .held:
+            // On the hold page this is "关闭" / "Close": the action is not carried out either.
             return finish(.cancelled)
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
@@ -518,7 +537,7 @@ public struct VerificationFlow: Sendable {
         case .enteringSecret(_, .fundPassword, _), .starting, .startFailed, .explainingPermission,
             .requestingPermission, .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry,
             .submittingSignature, .submittingSecret, .expired, .noMethodLeft, .unlockingBiometrics, .finished,
-            .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // Sent from a code field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -540,7 +559,7 @@ public struct VerificationFlow: Sendable {
         case .enteringSecret(_, .totp, _), .starting, .startFailed, .explainingPermission, .requestingPermission,
             .permissionDenied, .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .submittingSecret,
             .expired, .noMethodLeft, .unlockingBiometrics, .finished, .passkeyWaiting, .assertingPasskey,
-            .submittingPasskey:
+            .submittingPasskey, .held:
             // Sent from a field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -561,7 +580,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft,
-            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .held:
             preconditionFailure(
                 "attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
@@ -575,6 +594,9 @@ public struct VerificationFlow: Sendable {
             switch failure {
             case .sessionExpired:
                 return finish(.failed(.sessionExpired))
+            case .securityHold(let hold):
+                // A hold started while the page was open (a security change elsewhere).
+                return holdPage(session.standing, hold)
             case .verificationGone:
                 return expire(session.standing, .invalidated)
             case .wrongAnswer(let remaining) where remaining == 0:
@@ -592,6 +614,9 @@ public struct VerificationFlow: Sendable {
             switch failure {
             case .sessionExpired:
                 return finish(.failed(.sessionExpired))
+            case .securityHold(let hold):
+                // A hold started while the page was open (a security change elsewhere).
+                return holdPage(session.standing, hold)
             case .verificationGone:
                 return expire(session.standing, .invalidated)
             case .wrongAnswer(let remaining):
@@ -608,6 +633,9 @@ public struct VerificationFlow: Sendable {
             switch failure {
             case .sessionExpired:
                 return finish(.failed(.sessionExpired))
+            case .securityHold(let hold):
+                // A hold started while the page was open (a security change elsewhere).
+                return holdPage(session.standing, hold)
             case .verificationGone:
                 return expire(session.standing, .invalidated)
             case .wrongAnswer(let remaining):
@@ -625,7 +653,7 @@ public struct VerificationFlow: Sendable {
             return .none
         case .initial, .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics, .awaitingBiometricRetry, .enteringSecret, .expired, .noMethodLeft,
-            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey:
+            .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .held:
             preconditionFailure(
                 "attempts are sent only on entering the submitting states, which only the answer or finishing leaves")
         }
@@ -649,7 +677,7 @@ public struct VerificationFlow: Sendable {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
             .unlockingBiometrics,
-            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey:
+            .finished, .passkeyWaiting, .assertingPasskey, .submittingPasskey, .held:
             // Nothing runs that leaving the app would cut off; the page waits as it is.
             return .none
         }
@@ -673,7 +701,7 @@ public struct VerificationFlow: Sendable {
         case .submittingSignature, .submittingSecret, .submittingPasskey:
             // The answer is on its way; the server decides (an expired verification answers "gone").
             return .none
-        case .starting, .startFailed, .expired, .noMethodLeft, .finished:
+        case .starting, .startFailed, .expired, .noMethodLeft, .finished, .held:
             // An earlier verification's timer, or nothing left that could expire.
             return .none
         case .initial:
@@ -695,7 +723,7 @@ public struct VerificationFlow: Sendable {
             .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .submittingSecret, .expired, .unlockingBiometrics,
             .assertingPasskey,
-            .submittingPasskey, .finished:
+            .submittingPasskey, .finished, .held:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
         }
@@ -722,13 +750,39 @@ public struct VerificationFlow: Sendable {
         case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
             .evaluatingBiometrics,
             .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret, .expired, .noMethodLeft,
-            .unlockingBiometrics, .passkeyWaiting, .submittingPasskey, .finished:
+            .unlockingBiometrics, .passkeyWaiting, .submittingPasskey, .finished, .held:
             // A late answer of a sheet the page already left (time-out, cancel): it means nothing now.
             return .none
         }
     }
 
+    /// A second passed on the hold page (issue 19 §2): the countdown moves on; once the hold has ended
+    /// the page offers "重新验证" / "Start Again".
+    public mutating func holdCountdownTicked() -> Action {
+        switch state {
+        case .held(let standing, let hold):
+            return holdPage(standing, hold)
+        case .initial:
+            preconditionFailure("the countdown runs only on the hold page, which needs start()")
+        case .starting, .startFailed, .explainingPermission, .requestingPermission, .permissionDenied,
+            .evaluatingBiometrics, .awaitingBiometricRetry, .submittingSignature, .enteringSecret, .submittingSecret,
+            .expired, .noMethodLeft, .unlockingBiometrics, .passkeyWaiting, .assertingPasskey, .submittingPasskey,
+            .finished:
+            // A tick scheduled just before the hold page was left: it means nothing now.
+            return .none
+        }
+    }
+
     // MARK: Transitions shared by several events
+
+    /// The hold page at the clock's time, counting down; the "expired" page with "重新验证" / "Start Again"
+    /// once the hold is over.
+    private mutating func holdPage(_ standing: BiometricStanding, _ hold: VerificationHold) -> Action {
+        let now = clock()
+        guard now < hold.holdUntil else { return expire(standing, .holdEnded) }
+        state = .held(standing, hold)
+        return .showCountdown(screens.hold(hold, now: now))
+    }
 
     /// Passkey (issue 13): the system sheet at once, over the options bound to this verification.
     private mutating func enterPasskey(_ session: Session) -> Action {
@@ -756,6 +810,11 @@ public struct VerificationFlow: Sendable {
             offer.credentialIds?.contains(credentialID) == true, let challengeID = offer.challengeId,
             let challenge = offer.challenge
         else {
+            if device.biometricEnrollmentChanged, let sensor = device.biometry.sensor {
+                // Seed 001: the enrolled faces or fingers changed since biometrics were enabled here; the
+                // password page says so (issue 23 §1).
+                return degrade(session, .enrollmentChanged, sensor: sensor)
+            }
             // Biometrics are not enabled on this device (or no longer bound): a passkey of this device
             // (issue 13), else 2FA, else the fund password.
             if session.passkey != nil { return enterPasskey(session) }

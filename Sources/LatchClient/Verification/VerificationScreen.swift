@@ -32,6 +32,9 @@ public struct VerificationScreen: Sendable, Equatable {
         /// Passkey: the system sheet is up (busy), the assertion is being checked (busy), or the page
         /// waits for "使用通行密钥验证" after a cancelled or refused attempt.
         case passkey
+        /// A security hold pauses the action (issue 19 §2): what is held, why, until when, a live
+        /// countdown, and "关闭" / "Close" only.
+        case securityHold
     }
 
     /// How the message reads: plainly, or as a warning (failures, locks, unavailable biometrics).
@@ -46,6 +49,10 @@ public struct VerificationScreen: Sendable, Equatable {
     public var icon: VerificationIcon
     /// "Face ID" / "Touch ID" on biometric pages (A10); the method's name on the others.
     public var title: String
+    /// What the user is confirming, as the caller described it (seed 000 §5.1 "操作描述 … 调用方传入",
+    /// `VerificationContext.localizedReason`, e.g. "提现 100 USDT 至 TXabc…"), shown on the card under the
+    /// title on every page; `nil` when the caller gave none.
+    public var operationDescription: String?
     /// The main line, e.g. "第1/3次尝试失败" / "Attempt 1 of 3 failed." or "使用面容ID进行验证" / "Use Face ID to verify.".
     public var message: String
     /// A second line, e.g. "剩余2次尝试机会" / "2 attempts left.".
@@ -54,6 +61,8 @@ public struct VerificationScreen: Sendable, Equatable {
     public var tone: Tone
     /// The text field, on the code and fund-password pages.
     public var input: VerificationInputField?
+    /// The live countdown, on the hold page (issue 19 §2).
+    public var countdown: VerificationCountdown?
     /// The buttons in focus order.
     public var buttons: [VerificationButton]
     /// A request is running: show progress.
@@ -62,17 +71,20 @@ public struct VerificationScreen: Sendable, Equatable {
     public var announcement: VerificationAnnouncement
 
     public init(
-        kind: Kind, icon: VerificationIcon, title: String, message: String, detail: String? = nil,
-        tone: Tone = .regular, input: VerificationInputField? = nil, buttons: [VerificationButton],
-        isBusy: Bool = false, announcement: VerificationAnnouncement
+        kind: Kind, icon: VerificationIcon, title: String, operationDescription: String? = nil, message: String,
+        detail: String? = nil,
+        tone: Tone = .regular, input: VerificationInputField? = nil, countdown: VerificationCountdown? = nil,
+        buttons: [VerificationButton], isBusy: Bool = false, announcement: VerificationAnnouncement
     ) {
         self.kind = kind
         self.icon = icon
         self.title = title
+        self.operationDescription = operationDescription
         self.message = message
         self.detail = detail
         self.tone = tone
         self.input = input
+        self.countdown = countdown
         self.buttons = buttons
         self.isBusy = isBusy
         self.announcement = announcement
@@ -88,7 +100,7 @@ public struct VerificationScreen: Sendable, Equatable {
 public struct VerificationIcon: Sendable, Equatable {
     /// What the picture shows.
     public enum Symbol: String, Sendable, Equatable, CaseIterable {
-        case faceID, touchID, oneTimeCode, fundPassword, progress, warning, passkey
+        case faceID, touchID, oneTimeCode, fundPassword, progress, warning, passkey, hold
 
         /// The SF Symbol that draws it.
         public var systemImageName: String {
@@ -100,6 +112,7 @@ public struct VerificationIcon: Sendable, Equatable {
             case .progress: "hourglass"
             case .warning: "exclamationmark.triangle"
             case .passkey: "person.badge.key"
+            case .hold: "clock.badge.exclamationmark"
             }
         }
     }

@@ -19,6 +19,9 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
     case noVerificationMethod
     /// AUTH_004: the session is over.
     case sessionExpired
+    /// SECURITY_HOLD (issue 19 §2): the action is paused after a recent security change; the page shows
+    /// the hold instead of the methods.
+    case securityHold(VerificationHold)
     /// No answer arrived (offline, timeout, TLS failure).
     case network
     /// Any other answer (rate limited, server error …), with the server's code.
@@ -26,32 +29,35 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
 
     /// The failure an error answer describes.
     public init(status: Int, body: APIErrorBody) {
-        self.init(
-            status: status, code: body.error, attemptsRemaining: body.attemptsRemaining, lockedUntil: body.lockedUntil)
+        self.init(status: status, code: body.error, details: body.details)
     }
 
     /// The failure a `LatchClient` call's server error describes.
     public init(_ error: LatchServerError) {
-        self.init(
-            status: error.status, code: error.rawCode, attemptsRemaining: error.attemptsRemaining,
-            lockedUntil: error.lockedUntil)
+        self.init(status: error.status, code: error.rawCode, details: error.details)
     }
 
-    private init(status: Int, code: String, attemptsRemaining: Int?, lockedUntil: Date?) {
+    private init(status: Int, code: String, details: LatchErrorDetails) {
         switch LatchErrorCode(rawValue: code) {
         case .wrongCode:
-            self = .wrongAnswer(attemptsRemaining: attemptsRemaining)
+            self = .wrongAnswer(attemptsRemaining: details.attemptsRemaining)
         case .locked:
-            self = lockedUntil.map { .locked(until: $0) } ?? .other(code: code)
+            self = details.lockedUntil.map { .locked(until: $0) } ?? .other(code: code)
         case .sessionExpired:
             self = .sessionExpired
         case .noVerificationMethod:
             self = .noVerificationMethod
         case .notFound, .conflict, .verificationInvalid:
             self = .verificationGone
+        case .securityHold:
+            self =
+                details.holdUntil.map {
+                    .securityHold(
+                        VerificationHold(action: details.action ?? "", reason: details.reason ?? "", holdUntil: $0))
+                } ?? .other(code: code)
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
             .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError,
-            .accountDisabled, .securityHold, .accountFrozen:
+            .accountDisabled, .accountFrozen:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

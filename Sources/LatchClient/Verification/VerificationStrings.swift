@@ -119,6 +119,7 @@ public struct VerificationStrings: Sendable, Equatable {
         case .notAvailable: problem = pick("\(name)不可用", "\(name) is unavailable.")
         case .notSupported: problem = pick("此设备不支持生物识别", "This device does not support biometrics.")
         case .rejected: problem = pick("\(name)验证未通过", "\(name) verification was not accepted.")
+        case .enrollmentChanged: problem = pick("\(name)信息已变更", "Your \(name) settings have changed.")
         }
         return problem + fallbackAdvice(target)
     }
@@ -317,7 +318,7 @@ public struct VerificationStrings: Sendable, Equatable {
         switch reason {
         case .notEnrolled: return pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
         case .passcodeNotSet: return pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
-        case .notAvailable, .lockedOut, .notSupported, .rejected:
+        case .notAvailable, .lockedOut, .notSupported, .rejected, .enrollmentChanged:
             return pick("打开系统设置，开启\(name)", "Opens Settings to turn on \(name).")
         }
     }
@@ -410,6 +411,7 @@ public struct VerificationStrings: Sendable, Equatable {
         case .progress: pick("正在处理", "In progress")
         case .warning: pick("提示", "Notice")
         case .passkey: pick("通行密钥图标", "Passkey icon")
+        case .hold: pick("暂停提示图标", "Pause icon")
         }
     }
 
@@ -461,4 +463,7 @@ public enum BiometricsUnavailableReason: String, Sendable, Equatable, CaseIterab
     case notSupported
     /// The server did not accept the device's signature (or the key could not sign).
     case rejected
+    /// The enrolled faces or fingers changed since biometrics were enabled here (seed 001 "指纹支付 … Hash值",
+    /// B4): they cannot prove the owner until turned on again.
+    case enrollmentChanged
 }
