@@ -22,6 +22,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
+        // Imported directly (SQL statements, Fluent's lower layer, logging), so declared: CI builds with
+        // --explicit-target-dependency-import-check error. Versions as resolved through Vapor and Fluent.
+        .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
@@ -30,7 +35,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Tests only: the test SMTP server's TLS certificate is made in code (X.509 with subjectAltNames),
+        // so `swift test` needs no `openssl` command. Both were already resolved through jwt-kit.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4")
     ],
     targets: [
         .target(
@@ -44,6 +53,10 @@ let package = Package(
                 "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
                 .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
+                .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
+                .product(name: "FluentSQL", package: "fluent-kit", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(
                     name: "FluentSQLiteDriver", package: "fluent-sqlite-driver", condition: .when(traits: ["Server"])),
                 .product(
@@ -69,7 +82,14 @@ let package = Package(
             dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
-        .executableTarget(name: "latchd", dependencies: ["LatchServer"]),
+        .executableTarget(
+            name: "latchd",
+            dependencies: [
+                "LatchServer", "LatchCore",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"]))
+            ]
+        ),
         .executableTarget(
             name: "latch",
             dependencies: [
@@ -87,16 +107,20 @@ let package = Package(
             ],
             path: "Tests/LatchTestSupport"
         ),
-        .testTarget(name: "LatchCoreTests", dependencies: ["LatchCore"]),
-        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient"]),
+        .testTarget(
+            name: "LatchCoreTests", dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "LatchClientTests",
+            dependencies: ["LatchClient", "LatchCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
         // `swift test` build them beside the test bundle.
         .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "LatchClient", "LatchServer", "LatchTestSupport",
-                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"]))
+                "LatchClient", "LatchCore", "LatchServer", "LatchTestSupport",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
             ]
         ),
         .testTarget(
@@ -105,11 +129,24 @@ let package = Package(
                 "LatchServer",
                 // The durable-queue and key-rotation tests kill -9 and restart the real latchd binary.
                 "latchd",
-                "LatchTestSupport",
-                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Server"])),
+                "LatchTestSupport", "LatchCore",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "FluentPostgresDriver", package: "fluent-postgres-driver",
+                    condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "Crypto", package: "swift-crypto"),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
-                .product(name: "_CryptoExtras", package: "swift-crypto")
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // The test SMTP server (Support/SMTP): its self-signed certificate.
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Server"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"]))
             ]
         )
     ],

@@ -112,8 +112,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     app.latch = LatchServices(
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit),
-        passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard),
-        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod), budgets: GuessBudgetStore(),
+        passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard, waitLimit: config.guessWaitLimit),
+        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod, waitLimit: config.guessWaitLimit),
+        budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(
             secrets: secrets, accessTokens: accessTokens, databaseKind: config.database.kind,
@@ -134,7 +135,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     app.middleware.use(LatchErrorMiddleware())
     app.middleware.use(JSONBodyMiddleware())
 
-    try app.register(collection: HealthRoutes(readiness: ReadinessCheck()))
+    try app.register(collection: HealthRoutes(readiness: ReadinessCheck(timeout: config.readinessTimeout)))
     try app.register(collection: JWKSRoutes())
     try app.register(collection: OpenAPIRoutes())
     try app.register(collection: RegistrationRoutes())

@@ -22,6 +22,7 @@ final class LiveServer: Sendable {
             issuer: "http://latch.e2e", secretKey: Data(repeating: 3, count: 32), bcryptCost: 4, logRequests: false)
         // The clock is the test's and stands still between steps, so buckets would never refill.
         config.rateLimits = RateLimits.standard.scaled(by: 1000)
+        config.useLoadIndependentLimits()
         let started = try await InProcessLatchd.start(config, clock: LatchClock { [server] in server.now })
         server.started.withLock { $0 = started }
         return server

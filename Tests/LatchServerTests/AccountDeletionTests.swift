@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import SQLKit
 import Testing
 import Vapor
@@ -236,7 +237,7 @@ struct AccountDeletionTests {
     static let postgresOnly = TestDatabase.all.filter { if case .postgres = $0 { true } else { false } }
 
     @Test(
-        "test_12 a deleted account's access token is refused at once by another latchd on the same PostgreSQL",
+        "test_12 a deleted account's access token is refused by another latchd on the same PostgreSQL through NOTIFY, not the recheck",
         arguments: postgresOnly)
     func test_12_deletionReachesOtherInstanceAtOnce(database: TestDatabase) async throws {
         let clock = TestClock()
@@ -250,14 +251,12 @@ struct AccountDeletionTests {
             )
 
             try #require(try await Self.deleteAccount(a, bearer: alice.accessToken).status == 200)
-            let deletedAt = ContinuousClock.now
-            var refused = false
-            // The test clock stands still, so B's 5 s recheck cannot be what refuses it.
-            while !refused, ContinuousClock.now - deletedAt < .seconds(1) {
-                refused = try await b.send(.GET, "/v1/me", bearer: alice.accessToken).errorCode == "AUTH_004"
-                if !refused { try await Task.sleep(for: .milliseconds(10)) }
+            // The test clock stands still, so B's 5 s recheck cannot be what refuses it: only the
+            // notification can. How soon depends on the machine's load (issue 22 §8), not asserted.
+            let refused = try await eventually(every: .milliseconds(10)) {
+                try await b.send(.GET, "/v1/me", bearer: alice.accessToken).errorCode == "AUTH_004"
             }
-            #expect(refused, "B still accepted the deleted account's token after 1 s")
+            #expect(refused, "B never refused the deleted account's token")
         } catch {
             try? await a.stop()
             try? await b.stop()

@@ -11,27 +11,14 @@ import Vapor
 /// `["delivery_queue_full"]`, `retry_after`).
 @Suite("A full delivery queue answers 503 (issue 10 §3)")
 struct DeliveryQueueFullTests {
-    /// Sends that wait until released.
-    final class Gate: Sendable {
-        private let released = Mutex(false)
-        let started = Atomic<Int>(0)
-
-        func pass() async {
-            started.add(1, ordering: .relaxed)
-            while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-        }
-
-        func release() { released.withLock { $0 = true } }
-    }
-
     @Test("issue 10 §3: a full queue refuses the message with 503 delivery_queue_full and counts it")
     func test_10_fullQueueRefusesAndCounts() async throws {
         let queue = DeliveryQueue(
             channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"), concurrency: 1, capacity: 1)
-        let gate = Gate()
+        let gate = TestGate()
         let sent = Atomic<Int>(0)
         let send: DeliveryQueue.Send = {
-            await gate.pass()
+            await gate.enterAndWait()
             sent.add(1, ordering: .relaxed)
         }
 
@@ -44,7 +31,7 @@ struct DeliveryQueueFullTests {
             refusal = error
         }
         let refused = await queue.refused
-        gate.release()
+        gate.open()
         await queue.waitUntilIdle()
 
         #expect(refusal?.status == .serviceUnavailable && refusal?.code == .internalError)

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import LatchTestSupport
 import SQLKit
 import Synchronization
 import Testing
@@ -75,7 +76,7 @@ struct DurableDeliveryTests {
                 }
                 try await group.waitForAll()
             }
-            let received = try await sink.waitForMessages(30, seconds: 60)
+            let received = try await sink.waitForMessages(30)
             try await Task.sleep(for: .seconds(1)) // anything sent twice would arrive by now
             let settled = try sink.messages()
             let left = try await Self.jobCount(first.app)
@@ -108,17 +109,22 @@ struct DurableDeliveryTests {
             let live = try await DeliveryTestServer.start(
                 database, smtpURL: smtp, sharing: dead.location,
                 adjust: { $0.deliveryPollInterval = .milliseconds(100) })
-            try await Task.sleep(for: .seconds(1))
-            let duringLease = try sink.messages().count
-            let received = try await sink.waitForMessages(1, seconds: 20)
-            let sentAfter = Date().timeIntervalSince1970 - claimedAt
+            // Look at the sink until the mail arrives; every look taken before the lease ended must
+            // have found nothing. (No "after 1 s nothing yet": on a loaded machine starting the live
+            // instance alone may take longer than the lease: issue 22 §8.)
+            var seenDuringLease = 0
+            var received: [SMTPSink.Message] = []
+            let arrived = try await eventually {
+                received = try sink.messages()
+                if Date().timeIntervalSince1970 < claimedAt + 2 { seenDuringLease += received.count }
+                return !received.isEmpty
+            }
             try await Task.sleep(for: .seconds(1))
             let settled = try sink.messages().count
             try await live.stop()
             try await dead.stop()
 
-            #expect(duringLease == 0, "not taken while the lease runs")
-            #expect(sentAfter >= 2, "sent \(sentAfter) s after the claim, after the 2 s lease")
+            #expect(arrived && seenDuringLease == 0, "not taken while the lease runs")
             #expect(received.first?.rcpt_tos == ["dave@example.com"] && settled == 1)
         }
     }
@@ -188,11 +194,10 @@ struct DurableDeliveryTests {
             let elapsed = ContinuousClock.now - started
             // The worker deletes the job after the server accepted it: wait for that (a loaded
             // machine may take a moment between the two).
-            var left = try await Self.jobCount(server.app)
-            let deadline = ContinuousClock.now + .seconds(10)
-            while left != 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+            var left = -1
+            _ = try await eventually {
                 left = try await Self.jobCount(server.app)
+                return left == 0
             }
             try await server.stop()
 
@@ -231,14 +236,16 @@ struct DurableDeliveryTests {
         arguments: TestDatabase.all)
     func test_12_enqueueWakesWorkerAtOnce(database: TestDatabase) async throws {
         try await withSMTPSink { sink in
-            // A poll this slow never delivers within the test: only the wake can.
+            // A poll this slow never delivers within the test: only the wake can. (So the test asserts
+            // that the mail arrives, not how soon: issue 22 §8.)
             let server = try await DeliveryTestServer.start(
-                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.deliveryPollInterval = .seconds(60) })
+                database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.deliveryPollInterval = .seconds(3600) }
+            )
             try await Task.sleep(for: .milliseconds(300)) // the worker's first look (at start) is over
             let queued = ContinuousClock.now
             try await server.app.latch.delivery.deliver(Self.mail(to: "ivy@example.com"))
             let enqueue = ContinuousClock.now - queued
-            _ = try await sink.waitForMessages(1, seconds: 10)
+            let arrived = try await sink.waitForMessages(1)
             let arrival = ContinuousClock.now - queued
 
             // The cost of queuing alone, worker off.
@@ -253,7 +260,7 @@ struct DurableDeliveryTests {
             print(
                 "durable delivery on \(database.testDescription): enqueue \(perEnqueue) each (100 in a row), queued → SMTP server \(arrival)"
             )
-            #expect(arrival < .seconds(5), "woken at once, not after the 60 s poll: \(arrival) (enqueue \(enqueue))")
+            #expect(arrived.first?.rcpt_tos == ["ivy@example.com"], "enqueue took \(enqueue)")
         }
     }
 
@@ -295,12 +302,9 @@ struct DurableDeliveryTests {
             try await server.app.latch.delivery.deliver(Self.mail(to: "ivan@example.com"))
             _ = try await sink.waitForMessages(1)
             var scraped = try await scrape()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) != 1,
-                ContinuousClock.now < deadline
-            {
-                try await Task.sleep(for: .milliseconds(20))
+            _ = try await eventually {
                 scraped = try await scrape()
+                return scraped.value("latch_deliveries_total", ["channel": "email", "result": "sent"]) == 1
             }
             try await server.stop()
 

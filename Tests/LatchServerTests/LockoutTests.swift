@@ -1,7 +1,9 @@
 import Foundation
 import LatchCore
-import LatchServer
+import SQLKit
 import Testing
+
+@testable import LatchServer
 
 /// C4 brute-force protection and C11's no-enumeration rule, through the real HTTP stack.
 @Suite("Lockout (C4, C11)")
@@ -114,7 +116,39 @@ struct LockoutTests {
                 return try await group.reduce(into: [UInt]()) { $0.append($1) }
             }
 
+            // Eleven of them wait for the five checks in flight; the test servers' guess wait is far
+            // longer than any machine load (issue 22 §8), so every one of them is a 200.
             #expect(statuses == Array(repeating: 200, count: 16))
+        }
+    }
+
+    @Test(
+        "C4 a guess beyond the allowance waits for the checks in flight; past the wait limit it answers 429 retry_after 1, checking nothing",
+        arguments: TestDatabase.all)
+    func C4_guessBeyondAllowanceIsBusyAfterTheWaitLimit(database: TestDatabase) async throws {
+        try await withServer(database, adjust: { $0.guessWaitLimit = .milliseconds(200) }) { server in
+            try await server.signUp()
+            let checksBefore = server.app.latch.passwordChecksPerformed
+            // Five checks in flight (as if five other sign-ins were running bcrypt) take the whole
+            // allowance before the first lock; they never finish until the test says so.
+            let now = server.clock.now.timeIntervalSince1970
+            try await server.app.db.sql.raw(
+                """
+                INSERT INTO login_throttles (key, failures, locked_until, pending, pending_at)
+                VALUES ('email:alice@example.com', 0, NULL, 5, \(bind: now))
+                ON CONFLICT (key) DO UPDATE SET pending = 5, pending_at = \(bind: now)
+                """
+            ).run()
+
+            let busy = try await server.signIn()
+            try await server.app.db.sql.raw(
+                "UPDATE login_throttles SET pending = 0 WHERE key = 'email:alice@example.com'"
+            ).run()
+            let afterwards = try await server.signIn()
+
+            #expect(busy.status == 429 && busy.errorCode == "RATE_LIMITED" && busy.errorBody?.retryAfter == 1)
+            #expect(afterwards.status == 200, "\(afterwards.text)")
+            #expect(server.app.latch.passwordChecksPerformed - checksBefore == 1, "the refused guess checked nothing")
         }
     }
 

@@ -4,8 +4,8 @@ import LatchServer
 import Testing
 
 /// Issue 6 item 5 end to end: latchd configured with `LATCH_SMTP_URL` mails through a real SMTP
-/// server (aiosmtpd on loopback), which decodes what arrived (MIME parts, RFC 2047 subject).
-@Suite("Mail over SMTP, end to end (C2, C4)", .serialized)
+/// server on loopback (`SMTPSink`), which decodes what arrived (MIME parts, RFC 2047 subject).
+@Suite("Mail over SMTP, end to end (C2, C4)", .serialized, .timeLimit(.minutes(5)))
 struct MailOverSMTPTests {
     @Test(
         "C2 the registration code arrives over SMTP: recipient, UTF-8 subject, code in both MIME parts",
@@ -91,8 +91,10 @@ struct MailOverSMTPTests {
                     json: ["email": "carol@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
                 let elapsed = ContinuousClock.now - started
 
+                // Waiting for the mail could not end before the client's 60 s greeting timeout; the
+                // bound is that, not a guess at how fast the machine is (issue 22 §8).
                 #expect(registered.status == 202)
-                #expect(elapsed < .seconds(3), "took \(elapsed)")
+                #expect(elapsed < .seconds(60), "took \(elapsed)")
             }
         }
     }

@@ -32,10 +32,11 @@ struct MountedVerificationTests {
 
         init(_ database: TestDatabase) async throws {
             clock = TestClock()
-            let config = LatchConfig(
+            var config = LatchConfig(
                 mode: .development, database: try await database.makeLocation(), host: "127.0.0.1", port: 0,
                 issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false
             )
+            config.useLoadIndependentLimits()
             server = try await InProcessLatchd.start(config, clock: clock.latchClock) { _ in
             } addRoutes: { app in
                 app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in

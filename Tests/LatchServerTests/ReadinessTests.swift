@@ -10,19 +10,11 @@ struct ReadinessTests {
     @Test("test_12_readyAnswers200WhenTheDatabaseAnswers", arguments: TestDatabase.all)
     func test_12_readyAnswers200WhenTheDatabaseAnswers(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            // The first probe may meet a database still busy from start-up on a loaded machine (seen
-            // once in the full suite: 503 after the 2 s limit); a balancer probes again, so does this.
-            var ready = try await server.send(.GET, "/health/ready")
-            let deadline = ContinuousClock.now + .seconds(15)
-            while ready.status != 200, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-                ready = try await server.send(.GET, "/health/ready")
-            }
+            // The test servers give the check far longer than a loaded machine needs (the 2 s default
+            // once met a database still busy from start-up: 503): every probe here must answer 200.
+            let ready = try await server.send(.GET, "/health/ready")
             var again: [UInt] = []
-            for _ in 0..<3 {
-                try await Task.sleep(for: .milliseconds(50))
-                again.append(try await server.send(.GET, "/health/ready").status)
-            }
+            for _ in 0..<3 { again.append(try await server.send(.GET, "/health/ready").status) }
             let together = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for _ in 0..<10 { group.addTask { try await server.send(.GET, "/health/ready").status } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -47,7 +39,10 @@ struct ReadinessTests {
         }
         let location = LatchConfig.DatabaseLocation.postgres(
             url: try #require(components.string), searchPath: searchPath)
-        let server = try await TestServer.start(.postgres(url: url), sharing: location)
+        // The standard 2 s check, not the test servers' long one (how long a wait is, is not the point
+        // here: that the probe gives up by itself, long before the pool's 10 s).
+        let server = try await TestServer.start(
+            .postgres(url: url), sharing: location, adjust: { $0.readinessTimeout = .seconds(2) })
         do {
             #expect(try await server.send(.GET, "/health/ready").status == 200, "reachable through the forwarder")
 
@@ -61,7 +56,7 @@ struct ReadinessTests {
             #expect(ready.errorCode == "INTERNAL_ERROR")
             #expect(ready.errorBody?.reasons == ["database_unreachable"])
             #expect(ready.headers.first(name: .retryAfter) == "5")
-            #expect(took < .seconds(5), "answered within the check's timeout, not the pool's")
+            #expect(took < .seconds(10), "answered by the check's own timeout, not the pool's 10 s: \(took)")
             #expect(live.status == 200, "liveness does not depend on the database")
         } catch {
             await forwarder.cut()

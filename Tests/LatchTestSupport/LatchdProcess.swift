@@ -93,7 +93,8 @@ public final class LatchdProcess: Sendable {
 
     /// The environment latchd starts with: the test runner's, plus development mode on loopback
     /// `port`, `databaseURL`, a fixed secret key (a restarted latchd reads what the first one wrote),
-    /// bcrypt cost 4, no request log.
+    /// bcrypt cost 4 behind a queue no test fills by accident (`LatchConfig.useLoadIndependentLimits`),
+    /// no request log.
     public static func defaultEnvironment(port: Int, databaseURL: String) -> [String: String] {
         ProcessInfo.processInfo.environment.merging([
             "LATCH_ENV": "development",
@@ -102,6 +103,7 @@ public final class LatchdProcess: Sendable {
             "LATCH_DATABASE_URL": databaseURL,
             "LATCH_SECRET_KEY": Data(repeating: 9, count: 32).base64EncodedString(),
             "LATCH_BCRYPT_COST": "4",
+            "LATCH_BCRYPT_QUEUE": "1000",
             "LATCH_LOG_REQUESTS": "false"
         ]) { $1 }
     }

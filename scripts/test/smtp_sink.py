@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""A real SMTP server for Latch's tests (aiosmtpd), on 127.0.0.1 and a free port.
+"""aiosmtpd as the SMTP server of Latch's mail tests, on 127.0.0.1 and a free port: the interop
+check of latchd's SMTP client against an independent implementation. The tests use their own Swift
+server by default; `.ci/run` selects this one with LATCH_TEST_SMTP_SINK=aiosmtpd.
 
 Every message it accepts is written to FOLDER as NNN.json: the envelope, the raw message, the
 decoded Subject/From/To, every MIME part decoded, whether TLS was on and how the client
-authenticated. Each DATA command also appends a line to FOLDER/attempts.log (accepted or not).
+authenticated. Each DATA command also appends a line to FOLDER/attempts.log (accepted or not), and
+each connection one to FOLDER/connections.log.
 
 Prints "READY <port>" on stdout when it listens; runs until killed or until its stdin closes.
 
@@ -52,6 +55,10 @@ class Sink:
         self.folder, self.fail_left, self.fail_code, self.stall = folder, fail_first, fail_code, stall
         self.count = 0
         self.lock = threading.Lock()
+
+    def log_connection(self):
+        with open(os.path.join(self.folder, "connections.log"), "a") as f:
+            f.write("connected\n")
 
     def log_attempt(self, outcome):
         with open(os.path.join(self.folder, "attempts.log"), "a") as f:
@@ -124,10 +131,16 @@ def main():
     os.makedirs(args.folder, exist_ok=True)
     port = free_port()
 
+    sink = Sink(args.folder, args.fail_first, args.fail_code, args.stall_data)
+
     if args.silent:
         async def silent():
             held = []
-            server = await asyncio.start_server(lambda r, w: held.append(w), "127.0.0.1", port)
+
+            def connected(reader, writer):
+                sink.log_connection()
+                held.append(writer)
+            server = await asyncio.start_server(connected, "127.0.0.1", port)
             print(f"READY {port}", flush=True)
             async with server:
                 await server.serve_forever()
@@ -155,11 +168,21 @@ def main():
     if args.implicit_tls:
         kwargs.update(ssl_context=make_certificate(args.folder, args.san))
 
-    sink = Sink(args.folder, args.fail_first, args.fail_code, args.stall_data)
+    class CountingController(Controller):
+        def factory(self):
+            server = super().factory()
+            made = server.connection_made
+
+            def connection_made(transport):
+                sink.log_connection()
+                return made(transport)
+            server.connection_made = connection_made
+            return server
+
     # The free port can be taken by another test between free_port() and the bind (the suite starts
     # many servers at once): then try another one.
     for attempt in range(10):
-        controller = Controller(sink, hostname="127.0.0.1", port=port, **kwargs)
+        controller = CountingController(sink, hostname="127.0.0.1", port=port, **kwargs)
         try:
             controller.start()
             break

@@ -40,6 +40,12 @@ public struct LatchConfig: Sendable {
     /// bcrypt checks and hashes running or waiting at most (`LATCH_BCRYPT_QUEUE`, default 4 per core);
     /// beyond, the request answers 429 at once instead of waiting longer and longer.
     public var bcryptQueueLimit = 4 * ProcessInfo.processInfo.activeProcessorCount
+    /// How long a guess at a secret waits while the lockout ladder's whole allowance is being checked
+    /// by other requests (they decide lock or not); after it the guess answers 429 (`retry_after` 1).
+    /// Tests that send dozens of sign-ins at once raise it, so the answer does not depend on machine load.
+    public var guessWaitLimit: Duration = .seconds(10)
+    /// How long `GET /health/ready` waits for the database's `SELECT 1` before answering 503.
+    public var readinessTimeout: Duration = .seconds(2)
     /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
     public var deliveryQueueCapacity = 10_000
     /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it

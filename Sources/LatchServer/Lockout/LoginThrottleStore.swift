@@ -15,8 +15,10 @@ import SQLKit
 /// `pending` older than `staleAfter` (a crashed process) is ignored.
 struct LoginThrottleStore: Sendable {
     let ladder: LockoutLadder
+    /// How long an attempt beyond the allowance waits for the checks in flight before it is `busy`
+    /// (`LatchConfig.guessWaitLimit`).
+    var waitLimit: Duration = .seconds(10)
     static let staleAfter: Double = 30
-    static let waitLimit: Duration = .seconds(10)
     static let waitStep: Duration = .milliseconds(20)
 
     /// Whether a password check may run.
@@ -43,7 +45,7 @@ struct LoginThrottleStore: Sendable {
             VALUES (\(bind: key), 0, NULL, 0, 0) ON CONFLICT (key) DO NOTHING
             """
         ).run()
-        let deadline = ContinuousClock.now.advanced(by: Self.waitLimit)
+        let deadline = ContinuousClock.now.advanced(by: waitLimit)
         while true {
             let now = clock.epochSeconds
             let livePending: SQLQueryString =

@@ -26,6 +26,7 @@ struct DeliveryTestServer: Sendable {
             mailFrom: smtpURL == nil ? nil : mailFrom,
             logRequests: false, smsWebhookURL: smsWebhookURL)
         config.rateLimits = TestServer.generousRateLimits
+        config.useLoadIndependentLimits()
         adjust(&config)
         return DeliveryTestServer(
             server: try await InProcessLatchd.start(config, clock: clock.latchClock), location: location)

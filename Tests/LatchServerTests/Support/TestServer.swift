@@ -33,8 +33,8 @@ final class TestServer: Sendable {
         // The test clock stands still, so buckets never refill: tests get the standard limits
         // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
         config.rateLimits = Self.generousRateLimits
-        // Likewise the bcrypt queue: the lockout tests send dozens of sign-ins at once on purpose.
-        config.bcryptQueueLimit = 1000
+        // Likewise the bounds that machine load would decide (bcrypt queue, guess wait, readiness).
+        config.useLoadIndependentLimits()
         adjust(&config)
         let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
             // The test client: the concurrency tests send up to 32 requests at once, and on a loaded 2-core

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import Synchronization
 import Vapor
 
@@ -20,15 +21,19 @@ final class WebhookStandIn: Sendable {
     let url: String
     private let recorder: Recorder
 
-    static func start(answering statuses: [UInt] = []) async throws -> WebhookStandIn {
+    /// Starts the stand-in; with `gate`, each request is recorded, then answered only once the gate is open.
+    static func start(answering statuses: [UInt] = [], holdingAnswersAt gate: TestGate? = nil) async throws
+        -> WebhookStandIn
+    {
         let recorder = Recorder(statuses: statuses)
         let app = try await Application.make(.testing)
-        app.post("sms") { req -> Response in
+        app.post("sms") { req async -> Response in
             let body = req.body.data.map { Data(buffer: $0) } ?? Data()
             let json = (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:]
             recorder.received.withLock {
                 $0.append(Received(contentType: req.headers.first(name: .contentType), json: json))
             }
+            await gate?.enterAndWait()
             let status = recorder.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
             return Response(status: HTTPResponseStatus(statusCode: Int(status)))
         }
@@ -50,13 +55,9 @@ final class WebhookStandIn: Sendable {
 
     var received: [Received] { recorder.received.withLock { $0 } }
 
-    /// Waits (up to `seconds`) until `count` requests have arrived.
-    func waitForRequests(_ count: Int, seconds: Double = 10) async throws -> [Received] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if received.count >= count { return received }
-            try await Task.sleep(for: .milliseconds(25))
-        }
+    /// Waits (`eventually`: long enough for any machine load) until `count` requests have arrived.
+    func waitForRequests(_ count: Int) async throws -> [Received] {
+        _ = try await eventually(every: .milliseconds(25)) { received.count >= count }
         return received
     }
 

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Runs the README's runnable shell blocks against a fresh development latchd (issue 22 §9).
+
+  python3 scripts/ci/readme_blocks.py .build/debug/latchd [--list] [--only NAME]
+
+A block is runnable when the line before its ```sh fence is `<!-- readme-test: NAME -->` (an HTML
+comment: invisible on GitHub). Other blocks are prose and never run. For each runnable block, in
+order, this script:
+
+- starts a fresh development latchd (the binary given, SQLite in a new temporary folder, a free
+  loopback port, everything else at its defaults) and waits for `GET /health`;
+- runs the block with `bash -euo pipefail` in the repository's folder, with `LATCH_SERVER` (read by
+  the README's commands and by `latch`), `LATCH_PORT` and `LATCH_DATABASE_URL` of that latchd in the
+  environment, so `latchd admin …` / `latchd keys …` in a block act on the same database; the demo
+  folder `/tmp/latch-demo` the blocks use is emptied first;
+- fails when any command of the block exits non-zero, or when the block's expectations are not met:
+  each `# ⇒ TEXT` line says that TEXT appears in what the commands above it printed (stdout and
+  stderr) since the previous expectation; consecutive `# ⇒` lines are found in that output in order.
+
+Exit status 0 when every block passed, 1 otherwise (the failing block's output is printed).
+"""
+import argparse
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MARKER = re.compile(r"^<!--\s*readme-test:\s*([A-Za-z0-9_.-]+)\s*-->\s*$")
+EXPECT = re.compile(r"^\s*#\s*⇒\s?(.*)$")
+DEMO = "/tmp/latch-demo"
+
+
+def blocks(readme):
+    """(name, line number, text) of every marked ```sh block."""
+    lines = open(readme, encoding="utf-8").read().split("\n")
+    found = []
+    for index, line in enumerate(lines):
+        marker = MARKER.match(line)
+        if not marker:
+            continue
+        if index + 1 >= len(lines) or not lines[index + 1].startswith("```sh"):
+            sys.exit(f"README.md:{index + 1}: readme-test marker not followed by a ```sh block")
+        end = next((j for j in range(index + 2, len(lines)) if lines[j].startswith("```")), None)
+        if end is None:
+            sys.exit(f"README.md:{index + 2}: block never closed")
+        found.append((marker.group(1), index + 3, "\n".join(lines[index + 2:end])))
+    return found
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_latchd(binary, folder):
+    port = free_port()
+    env = dict(os.environ)
+    for name in [k for k in env if k.startswith("LATCH_")]:
+        del env[name]
+    env.update(LATCH_ENV="development", LATCH_HOST="127.0.0.1", LATCH_PORT=str(port),
+               LATCH_DATABASE_URL="sqlite://" + os.path.join(folder, "latch.sqlite"))
+    log = open(os.path.join(folder, "latchd.log"), "w")
+    process = subprocess.Popen([binary], env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("latchd exited at start:\n" + open(log.name).read())
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as answer:
+                if answer.status == 200:
+                    return process, port, env
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("latchd did not answer /health within 120 s:\n" + open(log.name).read())
+
+
+def expectations(text):
+    """The block split at its `# ⇒` lines: [(commands, [expected texts])]; consecutive `# ⇒` lines
+    are all about the output of the commands above them, in order."""
+    steps, current = [], []
+    for line in text.split("\n"):
+        expect = EXPECT.match(line)
+        if expect and steps and not "".join(current).strip() and steps[-1][1]:
+            steps[-1][1].append(expect.group(1).strip())
+        elif expect:
+            steps.append(("\n".join(current), [expect.group(1).strip()]))
+            current = []
+        else:
+            current.append(line)
+    steps.append(("\n".join(current), []))
+    return steps
+
+
+def run_block(name, first_line, text, binary):
+    folder = tempfile.mkdtemp(prefix=f"latch-readme-{name}-")
+    shutil.rmtree(DEMO, ignore_errors=True)
+    process, port, server_env = start_latchd(binary, folder)
+    env = dict(os.environ)
+    for variable in [k for k in env if k.startswith("LATCH_")]:
+        del env[variable]
+    env.update(LATCH_SERVER=f"http://127.0.0.1:{port}", LATCH_PORT=str(port),
+               LATCH_DATABASE_URL=server_env["LATCH_DATABASE_URL"])
+    # The expectations become markers in the output, so each is checked against what its own
+    # commands printed: echo is a builtin and cannot fail.
+    script = []
+    steps = expectations(text)
+    for number, (commands, expected) in enumerate(steps):
+        script.append(commands)
+        if expected:
+            script.append(f"echo '@@readme-expect {number}@@'")
+    started = time.time()
+    try:
+        result = subprocess.run(["bash", "-euo", "pipefail", "-c", "\n".join(script)], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
+        output = result.stdout.decode("utf-8", "replace")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    took = time.time() - started
+    failures = []
+    if result.returncode != 0:
+        failures.append(f"a command exited with status {result.returncode}")
+    rest = output
+    for number, (_, expected) in enumerate(steps):
+        if not expected:
+            continue
+        marker = f"@@readme-expect {number}@@"
+        if marker not in rest:
+            failures.append(f"never reached the expectation «{expected[0]}»")
+            break
+        printed, rest = rest.split(marker, 1)
+        unread = printed
+        for text in expected:
+            if text not in unread:
+                failures.append(f"expected «{text}» in:\n{printed.strip()}")
+                break
+            unread = unread.split(text, 1)[1]
+    shown = re.sub(r"@@readme-expect \d+@@\n?", "", output)
+    if failures:
+        print(f"--- README block '{name}' (README.md:{first_line}) FAILED after {took:.0f} s")
+        print(shown)
+        for failure in failures:
+            print("FAILED: " + failure)
+        print("latchd's log: " + os.path.join(folder, "latchd.log"))
+        return False
+    checked = sum(len(expected) for _, expected in steps)
+    print(f"--- README block '{name}' (README.md:{first_line}): ok, {checked} answers checked, {took:.0f} s")
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("latchd", nargs="?", default=os.path.join(ROOT, ".build/debug/latchd"))
+    parser.add_argument("--list", action="store_true", help="list the runnable blocks and exit")
+    parser.add_argument("--only", help="run only the block of this name")
+    args = parser.parse_args()
+    found = blocks(os.path.join(ROOT, "README.md"))
+    if args.list:
+        for name, line, text in found:
+            print(f"{name} (README.md:{line}, {len(text.splitlines())} lines)")
+        return 0
+    if not found:
+        print("no runnable README blocks found (<!-- readme-test: NAME --> before a ```sh fence)")
+        return 1
+    selected = [b for b in found if args.only in (None, b[0])]
+    if not selected:
+        print(f"no README block named {args.only}")
+        return 1
+    binary = os.path.abspath(args.latchd)
+    passed = [run_block(name, line, text, binary) for name, line, text in selected]
+    return 0 if all(passed) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
