@@ -194,21 +194,12 @@
         func withStepUp<Result>(
             _ context: VerificationContext, _ call: @MainActor (String?) async throws -> Result
         ) async throws -> Result? {
-            do {
-                return try await call(nil)
-            } catch let error as LatchClientError where error.code == .verificationRequired {
-                guard let token = try await proof(for: context) else { return nil }
-                return try await call(token)
-            }
+            try await ScreenStepUp(verify: verify).run(context, call)
         }
 
         /// Runs the verification page for `context`: its token, `nil` when cancelled; a failed page throws.
         func proof(for context: VerificationContext) async throws -> String? {
-            switch await verify(context) {
-            case .succeeded(let proof): return proof.token
-            case .cancelled: return nil
-            case .failed(let failure): throw VerificationEnded(failure: failure)
-            }
+            try await ScreenStepUp(verify: verify).proof(for: context)
         }
 
         /// Runs one request: busy meanwhile, its failure shown.
@@ -216,27 +207,9 @@
             isBusy = true
             failure = nil
             notice = nil
-            do {
-                try await work()
-            } catch let ended as VerificationEnded {
-                failure = ScreenFailure(
-                    message: VerificationStrings(strings.language).failed(ended.failure), code: ended.errorCode)
-            } catch {
-                failure = ScreenFailure(error, language: strings.language)
-            }
+            // The work may have set a failure of its own (a biometric check that did not pass): kept.
+            if let failed = await ScreenStepUp.failure(of: work, language: strings.language) { failure = failed }
             isBusy = false
-        }
-
-        /// The verification page ended without a token.
-        struct VerificationEnded: Error {
-            let failure: VerificationFailure
-
-            var errorCode: LatchErrorCode {
-                switch failure {
-                case .sessionExpired: .sessionExpired
-                case .noVerificationMethod: .noVerificationMethod
-                }
-            }
         }
     }
 #endif
