@@ -160,7 +160,7 @@ struct AccountFreezeTests {
             #expect(
                 security.holds.first?.holdUntil.timeIntervalSince1970 == server.clock.now.timeIntervalSince1970
                     + Self.day)
-            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).jsonArray
+            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).securityEvents
             #expect(events.contains { $0["type"] as? String == "account_frozen" && $0["actor"] as? String == "owner" })
             #expect(
                 events.contains { $0["type"] as? String == "account_unfrozen" && $0["actor"] as? String == "owner" })

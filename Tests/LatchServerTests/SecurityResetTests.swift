@@ -134,7 +134,7 @@ struct SecurityResetTests {
             #expect(
                 mail.body.contains("Ended: 3 sessions, 1 device keys, 1 passkeys, 1 unused verification proofs"),
                 "\(mail.body)")
-            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).jsonArray
+            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).securityEvents
             let resetEvent = try #require(events.first { $0["type"] as? String == "security_reset" })
             #expect(
                 resetEvent["detail"] as? String == "sessions=3 device_keys=1 passkeys=1 verification_tokens=1",

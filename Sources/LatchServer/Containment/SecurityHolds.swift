@@ -12,8 +12,8 @@ import Vapor
 ///
 /// A user has at most one running hold (one row, keyed by the user): starting one while it runs
 /// extends it to the later end, with the later change's reason — one conditional upsert, so concurrent
-/// starts leave one row with the latest end. An account younger than the hold gets none: a new user
-/// setting up (first passkey, Face ID turned on the first day) is not a thief.
+/// starts leave one row with the latest end. Additions made while the account is younger than the hold start
+/// none (`settingUp`): a new user setting up (first passkey, Face ID turned on the first day) is not a thief.
 ///
 /// A hold that ran out is ended (its row deleted, `security_hold_ended` recorded at its end) the next
 /// time it is read, or when an operator lifts it (`lift`, actor `operator`).
@@ -25,6 +25,14 @@ struct SecurityHolds: Sendable {
     /// `LATCH_HOLD_ACTIONS`.
     let actions: [String]
     let events: SecurityEventLog
+
+    /// The changes that are additions a new user makes while setting up (a passkey, Face ID, an identity,
+    /// an email or phone linked): on an account younger than the hold they start none. Every other change —
+    /// a password reset or change, 2FA off or reset, a fund password changed or reset, an unfreeze — starts
+    /// one whatever the account's age: a thief who took over a day-old account is still a thief.
+    static let settingUp: Set<SecurityHoldReason> = [
+        .passkeyAdded, .deviceKeyAdded, .identityLinked, .emailChanged, .phoneChanged
+    ]
 
     /// The hold's length in seconds.
     var length: Double { Double(hours) * 3600 }
@@ -40,16 +48,20 @@ struct SecurityHolds: Sendable {
     }
 
     /// Starts (or extends) the hold of `user` because of `reason`, and records `security_hold_started`
-    /// (detail: the reason). Returns its end; nil when holds are off or the account is younger than the hold.
+    /// (detail: the reason). Returns its end; nil when holds are off, or for an addition to an account younger than the hold.
     @discardableResult
     func start(
         _ reason: SecurityHoldReason, user: UUID, session: UUID? = nil, ip: String?, now: Double,
         on database: any Database
     ) async throws -> Double? {
-        guard hours > 0,
-            let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: user)").first(),
-            now - (try account.decode(column: "created_at", as: Double.self)) >= length
-        else { return nil }
+        guard hours > 0 else { return nil }
+        if Self.settingUp.contains(reason) {
+            guard
+                let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: user)")
+                    .first(),
+                now - (try account.decode(column: "created_at", as: Double.self)) >= length
+            else { return nil }
+        }
         try await endExpired(of: user, now: now, on: database)
         let until = now + length
         try await database.sql.raw(
