@@ -49,7 +49,11 @@ struct ListenerLimitsTests {
             let answer = loop.makePromise(of: Bool.self)
             let once = Mutex(false)
             @Sendable func settle(_ value: Bool) {
-                if once.withLock({ fired in defer { fired = true }; return !fired }) { answer.succeed(value) }
+                if once.withLock({ fired in
+                    defer { fired = true }; return !fired
+                }) {
+                    answer.succeed(value)
+                }
             }
             closed.futureResult.whenComplete { _ in settle(true) }
             let timer = loop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { settle(false) }
