@@ -30,7 +30,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath
-        app.databases.use(.postgres(configuration: postgres), as: .psql)
+        app.databases.use(
+            .postgres(configuration: postgres, connectionPoolTimeout: .seconds(config.databasePoolTimeoutSeconds)),
+            as: .psql)
     }
     if case .sqlite = config.database {
         // The SQLite driver keeps one connection per event loop; set each one up. WAL is stored in

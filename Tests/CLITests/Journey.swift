@@ -61,8 +61,10 @@ struct Journey {
 }
 
 /// Runs `body` as a journey in `language` on a fresh latchd.
-func journey(_ language: LatchLanguage, _ body: (Journey) async throws -> Void) async throws {
-    try await withLatchd { server in
+func journey(
+    _ language: LatchLanguage, environment: [String: String] = [:], _ body: (Journey) async throws -> Void
+) async throws {
+    try await withLatchd(environment: environment) { server in
         try await body(Journey(server: server, language: language))
     }
 }

@@ -120,7 +120,8 @@ struct SensorTests {
 
     @Test("D2 changing the fund password runs the verification page first (Face ID); the new one then works (zh-Hans)")
     func D2_changeFundPasswordAfterVerification_zhHans() async throws {
-        try await journey(.zhHans) { j in
+        // About the change, not the hold it starts (SecurityHoldTests, AccountSecurityCLITests).
+        try await journey(.zhHans, environment: ["LATCH_SECURITY_HOLD_HOURS": "0"]) { j in
             try await j.signUpWithFaceID("d2@example.com", fundPassword: Journey.fundPassword)
 
             let change = try await j.latch(

@@ -402,7 +402,8 @@ struct AdminTests {
         "12 §2 reset 2FA and the fund password: the factor is gone, the user is mailed; none to reset → 404",
         arguments: TestDatabase.all)
     func test_12_resetSecondFactorsMailsTheUser(database: TestDatabase) async throws {
-        try await Self.withAdminServer(database) { server in
+        // the reset starts a hold: SecurityHoldTests
+        try await Self.withAdminServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             _ = try await server.activateTOTP(bearer: tokens.accessToken)

@@ -58,7 +58,8 @@ struct FundPasswordTests {
 
     @Test("D2 changing it needs the current fund password (or a verification token)", arguments: TestDatabase.all)
     func D2_changeNeedsCurrent(database: TestDatabase) async throws {
-        try await withServer(database) { server in
+        // about the factor, not the hold it starts (SecurityHoldTests)
+        try await withServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword("246810", bearer: tokens.accessToken)
 
@@ -91,7 +92,8 @@ struct FundPasswordTests {
         "D2 a verification token for change_fund_password also allows a change, even long after sign-in",
         arguments: TestDatabase.all)
     func D2_changeWithVerificationToken(database: TestDatabase) async throws {
-        try await withServer(database) { server in
+        // about the factor, not the hold it starts (SecurityHoldTests)
+        try await withServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword("246810", bearer: tokens.accessToken)
             server.clock.advance(by: 3600)

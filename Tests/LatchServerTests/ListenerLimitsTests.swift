@@ -69,14 +69,16 @@ struct ListenerLimitsTests {
     func review_10_apiListenerClosesIdleConnections() async throws {
         try await withServer(.sqlite, adjust: { $0.idleTimeoutSeconds = 1 }) { server in
             let port = try #require(URL(string: server.baseURL)?.port)
+            let opened = ContinuousClock.now
             let idle = try await SilentConnection.open(port: port)
 
-            let closedEarly = await idle.isClosed(within: 0.3)
             // Closed once a second of silence has passed; the limit only turns "never" into a failure.
             let closed = await idle.isClosed(within: 120)
+            let waited = ContinuousClock.now - opened
 
-            #expect(!closedEarly, "not at once")
             #expect(closed, "closed after the idle timeout")
+            // A lower bound only: a busy machine can make the close later, never earlier.
+            #expect(waited >= .milliseconds(900), "not before the idle timeout: \(waited)")
             #expect(try await server.send(.GET, "/health").status == 200, "the listener still serves")
         }
     }

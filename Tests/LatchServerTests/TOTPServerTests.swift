@@ -175,7 +175,8 @@ struct TOTPServerTests {
         "D1 disabling needs a verification token for disable_totp; afterwards totp is no longer offered",
         arguments: TestDatabase.all)
     func D1_disableNeedsVerification(database: TestDatabase) async throws {
-        try await withServer(database) { server in
+        // about the factor, not the hold it starts (SecurityHoldTests)
+        try await withServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
@@ -301,7 +302,8 @@ struct TOTPServerTests {
 
     @Test("D1 recovery codes end with the authenticator they came with", arguments: TestDatabase.all)
     func D1_recoveryCodesEndWithDisable(database: TestDatabase) async throws {
-        try await withServer(database) { server in
+        // about the factor, not the hold it starts (SecurityHoldTests)
+        try await withServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await server.signUp()
             let old = try await server.activateTOTP(bearer: tokens.accessToken)
             let started = try await server.startedVerification(

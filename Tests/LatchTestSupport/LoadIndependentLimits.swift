@@ -11,9 +11,12 @@ extension LatchConfig {
     /// - guess wait: sign-ins beyond the ladder's allowance wait for the checks in flight; on a loaded
     ///   machine 16 concurrent right passwords took longer than the standard 10 s and got 429.
     /// - readiness timeout: a database busy with the rest of the suite may take over 2 s for `SELECT 1`.
+    /// - PostgreSQL pool timeout: with the whole suite on both databases, a request may wait longer than
+    ///   Fluent's 10 s for one of its pool's connections (seen as `connectionRequestTimeout`).
     public mutating func useLoadIndependentLimits() {
         bcryptQueueLimit = 1000
         guessWaitLimit = .seconds(600)
         readinessTimeout = .seconds(120)
+        databasePoolTimeoutSeconds = 600
     }
 }
