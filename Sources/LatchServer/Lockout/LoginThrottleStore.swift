@@ -39,12 +39,11 @@ struct LoginThrottleStore: Sendable {
 
     func admit(_ key: String, clock: LatchClock, on database: any Database) async throws -> Admission {
         let sql = database.sql
-        try await sql.raw(
-            """
+        let makeRow: SQLQueryString = """
             INSERT INTO login_throttles (key, failures, locked_until, pending, pending_at)
             VALUES (\(bind: key), 0, NULL, 0, 0) ON CONFLICT (key) DO NOTHING
             """
-        ).run()
+        try await sql.raw(makeRow).run()
         let deadline = ContinuousClock.now.advanced(by: waitLimit)
         while true {
             let now = clock.epochSeconds
@@ -59,8 +58,15 @@ struct LoginThrottleStore: Sendable {
                 """
             ).all()
             if !rows.isEmpty { return .admitted }
-            let row = try await sql.raw("SELECT locked_until FROM login_throttles WHERE key = \(bind: key)").first()
-            if let until = try row?.decode(column: "locked_until", as: Double?.self), until > now {
+            guard
+                let row = try await sql.raw("SELECT locked_until FROM login_throttles WHERE key = \(bind: key)").first()
+            else {
+                // Deleted while this guess waited (the account's deletion clears its counters): make it
+                // again rather than wait for a row that will never change until the wait limit.
+                try await sql.raw(makeRow).run()
+                continue
+            }
+            if let until = try row.decode(column: "locked_until", as: Double?.self), until > now {
                 return .refused(lockedUntil: Date(timeIntervalSince1970: until))
             }
             // Full allowance in flight: wait for those checks to decide.
