@@ -83,7 +83,7 @@ struct SecurityEventPagingTests {
     }
 
     @Test(
-        "review_5 GET /v1/security-events pages with a cursor: every event once, newest first, next_cursor null at the end; bad input 400",
+        "review_5 GET /v1/security-events pages with a cursor: every event once, newest first, next_cursor null at the end; bad input 400, an unknown cursor 422",
         arguments: TestDatabase.all)
     func review_5_eventsArePaged(database: TestDatabase) async throws {
         try await withServer(database) { server in
@@ -115,9 +115,17 @@ struct SecurityEventPagingTests {
             #expect(seen.count == all && Set(seen).count == all, "every event exactly once: \(seen.count) of \(all)")
             #expect(pages == (all + 4) / 5)
             #expect(times == times.sorted(by: >), "newest first")
-            for bad in ["limit=0", "limit=101", "limit=x", "cursor=nope", "cursor=ZTp4fHk"] {
+            for bad in ["limit=0", "limit=101", "limit=x"] {
                 let answer = try await server.send(.GET, "/v1/security-events?\(bad)", bearer: alice.accessToken)
                 #expect(answer.status == 400 && answer.errorCode == "VALIDATION_FAILED", "\(bad): \(answer.text)")
+            }
+            // A cursor this server did not give is a server-side fact: 422, like an unknown challenge id.
+            for bad in ["cursor=nope", "cursor=ZTp4fHk"] {
+                let answer = try await server.send(.GET, "/v1/security-events?\(bad)", bearer: alice.accessToken)
+                #expect(
+                    answer.status == 422 && answer.errorCode == "VALIDATION_FAILED"
+                        && answer.errorBody?.field == "cursor",
+                    "\(bad): \(answer.text)")
             }
         }
     }

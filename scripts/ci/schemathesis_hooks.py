@@ -330,6 +330,7 @@ CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[tuple[str, str]] | None]] = {
             ("public_key", "not_p256_x963"),
             ("credential_id", "unknown"),
             ("challenge_id", "unknown_or_used"),
+            ("cursor", "invalid"),
         }),
     ),
 }

@@ -43,7 +43,10 @@ extension SecurityEventPage {
     }
 
     private static func position(_ cursor: String) throws -> (Double, UUID) {
-        let invalid = LatchError(.validationFailed, status: .badRequest, field: "cursor", reasons: ["invalid"])
+        // 422: a cursor is a fact of this server (no schema can say which strings it gave), like an
+        // unknown challenge id; a malformed `limit` stays 400.
+        let invalid = LatchError(
+            .validationFailed, status: .unprocessableEntity, field: "cursor", reasons: ["invalid"])
         guard cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor),
             let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("e:")
         else { throw invalid }
