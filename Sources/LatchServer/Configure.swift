@@ -26,7 +26,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         // (Set before `app.databases` is first used: Fluent takes the pool then.)
         let connections = Array(app.eventLoopGroup.makeIterator()).count
         app.threadPool = NIOThreadPool(numberOfThreads: connections)
-        app.databases.use(.sqlite(.file(path)), as: .sqlite)
+        // A request waits this long for its event loop's connection (Fluent's default is 10 s; tests that run
+        // the whole suite on a busy 2-core machine raise it, issue 22 §8), as on PostgreSQL.
+        app.databases.use(
+            .sqlite(.file(path), connectionPoolTimeout: .seconds(config.databasePoolTimeoutSeconds)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath

@@ -6,7 +6,7 @@ import LatchCore
 import LatchTestSupport
 import Testing
 
-@Suite("latch account security (issue 19)", .serialized, .timeLimit(.minutes(5)))
+@Suite("latch account security (issue 19)", .serialized, .timeLimit(.minutes(10)))
 struct AccountSecurityCLITests {
     @Test("test_19_4 latch account anti-phishing set, then security shows the code; remove clears it (en)")
     func test_19_4_antiPhishingCode_en() async throws { try await antiPhishingCode(.en) }
@@ -119,7 +119,7 @@ struct AccountSecurityCLITests {
     }
 }
 
-@Suite("latch server URL (issue 23 §1)", .timeLimit(.minutes(2)))
+@Suite("latch server URL (issue 23 §1)", .timeLimit(.minutes(10)))
 struct ServerURLTests {
     @Test("test_23_1 latch refuses a plain http server that is not this machine (exit 2)")
     func test_23_1_httpsOnlyExceptLoopback() async throws {
@@ -135,7 +135,7 @@ struct ServerURLTests {
     }
 }
 
-@Suite("latch verify --description (issue 23 §1)", .serialized, .timeLimit(.minutes(3)))
+@Suite("latch verify --description (issue 23 §1)", .serialized, .timeLimit(.minutes(10)))
 struct VerifyDescriptionTests {
     @Test("test_23_1 the caller's description is on the card (en)")
     func test_23_1_callerDescriptionOnTheCard_en() async throws { try await callerDescription(.en) }

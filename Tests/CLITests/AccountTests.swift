@@ -3,7 +3,7 @@ import Foundation
 import LatchCore
 import Testing
 
-@Suite("latch account (issue 12 §1)", .serialized, .timeLimit(.minutes(5)))
+@Suite("latch account (issue 12 §1)", .serialized, .timeLimit(.minutes(10)))
 struct AccountTests {
     @Test("test_12 latch account export prints the account's data as JSON, without secrets (en)")
     func test_12_exportPrintsJSON_en() async throws { try await exportPrintsJSON(.en) }

@@ -4,7 +4,7 @@ import Foundation
 import LatchCore
 import Testing
 
-@Suite("latch journeys J1–J8", .serialized, .timeLimit(.minutes(5)))
+@Suite("latch journeys J1–J8", .serialized, .timeLimit(.minutes(10)))
 struct JourneyTests {
     // MARK: J1 sign up with the emailed code
 

@@ -4,7 +4,7 @@ import Foundation
 import LatchCore
 import Testing
 
-@Suite("latch passkey (issue 13 §2)", .serialized, .timeLimit(.minutes(5)))
+@Suite("latch passkey (issue 13 §2)", .serialized, .timeLimit(.minutes(10)))
 struct PasskeyCommandTests {
     @Test(
         "issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (zh-Hans)"

@@ -4,7 +4,7 @@ import Foundation
 import LatchCore
 import Testing
 
-@Suite("latch simulated sensor", .serialized, .timeLimit(.minutes(5)))
+@Suite("latch simulated sensor", .serialized, .timeLimit(.minutes(10)))
 struct SensorTests {
     @Test("A6 refused Face ID permission: 无法使用Face ID…, 使用密码验证; it stays refused until granted (zh-Hans)")
     func A6_refusedPermissionOffersPassword_zhHans() async throws {

@@ -5,7 +5,7 @@ import LatchTestSupport
 import LatchCore
 import Testing
 
-@Suite("latch usage and failures", .serialized, .timeLimit(.minutes(2)))
+@Suite("latch usage and failures", .serialized, .timeLimit(.minutes(10)))
 struct UsageTests {
     @Test("Usage errors exit 2 (unknown subcommand, bad --lang, bad --simulate, bad parameter)")
     func Usage_errorsExit2() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// Issue 4's journeys end to end: a real latchd on loopback, LatchClient over real HTTP (URLSession),
 /// the SDK's own flows (`enableBiometrics`, `BiometricSignInDriver`, `verify`) with a simulated Face ID
 /// sensor, a software device key, and a scripted verification page.
-@Suite("Journeys (end to end)", .timeLimit(.minutes(5)))
+@Suite("Journeys (end to end)", .timeLimit(.minutes(10)))
 struct JourneyTests {
     static let email = "alice@example.com"
     static let password = "Correct-Horse-9"

@@ -6,7 +6,7 @@ import Testing
 /// Issue 13 §4 end to end: a real latchd on loopback, LatchClient over real HTTP, and the SDK's
 /// software authenticator making real WebAuthn responses: registration, sign-in with and without an
 /// email, and step-up with a passkey bound to its action.
-@Suite("Passkey journeys (end to end, issue 13)", .timeLimit(.minutes(5)))
+@Suite("Passkey journeys (end to end, issue 13)", .timeLimit(.minutes(10)))
 struct PasskeyJourneyTests {
     static let email = "pat@example.com"
     static let password = "Correct-Horse-9"

@@ -6,7 +6,7 @@ import LatchClient
 import LatchCore
 import Testing
 
-@Suite("Verification driver", .timeLimit(.minutes(1)))
+@Suite("Verification driver", .timeLimit(.minutes(10)))
 struct VerificationDriverTests {
     typealias F = VerificationFixtures
 

@@ -244,7 +244,7 @@ struct VerificationHoldTests {
     }
 }
 
-@Suite("Verification hold page in the driver (issue 19 §2)", .timeLimit(.minutes(1)))
+@Suite("Verification hold page in the driver (issue 19 §2)", .timeLimit(.minutes(10)))
 struct VerificationHoldDriverTests {
     typealias F = VerificationFixtures
 

@@ -124,9 +124,7 @@ struct LockoutTests {
 
     @Test(
         "C4 a guess waiting for the checks in flight is not held when its counter row is deleted meanwhile (account deletion)",
-        // SQLite only for now: on PostgreSQL, after issue 19's merge, the test's DELETE and the waiting guess
-        // hold each other up until the wait limit (in production 10 s, then 429); open, see the session note.
-        .timeLimit(.minutes(2)), arguments: [TestDatabase.sqlite])
+        .timeLimit(.minutes(10)), arguments: TestDatabase.all)
     func C4_waitingGuessIsNotHeldByADeletedCounter(database: TestDatabase) async throws {
         // Found under load (issue 22 §8): a sign-in racing the account's deletion waited for a row that
         // no longer existed until the wait limit (10 s, then 429; with the tests' long limit, a hang).

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 6 item 5 end to end: latchd configured with `LATCH_SMTP_URL` mails through a real SMTP
 /// server on loopback (`SMTPSink`), which decodes what arrived (MIME parts, RFC 2047 subject).
-@Suite("Mail over SMTP, end to end (C2, C4)", .serialized, .timeLimit(.minutes(5)))
+@Suite("Mail over SMTP, end to end (C2, C4)", .serialized, .timeLimit(.minutes(10)))
 struct MailOverSMTPTests {
     @Test(
         "C2 the registration code arrives over SMTP: recipient, UTF-8 subject, code in both MIME parts",

@@ -6,7 +6,7 @@ import Vapor
 @testable import LatchServer
 
 /// Issue 6 item 6: SMS over HTTP (`LATCH_SMS_WEBHOOK_URL`), against a stand-in gateway on loopback.
-@Suite("SMS over an HTTP webhook (issue 6)", .serialized, .timeLimit(.minutes(5)))
+@Suite("SMS over an HTTP webhook (issue 6)", .serialized, .timeLimit(.minutes(10)))
 struct SMSWebhookTests {
     static func sms(to: String = "+8613800138000", text: String = "Latch 验证码 123456，5 分钟内有效。") -> OutgoingMessage {
         OutgoingMessage(

@@ -13,7 +13,7 @@ import Testing
 /// `SwiftSMTPServer`, or aiosmtpd with `LATCH_TEST_SMTP_SINK=aiosmtpd`): AUTH PLAIN and LOGIN,
 /// STARTTLS, dot-stuffing, retry on 4xx, giving up on 5xx, timeouts. No expectation depends on how
 /// fast the machine is (issue 22 §8): "at once" is proven against a server that never answers.
-@Suite("SMTP client and delivery queue (issue 6)", .serialized, .timeLimit(.minutes(5)))
+@Suite("SMTP client and delivery queue (issue 6)", .serialized, .timeLimit(.minutes(10)))
 struct SMTPClientTests {
     static let quick = RetryPolicy(attempts: 4, firstDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
 

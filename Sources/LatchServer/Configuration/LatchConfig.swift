@@ -46,8 +46,8 @@ public struct LatchConfig: Sendable {
     public var guessWaitLimit: Duration = .seconds(10)
     /// How long `GET /health/ready` waits for the database's `SELECT 1` before answering 503.
     public var readinessTimeout: Duration = .seconds(2)
-    /// How long a request waits for a PostgreSQL connection of the pool before failing (Fluent's default,
-    /// 10 s). Tests that run the whole suite on a busy 2-core machine raise it (issue 22 §8).
+    /// How long a request waits for a database connection of the pool (SQLite or PostgreSQL) before
+    /// failing (Fluent's default, 10 s). Tests that run the whole suite on a busy 2-core machine raise it (issue 22 §8).
     public var databasePoolTimeoutSeconds: Int64 = 10
     /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
     public var deliveryQueueCapacity = 10_000
