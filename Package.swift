@@ -72,6 +72,7 @@ let package = Package(
                 // Metrics (issue 12 §3): series through swift-metrics' API into a Prometheus registry
                 // that the app owns (no process-global bootstrap), served by a small NIO HTTP/1 listener.
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"]))
             ],
@@ -105,7 +106,8 @@ let package = Package(
                 "LatchCore", "LatchServer",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
             ],
-            path: "Tests/LatchTestSupport"
+            path: "Tests/LatchTestSupport",
+            exclude: ["README.md"]
         ),
         .testTarget(
             name: "LatchCoreTests", dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]),
@@ -140,6 +142,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["Server"])),
+                // The metrics tests read the app's own Prometheus registry.
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Sign in with Apple tests sign identity tokens with RSA keys they generate.
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
@@ -152,3 +158,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target compiles with these upcoming features (issue 22 §4, as the anchors do it).
+for target in package.targets {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            // Existentials are written `any P`, so a boxed, dynamically dispatched type never hides behind
+            // a plain protocol name.
+            .enableUpcomingFeature("ExistentialAny"),
+            // A file sees only the members of modules it imports itself, not those that another file's
+            // import leaks into the module.
+            .enableUpcomingFeature("MemberImportVisibility")
+        ]
+}

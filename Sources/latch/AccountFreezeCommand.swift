@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LatchClient
 
 /// `latch account freeze`: "this wasn't me" (issue 19 §3). Signed in, it freezes the account at once (no

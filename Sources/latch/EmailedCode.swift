@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a mailed code comes from: `--code`, the development outbox (`--code-from-outbox`), or the
 /// person. Create it before the request that mails the code: it counts the codes already there.
 struct EmailedCode {

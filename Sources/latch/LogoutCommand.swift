@@ -1,4 +1,5 @@
 import ArgumentParser
+import LatchClient
 
 /// `latch logout`: ends the session here and on the server (C9); the device key and the
 /// installation id stay.

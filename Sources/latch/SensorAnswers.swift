@@ -1,3 +1,4 @@
+import Foundation
 import LatchClient
 
 /// Answers the simulated sensor's prompts, one step at a time: from the `--simulate` list while it lasts,

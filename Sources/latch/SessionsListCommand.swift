@@ -1,4 +1,5 @@
 import ArgumentParser
+import LatchClient
 import LatchCore
 
 /// `latch sessions [list]`: a table of the signed-in devices, this one marked.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LatchClient
 
 /// `latch sessions revoke ID` / `latch sessions revoke --others`: signs out one device, or every
 /// other one (C8).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of the simulated sensor, as `--simulate` lists them (`fail,cancel,match`): what the person
 /// does while a system prompt is up — a scan or touch that matches or fails, a button of the prompt — and
 /// the sensor derives the `LAError` a real device returns (`SimulatedAuthenticator`): Face ID scans

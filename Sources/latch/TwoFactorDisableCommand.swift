@@ -1,4 +1,5 @@
 import ArgumentParser
+import LatchClient
 
 /// `latch 2fa disable`: needs a verification of `disable_totp` (D1), run as the verification page.
 struct TwoFactorDisableCommand: AsyncParsableCommand {

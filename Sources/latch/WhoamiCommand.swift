@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LatchClient
 import LatchCore
 
 /// `latch whoami`: the signed-in user, from the server (`GET /v1/me`).

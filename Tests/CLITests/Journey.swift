@@ -1,6 +1,6 @@
 import Foundation
-import LatchTestSupport
 import LatchCore
+import LatchTestSupport
 import Testing
 
 /// One journey's world: a latchd, a folder for the homes (one per simulated device), a language.

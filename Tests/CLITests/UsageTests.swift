@@ -1,8 +1,8 @@
 // What a person expects of any CLI: usage errors exit 2, a server that is down is one line naming
 // it, no colour into a pipe.
 import Foundation
-import LatchTestSupport
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @Suite("latch usage and failures", .serialized, .timeLimit(.minutes(10)))

@@ -1,6 +1,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import LatchServer
 import Testing
 
 /// Issue 4's journeys end to end: a real latchd on loopback, LatchClient over real HTTP (URLSession),

@@ -1,6 +1,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import LatchServer
 import Testing
 
 /// Issue 13 §4 end to end: a real latchd on loopback, LatchClient over real HTTP, and the SDK's

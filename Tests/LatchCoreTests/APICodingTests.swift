@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// The wire format of the token API: snake_case keys, and optionals left out when nil.
 @Suite("API coding")

@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// D1: the TOTP secret travels as Base32 (RFC 4648 §6) in the otpauth:// URI and for manual entry.
 @Suite("D1 Base32 secrets")

@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// A11, B5: device public keys and signatures travel as base64url (RFC 4648 §5), without padding.
 @Suite("A11 base64url")

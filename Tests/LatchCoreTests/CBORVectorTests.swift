@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// Issue 13 (CBOR and COSE): the strict decoder against RFC 8949 Appendix A. Every vector inside the
 /// WebAuthn subset decodes to the expected item and encodes back to the same bytes; every vector

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// D3: a step-up proof is bound to the action's parameters through the digest of their RFC 8785
 /// canonical JSON. Expected digests were computed independently (Python, scripts/interop/signature_vector.py).

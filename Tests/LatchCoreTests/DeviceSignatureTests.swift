@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// A11: biometric success is proven by a signature from a device key, never by a bare flag.
 /// B5, B6: the server checks P-256 ECDSA/SHA-256 signatures (DER, base64url) against the bound

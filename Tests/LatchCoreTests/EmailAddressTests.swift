@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// C2: email registration checks the email format. Addresses are trimmed and lower-cased.
 @Suite("C2 email address")

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// Issue 14 §3: the error details are written once (`LatchErrorDetails`) and sit at the top level
 /// of the error body, as before; each code has one default status.

@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// D1: TOTP is HOTP (RFC 4226) on a time-step counter; these are RFC 4226 Appendix D's values.
 @Suite("D1 HOTP (RFC 4226)")

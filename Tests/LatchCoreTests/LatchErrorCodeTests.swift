@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// C11: AUTH_001 "邮箱或密码错误", AUTH_002 "账号已被锁定", AUTH_003 "验证码错误", AUTH_004 "登录已过期".
 @Suite("C11 error codes")

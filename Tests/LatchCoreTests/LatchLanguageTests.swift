@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// C11: error messages come in Simplified Chinese and English; the language follows Accept-Language.
 @Suite("C11 language from Accept-Language")

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// C4: 5 consecutive failures lock the account for 5 minutes; 10 lock it for 1 hour
 /// (and every further 5 for another hour). Time is passed in; nothing sleeps.

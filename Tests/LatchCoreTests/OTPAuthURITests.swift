@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// D1: enrolment with an `otpauth://` URI (Google Authenticator's Key URI Format).
 @Suite("D1 otpauth:// URI")

@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// C3: at least 8 characters with upper case, lower case and digits; special characters optional;
 /// at most 128 characters; not a commonly used password.

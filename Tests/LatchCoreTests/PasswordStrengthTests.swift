@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// C3: weak (digits only or letters only), medium (letters + digits), strong (upper + lower + digits),
 /// very strong (+ special).

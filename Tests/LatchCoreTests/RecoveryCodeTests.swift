@@ -1,6 +1,6 @@
-import Testing
-
+import Foundation
 import LatchCore
+import Testing
 
 /// D1: recovery codes for a lost authenticator — ten one-time codes, easy to read and type.
 @Suite("D1 recovery codes")

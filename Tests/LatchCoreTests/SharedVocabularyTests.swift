@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// Issue 14 §2: verification methods, login-challenge methods and security-event kinds are enums in
 /// LatchCore, with the same JSON strings as before.

@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// A11, B6, D3: the published test vector of the signed-message contract (ARCHITECTURE.md,
 /// "Contract: tokens and signatures"), also in docs/signature-test-vector.json for outside clients.

@@ -1,6 +1,5 @@
-import Testing
-
 import LatchCore
+import Testing
 
 /// A11, B6, D3: the exact bytes a device key signs — `latch-v1\n{purpose}\n{challenge_id}\n{challenge}`.
 @Suite("A11 signed message")

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// D1: "compatible with Google Authenticator and every common authenticator app". The proof here
 /// is agreement with an independent implementation, pyotp.

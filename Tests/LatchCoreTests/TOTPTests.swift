@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// D1: 2FA is TOTP (RFC 6238, SHA-1, 6 digits, 30 s), as every common authenticator app computes it.
 @Suite("D1 TOTP (RFC 6238)")

@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
-import Testing
-
 import LatchCore
+import Testing
 
 /// Issue 13 (CBOR and COSE): COSE keys become swift-crypto keys, authenticator data is parsed
 /// strictly, and the software authenticator's responses parse back into what it signed.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 12 §1: `GET /v1/me/export` answers everything held about the user as one JSON document, never a secret.

@@ -2,6 +2,8 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOFoundationCompat
 import SQLKit
 import Testing
 import Vapor

@@ -1,5 +1,6 @@
 import Foundation
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 

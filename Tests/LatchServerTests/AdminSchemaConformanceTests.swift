@@ -1,5 +1,7 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 14 §6: the admin API's answers (which the fuzzer cannot reach: its run has no admin key)

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 12 §2: the admin API (`/v1/admin/*`, `LATCH_ADMIN_KEYS`), its audit log, and what each

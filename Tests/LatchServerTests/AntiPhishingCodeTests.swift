@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 import Vapor
 

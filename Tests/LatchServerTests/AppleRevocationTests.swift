@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import SQLKit
 import Testing
 import Vapor

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C1 Sign in with Apple: identity tokens signed by keys the test generates, served from a local

@@ -1,5 +1,8 @@
 import Foundation
+import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 10 §3: who the client is. The hand-written address parser and CIDR matcher (IPv4, IPv6,

@@ -1,10 +1,12 @@
 import Foundation
 import LatchCore
-@testable import LatchServer
+import LatchTestSupport
 import Logging
 import Synchronization
 import Testing
 import Vapor
+
+@testable import LatchServer
 
 /// Issue 10 §3: the delivery queue never drops a message silently. When it is full, the message is
 /// refused and counted, and the request that wanted it sent answers 503 (INTERNAL_ERROR, `reasons`

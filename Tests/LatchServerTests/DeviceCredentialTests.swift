@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// B5 binding and unbinding device keys, and B6 biometric sign-in by a signed login challenge,

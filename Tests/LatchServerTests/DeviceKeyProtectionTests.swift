@@ -2,6 +2,8 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import SQLKit
 import Testing
 

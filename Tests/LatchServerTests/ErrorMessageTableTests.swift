@@ -1,4 +1,6 @@
+import Foundation
 import LatchCore
+import NIOHTTP1
 import Testing
 
 @testable import LatchServer

@@ -1,7 +1,11 @@
+import Fluent
 import Foundation
 import LatchCore
-@testable import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
+
+@testable import LatchServer
 
 /// Issue 10 §1: every guessable secret has a failure budget per target that nothing but time gives
 /// back — not a resend, a new challenge, a new code or a right password.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C1: one account, several ways to sign in; linked and unlinked while signed in.

@@ -1,5 +1,7 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import LatchServer

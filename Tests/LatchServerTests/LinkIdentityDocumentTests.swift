@@ -1,5 +1,7 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 10 §5: the OpenAPI document and the validation agree on `POST /v1/me/identities`. The fuzzer

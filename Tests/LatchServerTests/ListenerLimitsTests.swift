@@ -1,9 +1,9 @@
 import Foundation
+import LatchTestSupport
 import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
-import LatchTestSupport
 import Vapor
 
 @testable import LatchServer

@@ -1,6 +1,7 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 
 /// Issue 6 item 5 end to end: latchd configured with `LATCH_SMTP_URL` mails through a real SMTP

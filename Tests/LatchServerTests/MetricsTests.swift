@@ -1,6 +1,7 @@
 import Foundation
 import LatchCore
 import Logging
+import Prometheus
 import Testing
 import Vapor
 

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C8 abnormal sign-in: a sign-in from a device id the account has not used (other than its first)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 import _CryptoExtras
 

@@ -2,6 +2,8 @@ import Crypto
 import Fluent
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 import _CryptoExtras
 

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 13 §1: passkeys in latchd. The software authenticator makes real WebAuthn responses; the

@@ -1,4 +1,7 @@
 import Foundation
+import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C3: bcrypt reads only 72 bytes; latchd must still tell apart passwords that differ after that.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// A forgotten password (email code, then reset: every session ends) and a password change (knowing

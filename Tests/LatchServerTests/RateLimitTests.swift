@@ -1,7 +1,10 @@
 import Foundation
 import LatchCore
-@testable import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
+
+@testable import LatchServer
 
 /// Issue 10 §3: per-client and global token buckets on the unauthenticated endpoints, charged before
 /// any bcrypt or database work, answering 429 RATE_LIMITED with `retry_after` and `Retry-After`,

@@ -1,5 +1,7 @@
 import Foundation
+import LatchCore
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 

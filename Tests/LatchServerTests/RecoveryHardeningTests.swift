@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 10 §2 "sessions and devices after recovery": what a password reset or change ends, the

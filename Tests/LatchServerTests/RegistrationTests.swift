@@ -1,7 +1,10 @@
+import Fluent
 import FluentPostgresDriver
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C2 email registration through the real HTTP stack: a normalised address, a mailed 6-digit code

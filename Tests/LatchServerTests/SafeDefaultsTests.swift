@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Logging
 import SQLKit
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Secrets at rest and in transit: tokens are never cacheable, keys are useless without LATCH_SECRET_KEY.

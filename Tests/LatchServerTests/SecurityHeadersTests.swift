@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 import Testing
 import Vapor
 

@@ -1,7 +1,9 @@
 import Fluent
 import Foundation
+import JWTKit
 import LatchCore
 import LatchTestSupport
+import NIOHTTP1
 import SQLKit
 import Testing
 

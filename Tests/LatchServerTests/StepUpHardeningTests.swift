@@ -1,5 +1,8 @@
 import Foundation
 import LatchCore
+import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Second factors must not be addable, or guessable, by someone holding only a stolen access token

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// D1 through the real HTTP stack: enrol, activate, one use per time step, the ±1 window,

@@ -1,5 +1,7 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C5/C6 and the token contract: ES256 access tokens, rotating refresh tokens with a grace window.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// A5 alternative-mode step-up verification, A11 biometrics proven by a device-key signature, and

@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// C1 WeChat OAuth against a local stand-in of `/sns/oauth2/access_token` and `/sns/userinfo`.

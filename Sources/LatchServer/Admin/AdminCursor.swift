@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import NIOHTTP1
 
 /// The opaque cursors of the admin lists: base64url of where the previous page ended (`u:{user id}`
 /// for users in id order, `a:{entry id}` for the audit log, newest first). Anything else is 400

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import NIOHTTP1
 import SQLKit
 
 extension AdminService {

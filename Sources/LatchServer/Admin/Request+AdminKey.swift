@@ -1,3 +1,5 @@
+import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import Vapor

@@ -1,3 +1,5 @@
+import Foundation
+
 extension LatchConfig {
     /// Reads the security hold's settings of issue 19 §2: `LATCH_SECURITY_HOLD_HOURS` (0–8760, default
     /// 24; 0: no holds) and `LATCH_HOLD_ACTIONS` (comma-separated action names as `POST /v1/verifications`

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LatchCore
 import SQLKit
 
 /// The security reset (issue 19 §1): the one operation that ends every way into an account that

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 
 /// Sends in the background, in memory, so a request that triggers a message never waits for, or fails

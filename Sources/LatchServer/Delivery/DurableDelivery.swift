@@ -1,5 +1,7 @@
+import CoreMetrics
 import Fluent
 import Foundation
+import LatchCore
 
 /// One channel's messages through the durable queue: `deliver` turns the message into its carrier's
 /// payload (a mail is rendered here, once), stores it as a `delivery_jobs` row (one INSERT) and wakes

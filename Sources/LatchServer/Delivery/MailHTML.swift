@@ -1,3 +1,5 @@
+import Foundation
+
 /// The simple HTML of latchd's mails: every interpolated value is escaped, the layout is inline
 /// styles only (mail clients ignore style sheets).
 enum MailHTML {

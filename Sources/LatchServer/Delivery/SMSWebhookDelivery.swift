@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import Vapor
 
 /// SMS through an HTTP gateway (`LATCH_SMS_WEBHOOK_URL`): each message is POSTed as JSON

@@ -1,5 +1,7 @@
 import Fluent
+import FluentSQL
 import LatchCore
+import SQLKit
 
 /// Issue 11 §2 (software key fallback): `device_credentials.protection`, where the key's private half
 /// lives — `secure_enclave` or `software` as the client said when binding. Rows bound before this

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LatchCore
 import SQLKit
 
 /// Bound device keys (B5, B6): at most `limit` per user, each public key once per user.

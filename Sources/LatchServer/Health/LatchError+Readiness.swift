@@ -1,3 +1,4 @@
+import LatchCore
 import Vapor
 
 extension LatchError {

@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import NIOCore
+import NIOFoundationCompat
 import Vapor
 
 /// Apple's signing keys (`LATCH_APPLE_JWKS_URL`), fetched once and kept: fetched again after a day,

@@ -2,6 +2,7 @@ import Foundation
 import LatchCore
 import Logging
 import NIOCore
+import NIOFoundationCompat
 import Vapor
 
 /// Apple's REST endpoints for Sign in with Apple tokens (TN3194): the app's `authorization_code` is

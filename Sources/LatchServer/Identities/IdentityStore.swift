@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LatchCore
 import SQLKit
 
 /// The account's linked sign-in identities (Apple, WeChat, phone; C1) and its email as a way to sign

@@ -1,6 +1,7 @@
 import Foundation
 import LatchCore
 import NIOCore
+import NIOFoundationCompat
 import Vapor
 
 /// WeChat OAuth 2 (C1): exchanges the app's `code` at `/sns/oauth2/access_token`, then reads

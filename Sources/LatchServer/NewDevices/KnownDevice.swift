@@ -1,6 +1,8 @@
 import Fluent
+import FluentSQL
 import Foundation
 import LatchCore
+import SQLKit
 
 /// A device installation id that has signed in to an account (C8): sign-ins from others are unusual.
 // Fluent model (see User for why @unchecked Sendable).

@@ -1,4 +1,5 @@
 import LatchCore
+import NIOHTTP1
 
 extension AuthenticationResponseJSON {
     /// Refuses a `credential` whose binary fields are not base64url (`[A-Za-z0-9_-]*` with at most two

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An IPv4 or IPv6 address as its bytes (4 or 16), parsed by hand so the rules are visible and
 /// tested: dotted quads of four decimal parts (0–255, no leading zeros), IPv6 in the RFC 4291 text
 /// forms (groups of one to four hex digits, one `::`, a dotted quad as the last 32 bits). Zone ids

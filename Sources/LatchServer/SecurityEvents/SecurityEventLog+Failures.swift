@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LatchCore
 import SQLKit
 
 extension SecurityEventLog {

@@ -1,4 +1,5 @@
 import LatchCore
+import NIOFoundationCompat
 import Vapor
 
 extension TokenResponse: Content {}

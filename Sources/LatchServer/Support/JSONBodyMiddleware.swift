@@ -1,3 +1,4 @@
+import LatchCore
 import Vapor
 
 /// One rule for every request body under `/v1/`: a body (any `Content-Length` above 0, or a chunked

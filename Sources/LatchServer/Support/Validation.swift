@@ -1,3 +1,4 @@
+import Foundation
 import LatchCore
 
 /// Input checks shared by the routes; each failure names the field.

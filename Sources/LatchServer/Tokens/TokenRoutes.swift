@@ -1,3 +1,4 @@
+import CoreMetrics
 import Fluent
 import LatchCore
 import Vapor

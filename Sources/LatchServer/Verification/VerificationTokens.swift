@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import NIOHTTP1
 import SQLKit
 
 /// Issues and redeems verification tokens (D3): 256 random bits, stored as SHA-256, single use,

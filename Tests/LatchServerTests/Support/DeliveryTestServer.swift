@@ -2,6 +2,7 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOFoundationCompat
 import Testing
 import Vapor
 

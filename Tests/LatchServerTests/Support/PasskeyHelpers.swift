@@ -1,5 +1,7 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Passkey journeys for the issue 13 tests: the software authenticator plays the browser and the

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// A software device key standing in for a bound device's Secure Enclave key (B5, B6, A11).

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import NIOFoundationCompat
 import Synchronization
 import Vapor
 
