@@ -140,12 +140,12 @@ struct SecurityNoticeTransactionTests {
         .antiPhishingCodeSet: { _, tokens, _ in
             {
                 try await $0.send(
-                    .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue Heron"], bearer: tokens.accessToken)
+                    .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             }
         },
         .antiPhishingCodeRemoved: { server, tokens, _ in
             let set = try await server.send(
-                .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue Heron"], bearer: tokens.accessToken)
+                .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             try #require(set.status == 204, "\(set.text)")
             return { try await $0.send(.DELETE, "/v1/me/anti-phishing-code", body: nil, bearer: tokens.accessToken) }
         }
@@ -252,11 +252,11 @@ struct SecurityNoticeTransactionTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let set = try await server.send(
-                .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue Heron"], bearer: tokens.accessToken)
+                .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             let mails = await server.mails(to: Self.alice)
 
             #expect(set.status == 204, "\(set.text)")
-            #expect(mails.last?.body.contains("Blue Heron") == true, "the notice shows the new code")
+            #expect(mails.last?.body.contains("Blue-Heron") == true, "the notice shows the new code")
             #expect(mails.last?.lane == .notice)
         }
     }

@@ -82,10 +82,12 @@ struct SecondFactorRoutes: RouteCollection {
         let body = try req.decodeJSON(VerificationTokenBody.self)
         let latch = req.latch
         guard try await latch.totp.isActive(user: me.userID, on: req.db) else { throw LatchError.notFound }
-        _ = try await req.redeemVerification(body.verificationToken, action: "disable_totp", parameters: [:])
         let now = latch.clock.epochSeconds
-        // 2FA off, its event, the hold and the notice commit together (issue 20 §1).
+        // The proof, 2FA off, its event, the hold and the notice commit together (issue 20 §1): a refused
+        // notice leaves the proof unspent.
         try await req.db.transaction { database in
+            _ = try await req.redeemVerification(
+                body.verificationToken, action: "disable_totp", parameters: [:], on: database)
             try await latch.totp.disable(user: me.userID, on: database)
             try await latch.events.record(
                 .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: database)
