@@ -81,7 +81,7 @@ public struct AccountDeletion: Sendable {
         }
         if let email = erased.email {
             do {
-                try await latch.send(MailTemplates.accountDeleted(language: language), to: email)
+                try await latch.send(MailTemplates.accountDeleted(language: language), to: email, lane: .notice)
             } catch {
                 logger.warning("deleted account \(userID.uuidString.lowercased()): its last mail could not be queued")
             }

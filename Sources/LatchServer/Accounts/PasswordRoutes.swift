@@ -72,25 +72,33 @@ struct PasswordRoutes: RouteCollection {
         if frozen, try await latch.totp.isActive(user: userID, on: req.db) {
             try await req.checkRecoverySecondFactor(body.secondFactor, of: user)
         }
-        user.passwordHash = try await latch.passwords.hash(body.newPassword)
-        try await user.save(on: req.db)
-        let ended = try await latch.securityReset(.everything, user: userID, ip: req.clientIP, on: req.db)
-        // Unfreezing starts the hold (reason `unfrozen`); otherwise the reset does (`password_reset`).
-        let unfrozen =
-            frozen
-            ? try await AccountFreezing.unfreeze(userID, by: .owner, ip: req.clientIP, latch: latch, on: req.db) : false
-        if !unfrozen {
-            try await latch.holds.start(.passwordReset, user: userID, ip: req.clientIP, now: now, on: req.db)
+        let passwordHash = try await latch.passwords.hash(body.newPassword)
+        let (ip, language) = (req.clientIP, req.language)
+        // The new password, the reset, the unfreeze, the hold, the events and the notice commit together
+        // (issue 20 §1): a notice that cannot be queued leaves the old password and every way in.
+        try await req.db.transaction { database in
+            try await database.sql.raw(
+                "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userID)"
+            ).run()
+            let ended = try await latch.securityReset(.everything, user: userID, ip: ip, on: database)
+            // Unfreezing starts the hold (reason `unfrozen`); otherwise the reset does (`password_reset`).
+            let unfrozen =
+                frozen
+                ? try await AccountFreezing.unfreeze(userID, by: .owner, ip: ip, latch: latch, on: database) : false
+            if !unfrozen {
+                try await latch.holds.start(.passwordReset, user: userID, ip: ip, now: now, on: database)
+            }
+            // The owner proved the mailbox: the password's lock and daily budget start afresh.
+            try await latch.throttle.reset("email:\(email.value)", on: database)
+            try await latch.budgets.clear("email:\(email.value)", on: database)
+            try await latch.events.record(.passwordReset, user: userID, ip: ip, now: now, on: database)
+            if ended.deviceKeys > 0 {
+                try await latch.events.record(.deviceKeysRemoved, user: userID, ip: ip, now: now, on: database)
+            }
+            try await latch.sendSecurityNotice(
+                .passwordReset, MailTemplates.passwordWasReset(ended: ended, language: language), to: email.value,
+                user: userID, on: database)
         }
-        // The owner proved the mailbox: the password's lock and daily budget start afresh.
-        try await latch.throttle.reset("email:\(email.value)", on: req.db)
-        try await latch.budgets.clear("email:\(email.value)", on: req.db)
-        try await latch.events.record(.passwordReset, user: user.id, ip: req.clientIP, now: now, on: req.db)
-        if ended.deviceKeys > 0 {
-            try await latch.events.record(.deviceKeysRemoved, user: user.id, ip: req.clientIP, now: now, on: req.db)
-        }
-        try await latch.sendSecurityNotice(
-            MailTemplates.passwordWasReset(ended: ended, language: req.language), to: email.value, user: userID)
         return .noContent
     }
 
@@ -105,24 +113,32 @@ struct PasswordRoutes: RouteCollection {
         // Guessing the current password from a stolen session counts toward the same lock as sign-in.
         let key = user.email.map { "email:\($0)" } ?? "user:\(me.userID.uuidString.lowercased())"
         try await req.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
-        user.passwordHash = try await latch.passwords.hash(body.newPassword)
-        try await user.save(on: req.db)
+        let passwordHash = try await latch.passwords.hash(body.newPassword)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
         let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
-        let ended = try await latch.securityReset(
-            .otherDevices(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
-            session: me.sessionID, ip: req.clientIP, on: req.db)
-        try await latch.events.record(
-            .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if ended.deviceKeys > 0 {
+        let (ip, language, email) = (req.clientIP, req.language, user.email)
+        // The new password, the reset of the other devices, the events, the hold and the notice commit
+        // together (issue 20 §1).
+        try await req.db.transaction { database in
+            try await database.sql.raw(
+                "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: me.userID)"
+            ).run()
+            let ended = try await latch.securityReset(
+                .otherDevices(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
+                session: me.sessionID, ip: ip, on: database)
             try await latch.events.record(
-                .deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        }
-        try await latch.holds.start(
-            .passwordChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if let email = user.email {
-            try await latch.sendSecurityNotice(
-                MailTemplates.passwordChanged(language: req.language), to: email, user: me.userID)
+                .passwordChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            if ended.deviceKeys > 0 {
+                try await latch.events.record(
+                    .deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            }
+            try await latch.holds.start(
+                .passwordChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            if let email {
+                try await latch.sendSecurityNotice(
+                    .passwordChanged, MailTemplates.passwordChanged(language: language), to: email, user: me.userID,
+                    on: database)
+            }
         }
         return .noContent
     }

@@ -58,7 +58,8 @@ extension AdminService {
             try await latch.holds.start(.totpReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
             if let email = user.email {
                 try await latch.sendSecurityNotice(
-                    MailTemplates.totpResetByOperator(language: language), to: email, user: userID, on: database)
+                    .totpResetByOperator, MailTemplates.totpResetByOperator(language: language), to: email,
+                    user: userID, on: database)
             }
         }
     }
@@ -78,8 +79,8 @@ extension AdminService {
                 .fundPasswordReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
             if let email = user.email {
                 try await latch.sendSecurityNotice(
-                    MailTemplates.fundPasswordResetByOperator(language: language), to: email, user: userID,
-                    on: database)
+                    .fundPasswordResetByOperator, MailTemplates.fundPasswordResetByOperator(language: language),
+                    to: email, user: userID, on: database)
             }
         }
     }

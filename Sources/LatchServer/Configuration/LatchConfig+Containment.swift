@@ -3,7 +3,8 @@ import Foundation
 extension LatchConfig {
     /// Reads the security hold's settings of issue 19 §2: `LATCH_SECURITY_HOLD_HOURS` (0–8760, default
     /// 24; 0: no holds) and `LATCH_HOLD_ACTIONS` (comma-separated action names as `POST /v1/verifications`
-    /// takes them, default `withdrawal`). A bad value names its variable.
+    /// takes them, default `withdrawal`), and issue 20 §2's `LATCH_SECURITY_MAILS_PER_HOUR` (1–10000,
+    /// default 20). A bad value names its variable.
     mutating func readContainment(_ value: (String) -> String?) throws {
         securityHoldHours = try Self.parseInteger(
             "LATCH_SECURITY_HOLD_HOURS", value("LATCH_SECURITY_HOLD_HOURS"), default: securityHoldHours,
@@ -18,5 +19,8 @@ extension LatchConfig {
             }
             holdActions = actions
         }
+        securityMailsPerHour = try Self.parseInteger(
+            "LATCH_SECURITY_MAILS_PER_HOUR", value("LATCH_SECURITY_MAILS_PER_HOUR"), default: securityMailsPerHour,
+            range: 1...10_000)
     }
 }

@@ -102,6 +102,10 @@ public struct LatchConfig: Sendable {
     /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default
     /// `withdrawal`), e.g. `withdrawal,internal_transfer,view_private_key`.
     public var holdActions = ["withdrawal"]
+    /// Security notices one account's own changes may mail in an hour (`LATCH_SECURITY_MAILS_PER_HOUR`,
+    /// 1–10000, default 20): the next change answers 429 RATE_LIMITED with `retry_after` until the
+    /// hour that began with the first one ends (issue 20 §2). Operators' actions and sign-ins are not counted.
+    public var securityMailsPerHour = 20
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

@@ -47,25 +47,27 @@ struct AccountSecurityRoutes: RouteCollection {
     }
 
     /// Stores the new code, records `anti_phishing_code_changed` and mails a security notice (showing
-    /// the new code, with a freeze link).
+    /// the new code, with a freeze link), all in one transaction (issue 20 §1).
     private func changeAntiPhishingCode(to code: String?, _ req: Request) async throws {
         let me = try req.signedIn
-        let latch = req.latch
+        let (latch, ip, language) = (req.latch, req.clientIP, req.language)
         let now = latch.clock.epochSeconds
-        guard
-            let row = try await req.db.sql.raw(
-                """
-                UPDATE users SET anti_phishing_code = \(bind: code) WHERE id = \(bind: me.userID) RETURNING email
-                """
-            ).first()
-        else { throw LatchError.sessionExpired }
-        try await latch.events.record(
-            .antiPhishingCodeChanged, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if let email = try row.decode(column: "email", as: String?.self) {
-            try await latch.sendSecurityNotice(
-                MailTemplates.securityChange(
-                    code == nil ? .antiPhishingCodeRemoved : .antiPhishingCodeSet, language: req.language),
-                to: email, user: me.userID)
+        try await req.db.transaction { database in
+            guard
+                let row = try await database.sql.raw(
+                    """
+                    UPDATE users SET anti_phishing_code = \(bind: code) WHERE id = \(bind: me.userID) RETURNING email
+                    """
+                ).first()
+            else { throw LatchError.sessionExpired }
+            try await latch.events.record(
+                .antiPhishingCodeChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            if let email = try row.decode(column: "email", as: String?.self) {
+                let change: MailTemplates.SecurityChange = code == nil ? .antiPhishingCodeRemoved : .antiPhishingCodeSet
+                try await latch.sendSecurityNotice(
+                    change.notice, MailTemplates.securityChange(change, language: language), to: email,
+                    user: me.userID, on: database)
+            }
         }
     }
 

@@ -36,17 +36,3 @@ enum FreezeTokens {
         return "\(base)/account#freeze=\(token)"
     }
 }
-
-extension LatchServices {
-    /// Sends a security notice (issue 19 §3: new-device sign-in, password reset or changed, passkey or
-    /// device key added, 2FA or fund password changed, email or phone changed, identity linked,
-    /// anti-phishing code changed) with a fresh one-time freeze link for `user`'s account.
-    func sendSecurityNotice(
-        _ mail: MailTemplates.Mail, to address: String, user: UUID, on database: (any Database)? = nil
-    ) async throws {
-        var mail = mail
-        let token = try await FreezeTokens.mint(for: user, now: clock.epochSeconds, on: database ?? self.database())
-        mail.freezeLink = FreezeTokens.link(issuer: config.issuer, token: token)
-        try await send(mail, to: address, on: database)
-    }
-}

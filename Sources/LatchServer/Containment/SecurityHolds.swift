@@ -163,15 +163,19 @@ extension LatchServices {
 
 extension Request {
     /// The signed-in user just made the security change `reason`: starts (or extends) the security hold
-    /// and mails the owner the `notice` with a freeze link (issue 19 §2, §3).
-    func securityChanged(_ reason: SecurityHoldReason, notice: MailTemplates.SecurityChange) async throws {
+    /// and queues the owner's `notice` with a freeze link (issue 19 §2, §3), on `database`: the
+    /// transaction of the change, so they commit together (issue 20 §1).
+    func securityChanged(
+        _ reason: SecurityHoldReason, notice: MailTemplates.SecurityChange, on database: any Database
+    ) async throws {
         let me = try signedIn
         let latch = self.latch
         try await latch.holds.start(
-            reason, user: me.userID, session: me.sessionID, ip: clientIP, now: latch.clock.epochSeconds, on: db)
-        if let email = try await User.find(me.userID, on: db)?.email {
+            reason, user: me.userID, session: me.sessionID, ip: clientIP, now: latch.clock.epochSeconds, on: database)
+        if let email = try await User.find(me.userID, on: database)?.email {
             try await latch.sendSecurityNotice(
-                MailTemplates.securityChange(notice, language: language), to: email, user: me.userID)
+                notice.notice, MailTemplates.securityChange(notice, language: language), to: email, user: me.userID,
+                on: database)
         }
     }
 }

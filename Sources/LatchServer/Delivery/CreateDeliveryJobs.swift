@@ -49,3 +49,19 @@ struct AddDeliveryJobRecipient: AsyncMigration {
         try await database.schema(DeliveryJobStore.table).deleteField("recipient_key").update()
     }
 }
+
+/// Issue 20 §2: `delivery_jobs.lane` (`DeliveryLane`: `code` or `notice`), so codes have room and
+/// sends of their own whatever the notices do. Rows queued before it are codes.
+struct AddDeliveryJobLane: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(DeliveryJobStore.table)
+            .field("lane", .string, .required, .sql(.default(DeliveryLane.code.rawValue))).update()
+        try await database.createIndex(
+            "delivery_jobs_lane_due", on: DeliveryJobStore.table, columns: "channel", "lane", "next_attempt_at")
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.sql.drop(index: "delivery_jobs_lane_due").run()
+        try await database.schema(DeliveryJobStore.table).deleteField("lane").update()
+    }
+}

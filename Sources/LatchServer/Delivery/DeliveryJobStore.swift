@@ -6,7 +6,7 @@ import SQLKit
 /// SQL statement, so several latchd processes sharing the database never send a job twice.
 ///
 /// - **Queue** (`enqueue`): one INSERT, sealed payload, refused (503 `delivery_queue_full`) when the
-///   channel already holds `capacity` unsent jobs. Pass the transaction's database to queue a message
+///   channel's lane (`DeliveryLane`: codes, notices) already holds `capacity` unsent jobs. Pass the transaction's database to queue a message
 ///   with the change that causes it (a transactional outbox): rolled back together, committed together.
 /// - **Claim** (`claim`): one UPDATE that takes due jobs nobody holds (or whose holder's lease ran out)
 ///   and counts an attempt; on PostgreSQL the candidates are locked `FOR UPDATE SKIP LOCKED`, so
@@ -39,20 +39,26 @@ struct DeliveryJobStore: Sendable {
         let attempt: Int
     }
 
-    /// Queues `payload`; throws `LatchError.deliveryQueueFull` (nothing queued) when its channel already
-    /// holds `capacity` unsent jobs. The cap is counted by the INSERT itself (at most `capacity` rows
-    /// read), so under concurrent inserts on PostgreSQL it may be passed by a few rows, never by more.
+    /// Queues `payload` in `lane`; throws `LatchError.deliveryQueueFull` (nothing queued) when that lane
+    /// of its channel already holds `capacity` unsent jobs (the other lane's jobs take none of its room).
+    /// The cap is counted by the INSERT itself (at most `capacity` rows read), so under concurrent
+    /// inserts on PostgreSQL it may be passed by a few rows, never by more.
     @discardableResult
-    func enqueue(_ payload: DeliveryJobPayload, now: Double, on database: any Database) async throws -> UUID {
+    func enqueue(
+        _ payload: DeliveryJobPayload, lane: DeliveryLane = .code, now: Double, on database: any Database
+    ) async throws -> UUID {
         let id = UUID()
         let sealed = try secrets.seal(try JSONEncoder().encode(payload))
         let channel = payload.channel
         let recipient = payload.recipient.map { Self.recipientKey(of: $0, secrets: secrets) }
         let inserted = try await database.sql.raw(
             """
-            INSERT INTO delivery_jobs (id, channel, sealed_payload, attempts, next_attempt_at, created_at, recipient_key)
-            SELECT \(bind: id), \(bind: channel), \(bind: sealed), 0, \(bind: now), \(bind: now), \(bind: recipient)
-            WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM delivery_jobs WHERE channel = \(bind: channel) LIMIT \(bind: capacity)) AS backlog)
+            INSERT INTO delivery_jobs (id, channel, lane, sealed_payload, attempts, next_attempt_at, created_at, recipient_key)
+            SELECT \(bind: id), \(bind: channel), \(bind: lane.rawValue), \(bind: sealed), 0, \(bind: now), \(bind: now),
+              \(bind: recipient)
+            WHERE (SELECT COUNT(*) FROM (
+                SELECT 1 FROM delivery_jobs WHERE channel = \(bind: channel) AND lane = \(bind: lane.rawValue)
+                LIMIT \(bind: capacity)) AS backlog)
               < \(bind: capacity)
             RETURNING id
             """
@@ -61,11 +67,12 @@ struct DeliveryJobStore: Sendable {
         return id
     }
 
-    /// Claims at most `limit` due jobs of `channel` for `worker` until `now + lease`, counting an attempt
+    /// Claims at most `limit` due jobs of `channel`'s `lane` for `worker` until `now + lease`, counting an attempt
     /// on each. A job whose payload cannot be opened (sealed under another `LATCH_SECRET_KEY`) is deleted
     /// and counted in `unreadable`, for the caller to log.
     func claim(
-        channel: String, by worker: String, limit: Int, now: Double, lease: Double, on database: any Database,
+        channel: String, lane: DeliveryLane = .code, by worker: String, limit: Int, now: Double, lease: Double,
+        on database: any Database,
         unreadable: ((Int) -> Void)? = nil
     ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
@@ -76,7 +83,7 @@ struct DeliveryJobStore: Sendable {
             let due = try await sql.raw(
                 """
                 SELECT 1 AS due FROM delivery_jobs
-                WHERE channel = \(bind: channel) AND next_attempt_at <= \(bind: now)
+                WHERE channel = \(bind: channel) AND lane = \(bind: lane.rawValue) AND next_attempt_at <= \(bind: now)
                   AND (claimed_until IS NULL OR claimed_until < \(bind: now))
                 LIMIT 1
                 """
@@ -90,7 +97,7 @@ struct DeliveryJobStore: Sendable {
             SET claimed_by = \(bind: worker), claimed_until = \(bind: now + lease), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM delivery_jobs
-                WHERE channel = \(bind: channel) AND next_attempt_at <= \(bind: now)
+                WHERE channel = \(bind: channel) AND lane = \(bind: lane.rawValue) AND next_attempt_at <= \(bind: now)
                   AND (claimed_until IS NULL OR claimed_until < \(bind: now))
                 ORDER BY next_attempt_at LIMIT \(bind: limit) \(locking))
               AND (claimed_until IS NULL OR claimed_until < \(bind: now))
@@ -153,11 +160,12 @@ struct DeliveryJobStore: Sendable {
         ).run()
     }
 
-    /// Unsent jobs of `channel` (the queue depth).
-    func backlog(channel: String, on database: any Database) async throws -> Int {
+    /// Unsent jobs of `channel` (the queue depth), of one `lane` or of both.
+    func backlog(channel: String, lane: DeliveryLane? = nil, on database: any Database) async throws -> Int {
+        let ofLane: SQLQueryString = lane.map { "AND lane = \(bind: $0.rawValue)" } ?? ""
         let rows = try await database.sql.raw(
             """
-            SELECT COUNT(*) AS jobs FROM delivery_jobs WHERE channel = \(bind: channel)
+            SELECT COUNT(*) AS jobs FROM delivery_jobs WHERE channel = \(bind: channel) \(ofLane)
             """
         ).all()
         return try rows.first?.decode(column: "jobs", as: Int.self) ?? 0

@@ -7,7 +7,8 @@ import Vapor
 /// Sends the durable queue's jobs (`DeliveryJobStore`): one per latchd process, taking turns with any
 /// other instance on the same database.
 ///
-/// It claims due jobs of each channel it has a carrier for, up to the carrier's concurrency, when
+/// It claims due jobs of each channel it has a carrier for, up to the carrier's concurrency in each
+/// lane (`DeliveryLane`: codes never wait for a send slot that notices hold), when
 /// woken (`wake`: a job was queued here, or a send finished) and at least every `pollInterval` (jobs
 /// queued by other instances, retries coming due, jobs of an instance that died). While sends run, it
 /// renews their lease every third of `lease`. A temporary failure is released for another attempt
@@ -28,7 +29,8 @@ actor DeliveryWorker: LifecycleHandler {
     /// This process's name in `claimed_by`.
     nonisolated let workerID = "latchd-\(UUID().uuidString.lowercased())"
 
-    private var running: [String: Int] = [:]
+    /// Sends in flight by channel and lane.
+    private var running: [Slot: Int] = [:]
     private var sends: [UUID: Task<Void, Never>] = [:]
     private var loop: Task<Void, Never>?
     private var stopped = false
@@ -100,34 +102,47 @@ actor DeliveryWorker: LifecycleHandler {
         }
     }
 
+    /// A channel's lane: the unit of send slots.
+    private struct Slot: Hashable {
+        let channel: String
+        let lane: DeliveryLane
+    }
+
     private func claimDueJobs() async {
-        for carrier in carriers.values {
-            let free = carrier.concurrency - running[carrier.channel, default: 0]
-            guard free > 0, !stopped else { continue }
-            let jobs: [DeliveryJobStore.ClaimedJob]
-            let logger = self.logger
-            do {
-                jobs = try await store.claim(
-                    channel: carrier.channel, by: workerID, limit: free, now: clock.epochSeconds, lease: lease,
-                    on: database()
-                ) { count in
-                    logger.error(
-                        "\(carrier.channel) not delivered: \(count) queued job(s) cannot be opened with this LATCH_SECRET_KEY; deleted",
-                        metadata: ["channel": "\(carrier.channel)"])
-                }
-            } catch {
-                logger.warning(
-                    "delivery: could not claim \(carrier.channel) jobs: \(String(reflecting: type(of: error)))")
-                continue
+        // Codes first, so a code queued at the same moment as a notice is claimed first.
+        for lane in DeliveryLane.allCases {
+            for carrier in carriers.values {
+                await claimDueJobs(of: Slot(channel: carrier.channel, lane: lane), carrier)
             }
-            for job in jobs { start(job, with: carrier) }
         }
     }
 
-    private func start(_ job: DeliveryJobStore.ClaimedJob, with carrier: DeliveryCarrier) {
+    private func claimDueJobs(of slot: Slot, _ carrier: DeliveryCarrier) async {
+        let free = carrier.concurrency - running[slot, default: 0]
+        guard free > 0, !stopped else { return }
+        let jobs: [DeliveryJobStore.ClaimedJob]
+        let logger = self.logger
+        do {
+            jobs = try await store.claim(
+                channel: carrier.channel, lane: slot.lane, by: workerID, limit: free, now: clock.epochSeconds,
+                lease: lease, on: database()
+            ) { count in
+                logger.error(
+                    "\(carrier.channel) not delivered: \(count) queued job(s) cannot be opened with this LATCH_SECRET_KEY; deleted",
+                    metadata: ["channel": "\(carrier.channel)"])
+            }
+        } catch {
+            logger.warning(
+                "delivery: could not claim \(carrier.channel) jobs: \(String(reflecting: type(of: error)))")
+            return
+        }
+        for job in jobs { start(job, in: slot, with: carrier) }
+    }
+
+    private func start(_ job: DeliveryJobStore.ClaimedJob, in slot: Slot, with carrier: DeliveryCarrier) {
         guard !stopped else { return }
         if sends.isEmpty { renewedAt = clock.epochSeconds } // the claim's lease is fresh
-        running[carrier.channel, default: 0] += 1
+        running[slot, default: 0] += 1
         sends[job.id] = Task {
             let failure: (any Error)?
             do {
@@ -136,13 +151,14 @@ actor DeliveryWorker: LifecycleHandler {
             } catch {
                 failure = error
             }
-            await self.finished(job, channel: carrier.channel, failure: failure)
+            await self.finished(job, in: slot, failure: failure)
         }
     }
 
-    private func finished(_ job: DeliveryJobStore.ClaimedJob, channel: String, failure: (any Error)?) async {
+    private func finished(_ job: DeliveryJobStore.ClaimedJob, in slot: Slot, failure: (any Error)?) async {
         guard !stopped, sends.removeValue(forKey: job.id) != nil else { return }
-        running[channel, default: 1] -= 1
+        running[slot, default: 1] -= 1
+        let channel = slot.channel
         let metadata: Logger.Metadata = ["channel": "\(channel)", "job": "\(job.id)", "attempt": "\(job.attempt)"]
         do {
             if let failure {

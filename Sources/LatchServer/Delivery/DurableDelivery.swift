@@ -6,7 +6,7 @@ import LatchCore
 /// One channel's messages through the durable queue: `deliver` turns the message into its carrier's
 /// payload (a mail is rendered here, once), stores it as a `delivery_jobs` row (one INSERT) and wakes
 /// this instance's `DeliveryWorker`. Returns at once; throws 503 `delivery_queue_full` when the
-/// channel's unsent jobs reach the cap.
+/// unsent jobs of the channel's lane (`OutgoingMessage.lane`: codes, notices) reach the cap.
 ///
 /// Queued on a transaction's database, the job commits (or rolls back) with the change that caused it;
 /// the worker is woken once more shortly after, by when the transaction has normally committed (the
@@ -32,7 +32,7 @@ struct DurableDelivery: MessageDelivery {
         let now = clock.epochSeconds
         do {
             try await database.transaction { transaction in
-                try await store.enqueue(payload, now: now, on: transaction)
+                try await store.enqueue(payload, lane: message.lane, now: now, on: transaction)
                 throw Rehearsal.rolledBack
             }
         } catch Rehearsal.rolledBack {
@@ -48,7 +48,7 @@ struct DurableDelivery: MessageDelivery {
 
     func deliver(_ message: OutgoingMessage, on database: any Database) async throws {
         do {
-            try await store.enqueue(payload(message), now: clock.epochSeconds, on: database)
+            try await store.enqueue(payload(message), lane: message.lane, now: clock.epochSeconds, on: database)
         } catch let error as LatchError where error.reasons == LatchError.deliveryQueueFull.reasons {
             metrics.refused.increment()
             throw error

@@ -23,6 +23,8 @@ public struct OutgoingMessage: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// A mail's HTML part (not part of the outbox JSON); nil makes one from `body`.
     public var html: String? = nil
+    /// The queue lane it waits in (not part of the outbox JSON): codes unless it is a notice.
+    public var lane: DeliveryLane = .code
 
     enum CodingKeys: String, CodingKey {
         case to, channel, subject, body, code

@@ -42,14 +42,19 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.createdAt = now
         credential.sessionID = me.sessionID
         credential.protection = protection.rawValue
-        try await latch.deviceCredentials.insert(credential, on: req.db)
-        try await latch.events.record(
-            .deviceBound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        try await latch.holds.start(
-            .deviceKeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.sendSecurityNotice(
-                MailTemplates.deviceBound(deviceName: deviceName, language: req.language), to: email, user: me.userID)
+        // The key, its event, the hold and the notice commit together (issue 20 §1).
+        let (ip, language) = (req.clientIP, req.language)
+        try await req.db.transaction { database in
+            try await latch.deviceCredentials.insert(credential, on: database)
+            try await latch.events.record(
+                .deviceBound, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            try await latch.holds.start(
+                .deviceKeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            if let email = try await User.find(me.userID, on: database)?.email {
+                try await latch.sendSecurityNotice(
+                    .deviceKeyAdded, MailTemplates.deviceBound(deviceName: deviceName, language: language), to: email,
+                    user: me.userID, on: database)
+            }
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)

@@ -55,8 +55,11 @@ struct EmailLink {
             status: .accepted, for: req)
     }
 
-    /// Second call: the mailed code adds the address (verified) and the password to the account.
-    func confirm(email rawEmail: String?, code: String) async throws {
+    /// Second call: the mailed code adds the address (verified) and the password to the account, and
+    /// `andThen` runs in the same transaction (the event, hold and notice of issue 20 §1).
+    func confirm(
+        email rawEmail: String?, code: String, andThen: @escaping @Sendable (any Database) async throws -> Void
+    ) async throws {
         let email = try Validate.email(rawEmail ?? "")
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
@@ -65,20 +68,24 @@ struct EmailLink {
             code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).
-        let linked: [any SQLRow]
-        do {
-            linked = try await req.db.sql.raw(
-                """
-                UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
-                  password_hash = \(bind: matched.passwordHash)
-                WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
-                RETURNING id
-                """
-            ).all()
-        } catch let error as any DatabaseError where error.isConstraintFailure {
-            throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
+        let userID = self.userID
+        try await req.db.transaction { database in
+            let linked: [any SQLRow]
+            do {
+                linked = try await database.sql.raw(
+                    """
+                    UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
+                      password_hash = \(bind: matched.passwordHash)
+                    WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
+                    RETURNING id
+                    """
+                ).all()
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
+            }
+            guard !linked.isEmpty else { throw Self.alreadyLinked }
+            try await andThen(database)
         }
-        guard !linked.isEmpty else { throw Self.alreadyLinked }
     }
 
     private func requireNoEmail() async throws {

@@ -58,11 +58,12 @@ struct IdentityRoutes: RouteCollection {
                 try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
                 return try await link.sendCode(email: body.email, password: body.password)
             }
-            try await link.confirm(email: body.email, code: code)
-            try await req.latch.events.record(
-                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
-                now: req.latch.clock.epochSeconds, on: req.db)
-            try await req.securityChanged(.emailChanged, notice: .emailAdded)
+            try await link.confirm(email: body.email, code: code) { database in
+                try await req.latch.events.record(
+                    .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
+                    now: req.latch.clock.epochSeconds, on: database)
+                try await req.securityChanged(.emailChanged, notice: .emailAdded, on: database)
+            }
             return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
         }
         guard let provider = Identity.Provider(rawValue: body.provider) else {
@@ -79,14 +80,17 @@ struct IdentityRoutes: RouteCollection {
             }
         let latch = req.latch
         let now = latch.clock.epochSeconds
-        try await latch.identities.link(proven, to: me.userID, now: now, on: req.db)
-        try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: req.db)
-        try await latch.events.record(
-            .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if provider == .phone {
-            try await req.securityChanged(.phoneChanged, notice: .phoneLinked)
-        } else {
-            try await req.securityChanged(.identityLinked, notice: .identityLinked)
+        // The identity, its event, the hold and the notice commit together (issue 20 §1).
+        try await req.db.transaction { database in
+            try await latch.identities.link(proven, to: me.userID, now: now, on: database)
+            try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: database)
+            try await latch.events.record(
+                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: database)
+            if provider == .phone {
+                try await req.securityChanged(.phoneChanged, notice: .phoneLinked, on: database)
+            } else {
+                try await req.securityChanged(.identityLinked, notice: .identityLinked, on: database)
+            }
         }
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }

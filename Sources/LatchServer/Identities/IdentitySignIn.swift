@@ -41,10 +41,15 @@ struct IdentitySignIn {
         } else {
             let deviceID = Validate.deviceName(device?.id)
             let known = if let deviceID { try await screening.isKnown(deviceID, of: userID) } else { false }
-            try await screening.rememberDevice(deviceID, of: userID)
-            // Not created here, so the account has had a session: any device it does not know is new.
-            if !known {
-                try await screening.notice(user, device: device)
+            let (latch, clientIP, language) = (self.latch, self.clientIP, self.language)
+            // The device is remembered only with its notice queued (issue 20 §1).
+            try await db.transaction { database in
+                let screening = NewDeviceScreening(latch: latch, db: database, clientIP: clientIP, language: language)
+                try await screening.rememberDevice(deviceID, of: userID)
+                // Not created here, so the account has had a session: any device it does not know is new.
+                if !known {
+                    try await screening.notice(user, device: device)
+                }
             }
         }
         return try await latch.startSession(

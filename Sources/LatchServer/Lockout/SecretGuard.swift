@@ -110,9 +110,9 @@ struct SecretGuard {
     private func tell(_ notice: LockNotice, owner: User?, until: Date) async {
         switch notice {
         case .ownerMail(let mail):
-            if let email = owner?.email { try? await latch.send(mail(until, language), to: email) }
+            if let email = owner?.email { try? await latch.send(mail(until, language), to: email, lane: .notice) }
         case .mail(let address, let mail):
-            try? await latch.send(mail(until, language), to: address)
+            try? await latch.send(mail(until, language), to: address, lane: .notice)
         case .sms(let phone, let text):
             try? await latch.delivery.deliver(
                 OutgoingMessage(

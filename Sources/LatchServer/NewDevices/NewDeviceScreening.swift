@@ -36,8 +36,12 @@ struct NewDeviceScreening {
             return
         }
         guard user.verifyUnusualSignIns else {
-            try await rememberDevice(deviceID, of: userID)
-            try await notice(user, device: device)
+            // The device is remembered only with its notice queued (issue 20 §1).
+            try await db.transaction { database in
+                let screening = NewDeviceScreening(latch: latch, db: database, clientIP: clientIP, language: language)
+                try await screening.rememberDevice(deviceID, of: userID)
+                try await screening.notice(user, device: device)
+            }
             return
         }
         let challenge = try await startLoginChallenge(for: user, device: device)
@@ -73,15 +77,16 @@ struct NewDeviceScreening {
         ).run()
     }
 
-    /// Mails "a new device signed in" and records the event.
+    /// Mails "a new device signed in" and records the event; `db` must be the transaction that also
+    /// remembers the device (and starts the session, if any): issue 20 §1.
     func notice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
         try await latch.events.record(
             .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
         guard let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
         try await latch.sendSecurityNotice(
-            MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email,
-            user: user.requireID())
+            .newDeviceSignIn, MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language),
+            to: email, user: user.requireID(), on: db)
     }
 
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
@@ -145,8 +150,4 @@ extension Request {
         try await newDeviceScreening.rememberDevice(deviceID, of: userID)
     }
 
-    /// `NewDeviceScreening.notice` for this request.
-    func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
-        try await newDeviceScreening.notice(user, device: device, session: session)
-    }
 }

@@ -99,14 +99,19 @@ struct PasskeyRoutes: RouteCollection {
         passkey.aaguid = checked.aaguid
         passkey.createdAt = now
         passkey.sessionID = me.sessionID
-        try await Self.insert(passkey, kind: req.latch.databaseKind, on: req.db)
-        try await latch.events.record(
-            .passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        try await latch.holds.start(
-            .passkeyAdded, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.sendSecurityNotice(
-                MailTemplates.passkeyAdded(name: name, language: req.language), to: email, user: me.userID)
+        // The passkey, its event, the hold and the notice commit together (issue 20 §1).
+        let (ip, language) = (req.clientIP, req.language)
+        try await req.db.transaction { database in
+            try await Self.insert(passkey, kind: latch.databaseKind, on: database)
+            try await latch.events.record(
+                .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            try await latch.holds.start(
+                .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
+            if let email = try await User.find(me.userID, on: database)?.email {
+                try await latch.sendSecurityNotice(
+                    .passkeyAdded, MailTemplates.passkeyAdded(name: name, language: language), to: email,
+                    user: me.userID, on: database)
+            }
         }
         let created = PasskeyCreated(
             id: try passkey.requireID().uuidString.lowercased(), name: name,
@@ -184,6 +189,7 @@ struct PasskeyRoutes: RouteCollection {
         guard try await Self.waysIn(of: me.userID, on: req.db) > 1 else { throw Self.lastWayIn(req) }
         try await req.requireRecentSignIn(
             orProof: proof, action: Self.removeAction, parameters: ["passkey_id": id.uuidString.lowercased()])
+        let (latch, ip, language, name) = (req.latch, req.clientIP, req.language, passkey.name)
         let removed: Bool = try await req.db.transaction { database in
             // Touching the user row serialises removals and unlinks of one account (row lock on
             // PostgreSQL, the write lock on SQLite): two at once cannot remove the last two ways together.
@@ -191,17 +197,18 @@ struct PasskeyRoutes: RouteCollection {
                 .run()
             guard try await Self.waysIn(of: me.userID, on: database) > 1 else { return false }
             try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()
+            // The event and the notice commit with the removal (issue 20 §1).
+            try await latch.events.record(
+                .passkeyRemoved, user: me.userID, session: me.sessionID, ip: ip, now: latch.clock.epochSeconds,
+                on: database)
+            if let email = try await User.find(me.userID, on: database)?.email {
+                try await latch.sendSecurityNotice(
+                    .passkeyRemoved, MailTemplates.passkeyRemoved(name: name, language: language), to: email,
+                    user: me.userID, on: database)
+            }
             return true
         }
         guard removed else { throw Self.lastWayIn(req) }
-        let latch = req.latch
-        try await latch.events.record(
-            .passkeyRemoved, user: me.userID, session: me.sessionID, ip: req.clientIP, now: latch.clock.epochSeconds,
-            on: req.db)
-        if let email = try await User.find(me.userID, on: req.db)?.email {
-            try await latch.sendSecurityNotice(
-                MailTemplates.passkeyRemoved(name: passkey.name, language: req.language), to: email, user: me.userID)
-        }
         return .noContent
     }
 

@@ -82,12 +82,17 @@ struct SecondFactorRoutes: RouteCollection {
         let body = try req.decodeJSON(VerificationTokenBody.self)
         let latch = req.latch
         guard try await latch.totp.isActive(user: me.userID, on: req.db) else { throw LatchError.notFound }
-        _ = try await req.redeemVerification(body.verificationToken, action: "disable_totp", parameters: [:])
-        try await latch.totp.disable(user: me.userID, on: req.db)
         let now = latch.clock.epochSeconds
-        try await latch.events.record(
-            .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        try await req.securityChanged(.totpDisabled, notice: .totpDisabled)
+        // The proof, 2FA off, its event, the hold and the notice commit together (issue 20 §1): a refused
+        // notice leaves the proof unspent.
+        try await req.db.transaction { database in
+            _ = try await req.redeemVerification(
+                body.verificationToken, action: "disable_totp", parameters: [:], on: database)
+            try await latch.totp.disable(user: me.userID, on: database)
+            try await latch.events.record(
+                .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: database)
+            try await req.securityChanged(.totpDisabled, notice: .totpDisabled, on: database)
+        }
         return .noContent
     }
 
@@ -125,17 +130,23 @@ struct SecondFactorRoutes: RouteCollection {
         record.id = me.userID
         record.passwordHash = try await latch.passwords.hash(body.fundPassword)
         record.updatedAt = latch.clock.epochSeconds
-        do {
-            try await record.save(on: req.db)
-        } catch let error as any DatabaseError where error.isConstraintFailure {
-            // Two first settings raced and the other one won: this one changed nothing.
-            throw LatchError(.conflict, status: .conflict, field: "fund_password", reasons: ["set_concurrently"])
+        let isChange = existing != nil
+        // The fund password, its event, and for a change the hold and the notice commit together (issue 20 §1).
+        try await req.db.transaction { database in
+            do {
+                try await record.save(on: database)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                // Two first settings raced and the other one won: this one changed nothing.
+                throw LatchError(.conflict, status: .conflict, field: "fund_password", reasons: ["set_concurrently"])
+            }
+            try await latch.events.record(
+                isChange ? .fundPasswordChanged : .fundPasswordSet, user: me.userID, session: me.sessionID,
+                ip: req.clientIP, now: latch.clock.epochSeconds, on: database)
+            // Setting the first fund password is setting up, not a change: no hold, no notice.
+            if isChange {
+                try await req.securityChanged(.fundPasswordChanged, notice: .fundPasswordChanged, on: database)
+            }
         }
-        try await latch.events.record(
-            existing == nil ? .fundPasswordSet : .fundPasswordChanged, user: me.userID, session: me.sessionID,
-            ip: req.clientIP, now: latch.clock.epochSeconds, on: req.db)
-        // Setting the first fund password is setting up, not a change: no hold, no notice.
-        if existing != nil { try await req.securityChanged(.fundPasswordChanged, notice: .fundPasswordChanged) }
         return .noContent
     }
 }

@@ -44,14 +44,16 @@ public struct LatchServices: Sendable {
     ///
     /// Every mail passes here: when `address` belongs to an account that chose an anti-phishing code
     /// (issue 19 §4), the mail shows it; a mail to an address without an account never shows one.
-    func send(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: (any Database)? = nil)
-        async throws
-    {
+    /// `lane` is the queue lane (issue 20 §2): codes (the default) or notices.
+    func send(
+        _ mail: MailTemplates.Mail, to address: String, code: String? = nil, lane: DeliveryLane = .code,
+        on database: (any Database)? = nil
+    ) async throws {
         var mail = mail
         mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database ?? self.database())
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
-            createdAt: clock.now, html: mail.html)
+            createdAt: clock.now, html: mail.html, lane: lane)
         if let database {
             try await delivery.deliver(message, on: database)
         } else {

@@ -157,11 +157,16 @@ struct TokenRoutes: RouteCollection {
         let device = DeviceInfo(
             id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel,
             platform: challenge.platform)
-        try await req.rememberDevice(challenge.deviceID, of: challenge.userID)
-        let (session, tokens) = try await latch.startSession(
-            for: user, device: device, ip: req.clientIP, now: now, on: req.db)
-        try await req.noticeNewDevice(user, device: device, session: session.id)
-        return tokens
+        // The device, the session and the new-device notice commit together (issue 20 §1).
+        return try await req.db.transaction { database in
+            let screening = NewDeviceScreening(
+                latch: latch, db: database, clientIP: req.clientIP, language: req.language)
+            try await screening.rememberDevice(challenge.deviceID, of: challenge.userID)
+            let (session, tokens) = try await latch.startSession(
+                for: user, device: device, ip: req.clientIP, now: now, on: database)
+            try await screening.notice(user, device: device, session: session.id)
+            return tokens
+        }
     }
 
     private func refreshGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {

@@ -12,16 +12,17 @@ extension Request {
     ///         _ = try await req.redeemVerification(body.verificationToken, action: "withdrawal", parameters: body.parameters)
     ///         return try await performWithdrawal(body)  // reached only with a fresh, matching proof
     ///     }
-    public func redeemVerification(_ token: String, action: String, parameters: [String: String]) async throws
-        -> RedeemedVerification
-    {
+    public func redeemVerification(
+        _ token: String, action: String, parameters: [String: String], on database: (any Database)? = nil
+    ) async throws -> RedeemedVerification {
         let me = try signedIn
         let now = latch.clock.epochSeconds
+        let database = database ?? db
         let redeemed = try await latch.verificationTokens.redeem(
             token, user: me.userID, action: action, digest: CanonicalParameters.digest(parameters), now: now,
-            holds: latch.holds, on: db)
+            holds: latch.holds, on: database)
         try await latch.events.record(
-            .verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: db)
+            .verificationRedeemed, user: me.userID, session: me.sessionID, ip: clientIP, now: now, on: database)
         return redeemed
     }
 

@@ -27,6 +27,7 @@ struct DeliveryTestServer: Sendable {
             mailFrom: smtpURL == nil ? nil : mailFrom,
             logRequests: false, smsWebhookURL: smsWebhookURL)
         config.rateLimits = TestServer.generousRateLimits
+        config.securityMailsPerHour = 10_000
         config.useLoadIndependentLimits()
         adjust(&config)
         return DeliveryTestServer(

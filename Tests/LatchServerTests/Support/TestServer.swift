@@ -34,6 +34,8 @@ final class TestServer: Sendable {
         // The test clock stands still, so buckets never refill: tests get the standard limits
         // a thousand times over (the limiter still runs); rate-limit tests set their own in `adjust`.
         config.rateLimits = Self.generousRateLimits
+        // Likewise an account's hourly budget of security notices (issue 20 §2; `NoticeFloodTests` sets its own).
+        config.securityMailsPerHour = 10_000
         // Likewise the bounds that machine load would decide (bcrypt queue, guess wait, readiness).
         config.useLoadIndependentLimits()
         adjust(&config)

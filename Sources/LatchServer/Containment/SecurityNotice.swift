@@ -1,0 +1,96 @@
+import Fluent
+import Foundation
+import LatchCore
+
+/// Every kind of security notice latchd mails (issue 19 §3), each queued by
+/// `LatchServices.sendSecurityNotice` in the transaction of the change it tells of (issue 20 §1): the
+/// notice commits with the change or neither does, so a change whose notice cannot be queued (the
+/// notice lane is full, a write fails) does not happen and the request answers the refusal (503
+/// `delivery_queue_full` with `retry_after`, or 429 from the owner's budget below).
+///
+/// A new kind is a new case here, which `SecurityNoticeTransactionTests` refuses until it has a
+/// scenario proving the change is refused and nothing changed when the queue is full.
+enum SecurityNotice: String, Sendable, CaseIterable {
+    /// A sign-in from a device the account did not know (with the device remembered).
+    case newDeviceSignIn = "new_device_sign_in"
+    /// A password reset by mailed code (every other way in ended; a frozen account unfrozen).
+    case passwordReset = "password_reset"
+    /// A password changed by the signed-in owner.
+    case passwordChanged = "password_changed"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
+    /// A device key (biometric sign-in) bound.
+    case deviceKeyAdded = "device_key_added"
+    case totpDisabled = "totp_disabled"
+    /// An operator removed TOTP 2FA (`latchd admin` / `/v1/admin`).
+    case totpResetByOperator = "totp_reset_by_operator"
+    case fundPasswordChanged = "fund_password_changed"
+    /// An operator removed the fund password.
+    case fundPasswordResetByOperator = "fund_password_reset_by_operator"
+    /// An email address linked to an account that had none.
+    case emailAdded = "email_added"
+    case phoneLinked = "phone_linked"
+    /// An Apple or WeChat identity linked.
+    case identityLinked = "identity_linked"
+    case antiPhishingCodeSet = "anti_phishing_code_set"
+    case antiPhishingCodeRemoved = "anti_phishing_code_removed"
+
+    /// Whether the account's owner (or whoever holds a session) made the change: those notices are
+    /// charged to the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`, issue 20 §2), so one
+    /// account cannot fill the notice lane. A sign-in and an operator's action are not charged.
+    var isChargedToOwner: Bool {
+        switch self {
+        case .newDeviceSignIn, .totpResetByOperator, .fundPasswordResetByOperator: false
+        default: true
+        }
+    }
+}
+
+extension MailTemplates.SecurityChange {
+    /// The notice kind of this mail.
+    var notice: SecurityNotice {
+        switch self {
+        case .totpDisabled: .totpDisabled
+        case .fundPasswordChanged: .fundPasswordChanged
+        case .emailAdded: .emailAdded
+        case .phoneLinked: .phoneLinked
+        case .identityLinked: .identityLinked
+        case .antiPhishingCodeSet: .antiPhishingCodeSet
+        case .antiPhishingCodeRemoved: .antiPhishingCodeRemoved
+        }
+    }
+}
+
+/// A security notice queued on a database that is not a transaction: it would not commit with its
+/// change (a programming error, answered 500 so a test finds it).
+struct NoticeOutsideTransaction: Error, CustomStringConvertible {
+    let notice: SecurityNotice
+    var description: String { "security notice \(notice.rawValue) queued outside its change's transaction" }
+}
+
+extension LatchServices {
+    /// Queues the security notice `mail` (of kind `notice`) to `address`, with a fresh one-time freeze
+    /// link for `user`'s account (issue 19 §3), in the notice lane of the queue, on `database` — the
+    /// transaction of the change (issue 20 §1): if this throws, the caller's transaction rolls back and
+    /// the change does not happen. A change the owner made is first charged to the account's hourly
+    /// budget (429 RATE_LIMITED with `retry_after` once spent, issue 20 §2).
+    func sendSecurityNotice(
+        _ notice: SecurityNotice, _ mail: MailTemplates.Mail, to address: String, user: UUID,
+        on database: any Database
+    ) async throws {
+        guard database.inTransaction else { throw NoticeOutsideTransaction(notice: notice) }
+        let now = clock.epochSeconds
+        if notice.isChargedToOwner {
+            let budget = GuessBudget(limit: config.securityMailsPerHour, window: 3600)
+            if case .spent(let until) = try await budgets.charge(
+                "notice:\(user.uuidString.lowercased())", budget, now: now, on: database)
+            {
+                throw LatchError.rateLimited(retryAfter: max(1, Int((until.timeIntervalSince1970 - now).rounded(.up))))
+            }
+        }
+        var mail = mail
+        let token = try await FreezeTokens.mint(for: user, now: now, on: database)
+        mail.freezeLink = FreezeTokens.link(issuer: config.issuer, token: token)
+        try await send(mail, to: address, lane: .notice, on: database)
+    }
+}
