@@ -88,7 +88,9 @@ let package = Package(
             dependencies: [
                 "LatchServer", "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"]))
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                // `latchd`, `latchd admin …`, `latchd keys …`, `latchd bcrypt-time` (issue 22 §3).
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(

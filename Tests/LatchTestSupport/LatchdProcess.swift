@@ -59,6 +59,7 @@ public final class LatchdProcess: Sendable {
 
     /// Starts `latchd serve` and waits (without blocking a thread) until `GET /health` answers 200.
     /// - Parameters:
+    ///   - arguments: latchd's command line (default `serve`; `[]` is `latchd` alone, which serves too).
     ///   - extra: environment on top of `defaultEnvironment` (wins over it).
     ///   - databaseURL: `LATCH_DATABASE_URL`; default an SQLite file in `folder`.
     ///   - folder: working directory and log folder; default a new temporary folder (which
@@ -66,7 +67,8 @@ public final class LatchdProcess: Sendable {
     /// When latchd exits during start (another test took its port between the pick and the bind) it
     /// tries again on another port, three times in all.
     public static func start(
-        environment extra: [String: String] = [:], databaseURL: String? = nil, folder: URL? = nil
+        arguments: [String] = ["serve"], environment extra: [String: String] = [:], databaseURL: String? = nil,
+        folder: URL? = nil
     ) async throws -> LatchdProcess {
         let binary = try binary()
         let folder =
@@ -80,7 +82,7 @@ public final class LatchdProcess: Sendable {
             let log = folder.appendingPathComponent("latchd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = try ChildProcess(
-                [binary.path, "serve"], environment: environment, directory: folder, output: .file(log))
+                [binary.path] + arguments, environment: environment, directory: folder, output: .file(log))
             let server = LatchdProcess(
                 url: URL(string: "http://127.0.0.1:\(port)")!, folder: folder, environment: environment,
                 process: process, log: log)
