@@ -6,6 +6,7 @@
 # usage: scripts/bench/go_compare.sh [SECONDS_PER_RUN]
 #   LATCH_BENCH_BIN=path/to/latchd (default: .build-release/release/latchd, built when missing)
 #   LATCH_BENCH_USERS=N extra users in the file (default 0)
+#   LATCH_BENCH_GOSERVER=path/to/goserver (default: built from scripts/bench/goserver into the work dir)
 # needs: wrk, python3 with bcrypt, golang-go golang-github-golang-jwt-jwt-dev golang-github-mattn-go-sqlite3-dev
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,8 @@ seconds="${1:-10}"
 bin="${LATCH_BENCH_BIN:-.build-release/release/latchd}"
 [ -x "$bin" ] || swift build -c release --scratch-path .build-release --product latchd
 work="$(mktemp -d /tmp/latch-go.XXXXXX)"
-GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$work/goserver" scripts/bench/goserver/main.go
+goserver="${LATCH_BENCH_GOSERVER:-$work/goserver}"
+[ -x "$goserver" ] || GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$goserver" scripts/bench/goserver/main.go
 port=18080; goport=18081; url="http://127.0.0.1:$port"; gourl="http://127.0.0.1:$goport"
 LATCH_RATE_LIMIT_SCALE=1000 LATCH_ENV=production LATCH_DATABASE_URL="sqlite://$work/bench.sqlite" LATCH_PORT=$port \
   LATCH_ISSUER="$url" LATCH_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
@@ -25,7 +27,7 @@ python3 scripts/bench/seed.py sqlite "$work/bench.sqlite" --extra "${LATCH_BENCH
 access=$(curl -sf -X POST "$url/v1/token" -H 'Content-Type: application/json' \
   -d '{"grant_type":"password","email":"bench0@bench.test","password":"Bench-Password-1","device":{"id":"bench-device"}}' |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-"$work/goserver" -db "$work/bench.sqlite" -addr "127.0.0.1:$goport" -tokens "$work/go-tokens.txt" -count 1 &
+"$goserver" -db "$work/bench.sqlite" -addr "127.0.0.1:$goport" -tokens "$work/go-tokens.txt" -count 1 &
 go=$!
 for _ in $(seq 1 50); do curl -sf "$gourl/health" >/dev/null && break; sleep 0.1; done
 gotoken=$(head -n 1 "$work/go-tokens.txt")

@@ -6,6 +6,7 @@
 #   LATCH_BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432   also run on PostgreSQL (databases are created)
 #   LATCH_BENCH_USERS=1000000                                  size of the large database (d); 0 skips (d)
 #   LATCH_BENCH_BIN=path/to/latchd                             the binary to measure (default: a release build)
+#   LATCH_BENCH_STORM=0                                        skip the sign-in storm (c)
 # needs: wrk (apt-get install wrk), python3 with bcrypt (pip install bcrypt), psql for PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,25 +59,30 @@ measure() {  # label database-url seed-kind seed-target extra-users
     wrk -t2 -c32 -d"${seconds}s" "$url/health" >"$work/$label-health-$round.txt"
     wrk -t2 -c32 -d"${seconds}s" -H "Authorization: Bearer $access" "$url/v1/me" >"$work/$label-me-$round.txt"
   done
+  # (e) step-up verifications: start, answer with the fund password, redeem (verify.lua), 8 sessions.
+  LATCH_BENCH_TOKENS="$work/access.txt" wrk -t8 -c8 -d"${seconds}s" -s scripts/bench/verify.lua "$url/v1/verifications" \
+    >"$work/$label-verify.txt"
   LATCH_BENCH_TOKENS="$work/refresh.txt" wrk -t8 -c8 -d"${seconds}s" -s scripts/bench/refresh.lua "$url/v1/token" \
     >"$work/$label-refresh.txt"
   LATCH_BENCH_TOKENS="$work/refresh.txt" LATCH_BENCH_TOKEN_OFFSET=8 wrk -t32 -c32 -d"${seconds}s" -s scripts/bench/refresh.lua "$url/v1/token" \
     >"$work/$label-refresh32.txt"
   stop_latchd
-  local health me refresh failures
+  local health me refresh failures verify
   health=$(echo "($(rps "$work/$label-health-1.txt") + $(rps "$work/$label-health-2.txt")) / 2" | bc -l)
   me=$(echo "($(rps "$work/$label-me-1.txt") + $(rps "$work/$label-me-2.txt")) / 2" | bc -l)
   refresh=$(rps "$work/$label-refresh.txt"); refresh32=$(rps "$work/$label-refresh32.txt")
+  verify="$(awk '/verifications_per_sec/ {print $2}' "$work/$label-verify.txt")"
   if grep -q "Non-2xx" "$work/$label-me-1.txt" "$work/$label-me-2.txt"; then echo "warning: /v1/me answered non-2xx" >&2; fi
   failures="$(awk '/refresh_failures/ {print $2}' "$work/$label-refresh.txt") / $(awk '/refresh_failures/ {print $2}' "$work/$label-refresh32.txt")"
-  printf '| %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %s |\n' "$label" "$(cat "$work/seed.txt")" "$health" "$me" \
-    "$(echo "$me / $health" | bc -l)" "$refresh" "$refresh32" "$failures"
+  printf '| %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %s | %.0f | %s |\n' "$label" "$(cat "$work/seed.txt")" "$health" "$me" \
+    "$(echo "$me / $health" | bc -l)" "$refresh" "$refresh32" "$failures" "$verify" \
+    "$(awk '/verification_failures/ {print $2}' "$work/$label-verify.txt")"
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -sr); ${seconds}s per run; work dir $work"
 echo
-echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s, 8 clients | refresh/s, 32 clients | refresh non-200 (8 / 32) |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s, 8 clients | refresh/s, 32 clients | refresh non-200 (8 / 32) | verifications/s, 8 clients | verification non-2xx |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 measure sqlite-small "sqlite://$work/small.sqlite" sqlite "$work/small.sqlite" 0
 [ "$large" -gt 0 ] && measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
 if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
@@ -88,6 +94,7 @@ if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
 fi
 
 # (c) sign-in storm: 32 concurrent password sign-ins while /health is measured.
+[ "${LATCH_BENCH_STORM:-1}" = 0 ] && exit 0
 echo
 bcrypt_ms=$(LATCH_BCRYPT_COST=12 LATCH_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" "$bin" bcrypt-time)
 start_latchd "sqlite://$work/storm.sqlite"

@@ -30,12 +30,25 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 )
 
+// Fields in latchd's order (its encoder sorts keys), so both answer the same bytes.
 type user struct {
-	ID            string  `json:"id"`
-	Email         *string `json:"email"`
-	EmailVerified bool    `json:"email_verified"`
-	Nickname      *string `json:"nickname"`
-	CreatedAt     string  `json:"created_at"`
+	CreatedAt     string     `json:"created_at"`
+	Email         *string    `json:"email,omitempty"`
+	EmailVerified bool       `json:"email_verified"`
+	ID            string     `json:"id"`
+	Identities    []identity `json:"identities"`
+	Nickname      *string    `json:"nickname,omitempty"`
+}
+
+type identity struct {
+	Identifier *string `json:"identifier,omitempty"`
+	LinkedAt   string  `json:"linked_at"`
+	Provider   string  `json:"provider"`
+}
+
+func iso(seconds float64) string {
+	sec, frac := math.Modf(seconds)
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC().Format("2006-01-02T15:04:05Z")
 }
 
 func main() {
@@ -58,6 +71,11 @@ func main() {
 		writeTokens(db, key, *tokens, *count)
 	}
 	stmt, err := db.Prepare("SELECT id, email, email_verified, nickname, created_at FROM users WHERE id = ?")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// latchd's /v1/me lists the ways to sign in: the email, then the linked identities.
+	linked, err := db.Prepare("SELECT provider, subject, email, created_at FROM identities WHERE user_id = ? ORDER BY created_at")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,10 +106,42 @@ func main() {
 			return
 		}
 		u.ID = sub
-		sec, frac := math.Modf(created)
-		u.CreatedAt = time.Unix(int64(sec), int64(frac*1e9)).UTC().Format(time.RFC3339)
+		u.CreatedAt = iso(created)
+		u.Identities = []identity{}
+		if u.Email != nil {
+			u.Identities = append(u.Identities, identity{Identifier: u.Email, LinkedAt: u.CreatedAt, Provider: "email"})
+		}
+		rows, err := linked.Query(id)
+		if err != nil {
+			http.Error(w, `{"error":"INTERNAL_ERROR"}`, http.StatusInternalServerError)
+			return
+		}
+		for rows.Next() {
+			var provider, subject string
+			var email *string
+			var at float64
+			if err := rows.Scan(&provider, &subject, &email, &at); err != nil {
+				rows.Close()
+				http.Error(w, `{"error":"INTERNAL_ERROR"}`, http.StatusInternalServerError)
+				return
+			}
+			linkedIdentity := identity{LinkedAt: iso(at), Provider: provider}
+			switch provider {
+			case "phone":
+				linkedIdentity.Identifier = &subject
+			case "apple":
+				linkedIdentity.Identifier = email
+			}
+			u.Identities = append(u.Identities, linkedIdentity)
+		}
+		rows.Close()
+		body, err := json.Marshal(u)
+		if err != nil {
+			http.Error(w, `{"error":"INTERNAL_ERROR"}`, http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(u)
+		w.Write(body)
 	})
 	log.Fatal(http.ListenAndServe(*addr, nil))
 }
