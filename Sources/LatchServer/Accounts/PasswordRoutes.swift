@@ -134,7 +134,7 @@ extension Request {
     /// VERIFICATION_REQUIRED (`method: "totp"`, `field: "second_factor"`); wrong → AUTH_003.
     fileprivate func checkRecoverySecondFactor(_ secondFactor: String?, of user: User) async throws {
         guard let secondFactor, !secondFactor.isEmpty else {
-            throw LatchError(.verificationRequired, status: .forbidden, field: "second_factor", method: "totp")
+            throw LatchError(.verificationRequired, field: "second_factor", method: "totp")
         }
         let latch = self.latch
         let userID = try user.requireID()

@@ -14,7 +14,7 @@ extension AdminService {
             let size = try Self.pageSize(limit)
             let after = try cursor.map(AdminCursor.user)
             guard text.count <= 320 else {
-                throw LatchError(.validationFailed, status: .badRequest, field: "q", reasons: ["too_long"])
+                throw LatchError(.validationFailed, field: "q", reasons: ["too_long"])
             }
             let idText: SQLQueryString = "lower(CAST(users.id AS TEXT))"
             var conditions: [SQLQueryString] = ["users.deleted_at IS NULL"]

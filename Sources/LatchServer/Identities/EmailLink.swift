@@ -76,7 +76,7 @@ struct EmailLink {
                 """
             ).all()
         } catch let error as any DatabaseError where error.isConstraintFailure {
-            throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
+            throw LatchError(.conflict, field: "email", reasons: ["identity_in_use"])
         }
         guard !linked.isEmpty else { throw Self.alreadyLinked }
     }
@@ -87,7 +87,7 @@ struct EmailLink {
     }
 
     private static let alreadyLinked = LatchError(
-        .conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
+        .conflict, field: "provider", reasons: ["provider_already_linked"])
 
     private static func key(_ userID: UUID, _ email: String) -> String { "\(userID.uuidString.lowercased()):\(email)" }
 }

@@ -21,7 +21,7 @@ enum IdentityFailure: Error, Equatable {
                 message: ErrorMessage.providerNotConfigured(provider).text(in: language))
         case .rejected(let provider, let field, let reason):
             return LatchError(
-                .wrongCredentials, status: .unauthorized, field: field, reasons: [reason],
+                .wrongCredentials, field: field, reasons: [reason],
                 message: ErrorMessage.providerRejected(provider).text(in: language))
         case .unavailable(let provider, let reason):
             return LatchError(

@@ -107,7 +107,7 @@ struct IdentityRoutes: RouteCollection {
         case .notFound: throw LatchError.notFound
         case .last:
             throw LatchError(
-                .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
+                .conflict, field: "provider", reasons: ["last_sign_in_method"],
                 message: ErrorMessage.lastSignInMethod(.unlink).text(in: req.language))
         case .removed(let appleRefreshToken, let appleClientID):
             // Unlinking Apple also ends the app's Apple authorization (TN3194), when a refresh token is held.

@@ -42,7 +42,7 @@ struct NewDeviceScreening {
         }
         let challenge = try await startLoginChallenge(for: user, device: device)
         throw LatchError(
-            .verificationRequired, status: .forbidden, challengeId: try challenge.requireID().uuidString.lowercased(),
+            .verificationRequired, challengeId: try challenge.requireID().uuidString.lowercased(),
             method: challenge.method)
     }
 

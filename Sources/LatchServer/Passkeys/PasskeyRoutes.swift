@@ -41,7 +41,7 @@ struct PasskeyRoutes: RouteCollection {
         let proof = hasBody ? try req.decodeJSON(PasskeyRegistrationOptionsRequest.self).verificationToken : nil
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let existing = try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
-        guard existing.count < Passkey.limit else { throw LatchError(.limitReached, status: .conflict) }
+        guard existing.count < Passkey.limit else { throw LatchError(.limitReached) }
         // The proof is used only once everything else is known to be fine.
         try await req.requireRecentSignIn(orProof: proof, action: Self.addAction)
         let latch = req.latch
@@ -144,9 +144,9 @@ struct PasskeyRoutes: RouteCollection {
         guard inserted.isEmpty else { return }
         try await SecurityReset.requireLiveSession(passkey.sessionID, on: database)
         if try await Passkey.query(on: database).filter(\.$credentialID == passkey.credentialID).first() != nil {
-            throw LatchError(.conflict, status: .conflict, field: "credential", reasons: ["credential_exists"])
+            throw LatchError(.conflict, field: "credential", reasons: ["credential_exists"])
         }
-        throw LatchError(.limitReached, status: .conflict)
+        throw LatchError(.limitReached)
     }
 
     // MARK: Management
@@ -215,7 +215,7 @@ struct PasskeyRoutes: RouteCollection {
 
     private static func lastWayIn(_ req: Request) -> LatchError {
         LatchError(
-            .conflict, status: .conflict, reasons: ["last_sign_in_method"],
+            .conflict, reasons: ["last_sign_in_method"],
             message: ErrorMessage.lastSignInMethod(.remove).text(in: req.language))
     }
 

@@ -19,7 +19,7 @@ struct SecondFactorRoutes: RouteCollection {
         let proof =
             req.body.data.map { $0.readableBytes > 0 } == true
             ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
-        if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict, status: .conflict) }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict) }
         try await req.requireRecentSignIn(orProof: proof, action: "enable_totp")
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
@@ -30,7 +30,7 @@ struct SecondFactorRoutes: RouteCollection {
                 .totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
             return enrollment
         } catch TOTPService.Failure.alreadyActive {
-            throw LatchError(.conflict, status: .conflict)
+            throw LatchError(.conflict)
         }
     }
 
@@ -114,7 +114,7 @@ struct SecondFactorRoutes: RouteCollection {
                 }
             } else {
                 guard let proof = body.verificationToken else {
-                    throw LatchError(.verificationRequired, status: .forbidden, field: "current_fund_password")
+                    throw LatchError(.verificationRequired, field: "current_fund_password")
                 }
                 _ = try await req.redeemVerification(proof, action: "change_fund_password", parameters: [:])
             }
@@ -129,7 +129,7 @@ struct SecondFactorRoutes: RouteCollection {
             try await record.save(on: req.db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Two first settings raced and the other one won: this one changed nothing.
-            throw LatchError(.conflict, status: .conflict, field: "fund_password", reasons: ["set_concurrently"])
+            throw LatchError(.conflict, field: "fund_password", reasons: ["set_concurrently"])
         }
         try await latch.events.record(
             existing == nil ? .fundPasswordSet : .fundPasswordChanged, user: me.userID, session: me.sessionID,

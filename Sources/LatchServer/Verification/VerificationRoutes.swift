@@ -48,7 +48,7 @@ struct VerificationRoutes: RouteCollection {
             offers.append(VerificationMethodOffer(type: .fundPassword))
         }
         guard let preferred = offers.first?.type else {
-            throw LatchError(.noVerificationMethod, status: .conflict)
+            throw LatchError(.noVerificationMethod)
         }
 
         try await latch.verifications.create(
@@ -106,7 +106,7 @@ struct VerificationRoutes: RouteCollection {
         switch try await latch.verifications.useAttempt(id, user: me.userID, now: seconds, on: req.db) {
         case .success(let used): attempt = used
         case .failure(.unknown): throw LatchError.notFound
-        case .failure(.completed): throw LatchError(.conflict, status: .conflict)
+        case .failure(.completed): throw LatchError(.conflict)
         case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
@@ -162,7 +162,7 @@ struct VerificationRoutes: RouteCollection {
 
         // Completed once: a second success (a race) gets 409 and no second proof.
         guard try await latch.verifications.complete(id, now: seconds, on: req.db) else {
-            throw LatchError(.conflict, status: .conflict)
+            throw LatchError(.conflict)
         }
         let token = try await latch.verificationTokens.issue(
             user: me.userID, session: me.sessionID, action: action, digest: digest, method: body.method, now: seconds,
