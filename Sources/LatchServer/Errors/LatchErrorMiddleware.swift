@@ -100,18 +100,14 @@ struct LatchErrorMiddleware: Middleware {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return LatchError(
-                .validationFailed, field: path(context.codingPath, key), reasons: ["missing"])
+            return .missing(path(context.codingPath, key))
         case .valueNotFound(_, let context):
-            return LatchError(
-                .validationFailed, field: path(context.codingPath), reasons: ["missing"])
+            return .missing(path(context.codingPath))
         case .typeMismatch(_, let context):
-            return LatchError(
-                .validationFailed, field: path(context.codingPath), reasons: ["wrong_type"])
+            return LatchError(.validationFailed, field: path(context.codingPath), reasons: ["wrong_type"])
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return LatchError(.malformedBody) }
-            return LatchError(
-                .validationFailed, field: path(context.codingPath), reasons: ["invalid"])
+            return LatchError(.validationFailed, field: path(context.codingPath), reasons: ["invalid"])
         @unknown default:
             return LatchError(.malformedBody)
         }
