@@ -127,7 +127,7 @@ extension AdminService {
     func phoneNumbers(of users: [UUID]) async throws -> [UUID: String] {
         guard !users.isEmpty else { return [:] }
         let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(
-            \.$provider == Identity.Provider.phone.rawValue
+            \.$provider == SignInProvider.phone.rawValue
         )
         .all()
         return Dictionary(rows.map { ($0.userID, $0.subject) }, uniquingKeysWith: { first, _ in first })
