@@ -134,19 +134,4 @@ extension Request {
     var newDeviceScreening: NewDeviceScreening {
         NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
     }
-
-    /// `NewDeviceScreening.screen` for this request.
-    func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
-        try await newDeviceScreening.screen(user, device: device)
-    }
-
-    /// `NewDeviceScreening.rememberDevice` for this request.
-    func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
-        try await newDeviceScreening.rememberDevice(deviceID, of: userID)
-    }
-
-    /// `NewDeviceScreening.notice` for this request.
-    func noticeNewDevice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
-        try await newDeviceScreening.notice(user, device: device, session: session)
-    }
 }

@@ -49,7 +49,7 @@ struct SecondFactorRoutes: RouteCollection {
         let result: GuardedCheck
         do {
             // Guesses at the pending secret have their own budget: they cannot lock the owner's active factors.
-            result = try await req.guardedCheck(
+            result = try await req.secretGuard.guardedCheck(
                 throttle: nil, budget: .codes, key: "totp-enrol:\(me.userID.uuidString.lowercased())", owner: user,
                 session: me.sessionID, failureEvent: .codeFailed,
                 notice: .ownerMail(MailTemplates.totpLocked(until:language:))
@@ -105,7 +105,7 @@ struct SecondFactorRoutes: RouteCollection {
         if let existing {
             if let current = body.currentFundPassword {
                 // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-                let result = try await req.checkFundPassword(
+                let result = try await req.secretGuard.checkFundPassword(
                     current, against: existing.passwordHash, of: me.userID, owner: user, session: me.sessionID)
                 switch result {
                 case .matched: break
