@@ -160,7 +160,7 @@ struct CLIText: Sendable {
     var signedOut: String { pick("已退出登录", "Signed out.") }
     var wasNotSignedIn: String { pick("当前未登录", "Not signed in.") }
     func name(_ user: UserInfo) -> String {
-        user.email ?? user.identities?.first { $0.provider == "phone" }?.identifier ?? user.nickname ?? user.id
+        user.email ?? user.identities?.first { $0.signInProvider == .phone }?.identifier ?? user.nickname ?? user.id
     }
     var biometricLoginNeedsNoEmail: String { pick("--biometric 不需要 EMAIL", "--biometric takes no EMAIL") }
     var loginNeedsEmail: String {

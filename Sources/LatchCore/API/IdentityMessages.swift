@@ -14,6 +14,15 @@ public struct IdentityInfo: Codable, Sendable, Equatable {
         self.linkedAt = linkedAt
     }
 
+    /// One of the ways this server knows.
+    public init(provider: SignInProvider, identifier: String?, linkedAt: Date) {
+        self.init(provider: provider.rawValue, identifier: identifier, linkedAt: linkedAt)
+    }
+
+    /// `provider` as a ``SignInProvider``; nil for a way this version does not know (the wire stays a
+    /// string, so a newer server's way still decodes).
+    public var signInProvider: SignInProvider? { SignInProvider(rawValue: provider) }
+
     enum CodingKeys: String, CodingKey {
         case provider, identifier
         case linkedAt = "linked_at"

@@ -125,13 +125,13 @@ public struct AccountDeletion: Sendable {
         var phone: String?
         var apple: AppleAuthorization?
         for row in identities {
-            switch Identity.Provider(rawValue: try row.decode(column: "provider", as: String.self)) {
+            switch SignInProvider(rawValue: try row.decode(column: "provider", as: String.self)) {
             case .phone: phone = try row.decode(column: "subject", as: String.self)
             case .apple:
                 apple = AppleAuthorization(
                     sealedRefreshToken: try row.decode(column: "apple_refresh_token", as: String?.self),
                     clientID: try row.decode(column: "apple_client_id", as: String?.self))
-            case .wechat, nil: break
+            case .wechat, .email, nil: break
             }
         }
 

@@ -17,4 +17,9 @@ extension LatchServices {
             throw LatchError.rateLimited(retryAfter: Int((until.timeIntervalSince1970 - now).rounded(.up)))
         }
     }
+
+    /// Gives back a send charged by `chargeCodeSend(to:on:)` (its returned `key`) that did not happen.
+    func refundCodeSend(_ key: String, on database: any Database) async throws {
+        try await budgets.refund(key, on: database)
+    }
 }

@@ -27,9 +27,10 @@ struct PasswordRoutes: RouteCollection {
         // A code row is written for unknown addresses too (its code is never sent), so the answer and
         // its timing do not tell whether an account exists; a rate-limited resend is silent for the same
         // reason, and the daily cap (429) counts unknown addresses alike.
-        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.passwordReset.rawValue):\(email.value)")
+        let send = try await latch.chargeCodeSend(
+            to: "\(EmailCode.Purpose.passwordReset.rawValue):\(email.value)", on: req.db)
         let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
-        if case .failure = issued { try await req.refundCodeSend(send) }
+        if case .failure = issued { try await latch.refundCodeSend(send, on: req.db) }
         if case .success(let code) = issued {
             // The same work and the same answer either way (issue 10 §3, issue 20 §3): the mail is rendered
             // and handed over in a transaction of its own — committed for an account, rehearsed for an
@@ -112,7 +113,7 @@ struct PasswordRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         // Guessing the current password from a stolen session counts toward the same lock as sign-in.
         let key = user.email.map { "email:\($0)" } ?? "user:\(me.userID.uuidString.lowercased())"
-        try await req.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
+        try await req.secretGuard.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
         let passwordHash = try await latch.passwords.hash(body.newPassword)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
         let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
@@ -150,12 +151,12 @@ extension Request {
     /// VERIFICATION_REQUIRED (`method: "totp"`, `field: "second_factor"`); wrong → AUTH_003.
     fileprivate func checkRecoverySecondFactor(_ secondFactor: String?, of user: User) async throws {
         guard let secondFactor, !secondFactor.isEmpty else {
-            throw LatchError(.verificationRequired, status: .forbidden, field: "second_factor", method: "totp")
+            throw LatchError(.verificationRequired, field: "second_factor", method: "totp")
         }
         let latch = self.latch
         let userID = try user.requireID()
         var used: TOTPService.UsedCode?
-        let result = try await checkTOTP(of: userID, owner: user, failureEvent: .codeFailed) {
+        let result = try await secretGuard.checkTOTP(of: userID, owner: user, failureEvent: .codeFailed) {
             used = try await latch.totp.check(secondFactor, user: userID, now: latch.clock.now, on: db)
             return used != nil
         }

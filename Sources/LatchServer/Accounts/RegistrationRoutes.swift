@@ -21,38 +21,12 @@ struct RegistrationRoutes: RouteCollection {
         guard body.termsAccepted else { throw LatchError.invalid("terms_accepted", ["must_accept"]) }
         let nickname = try Validate.nickname(body.nickname)
 
-        // At most 10 codes (or notices) a day to one address, whether or not it has an account.
-        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.registration.rawValue):\(email.value)")
-        let issued: Result<EmailCodeStore.Issued, EmailCodeStore.RateLimited>
-        let existing: User?
-        do {
-            let passwordHash = try await latch.passwords.hash(body.password)
-            existing = try await User.query(on: req.db).filter(\.$email == email.value).first()
-            issued = try await latch.emailCodes.issue(
-                .registration, email: email.value, passwordHash: passwordHash, nickname: nickname,
-                now: latch.clock.epochSeconds,
-                on: req.db)
-        } catch {
-            try? await req.refundCodeSend(send)
-            throw error
-        }
-        switch issued {
-        case .failure(let limited):
-            try await req.refundCodeSend(send)
-            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
-        case .success(let issued):
-            if existing == nil {
-                try await latch.send(
-                    MailTemplates.registrationCode(issued.code, language: req.language), to: email.value,
-                    code: issued.code)
-            } else {
-                try await latch.send(
-                    MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
-            }
-            let accepted = RegistrationAccepted(
-                registrationId: issued.id.uuidString.lowercased(), expiresIn: Int(EmailCodeStore.lifetime))
-            return try await accepted.encodeResponse(status: .accepted, for: req)
-        }
+        let issued = try await req.emailCodeSender.send(
+            .registration, to: email, storedAs: email.value, password: body.password, nickname: nickname,
+            codeMail: MailTemplates.registrationCode(_:language:))
+        let accepted = RegistrationAccepted(
+            registrationId: issued.id.uuidString.lowercased(), expiresIn: Int(EmailCodeStore.lifetime))
+        return try await accepted.encodeResponse(status: .accepted, for: req)
     }
 
     func verify(_ req: Request) async throws -> Response {
@@ -75,7 +49,7 @@ struct RegistrationRoutes: RouteCollection {
             // The address has an account (this registration was the warning-only kind).
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
-        try await req.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
+        try await req.newDeviceScreening.rememberDevice(Validate.deviceName(body.device?.id), of: try user.requireID())
         let tokens = try await latch.startSession(
             for: user, device: body.device, ip: req.clientIP, event: .registered, now: now, on: req.db
         )

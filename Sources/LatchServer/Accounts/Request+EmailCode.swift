@@ -35,7 +35,7 @@ extension Request {
             case .nobody: .nobody
             }
         var checked = EmailCodeStore.Check.wrong(attemptsRemaining: 0)
-        let result = try await guardedCheck(
+        let result = try await secretGuard.guardedCheck(
             throttle: nil, budget: .codes, key: "code:\(purpose.rawValue):\(target)", owner: owner,
             failureEvent: .codeFailed, notice: notice
         ) {
@@ -54,18 +54,5 @@ extension Request {
         case (.matched, .wrong), (.failed, .matched):
             preconditionFailure("guardedCheck reports what the check returned")
         }
-    }
-
-    /// `LatchServices.chargeCodeSend(to:on:)` for this request: one code about to be sent to `target`
-    /// against its daily cap; 429 with `retry_after` once reached. Returns the key to
-    /// `refundCodeSend(_:)` when the code is not sent after all.
-    @discardableResult
-    func chargeCodeSend(to target: String) async throws -> String {
-        try await latch.chargeCodeSend(to: target, on: db)
-    }
-
-    /// Gives back a send charged by `chargeCodeSend(to:)` that did not happen.
-    func refundCodeSend(_ key: String) async throws {
-        try await latch.budgets.refund(key, on: db)
     }
 }

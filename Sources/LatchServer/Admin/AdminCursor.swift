@@ -14,7 +14,7 @@ enum AdminCursor {
     static func user(_ cursor: String) throws -> UUID {
         guard let text = decoded(cursor), text.hasPrefix("u:"), let id = UUID(uuidString: String(text.dropFirst(2)))
         else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "cursor", reasons: ["invalid"])
+            throw LatchError(.validationFailed, field: "cursor", reasons: ["invalid"])
         }
         return id
     }
@@ -22,7 +22,7 @@ enum AdminCursor {
     /// The audit entry id an audit cursor ends at.
     static func auditEntry(_ cursor: String) throws -> Int {
         guard let text = decoded(cursor), text.hasPrefix("a:"), let id = Int(text.dropFirst(2)), id > 0 else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "cursor", reasons: ["invalid"])
+            throw LatchError(.validationFailed, field: "cursor", reasons: ["invalid"])
         }
         return id
     }

@@ -15,7 +15,7 @@ extension AdminService {
             let size = try Self.pageSize(limit)
             let after = try cursor.map(AdminCursor.user)
             guard text.count <= 320 else {
-                throw LatchError(.validationFailed, status: .badRequest, field: "q", reasons: ["too_long"])
+                throw LatchError(.validationFailed, field: "q", reasons: ["too_long"])
             }
             let idText: SQLQueryString = "lower(CAST(users.id AS TEXT))"
             var conditions: [SQLQueryString] = ["users.deleted_at IS NULL"]
@@ -128,7 +128,7 @@ extension AdminService {
     func phoneNumbers(of users: [UUID]) async throws -> [UUID: String] {
         guard !users.isEmpty else { return [:] }
         let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(
-            \.$provider == Identity.Provider.phone.rawValue
+            \.$provider == SignInProvider.phone.rawValue
         )
         .all()
         return Dictionary(rows.map { ($0.userID, $0.subject) }, uniquingKeysWith: { first, _ in first })

@@ -113,7 +113,7 @@ public struct AdminService: Sendable {
     static func pageSize(_ limit: Int?) throws -> Int {
         guard let limit else { return defaultLimit }
         guard limitRange.contains(limit) else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["out_of_range"])
+            throw LatchError(.validationFailed, field: "limit", reasons: ["out_of_range"])
         }
         return limit
     }

@@ -104,9 +104,8 @@ enum SecurityReset {
         _ scope: Scope, user: UUID, now: Double, revocation: SessionRevocation, on database: any Database
     ) async throws -> Ended {
         let sql = database.sql
-        // A write first: it takes the user's row lock (PostgreSQL) or the write lock (SQLite) before any
-        // read, so concurrent resets of one account queue instead of deadlocking.
-        try await sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: user)").run()
+        // Concurrent resets of one account queue instead of deadlocking.
+        try await database.lockUserRow(user)
         var ended = Ended()
         let removed: SQLQueryString
         let forgotten: SQLQueryString
@@ -190,7 +189,7 @@ enum SecurityReset {
             """
             UPDATE sms_codes SET expires_at = \(bind: now)
             WHERE expires_at > \(bind: now) AND phone IN (
-              SELECT subject FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: Identity.Provider.phone.rawValue))
+              SELECT subject FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: SignInProvider.phone.rawValue))
             """
         ).run()
         try await sql.raw(

@@ -36,8 +36,7 @@ struct DeviceCredentialStore: Sendable {
         switch kind {
         case .postgresql:
             try await database.transaction { database in
-                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: credential.userID) FOR UPDATE")
-                    .run()
+                try await database.lockUserRow(credential.userID)
                 try await SecurityReset.requireLiveSession(credential.sessionID, on: database)
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)
                 try await credential.create(on: database)

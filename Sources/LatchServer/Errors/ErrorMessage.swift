@@ -8,11 +8,11 @@ enum ErrorMessage: Sendable {
     /// The account's only way to sign in cannot go: a passkey removed, or an identity unlinked.
     case lastSignInMethod(Removal)
     /// Apple / WeChat / phone sign-in is not set up on this server.
-    case providerNotConfigured(Identity.Provider)
+    case providerNotConfigured(SignInProvider)
     /// The provider's proof could not be verified.
-    case providerRejected(Identity.Provider)
+    case providerRejected(SignInProvider)
     /// The provider cannot be reached.
-    case providerUnavailable(Identity.Provider)
+    case providerUnavailable(SignInProvider)
 
     /// How the last sign-in method was to go.
     enum Removal: Sendable { case remove, unlink }

@@ -18,7 +18,7 @@ struct LatchErrorMiddleware: Middleware {
             let allowed = allowedMethods.methods(for: request.url.path, in: request.application.routes)
             guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
             let response = Self.response(
-                for: LatchError(.methodNotAllowed, status: .methodNotAllowed), language: request.language)
+                for: LatchError(.methodNotAllowed), language: request.language)
             response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
             return response
         }
@@ -78,17 +78,17 @@ struct LatchErrorMiddleware: Middleware {
             return .invalid(error.codingPath.isEmpty ? "body" : error.codingPath.joined(separator: "."), ["unknown"])
         case let error as any AbortError:
             switch error.status {
-            case .payloadTooLarge: return LatchError(.payloadTooLarge, status: .payloadTooLarge)
+            case .payloadTooLarge: return LatchError(.payloadTooLarge)
             case .notFound: return .notFound
-            case .methodNotAllowed: return LatchError(.methodNotAllowed, status: .methodNotAllowed)
-            case .unsupportedMediaType: return LatchError(.unsupportedMediaType, status: .unsupportedMediaType)
+            case .methodNotAllowed: return LatchError(.methodNotAllowed)
+            case .unsupportedMediaType: return LatchError(.unsupportedMediaType)
             case .tooManyRequests: return .rateLimited(retryAfter: 60)
             case .unauthorized: return .sessionExpired
-            case let status where status.code < 500: return LatchError(.malformedBody, status: .badRequest)
-            default: return LatchError(.internalError, status: .internalServerError)
+            case let status where status.code < 500: return LatchError(.malformedBody)
+            default: return LatchError(.internalError)
             }
         default:
-            return LatchError(.internalError, status: .internalServerError)
+            return LatchError(.internalError)
         }
     }
 
@@ -100,20 +100,16 @@ struct LatchErrorMiddleware: Middleware {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return LatchError(
-                .validationFailed, status: .badRequest, field: path(context.codingPath, key), reasons: ["missing"])
+            return .missing(path(context.codingPath, key))
         case .valueNotFound(_, let context):
-            return LatchError(
-                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["missing"])
+            return .missing(path(context.codingPath))
         case .typeMismatch(_, let context):
-            return LatchError(
-                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["wrong_type"])
+            return LatchError(.validationFailed, field: path(context.codingPath), reasons: ["wrong_type"])
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return LatchError(.malformedBody, status: .badRequest) }
-            return LatchError(
-                .validationFailed, status: .badRequest, field: path(context.codingPath), reasons: ["invalid"])
+            if context.codingPath.isEmpty { return LatchError(.malformedBody) }
+            return LatchError(.validationFailed, field: path(context.codingPath), reasons: ["invalid"])
         @unknown default:
-            return LatchError(.malformedBody, status: .badRequest)
+            return LatchError(.malformedBody)
         }
     }
 }

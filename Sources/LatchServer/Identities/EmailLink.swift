@@ -19,38 +19,13 @@ struct EmailLink {
     /// First call: checks the address and password and mails a code (202).
     func sendCode(email rawEmail: String?, password: String?) async throws -> Response {
         let latch = req.latch
-        let email = try Validate.email(rawEmail ?? "")
-        guard let password else { throw LatchError.invalid("password", ["missing"]) }
+        let email = try Validate.email(rawEmail.required("email"))
+        let password = try password.required("password")
         try Validate.newPassword(password, policy: latch.passwordPolicy, field: "password")
         try await requireNoEmail()
-        let owner = try await User.query(on: req.db).filter(\.$email == email.value).first()
-        let now = latch.clock.epochSeconds
-        // At most 10 codes a day to one address from linking, by any account.
-        let send = try await req.chargeCodeSend(to: "\(EmailCode.Purpose.linkEmail.rawValue):\(email.value)")
-        let issued: Result<EmailCodeStore.Issued, EmailCodeStore.RateLimited>
-        do {
-            let passwordHash = try await latch.passwords.hash(password)
-            // A code row is written in both cases, so the rate limit answers alike too.
-            issued = try await latch.emailCodes.issue(
-                .linkEmail, email: Self.key(userID, email.value), passwordHash: passwordHash, now: now, on: req.db)
-        } catch {
-            try? await req.refundCodeSend(send)
-            throw error
-        }
-        switch issued {
-        case .failure(let limited):
-            try await req.refundCodeSend(send)
-            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
-        case .success(let issued):
-            if owner == nil {
-                try await latch.send(
-                    MailTemplates.emailLinkCode(issued.code, language: req.language), to: email.value, code: issued.code
-                )
-            } else {
-                try await latch.send(
-                    MailTemplates.registrationAttemptOnExistingAccount(language: req.language), to: email.value)
-            }
-        }
+        _ = try await req.emailCodeSender.send(
+            .linkEmail, to: email, storedAs: Self.key(userID, email.value), password: password,
+            codeMail: MailTemplates.emailLinkCode(_:language:))
         return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(
             status: .accepted, for: req)
     }
@@ -60,7 +35,7 @@ struct EmailLink {
     func confirm(
         email rawEmail: String?, code: String, andThen: @escaping @Sendable (any Database) async throws -> Void
     ) async throws {
-        let email = try Validate.email(rawEmail ?? "")
+        let email = try Validate.email(rawEmail.required("email"))
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
         let me = try await User.find(userID, on: req.db)
@@ -81,7 +56,7 @@ struct EmailLink {
                     """
                 ).all()
             } catch let error as any DatabaseError where error.isConstraintFailure {
-                throw LatchError(.conflict, status: .conflict, field: "email", reasons: ["identity_in_use"])
+                throw LatchError(.conflict, field: "email", reasons: ["identity_in_use"])
             }
             guard !linked.isEmpty else { throw Self.alreadyLinked }
             try await andThen(database)
@@ -94,7 +69,7 @@ struct EmailLink {
     }
 
     private static let alreadyLinked = LatchError(
-        .conflict, status: .conflict, field: "provider", reasons: ["provider_already_linked"])
+        .conflict, field: "provider", reasons: ["provider_already_linked"])
 
     private static func key(_ userID: UUID, _ email: String) -> String { "\(userID.uuidString.lowercased()):\(email)" }
 }

@@ -10,10 +10,6 @@ final class Identity: Model, @unchecked Sendable {
     static let schema = "identities"
 
     /// The providers an identity row can hold (`email` lives in the users table).
-    enum Provider: String, CaseIterable {
-        case apple, wechat, phone
-    }
-
     @ID(key: .id) var id: UUID?
     @Field(key: "user_id") var userID: UUID
     @Field(key: "provider") var provider: String
@@ -29,7 +25,7 @@ final class Identity: Model, @unchecked Sendable {
 
     init() {}
 
-    init(userID: UUID, provider: Provider, subject: String, email: String?, createdAt: Double) {
+    init(userID: UUID, provider: SignInProvider, subject: String, email: String?, createdAt: Double) {
         self.id = UUID()
         self.userID = userID
         self.provider = provider.rawValue
@@ -40,10 +36,10 @@ final class Identity: Model, @unchecked Sendable {
 
     var info: IdentityInfo {
         let identifier: String? =
-            switch Provider(rawValue: provider) {
+            switch SignInProvider(rawValue: provider) {
             case .phone: subject
             case .apple: email
-            case .wechat, nil: nil
+            case .wechat, .email, nil: nil
             }
         return IdentityInfo(
             provider: provider, identifier: identifier, linkedAt: Date(timeIntervalSince1970: createdAt))
@@ -76,7 +72,7 @@ extension User {
         var list: [IdentityInfo] = []
         if let email {
             list.append(
-                IdentityInfo(provider: "email", identifier: email, linkedAt: Date(timeIntervalSince1970: createdAt)))
+                IdentityInfo(provider: .email, identifier: email, linkedAt: Date(timeIntervalSince1970: createdAt)))
         }
         let rows = try await Identity.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
         list.append(contentsOf: rows.map(\.info))

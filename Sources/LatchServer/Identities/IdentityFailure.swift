@@ -7,11 +7,11 @@ import Vapor
 /// 401 AUTH_001 naming the reason; the provider unreachable → 503 INTERNAL_ERROR (`["provider_unavailable", …]`,
 /// `retry_after`).
 enum IdentityFailure: Error, Equatable {
-    case notConfigured(Identity.Provider, field: String)
+    case notConfigured(SignInProvider, field: String)
     /// The provider's proof is not good: `reason` is e.g. `expired`, `wrong_audience`, `invalid_code`, `code_used`.
-    case rejected(Identity.Provider, field: String, reason: String)
+    case rejected(SignInProvider, field: String, reason: String)
     /// The provider could not be asked (down, timeout, nonsense, or latchd's credentials refused).
-    case unavailable(Identity.Provider, reason: String)
+    case unavailable(SignInProvider, reason: String)
 
     func latchError(language: LatchLanguage) -> LatchError {
         switch self {
@@ -21,7 +21,7 @@ enum IdentityFailure: Error, Equatable {
                 message: ErrorMessage.providerNotConfigured(provider).text(in: language))
         case .rejected(let provider, let field, let reason):
             return LatchError(
-                .wrongCredentials, status: .unauthorized, field: field, reasons: [reason],
+                .wrongCredentials, field: field, reasons: [reason],
                 message: ErrorMessage.providerRejected(provider).text(in: language))
         case .unavailable(let provider, let reason):
             return LatchError(
@@ -31,9 +31,12 @@ enum IdentityFailure: Error, Equatable {
     }
 }
 
-extension Identity.Provider {
+extension SignInProvider {
+    /// The provider's name in a message.
     func displayName(_ language: LatchLanguage) -> String {
         switch (self, language) {
+        case (.email, .zhHans): "邮箱"
+        case (.email, .en): "Email"
         case (.apple, _): "Apple"
         case (.wechat, .zhHans): "微信"
         case (.wechat, .en): "WeChat"

@@ -5,7 +5,7 @@ import Vapor
 
 /// A person proven by Apple, WeChat or an SMS code: the identity to sign in with or link.
 struct ProvenIdentity: Sendable {
-    let provider: Identity.Provider
+    let provider: SignInProvider
     let subject: String
     /// Apple's email (normalised), possibly a private-relay address.
     var email: String? = nil
@@ -24,14 +24,11 @@ extension Request {
     /// once (here or by another latchd on the same database) is refused with `token_replayed`.
     /// An `authorizationCode` is exchanged at Apple's token endpoint (when the team key is configured)
     /// and must belong to the same person; Apple's refresh token then comes with the identity.
-    func proveApple(identityToken: String?, nonce: String?, fullName: String? = nil, authorizationCode: String? = nil)
-        async throws
-        -> ProvenIdentity
-    {
+    func proveApple(_ proof: Grant.AppleProof) async throws -> ProvenIdentity {
         guard let apple = identityServices.apple else {
             throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
         }
-        guard let identityToken, !identityToken.isEmpty else { throw LatchError.missing("identity_token") }
+        let (identityToken, nonce, authorizationCode) = (proof.identityToken, proof.nonce, proof.authorizationCode)
         if let nonce {
             guard (1...256).contains(nonce.utf8.count) else { throw LatchError.invalid("nonce", ["invalid"]) }
         }
@@ -43,7 +40,7 @@ extension Request {
                 throw LatchError.invalid("authorization_code", ["invalid"])
             }
         }
-        let nickname = try Self.name(fullName)
+        let nickname = try Self.name(proof.fullName)
         let verified: AppleIdentityVerifier.VerifiedIdentity
         do {
             verified = try await apple.verify(identityToken, rawNonce: nonce, now: latch.clock.epochSeconds)
@@ -81,11 +78,10 @@ extension Request {
     }
 
     /// Exchanges a WeChat OAuth code.
-    func proveWeChat(code: String?) async throws -> ProvenIdentity {
+    func proveWeChat(code: String) async throws -> ProvenIdentity {
         guard let wechat = identityServices.wechat else {
             throw IdentityFailure.notConfigured(.wechat, field: "grant_type").latchError(language: language)
         }
-        guard let code, !code.isEmpty else { throw LatchError.missing("code") }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
         guard code.count <= 256, code.allSatisfy({ allowed.contains($0) }) else {
             throw LatchError.invalid("code", ["invalid"])
@@ -102,10 +98,7 @@ extension Request {
     /// Checks a texted code for `phone` as one guess against the number's budget of wrong codes
     /// (`GuessBudget.codes`, which new codes do not reset). A guess while no code is live costs the
     /// number nothing. Wrong: AUTH_003 with the tries left; locked: AUTH_002, and the number is texted once.
-    func provePhone(phone rawPhone: String?, code: String?) async throws -> ProvenIdentity {
-        let phone = try Validate.phone(rawPhone)
-        guard let code, !code.isEmpty else { throw LatchError.missing("code") }
-        try Validate.sixDigitCode(code)
+    func provePhone(_ phone: PhoneNumber, code: String) async throws -> ProvenIdentity {
         let latch = self.latch
         let store = identityServices.smsCodes
         var codeCheck = SMSCodeStore.Check.wrong(attemptsRemaining: 0)
@@ -113,7 +106,7 @@ extension Request {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
-        let result = try await guardedCheck(
+        let result = try await secretGuard.guardedCheck(
             throttle: nil, budget: .codes, key: "code:sms:\(phone.value)", owner: owner, failureEvent: .signInFailed,
             notice: .sms(to: phone.value, SMSCodeText.codesLocked(until:language:))
         ) {
@@ -143,7 +136,7 @@ extension Request {
 extension Identity {
     /// The account holding (provider, subject), if any. An identity found on a deleted account (linked
     /// while the account was being deleted) is erased here, so the number or Apple ID can sign up again.
-    static func owner(of provider: Provider, subject: String, on database: any Database) async throws -> User? {
+    static func owner(of provider: SignInProvider, subject: String, on database: any Database) async throws -> User? {
         guard
             let identity = try await Identity.query(on: database)
                 .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()

@@ -51,33 +51,29 @@ struct IdentityRoutes: RouteCollection {
     func link(_ req: Request) async throws -> Response {
         let me = try req.signedIn
         let body = try req.decodeJSON(LinkIdentityRequest.self)
-        if body.provider == "email" {
-            // Two calls: without `code` a code is mailed; with it the address is added (see EmailLink).
-            let link = EmailLink(req: req, userID: me.userID)
-            guard let code = body.code else {
-                try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
-                return try await link.sendCode(email: body.email, password: body.password)
-            }
-            try await link.confirm(email: body.email, code: code) { database in
-                try await req.latch.events.record(
-                    .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
-                    now: req.latch.clock.epochSeconds, on: database)
-                try await req.securityChanged(.emailChanged, notice: .emailAdded, on: database)
-            }
-            return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
-        }
-        guard let provider = Identity.Provider(rawValue: body.provider) else {
+        guard let provider = SignInProvider(rawValue: body.provider) else {
             throw LatchError.invalid("provider", ["unsupported_provider"])
         }
-        try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
-        let proven: ProvenIdentity =
-            switch provider {
-            case .apple:
-                try await req.proveApple(
-                    identityToken: body.identityToken, nonce: body.nonce, authorizationCode: body.authorizationCode)
-            case .wechat: try await req.proveWeChat(code: body.code)
-            case .phone: try await req.provePhone(phone: body.phone, code: body.code)
-            }
+        let proven: ProvenIdentity
+        switch provider {
+        case .email:
+            return try await linkEmail(body, me: me, req)
+        case .apple:
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            proven = try await req.proveApple(
+                Grant.AppleProof(
+                    identityToken: try body.identityToken.requiredNonEmpty("identity_token"), nonce: body.nonce,
+                    authorizationCode: body.authorizationCode))
+        case .wechat:
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            proven = try await req.proveWeChat(code: try body.code.requiredNonEmpty("code"))
+        case .phone:
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            let phone = try Validate.phone(body.phone)
+            let code = try body.code.requiredNonEmpty("code")
+            try Validate.sixDigitCode(code)
+            proven = try await req.provePhone(phone, code: code)
+        }
         let latch = req.latch
         let now = latch.clock.epochSeconds
         // The identity, its event, the hold and the notice commit together (issue 20 §1).
@@ -95,10 +91,28 @@ struct IdentityRoutes: RouteCollection {
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
 
+    /// `provider` `email`, in two calls: without `code` a code is mailed; with it the address is added
+    /// (see `EmailLink`).
+    private func linkEmail(_ body: LinkIdentityRequest, me: SignedInSession, _ req: Request) async throws -> Response {
+        let link = EmailLink(req: req, userID: me.userID)
+        guard let code = body.code else {
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            return try await link.sendCode(email: body.email, password: body.password)
+        }
+        try await link.confirm(email: body.email, code: code) { database in
+            try await req.latch.events.record(
+                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
+                now: req.latch.clock.epochSeconds, on: database)
+            try await req.securityChanged(.emailChanged, notice: .emailAdded, on: database)
+        }
+        return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
+    }
+
     func unlink(_ req: Request) async throws -> UserInfo {
         let me = try req.signedIn
-        let provider = req.parameters.get("provider") ?? ""
-        guard provider == "email" || Identity.Provider(rawValue: provider) != nil else { throw LatchError.notFound }
+        guard let provider = req.parameters.get("provider").flatMap(SignInProvider.init(rawValue:)) else {
+            throw LatchError.notFound
+        }
         var proof: String?
         if let data = req.body.data, data.readableBytes > 0 {
             proof = try req.decodeJSON(UnlinkIdentityRequest.self).verificationToken
@@ -111,7 +125,7 @@ struct IdentityRoutes: RouteCollection {
         case .notFound: throw LatchError.notFound
         case .last:
             throw LatchError(
-                .conflict, status: .conflict, field: "provider", reasons: ["last_sign_in_method"],
+                .conflict, field: "provider", reasons: ["last_sign_in_method"],
                 message: ErrorMessage.lastSignInMethod(.unlink).text(in: req.language))
         case .removed(let appleRefreshToken, let appleClientID):
             // Unlinking Apple also ends the app's Apple authorization (TN3194), when a refresh token is held.

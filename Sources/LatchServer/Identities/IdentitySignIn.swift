@@ -123,9 +123,4 @@ extension Request {
     var identitySignIn: IdentitySignIn {
         IdentitySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
     }
-
-    /// `IdentitySignIn.signIn(with:device:)` for this request.
-    func signIn(with proven: ProvenIdentity, device: DeviceInfo?) async throws -> TokenResponse {
-        try await identitySignIn.signIn(with: proven, device: device)
-    }
 }

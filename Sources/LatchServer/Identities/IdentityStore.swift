@@ -34,31 +34,32 @@ struct IdentityStore: Sendable {
         case notFound
     }
 
-    /// Unlinks `provider` (`email`, or an `Identity.Provider`) from `user`, unless it is the account's
-    /// last way to sign in (its email, identities and passkeys count).
-    func unlink(_ provider: String, of userID: UUID, on database: any Database) async throws -> UnlinkOutcome {
+    /// Unlinks `provider` from `user`, unless it is the account's last way to sign in
+    /// (`User.waysToSignIn`).
+    func unlink(_ provider: SignInProvider, of userID: UUID, on database: any Database) async throws -> UnlinkOutcome {
         try await database.transaction { database in
-            // Touching the user row first serialises unlinks of one account (row lock on PostgreSQL,
-            // the write lock on SQLite), so two at once cannot remove the last two ways together.
-            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: userID)")
-                .run()
+            // Unlinks and passkey removals of one account queue, so two at once cannot remove the last
+            // two ways together.
+            try await database.lockUserRow(userID)
             guard let user = try await User.find(userID, on: database) else { return .notFound }
-            let others = try await Identity.query(on: database).filter(\.$userID == userID).all()
-            let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
-            let ways = others.count + passkeys + (user.email == nil ? 0 : 1)
-            if provider == "email" {
+            switch provider {
+            case .email:
                 guard user.email != nil else { return .notFound }
-                guard ways > 1 else { return .last }
+                guard try await user.waysToSignIn(on: database) > 1 else { return .last }
                 user.email = nil
                 user.emailVerified = false
                 user.passwordHash = nil
                 try await user.save(on: database)
                 return .removed(appleRefreshToken: nil, appleClientID: nil)
+            case .apple, .wechat, .phone:
+                guard
+                    let identity = try await Identity.query(on: database).filter(\.$userID == userID)
+                        .filter(\.$provider == provider.rawValue).first()
+                else { return .notFound }
+                guard try await user.waysToSignIn(on: database) > 1 else { return .last }
+                try await identity.delete(on: database)
+                return .removed(appleRefreshToken: identity.appleRefreshToken, appleClientID: identity.appleClientID)
             }
-            guard let identity = others.first(where: { $0.provider == provider }) else { return .notFound }
-            guard ways > 1 else { return .last }
-            try await identity.delete(on: database)
-            return .removed(appleRefreshToken: identity.appleRefreshToken, appleClientID: identity.appleClientID)
         }
     }
 }

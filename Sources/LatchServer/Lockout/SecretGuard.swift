@@ -156,22 +156,4 @@ extension Request {
     var secretGuard: SecretGuard {
         SecretGuard(latch: latch, metrics: latchMetrics, db: db, clientIP: clientIP, language: language)
     }
-
-    /// `SecretGuard.guardedCheck` for this request.
-    func guardedCheck(
-        throttle: LoginThrottleStore?, budget: GuessBudget?, key: String, owner: User?, session: UUID? = nil,
-        failureEvent: SecurityEvent.Kind, notice: LockNotice, check: () async throws -> Bool
-    ) async throws -> GuardedCheck {
-        try await secretGuard.guardedCheck(
-            throttle: throttle, budget: budget, key: key, owner: owner, session: session, failureEvent: failureEvent,
-            notice: notice, check: check)
-    }
-
-    /// `SecretGuard.checkPassword` for this request.
-    @discardableResult
-    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws
-        -> User
-    {
-        try await secretGuard.checkPassword(password, of: user, throttleKey: throttleKey, session: session)
-    }
 }

@@ -46,7 +46,7 @@ struct NewDeviceScreening {
         }
         let challenge = try await startLoginChallenge(for: user, device: device)
         throw LatchError(
-            .verificationRequired, status: .forbidden, challengeId: try challenge.requireID().uuidString.lowercased(),
+            .verificationRequired, challengeId: try challenge.requireID().uuidString.lowercased(),
             method: challenge.method)
     }
 
@@ -139,15 +139,4 @@ extension Request {
     var newDeviceScreening: NewDeviceScreening {
         NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
     }
-
-    /// `NewDeviceScreening.screen` for this request.
-    func screenNewDevice(_ user: User, device: DeviceInfo?) async throws {
-        try await newDeviceScreening.screen(user, device: device)
-    }
-
-    /// `NewDeviceScreening.rememberDevice` for this request.
-    func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
-        try await newDeviceScreening.rememberDevice(deviceID, of: userID)
-    }
-
 }

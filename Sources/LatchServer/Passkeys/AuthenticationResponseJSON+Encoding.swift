@@ -15,7 +15,7 @@ extension AuthenticationResponseJSON {
             ("credential.response.userHandle", response.userHandle)
         ]
         for case (let field, let value?) in fields where !Self.isBase64URLShaped(value) {
-            throw LatchError(.validationFailed, status: .badRequest, field: field, reasons: ["invalid"])
+            throw LatchError(.validationFailed, field: field, reasons: ["invalid"])
         }
     }
 

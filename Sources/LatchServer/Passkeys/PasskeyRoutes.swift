@@ -40,8 +40,8 @@ struct PasskeyRoutes: RouteCollection {
         let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
         let proof = hasBody ? try req.decodeJSON(PasskeyRegistrationOptionsRequest.self).verificationToken : nil
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
-        let existing = try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all()
-        guard existing.count < Passkey.limit else { throw LatchError(.limitReached, status: .conflict) }
+        let existing = try await req.latch.passkeys.all(of: me.userID, on: req.db)
+        guard existing.count < Passkey.limit else { throw LatchError(.limitReached) }
         // The proof is used only once everything else is known to be fine.
         try await req.requireRecentSignIn(orProof: proof, action: Self.addAction)
         let latch = req.latch
@@ -102,7 +102,7 @@ struct PasskeyRoutes: RouteCollection {
         // The passkey, its event, the hold and the notice commit together (issue 20 §1).
         let (ip, language) = (req.clientIP, req.language)
         try await req.db.transaction { database in
-            try await Self.insert(passkey, kind: latch.databaseKind, on: database)
+            try await latch.passkeys.insert(passkey, on: database)
             try await latch.events.record(
                 .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
             try await latch.holds.start(
@@ -120,45 +120,11 @@ struct PasskeyRoutes: RouteCollection {
         return try await created.encodeResponse(status: .created, for: req)
     }
 
-    /// Inserts `passkey` unless its credential id is registered (to anyone: 409 CONFLICT) or its user
-    /// has `Passkey.limit` already (409 LIMIT_REACHED), also under concurrent registrations: on SQLite
-    /// in one statement (its single write lock), on PostgreSQL after locking the user's row.
-    static func insert(_ passkey: Passkey, kind: DatabaseKind, on database: any Database) async throws {
-        let id = try passkey.requireID()
-        let statement: SQLQueryString = """
-            INSERT INTO passkeys (id, user_id, credential_id, public_key, name, transports, sign_count, backup_eligible,
-              backed_up, attestation, aaguid, created_at, session_id)
-            SELECT \(bind: id), \(bind: passkey.userID), \(bind: passkey.credentialID), \(bind: passkey.publicKey),
-              \(bind: passkey.name), \(bind: passkey.transports), \(bind: passkey.signCount), \(bind: passkey.backupEligible),
-              \(bind: passkey.backedUp), \(bind: passkey.attestation), \(bind: passkey.aaguid), \(bind: passkey.createdAt),
-              \(bind: passkey.sessionID)
-            WHERE (SELECT COUNT(*) FROM passkeys WHERE user_id = \(bind: passkey.userID)) < \(bind: Passkey.limit)
-              \(SecurityReset.whileSessionLive(passkey.sessionID))
-            ON CONFLICT (credential_id) DO NOTHING
-            RETURNING id
-            """
-        let inserted: [any SQLRow]
-        if kind == .sqlite {
-            inserted = try await database.sql.raw(statement).all()
-        } else {
-            inserted = try await database.transaction { database in
-                try await database.sql.raw("SELECT id FROM users WHERE id = \(bind: passkey.userID) FOR UPDATE").run()
-                return try await database.sql.raw(statement).all()
-            }
-        }
-        guard inserted.isEmpty else { return }
-        try await SecurityReset.requireLiveSession(passkey.sessionID, on: database)
-        if try await Passkey.query(on: database).filter(\.$credentialID == passkey.credentialID).first() != nil {
-            throw LatchError(.conflict, status: .conflict, field: "credential", reasons: ["credential_exists"])
-        }
-        throw LatchError(.limitReached, status: .conflict)
-    }
-
     // MARK: Management
 
     func list(_ req: Request) async throws -> [PasskeyInfo] {
         let me = try req.signedIn
-        return try await Passkey.query(on: req.db).filter(\.$userID == me.userID).sort(\.$createdAt).all().map(\.info)
+        return try await req.latch.passkeys.all(of: me.userID, on: req.db).map(\.info)
     }
 
     /// Renaming needs the recency adding needs (issue 20 §7): a sign-in within 10 minutes, or a
@@ -186,17 +152,12 @@ struct PasskeyRoutes: RouteCollection {
         let passkey = try await Self.find(req, user: me.userID)
         let id = try passkey.requireID()
         // Checked before the proof is used, and again under the lock below.
-        guard try await Self.waysIn(of: me.userID, on: req.db) > 1 else { throw Self.lastWayIn(req) }
+        guard try await User.waysToSignIn(of: me.userID, on: req.db) > 1 else { throw Self.lastWayIn(req) }
         try await req.requireRecentSignIn(
             orProof: proof, action: Self.removeAction, parameters: ["passkey_id": id.uuidString.lowercased()])
         let (latch, ip, language, name) = (req.latch, req.clientIP, req.language, passkey.name)
         let removed: Bool = try await req.db.transaction { database in
-            // Touching the user row serialises removals and unlinks of one account (row lock on
-            // PostgreSQL, the write lock on SQLite): two at once cannot remove the last two ways together.
-            try await database.sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: me.userID)")
-                .run()
-            guard try await Self.waysIn(of: me.userID, on: database) > 1 else { return false }
-            try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()
+            guard try await latch.passkeys.remove(passkey, on: database) else { return false }
             // The event and the notice commit with the removal (issue 20 §1).
             try await latch.events.record(
                 .passkeyRemoved, user: me.userID, session: me.sessionID, ip: ip, now: latch.clock.epochSeconds,
@@ -212,23 +173,15 @@ struct PasskeyRoutes: RouteCollection {
         return .noContent
     }
 
-    /// The ways the account can sign in: its email (with a password), linked identities, and passkeys.
-    static func waysIn(of user: UUID, on database: any Database) async throws -> Int {
-        guard let account = try await User.find(user, on: database) else { return 0 }
-        let identities = try await Identity.query(on: database).filter(\.$userID == user).count()
-        let passkeys = try await Passkey.query(on: database).filter(\.$userID == user).count()
-        return identities + passkeys + (account.email == nil ? 0 : 1)
-    }
-
     private static func lastWayIn(_ req: Request) -> LatchError {
         LatchError(
-            .conflict, status: .conflict, reasons: ["last_sign_in_method"],
+            .conflict, reasons: ["last_sign_in_method"],
             message: ErrorMessage.lastSignInMethod(.remove).text(in: req.language))
     }
 
     private static func find(_ req: Request, user: UUID) async throws -> Passkey {
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
-            let passkey = try await Passkey.find(id, on: req.db), passkey.userID == user
+            let passkey = try await req.latch.passkeys.find(id, of: user, on: req.db)
         else { throw LatchError.notFound }
         return passkey
     }

@@ -29,8 +29,7 @@ struct PasskeySignIn {
         guard let id = UUID(uuidString: challengeID),
             let challenge = try await PasskeyChallengeStore().consume(id, .authentication, now: seconds, on: db)
         else { throw Self.refused("challenge_unknown_or_used") }
-        guard let rawID = Base64URL.decode(credential.rawId),
-            let passkey = try await Passkey.query(on: db).filter(\.$credentialID == Base64URL.encode(rawID)).first(),
+        guard let passkey = try await latch.passkeys.find(rawID: credential.rawId, on: db),
             // Options that named an account accept only its passkeys (§7.2 step 5): anyone else's
             // answers exactly like an unknown credential.
             challenge.namesUser != true || passkey.userID == challenge.userID,
@@ -80,7 +79,7 @@ struct PasskeySignIn {
 
     /// 401 AUTH_001 naming why (`field` `credential`).
     static func refused(_ reason: String) -> LatchError {
-        LatchError(.wrongCredentials, status: .unauthorized, field: "credential", reasons: [reason])
+        LatchError(.wrongCredentials, field: "credential", reasons: [reason])
     }
 }
 
@@ -88,20 +87,5 @@ extension Request {
     /// The passkey sign-in of this request (its services, database, client address and language).
     var passkeySignIn: PasskeySignIn {
         PasskeySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
-    }
-
-    /// Grant `passkey`: checks the body has `challenge_id` and `credential`, then
-    /// `PasskeySignIn.signIn(challengeID:credential:device:)`.
-    func passkeyGrant(_ body: TokenRequest) async throws -> TokenResponse {
-        guard let challengeID = body.challengeId else { throw LatchError.missing("challenge_id") }
-        guard let credential = body.credential else { throw LatchError.missing("credential") }
-        return try await passkeySignIn.signIn(challengeID: challengeID, credential: credential, device: body.device)
-    }
-
-    /// `PasskeySignIn.recordUse` for this request (also used by a passkey step-up).
-    func recordPasskeyUse(_ passkey: Passkey, assertion: PasskeyVerifier.Assertion, session: UUID?, now: Double)
-        async throws
-    {
-        try await passkeySignIn.recordUse(passkey, assertion: assertion, session: session, now: now)
     }
 }

@@ -10,7 +10,7 @@ extension Request {
     func passkeyOffer(verification: UUID, action: String, digest: String, user: UUID) async throws
         -> VerificationMethodOffer?
     {
-        let passkeys = try await Passkey.query(on: db).filter(\.$userID == user).sort(\.$createdAt).all()
+        let passkeys = try await latch.passkeys.all(of: user, on: db)
         guard !passkeys.isEmpty else { return nil }
         let challenge = try await PasskeyChallengeStore().create(
             .verification, user: user, verification: verification, now: latch.clock.epochSeconds, on: db)
@@ -36,8 +36,7 @@ extension Request {
         async throws -> GuardedCheck
     {
         let me = try signedIn
-        guard let rawID = Base64URL.decode(credential.rawId),
-            let passkey = try await Passkey.query(on: db).filter(\.$credentialID == Base64URL.encode(rawID)).first(),
+        guard let passkey = try await latch.passkeys.find(rawID: credential.rawId, on: db),
             passkey.userID == me.userID
         else { throw LatchError.invalid("credential", ["unknown_credential"]) }
         let now = latch.clock.epochSeconds
@@ -61,7 +60,7 @@ extension Request {
             return .failed(attemptsBeforeLock: 0)
         }
         do {
-            try await recordPasskeyUse(passkey, assertion: assertion, session: me.sessionID, now: now)
+            try await passkeySignIn.recordUse(passkey, assertion: assertion, session: me.sessionID, now: now)
         } catch let error as LatchError where error.reasons == ["counter_regressed"] {
             return .failed(attemptsBeforeLock: 0)
         }

@@ -19,7 +19,7 @@ struct SecondFactorRoutes: RouteCollection {
         let proof =
             req.body.data.map { $0.readableBytes > 0 } == true
             ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
-        if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict, status: .conflict) }
+        if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict) }
         try await req.requireRecentSignIn(orProof: proof, action: "enable_totp")
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
@@ -30,7 +30,7 @@ struct SecondFactorRoutes: RouteCollection {
                 .totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
             return enrollment
         } catch TOTPService.Failure.alreadyActive {
-            throw LatchError(.conflict, status: .conflict)
+            throw LatchError(.conflict)
         }
     }
 
@@ -49,7 +49,7 @@ struct SecondFactorRoutes: RouteCollection {
         let result: GuardedCheck
         do {
             // Guesses at the pending secret have their own budget: they cannot lock the owner's active factors.
-            result = try await req.guardedCheck(
+            result = try await req.secretGuard.guardedCheck(
                 throttle: nil, budget: .codes, key: "totp-enrol:\(me.userID.uuidString.lowercased())", owner: user,
                 session: me.sessionID, failureEvent: .codeFailed,
                 notice: .ownerMail(MailTemplates.totpLocked(until:language:))
@@ -110,7 +110,7 @@ struct SecondFactorRoutes: RouteCollection {
         if let existing {
             if let current = body.currentFundPassword {
                 // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-                let result = try await req.checkFundPassword(
+                let result = try await req.secretGuard.checkFundPassword(
                     current, against: existing.passwordHash, of: me.userID, owner: user, session: me.sessionID)
                 switch result {
                 case .matched: break
@@ -119,7 +119,7 @@ struct SecondFactorRoutes: RouteCollection {
                 }
             } else {
                 guard let proof = body.verificationToken else {
-                    throw LatchError(.verificationRequired, status: .forbidden, field: "current_fund_password")
+                    throw LatchError(.verificationRequired, field: "current_fund_password")
                 }
                 _ = try await req.redeemVerification(proof, action: "change_fund_password", parameters: [:])
             }
@@ -137,7 +137,7 @@ struct SecondFactorRoutes: RouteCollection {
                 try await record.save(on: database)
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // Two first settings raced and the other one won: this one changed nothing.
-                throw LatchError(.conflict, status: .conflict, field: "fund_password", reasons: ["set_concurrently"])
+                throw LatchError(.conflict, field: "fund_password", reasons: ["set_concurrently"])
             }
             try await latch.events.record(
                 isChange ? .fundPasswordChanged : .fundPasswordSet, user: me.userID, session: me.sessionID,

@@ -18,7 +18,7 @@ extension SecurityEventPage {
     {
         let size = limit ?? defaultLimit
         guard limitRange.contains(size) else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["out_of_range"])
+            throw LatchError(.validationFailed, field: "limit", reasons: ["out_of_range"])
         }
         var query = SecurityEvent.query(on: database).filter(\.$userID == userID)
         if let cursor {
@@ -63,7 +63,7 @@ extension Request {
         get throws {
             guard let raw = query[String.self, at: "limit"] else { return nil }
             guard let limit = Int(raw) else {
-                throw LatchError(.validationFailed, status: .badRequest, field: "limit", reasons: ["wrong_type"])
+                throw LatchError(.validationFailed, field: "limit", reasons: ["wrong_type"])
             }
             return limit
         }

@@ -22,10 +22,10 @@ extension Request {
     /// `JSONBodyMiddleware`, checked here too for routes mounted elsewhere) so the errors are the API's own.
     func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
         guard let body = body.data, body.readableBytes > 0 else {
-            throw LatchError(.malformedBody, status: .badRequest)
+            throw LatchError(.malformedBody)
         }
         guard JSONBodyMiddleware.isJSON(headers) else {
-            throw LatchError(.unsupportedMediaType, status: .unsupportedMediaType)
+            throw LatchError(.unsupportedMediaType)
         }
         return try LatchJSON.decoder.decode(T.self, from: body)
     }

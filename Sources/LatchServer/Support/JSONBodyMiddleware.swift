@@ -12,7 +12,7 @@ import Vapor
 struct JSONBodyMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         if request.url.path.hasPrefix("/v1/"), Self.hasBody(request.headers), !Self.isJSON(request.headers) {
-            return request.eventLoop.makeFailedFuture(LatchError(.unsupportedMediaType, status: .unsupportedMediaType))
+            return request.eventLoop.makeFailedFuture(LatchError(.unsupportedMediaType))
         }
         return next.respond(to: request)
     }

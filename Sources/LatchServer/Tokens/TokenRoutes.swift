@@ -24,30 +24,27 @@ struct TokenRoutes: RouteCollection {
         }
     }
 
-    /// Charges the grant's rate limit and runs it.
+    /// Charges the grant's rate limit, parses the body into its `Grant` and runs it.
     private func grant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
         try req.chargeRateLimit(Self.rateLimitedAction(of: body.grantType))
-        switch body.grantType {
-        case .password:
-            return try await passwordGrant(body, req)
-        case .refreshToken:
-            return try await refreshGrant(body, req)
-        case .deviceSignature:
-            return try await deviceSignatureGrant(body, req)
-        case .loginChallenge:
-            return try await loginChallengeGrant(body, req)
-        case .apple:
-            let proven = try await req.proveApple(
-                identityToken: body.identityToken, nonce: body.nonce, fullName: body.fullName,
-                authorizationCode: body.authorizationCode)
-            return try await req.signIn(with: proven, device: body.device)
-        case .wechat:
-            return try await req.signIn(with: try await req.proveWeChat(code: body.code), device: body.device)
-        case .smsCode:
-            return try await req.signIn(
-                with: try await req.provePhone(phone: body.phone, code: body.code), device: body.device)
-        case .passkey:
-            return try await req.passkeyGrant(body)
+        switch try Grant(body) {
+        case .password(let email, let password, let device):
+            return try await passwordGrant(email: email, password: password, device: device, req)
+        case .refresh(let token):
+            return try await refreshGrant(token: token, req)
+        case .deviceSignature(let challengeID, let signature, let device):
+            return try await deviceSignatureGrant(challengeID: challengeID, signature: signature, device: device, req)
+        case .loginChallenge(let challengeID, let code):
+            return try await loginChallengeGrant(challengeID: challengeID, code: code, req)
+        case .apple(let proof, let device):
+            return try await req.identitySignIn.signIn(with: try await req.proveApple(proof), device: device)
+        case .wechat(let code, let device):
+            return try await req.identitySignIn.signIn(with: try await req.proveWeChat(code: code), device: device)
+        case .sms(let phone, let code, let device):
+            return try await req.identitySignIn.signIn(
+                with: try await req.provePhone(phone, code: code), device: device)
+        case .passkey(let challengeID, let credential, let device):
+            return try await req.passkeySignIn.signIn(challengeID: challengeID, credential: credential, device: device)
         }
     }
 
@@ -60,35 +57,25 @@ struct TokenRoutes: RouteCollection {
         }
     }
 
-    private func passwordGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
-        guard let rawEmail = body.email else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "email", reasons: ["missing"])
-        }
-        guard let password = body.password else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "password", reasons: ["missing"])
-        }
-        let email = try Validate.email(rawEmail)
-        try Validate.presentedPassword(password)
+    private func passwordGrant(email: EmailAddress, password: String, device: DeviceInfo?, _ req: Request)
+        async throws -> TokenResponse
+    {
         let latch = req.latch
         let now = latch.clock.now
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
-        let user = try await req.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
+        let user = try await req.secretGuard.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
         try AccountDisabling.refuse(user) // before the new-device check mails a code
         try AccountFreezing.refuse(user)
-        try await req.screenNewDevice(user, device: body.device)
-        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+        try await req.newDeviceScreening.screen(user, device: device)
+        return try await latch.startSession(for: user, device: device, ip: req.clientIP, now: now, on: req.db)
             .tokens
     }
 
     /// B6: a bound device proves possession of its key by signing a fresh login challenge.
-    private func deviceSignatureGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
-        guard let challengeID = body.challengeId else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "challenge_id", reasons: ["missing"])
-        }
-        guard let signature = body.signature else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "signature", reasons: ["missing"])
-        }
+    private func deviceSignatureGrant(
+        challengeID: String, signature: String, device: DeviceInfo?, _ req: Request
+    ) async throws -> TokenResponse {
         let latch = req.latch
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
@@ -108,18 +95,13 @@ struct TokenRoutes: RouteCollection {
         }
         try await latch.deviceCredentials.markUsed(credential, now: seconds, on: req.db)
         // A bound device key is the strongest proof of a known device.
-        try await req.rememberDevice(Validate.deviceName(body.device?.id), of: credential.userID)
-        return try await latch.startSession(for: user, device: body.device, ip: req.clientIP, now: now, on: req.db)
+        try await req.newDeviceScreening.rememberDevice(Validate.deviceName(device?.id), of: credential.userID)
+        return try await latch.startSession(for: user, device: device, ip: req.clientIP, now: now, on: req.db)
             .tokens
     }
 
     /// C8: finishes an unusual sign-in with the mailed code (or a TOTP code), 5 tries, once.
-    private func loginChallengeGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
-        guard let challengeID = body.challengeId else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "challenge_id", reasons: ["missing"])
-        }
-        guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
-        guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
+    private func loginChallengeGrant(challengeID: String, code: String, _ req: Request) async throws -> TokenResponse {
         let latch = req.latch
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
@@ -132,12 +114,13 @@ struct TokenRoutes: RouteCollection {
         let result: GuardedCheck
         switch challenge.kind {
         case .totp:
-            result = try await req.checkTOTP(of: challenge.userID, owner: user, failureEvent: .signInFailed) {
+            result = try await req.secretGuard.checkTOTP(of: challenge.userID, owner: user, failureEvent: .signInFailed)
+            {
                 try await latch.totp.check(code, user: challenge.userID, now: now, on: req.db) != nil
             }
         case .email:
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
-            result = try await req.guardedCheck(
+            result = try await req.secretGuard.guardedCheck(
                 throttle: nil, budget: .codes, key: "code:sign_in:\(userKey)", owner: user,
                 failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.codesLocked(until:language:))
             ) { challenge.codeHash.map { SecretBox.constantTimeEquals($0, expected) } ?? false }
@@ -169,10 +152,7 @@ struct TokenRoutes: RouteCollection {
         }
     }
 
-    private func refreshGrant(_ body: TokenRequest, _ req: Request) async throws -> TokenResponse {
-        guard let token = body.refreshToken else {
-            throw LatchError(.validationFailed, status: .badRequest, field: "refresh_token", reasons: ["missing"])
-        }
+    private func refreshGrant(token: String, _ req: Request) async throws -> TokenResponse {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw LatchError.sessionExpired }
         let latch = req.latch
         let now = latch.clock.now

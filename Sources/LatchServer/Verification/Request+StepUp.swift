@@ -37,7 +37,7 @@ extension Request {
         let me = try signedIn
         guard let session = try await Session.find(me.sessionID, on: db),
             latch.clock.epochSeconds - session.signedInAt <= Self.recentSignIn
-        else { throw LatchError(.verificationRequired, status: .forbidden, field: "verification_token") }
+        else { throw LatchError(.verificationRequired, field: "verification_token") }
     }
 
     static let recentSignIn: Double = 600

@@ -48,7 +48,7 @@ struct VerificationRoutes: RouteCollection {
             offers.append(VerificationMethodOffer(type: .fundPassword))
         }
         guard let preferred = offers.first?.type else {
-            throw LatchError(.noVerificationMethod, status: .conflict)
+            throw LatchError(.noVerificationMethod)
         }
 
         try await latch.verifications.create(
@@ -77,25 +77,7 @@ struct VerificationRoutes: RouteCollection {
     /// Checks one attempt by one method and answers the proof.
     private func check(_ body: VerificationAttempt, _ req: Request) async throws -> VerificationPassed {
         let me = try req.signedIn
-        switch body.method {
-        case .biometric:
-            guard body.credentialId.flatMap(UUID.init(uuidString:)) != nil else {
-                throw LatchError.missing("credential_id")
-            }
-            guard let signature = body.signature, !signature.isEmpty, signature.count <= 512 else {
-                throw LatchError.missing("signature")
-            }
-        case .passkey:
-            guard body.credential != nil else { throw LatchError.missing("credential") }
-        case .totp:
-            guard let code = body.code, !code.isEmpty else { throw LatchError.missing("code") }
-            guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
-        case .fundPassword:
-            guard let candidate = body.fundPassword, !candidate.isEmpty else {
-                throw LatchError.missing("fund_password")
-            }
-            guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
-        }
+        let answer = try Answer(body)
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
         let latch = req.latch
         let now = latch.clock.now
@@ -106,23 +88,22 @@ struct VerificationRoutes: RouteCollection {
         switch try await latch.verifications.useAttempt(id, user: me.userID, now: seconds, on: req.db) {
         case .success(let used): attempt = used
         case .failure(.unknown): throw LatchError.notFound
-        case .failure(.completed): throw LatchError(.conflict, status: .conflict)
+        case .failure(.completed): throw LatchError(.conflict)
         case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
 
         let result: GuardedCheck
-        switch body.method {
-        case .biometric:
-            result = try await checkSignature(body, verification: id, action: action, digest: digest, req)
-        case .passkey:
-            guard let credential = body.credential else { throw LatchError.missing("credential") }
+        switch answer {
+        case .biometric(let credentialID, let signature):
+            result = try await checkSignature(
+                signature, by: credentialID, verification: id, action: action, digest: digest, req)
+        case .passkey(let credential):
             result = try await req.checkPasskeyAttempt(credential, verification: id, action: action, digest: digest)
-        case .totp:
-            let code = body.code ?? ""
+        case .totp(let code):
             var used: TOTPService.UsedCode?
-            result = try await req.checkTOTP(
+            result = try await req.secretGuard.checkTOTP(
                 of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed
             ) {
                 used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
@@ -133,13 +114,12 @@ struct VerificationRoutes: RouteCollection {
                     .recoveryCodeUsed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds,
                     on: req.db)
             }
-        case .fundPassword:
-            let candidate = body.fundPassword ?? ""
+        case .fundPassword(let candidate):
             guard let fund = try await FundPassword.find(me.userID, on: req.db) else {
                 throw LatchError.invalid("method", ["not_set"])
             }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-            result = try await req.checkFundPassword(
+            result = try await req.secretGuard.checkFundPassword(
                 candidate, against: fund.passwordHash, of: me.userID, owner: user, session: me.sessionID)
         }
 
@@ -147,7 +127,7 @@ struct VerificationRoutes: RouteCollection {
         case .matched:
             break
         case .failed(let beforeLock):
-            switch body.method {
+            switch answer {
             case .biometric, .passkey:
                 // Nothing to guess (no guess budget): the verification's attempts are the limit.
                 try await latch.events.record(
@@ -162,10 +142,10 @@ struct VerificationRoutes: RouteCollection {
 
         // Completed once: a second success (a race) gets 409 and no second proof.
         guard try await latch.verifications.complete(id, now: seconds, on: req.db) else {
-            throw LatchError(.conflict, status: .conflict)
+            throw LatchError(.conflict)
         }
         let token = try await latch.verificationTokens.issue(
-            user: me.userID, session: me.sessionID, action: action, digest: digest, method: body.method, now: seconds,
+            user: me.userID, session: me.sessionID, action: action, digest: digest, method: answer.method, now: seconds,
             on: req.db)
         try await latch.events.record(
             .stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
@@ -175,13 +155,10 @@ struct VerificationRoutes: RouteCollection {
     /// A biometric success is a signature by a bound device key over this verification's challenge
     /// and the action's digest; the server never trusts a bare "biometrics passed" (A11).
     private func checkSignature(
-        _ body: VerificationAttempt, verification: UUID, action: String, digest: String, _ req: Request
+        _ signature: String, by credentialID: UUID, verification: UUID, action: String, digest: String,
+        _ req: Request
     ) async throws -> GuardedCheck {
         let me = try req.signedIn
-        guard let credentialID = body.credentialId.flatMap(UUID.init(uuidString:)) else {
-            throw LatchError.missing("credential_id")
-        }
-        guard let signature = body.signature, !signature.isEmpty else { throw LatchError.missing("signature") }
         guard let credential = try await req.latch.deviceCredentials.find(credentialID, of: me.userID, on: req.db)
         else {
             throw LatchError.invalid("credential_id", ["unknown"])

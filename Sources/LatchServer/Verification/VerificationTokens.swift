@@ -69,13 +69,13 @@ struct VerificationTokens: Sendable {
         if let existing = try await VerificationToken.find(hash, on: database), user == nil || existing.userID == user,
             existing.action == action, existing.digest == digest
         {
-            if existing.redeemedAt != nil { throw LatchError(.conflict, status: .conflict) }
+            if existing.redeemedAt != nil { throw LatchError(.conflict) }
             if held, existing.expiresAt > now,
                 let hold = try await holds.running(of: existing.userID, now: now, on: database)
             {
                 throw holds.refusal(hold, action: action)
             }
         }
-        throw LatchError(.verificationInvalid, status: .forbidden)
+        throw LatchError(.verificationInvalid)
     }
 }

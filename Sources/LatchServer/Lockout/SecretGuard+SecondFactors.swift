@@ -1,8 +1,7 @@
 import Foundation
 import LatchCore
-import Vapor
 
-extension Request {
+extension SecretGuard {
     /// Checks `candidate` against a fund password hash of `userID` (D2): a bcrypt place first (a full
     /// queue answers 429 without counting), then the method's ladder (5 in a row → 1 hour) and its
     /// daily budget (`GuessBudget.fundPasswords`), the owner mailed when a lock starts.

@@ -1,0 +1,13 @@
+import Fluent
+import Foundation
+import SQLKit
+
+extension Database {
+    /// Serialises what follows, up to the end of the enclosing transaction, with every other change to
+    /// account `user` that takes this lock: a write to the user's row takes its row lock on PostgreSQL and
+    /// the database's write lock on SQLite, before anything is read. Call it first in the transaction, so
+    /// two changes of one account queue instead of deadlocking or both counting what the other removes.
+    func lockUserRow(_ user: UUID) async throws {
+        try await sql.raw("UPDATE users SET email_verified = email_verified WHERE id = \(bind: user)").run()
+    }
+}

@@ -1,0 +1,18 @@
+import Fluent
+import Foundation
+
+extension User {
+    /// The number of ways the account can sign in: its email (with its password), its linked identities
+    /// (Apple, WeChat, phone) and its passkeys. The last one is never removed.
+    func waysToSignIn(on database: any Database) async throws -> Int {
+        let userID = try requireID()
+        let identities = try await Identity.query(on: database).filter(\.$userID == userID).count()
+        let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
+        return identities + passkeys + (email == nil ? 0 : 1)
+    }
+
+    /// `waysToSignIn(on:)` of account `user`; 0 when there is no such account.
+    static func waysToSignIn(of user: UUID, on database: any Database) async throws -> Int {
+        try await User.find(user, on: database)?.waysToSignIn(on: database) ?? 0
+    }
+}
