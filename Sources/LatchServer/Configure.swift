@@ -57,7 +57,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
-        CreateAppleRevocationRetries(), AddAccountContainment()
+        CreateAppleRevocationRetries(), AddAccountContainment(), AddNewDeviceNoticeSetting()
     ] {
         app.migrations.add(migration)
     }

@@ -73,11 +73,12 @@ struct NewDeviceScreening {
         ).run()
     }
 
-    /// Mails "a new device signed in" and records the event.
+    /// Records the event and mails "a new device signed in" unless the owner turned that notice off
+    /// ("新设备登录时通知", `User.notifyNewDevices`; the code check, when on, is not affected).
     func notice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
         try await latch.events.record(
             .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
-        guard let email = user.email else { return }
+        guard user.notifyNewDevices, let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
         try await latch.sendSecurityNotice(
             MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language), to: email,
