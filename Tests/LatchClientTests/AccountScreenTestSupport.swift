@@ -183,6 +183,11 @@
             try answer("unusual \(on) token=\(verificationToken ?? "-")")
             return on
         }
+
+        func setNotifyNewDevices(_ on: Bool, verificationToken: String?) async throws -> Bool {
+            try answer("notice \(on) token=\(verificationToken ?? "-")")
+            return on
+        }
     }
 
     /// A verification page that answers as told and records what it was opened for.

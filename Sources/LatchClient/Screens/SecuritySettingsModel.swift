@@ -5,7 +5,7 @@
 
     /// The security settings screen (seed 004 §6.2 安全设置, §9 生物识别; D1, D2, C8) as a tested model:
     /// Face ID / Touch ID on and off, 2FA on (secret, first code, recovery codes) and off, the fund password
-    /// set or changed, "新设备登录时通知" / "Notify me of sign-ins from new devices" (always on) and "异常登录时强制验证" /
+    /// set or changed, "新设备登录时通知" / "Notify me of sign-ins from new devices" and "异常登录时强制验证" /
     /// "Verify unusual sign-ins". A change the server protects
     /// (VERIFICATION_REQUIRED) opens the verification page through `verify` and is sent again with its
     /// token. `SecuritySettingsView` only renders it.
@@ -103,6 +103,13 @@
             set { Task { await self.setVerifyUnusualSignIns(newValue) } }
         }
 
+        /// The "新设备登录时通知" / "Notify me of sign-ins from new devices" switch for a SwiftUI `Toggle`:
+        /// moving it runs ``setNotifyNewDevices(_:)``.
+        public var newDeviceNoticeSwitch: Bool {
+            get { status?.notifyNewDevices ?? true }
+            set { Task { await self.setNotifyNewDevices(newValue) } }
+        }
+
         /// Whether the 2FA setup sheet shows; setting `false` (the sheet dismissed) closes the setup.
         public var isTwoFactorSetupPresented: Bool {
             get { twoFactorSetup != nil }
@@ -167,23 +174,6 @@
                         self.failure = ScreenFailure(message: self.strings.biometricNotVerified(current.biometry))
                     }
                 }
-            }
-        }
-
-        // MARK: Unusual sign-in check (seed §6.2 ☑ 异常登录时强制验证)
-
-        /// The "异常登录时强制验证" / "Verify unusual sign-ins" switch moved to `on`.
-        public func setVerifyUnusualSignIns(_ on: Bool) async {
-            guard let current = status, current.verifyUnusualSignIns != on, !isBusy else { return }
-            await perform {
-                let context = VerificationContext(
-                    action: LatchClient.disableUnusualSignInCheckAction,
-                    localizedReason: self.strings.disableUnusualSignInCheckReason)
-                guard
-                    let now = try await self.withStepUp(
-                        context, { try await self.service.setVerifyUnusualSignIns(on, verificationToken: $0) })
-                else { return }
-                self.status?.verifyUnusualSignIns = now
             }
         }
 
