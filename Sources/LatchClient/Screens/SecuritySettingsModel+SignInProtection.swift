@@ -36,7 +36,7 @@
         ) async {
             guard !isBusy else { return }
             await perform {
-                guard let now = try await self.withStepUp(context, call) else { return }
+                guard let now = try await self.withVerification(context, call) else { return }
                 guard var status = self.status else { return }
                 store(&status, now)
                 self.status = status

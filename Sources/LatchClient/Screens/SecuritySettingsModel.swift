@@ -153,7 +153,7 @@
                 let context = VerificationContext(
                     action: "bind_device", localizedReason: self.strings.enableBiometricsReason(current.biometry))
                 guard
-                    let result = try await self.withStepUp(
+                    let result = try await self.withVerification(
                         context, { try await self.service.enableBiometricSignIn(verificationToken: $0) })
                 else { return }
                 switch result {
@@ -181,15 +181,15 @@
 
         /// Runs `call` without a token; when the server asks for a verification, runs the page for
         /// `context` and calls again with its token. `nil` when the user cancelled the page.
-        func withStepUp<Result>(
+        func withVerification<Result>(
             _ context: VerificationContext, _ call: @MainActor (String?) async throws -> Result
         ) async throws -> Result? {
-            try await ScreenStepUp(verify: verify).run(context, call)
+            try await ScreenVerification(verify: verify).run(context, call)
         }
 
         /// Runs the verification page for `context`: its token, `nil` when cancelled; a failed page throws.
         func proof(for context: VerificationContext) async throws -> String? {
-            try await ScreenStepUp(verify: verify).proof(for: context)
+            try await ScreenVerification(verify: verify).proof(for: context)
         }
 
         /// Runs one request: busy meanwhile, its failure shown.
@@ -198,7 +198,7 @@
             failure = nil
             notice = nil
             // The work may have set a failure of its own (a biometric check that did not pass): kept.
-            if let failed = await ScreenStepUp.failure(of: work, language: strings.language) { failure = failed }
+            if let failed = await ScreenVerification.failure(of: work, language: strings.language) { failure = failed }
             isBusy = false
         }
     }

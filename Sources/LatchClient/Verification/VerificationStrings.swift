@@ -66,7 +66,7 @@ public struct VerificationStrings: Sendable, Equatable {
     /// The last biometric attempt (A3): "剩余1次尝试机会，之后将使用密码验证" /
     /// "1 attempt left, then you will verify with your password.". `then` is where the
     /// flow goes after it (`nil`: nowhere).
-    public func lastBiometricAttempt(then target: VerificationMethod?) -> String {
+    public func lastBiometricAttempt(then target: VerificationMethodKind?) -> String {
         switch target {
         case .fundPassword:
             language.pick("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password.")
@@ -78,7 +78,7 @@ public struct VerificationStrings: Sendable, Equatable {
 
     /// After the third failure (A3): "Face ID验证失败次数过多，请使用密码验证" /
     /// "Too many failed Face ID attempts. Please verify with your password.".
-    public func tooManyFailures(_ sensor: VerificationSensor, then target: VerificationMethod?) -> String {
+    public func tooManyFailures(_ sensor: VerificationSensor, then target: VerificationMethodKind?) -> String {
         let name = title(for: sensor)
         return language.pick("\(name)验证失败次数过多", "Too many failed \(name) attempts.") + fallbackAdvice(target)
     }
@@ -109,7 +109,7 @@ public struct VerificationStrings: Sendable, Equatable {
 
     /// Why biometrics cannot be used (A7), with where to go instead.
     public func biometricsUnavailable(
-        _ reason: BiometricsUnavailableReason, sensor: VerificationSensor?, then target: VerificationMethod?
+        _ reason: BiometricsUnavailableReason, sensor: VerificationSensor?, then target: VerificationMethodKind?
     ) -> String {
         let name = sensor.map(title(for:)) ?? language.pick("生物识别", "Biometrics")
         let problem: String
@@ -286,7 +286,7 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// Where "使用其他方式验证" / "Use Another Method" leads.
-    public func otherMethodHint(_ target: VerificationMethod) -> String {
+    public func otherMethodHint(_ target: VerificationMethodKind) -> String {
         switch target {
         case .totp: language.pick("改用身份验证器中的2FA验证码完成验证", "Verifies with a code from your authenticator app instead.")
         case .fundPassword: language.pick("改用资金密码完成验证", "Verifies with your fund password instead.")
@@ -344,7 +344,7 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// What "确认" / "Confirm" does.
-    public func submitHint(_ method: VerificationMethod) -> String {
+    public func submitHint(_ method: VerificationMethodKind) -> String {
         switch method {
         case .fundPassword: language.pick("提交资金密码", "Submits the fund password.")
         case .totp, .biometric, .passkey: language.pick("提交验证码", "Submits the code.")
@@ -437,7 +437,7 @@ public struct VerificationStrings: Sendable, Equatable {
         return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
-    private func fallbackAdvice(_ target: VerificationMethod?) -> String {
+    private func fallbackAdvice(_ target: VerificationMethodKind?) -> String {
         switch target {
         case .fundPassword: language.pick("，请使用密码验证", " Please verify with your password.")
         case .totp, .biometric, .passkey: language.pick("，请使用其他方式验证", " Please verify another way.")
