@@ -216,7 +216,7 @@ struct ConfigurationTests {
         #expect(status == 2, "exit status 2, as for every configuration error: \(status)")
         let lines = text.split(whereSeparator: \.isNewline)
         #expect(lines.count == 1, "\(text)")
-        #expect(lines.first?.hasPrefix("LATCH_ISSUER: must be an https:// URL in production") == true, "\(text)")
+        #expect(lines.first?.contains("LATCH_ISSUER: must be an https:// URL in production") == true, "\(text)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing started, no file written"
         )
