@@ -60,7 +60,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
-        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane()
+        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting()
     ] {
         app.migrations.add(migration)
     }

@@ -42,15 +42,11 @@ struct AccountDeleteCommand: AsyncParsableCommand {
 struct AccountText {
     let language: LatchLanguage
 
-    private func pick(_ chinese: String, _ english: String) -> String {
-        language == .zhHans ? chinese : english
-    }
-
     func confirmQuestion(_ name: String) -> String {
-        pick(
+        language.pick(
             "将永久注销账号 \(name) 并删除其全部数据，无法恢复。输入“是”确认 > ",
             "This deletes the account \(name) and all its data for good; it cannot be undone. Type yes to confirm > ")
     }
-    var notDeleted: String { pick("已取消，账号未注销", "Cancelled; the account was not deleted.") }
-    var deleted: String { pick("账号已注销，所有设备均已退出登录", "The account was deleted and every device signed out.") }
+    var notDeleted: String { language.pick("已取消，账号未注销", "Cancelled; the account was not deleted.") }
+    var deleted: String { language.pick("账号已注销，所有设备均已退出登录", "The account was deleted and every device signed out.") }
 }

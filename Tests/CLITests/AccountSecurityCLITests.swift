@@ -40,6 +40,40 @@ struct AccountSecurityCLITests {
         }
     }
 
+    @Test("test_23_1 latch account security shows the new-device notice switch and turns it off and on (en)")
+    func test_23_1_newDeviceNotice_en() async throws { try await newDeviceNotice(.en) }
+
+    @Test("test_23_1 latch account security shows the new-device notice switch and turns it off and on (zh-Hans)")
+    func test_23_1_newDeviceNotice_zhHans() async throws { try await newDeviceNotice(.zhHans) }
+
+    private func newDeviceNotice(_ language: LatchLanguage) async throws {
+        try await journey(language) { j in
+            try await j.signUp("notice@example.com")
+
+            let shown = try await j.latch(["account", "security"])
+            #expect(shown.status == 0, "\(shown)")
+            #expect(
+                shown.output.contains(j.text("新设备登录时通知：开启", "Notify me of sign-ins from new devices: on")), "\(shown)")
+
+            let off = try await j.latch(["account", "security", "--new-device-notice", "off"])
+            #expect(off.status == 0, "\(off)")
+            #expect(
+                off.output.contains(j.text("新设备登录时通知：关闭", "Notify me of sign-ins from new devices: off")), "\(off)")
+            let afterOff = try await j.latch(["account", "security"])
+            #expect(
+                afterOff.output.contains(j.text("新设备登录时通知：关闭", "Notify me of sign-ins from new devices: off")),
+                "the server keeps it: \(afterOff)")
+
+            let on = try await j.latch(["account", "security", "--new-device-notice", "on"])
+            #expect(
+                on.status == 0
+                    && on.output.contains(j.text("新设备登录时通知：开启", "Notify me of sign-ins from new devices: on")),
+                "\(on)")
+            let wrong = try await j.latch(["account", "security", "--new-device-notice", "maybe"])
+            #expect(wrong.status != 0, "\(wrong)")
+        }
+    }
+
     @Test("test_19_3 latch account freeze signs every device out; sign-in answers ACCOUNT_FROZEN (en)")
     func test_19_3_freeze_en() async throws { try await freeze(.en) }
 

@@ -259,7 +259,7 @@ struct JourneyTests {
 
 extension VerificationResult {
     /// The method that passed, when the flow succeeded.
-    var proofMethod: VerificationMethod? {
+    var proofMethod: VerificationMethodKind? {
         if case .succeeded(let proof) = self { return proof.method }
         return nil
     }

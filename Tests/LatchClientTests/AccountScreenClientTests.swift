@@ -17,6 +17,7 @@
         actor SettingsServer: HTTPTransport {
             let inner = SessionFakeServer()
             private(set) var verifyUnusualSignIns = true
+            private(set) var notifyNewDevices = true
             private(set) var patches: [SecuritySettingsUpdate] = []
 
             func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -31,19 +32,24 @@
                     return try SessionFakeServer.json(
                         200,
                         SecuritySettings(
-                            verifyUnusualSignIns: verifyUnusualSignIns,
+                            verifyUnusualSignIns: verifyUnusualSignIns, notifyNewDevices: notifyNewDevices,
                             factors: .init(totp: false, fundPassword: true, biometric: false, recoveryCodesRemaining: 0)
                         ))
                 case ("PATCH", "/v1/me/security-settings"):
                     let update = try JSONDecoder().decode(SecuritySettingsUpdate.self, from: request.body ?? Data())
                     patches.append(update)
-                    if update.verifyUnusualSignIns == false, update.verificationToken != "vt-1" {
+                    let turnsOff = update.verifyUnusualSignIns == false || update.notifyNewDevices == false
+                    if turnsOff, update.verificationToken != "vt-1" {
                         return SessionFakeServer.json(
                             403,
                             #"{"error":"VERIFICATION_REQUIRED","message":"此操作需要先验证身份","field":"verification_token"}"#)
                     }
                     if let on = update.verifyUnusualSignIns { verifyUnusualSignIns = on }
-                    return try SessionFakeServer.json(200, SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns))
+                    if let on = update.notifyNewDevices { notifyNewDevices = on }
+                    return try SessionFakeServer.json(
+                        200,
+                        SecuritySettings(verifyUnusualSignIns: verifyUnusualSignIns, notifyNewDevices: notifyNewDevices)
+                    )
                 default:
                     return try await inner.send(request)
                 }
@@ -124,6 +130,39 @@
                 ])
             #expect(model.status?.verifyUnusualSignIns == false)
             #expect(try await client.securitySettings().verifyUnusualSignIns == false)
+        }
+
+        @Test("23_1 the new-device notice switch on LatchClient: off verifies disable_new_device_notice when asked")
+        func test_23_1_newDeviceNoticeOnLatchClient() async throws {
+            let client = self.client
+            try await client.signIn(with: await server.inner.issueTokens())
+            let verifier = FakeVerifier()
+            let service = LatchSecuritySettingsService(
+                client: client, authenticator: SimulatedAuthenticator(kind: .faceID),
+                keys: SoftwareDeviceKeyStore(vault: vault), language: .en)
+            let model = SecuritySettingsModel(service: service, language: .en, verify: verifier.run)
+
+            await model.load()
+            #expect(model.status?.notifyNewDevices == true, "on by default")
+            #expect(model.newDeviceNoticeSwitch == true)
+
+            await model.setNotifyNewDevices(false)
+
+            #expect(verifier.opened.map(\.action) == [LatchClient.disableNewDeviceNoticeAction])
+            #expect(verifier.opened.first?.localizedReason == "Verify it’s you to turn off new-device sign-in notices.")
+            #expect(
+                await server.patches == [
+                    SecuritySettingsUpdate(notifyNewDevices: false),
+                    SecuritySettingsUpdate(notifyNewDevices: false, verificationToken: "vt-1")
+                ])
+            #expect(model.status?.notifyNewDevices == false)
+            #expect(model.status?.verifyUnusualSignIns == true, "the code check is another switch")
+            #expect(try await client.securitySettings().notifyNewDevices == false)
+
+            await model.setNotifyNewDevices(true)
+            #expect(await server.patches.last == SecuritySettingsUpdate(notifyNewDevices: true))
+            #expect(model.status?.notifyNewDevices == true)
+            #expect(verifier.opened.count == 1, "turning it on needs no verification")
         }
     }
 #endif

@@ -297,6 +297,28 @@
             #expect(verifier.opened.count == 1)
         }
 
+        @Test("23_1 新设备登录时通知 is a switch: off verifies first when the server asks; on needs nothing")
+        func test_23_1_newDeviceNoticeToggle() async {
+            let model = await loaded()
+            #expect(model.strings.notifyNewDevices == "新设备登录时通知")
+            #expect(model.newDeviceNoticeSwitch == true, "on by default")
+            service.failures = [ScreenErrors.verificationRequired]
+
+            await model.setNotifyNewDevices(false)
+            #expect(verifier.opened.map(\.action) == ["disable_new_device_notice"])
+            #expect(verifier.opened.first?.localizedReason == "验证身份以关闭新设备登录通知")
+            #expect(model.status?.notifyNewDevices == false)
+            #expect(model.status?.verifyUnusualSignIns == true)
+
+            await model.setNotifyNewDevices(false)
+            await model.setNotifyNewDevices(true)
+            #expect(
+                service.calls.suffix(3) == ["notice false token=-", "notice false token=vt-1", "notice true token=-"],
+                "no call when the switch does not move")
+            #expect(model.status?.notifyNewDevices == true)
+            #expect(verifier.opened.count == 1)
+        }
+
         @Test("C11 a failed load suggests a retry")
         func C11_failedLoad() async {
             service.failures = [ScreenErrors.offline]

@@ -172,6 +172,57 @@ struct ConfigurationTests {
     }
 
     @Test(
+        "test_23_1 production refuses a LATCH_ISSUER that is not https (plain http only for loopback)",
+        arguments: [
+            ("http://auth.example.com", false), ("ftp://auth.example.com", false), ("https://", false),
+            ("http://10.0.0.5:8080", false), ("http://127.0.0.1.example.com", false),
+            ("https://auth.example.com", true), ("HTTPS://auth.example.com/base", true),
+            ("http://127.0.0.1:8080", true), ("http://localhost:8080", true), ("http://[::1]:8080", true)
+        ])
+    func test_23_1_productionIssuerIsHTTPS(issuer: String, accepted: Bool) throws {
+        var environment = Self.production
+        environment["LATCH_ISSUER"] = issuer
+
+        if accepted {
+            #expect(try LatchConfig.fromEnvironment(environment).issuer == issuer)
+        } else {
+            let error = try #require(throws: ConfigurationError.self) { try LatchConfig.fromEnvironment(environment) }
+            #expect(error.variable == "LATCH_ISSUER")
+            #expect(error.description.contains("https://") && error.description.contains(issuer), "\(error)")
+        }
+        var development = environment
+        development["LATCH_ENV"] = nil
+        #expect(throws: Never.self, "development keeps its http default") {
+            try LatchConfig.fromEnvironment(development)
+        }
+    }
+
+    @Test(
+        "test_23_1 latchd in production with an http LATCH_ISSUER exits with status 2 printing one line that names LATCH_ISSUER",
+        .enabled(if: ConfigurationTests.latchd != nil, "needs the latchd binary built beside the tests"))
+    func test_23_1_latchdRefusesPlainHTTPIssuer() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latchd = try #require(Self.latchd)
+        var environment = Self.production
+        environment["LATCH_ISSUER"] = "http://auth.example.com"
+        environment["LATCH_PORT"] = "18081"
+        environment["LATCH_DATABASE_URL"] = "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
+        let process = try ChildProcess([latchd.path], environment: environment, directory: folder)
+
+        let text = process.readToEnd()
+        let status = process.wait()
+
+        #expect(status == 2, "exit status 2, as for every configuration error: \(status)")
+        let lines = text.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1, "\(text)")
+        #expect(lines.first?.contains("LATCH_ISSUER: must be an https:// URL in production") == true, "\(text)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing started, no file written"
+        )
+    }
+
+    @Test(
         "test_10 latchd in development with LATCH_HOST=0.0.0.0 exits with status 2 printing one line that names LATCH_ALLOW_DEV_ON_NETWORK",
         .enabled(if: ConfigurationTests.latchd != nil, "needs the latchd binary built beside the tests"))
     func test_10_latchdRefusesDevelopmentOnNetwork() throws {

@@ -148,6 +148,12 @@ struct SecurityNoticeTransactionTests {
                 .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             try #require(set.status == 204, "\(set.text)")
             return { try await $0.send(.DELETE, "/v1/me/anti-phishing-code", body: nil, bearer: tokens.accessToken) }
+        },
+        .newDeviceNoticeTurnedOff: { _, tokens, _ in
+            {
+                try await $0.send(
+                    .PATCH, "/v1/me/security-settings", json: ["notify_new_devices": false], bearer: tokens.accessToken)
+            }
         }
     ]
 

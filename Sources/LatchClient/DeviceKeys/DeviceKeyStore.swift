@@ -1,6 +1,6 @@
 import LatchCore
 
-/// The device key of biometric login and step-up verification (A11, B5, B6): a P-256 key pair whose
+/// The device key of biometric login and verification (A11, B5, B6): a P-256 key pair whose
 /// private key never leaves the device. `SecureEnclaveDeviceKeyStore` on Apple hardware (usable only
 /// after a biometric match of the current enrollment), `SoftwareDeviceKeyStore` elsewhere;
 /// `DeviceKeyStores.platformDefault(vault:)` picks one.

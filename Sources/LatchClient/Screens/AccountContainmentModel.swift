@@ -34,7 +34,7 @@
         @ObservationIgnored private let service: any AccountContainmentService
         @ObservationIgnored private let holdStrings: VerificationStrings
         @ObservationIgnored private let timeZone: TimeZone
-        @ObservationIgnored private let stepUp: ScreenStepUp
+        @ObservationIgnored private let screenVerification: ScreenVerification
 
         /// - Parameter verify: runs the verification page when the server asks for one (see ``ScreenVerifier``).
         public init(
@@ -45,7 +45,7 @@
             self.strings = AccountContainmentStrings(language)
             self.holdStrings = VerificationStrings(language)
             self.timeZone = timeZone
-            self.stepUp = ScreenStepUp(verify: verify)
+            self.screenVerification = ScreenVerification(verify: verify)
         }
 
         /// The code as shown: the code, or "未设置" / "Not set".
@@ -91,7 +91,7 @@
                 let context = VerificationContext(
                     action: LatchClient.setAntiPhishingCodeAction, localizedReason: self.strings.codeVerificationReason)
                 guard
-                    try await self.stepUp.run(
+                    try await self.screenVerification.run(
                         context, { try await self.service.setAntiPhishingCode(code, verificationToken: $0) })
                         != nil
                 else { return }
@@ -108,7 +108,7 @@
                 let context = VerificationContext(
                     action: LatchClient.setAntiPhishingCodeAction, localizedReason: self.strings.codeVerificationReason)
                 guard
-                    try await self.stepUp.run(
+                    try await self.screenVerification.run(
                         context, { try await self.service.removeAntiPhishingCode(verificationToken: $0) }) != nil
                 else { return }
                 self.status?.antiPhishingCode = nil
@@ -143,7 +143,7 @@
             failure = nil
             notice = nil
             // The work may have set a failure of its own (a biometric check that did not pass): kept.
-            if let failed = await ScreenStepUp.failure(of: work, language: strings.language) { failure = failed }
+            if let failed = await ScreenVerification.failure(of: work, language: strings.language) { failure = failed }
             isBusy = false
         }
     }

@@ -1,7 +1,7 @@
 import LatchCore
 
 /// The security settings screen's service on a real `LatchClient`: factor status from the account
-/// export, the unusual sign-in check from `/v1/me/security-settings`, biometric sign-in from this
+/// export, the unusual sign-in check and the new-device notice from `/v1/me/security-settings`, biometric sign-in from this
 /// device's enrollment.
 ///
 ///     let service = LatchSecuritySettingsService(
@@ -38,7 +38,7 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
         return SecurityStatus(
             biometry: biometry, biometricUnavailable: unavailable, biometricSignInEnabled: binding != nil,
             twoFactorEnabled: factors.totp, fundPasswordSet: factors.fundPassword,
-            verifyUnusualSignIns: settings.verifyUnusualSignIns)
+            verifyUnusualSignIns: settings.verifyUnusualSignIns, notifyNewDevices: settings.notifyNewDevices)
     }
 
     public func enableBiometricSignIn(verificationToken: String?) async throws -> BiometricEnableResult {
@@ -77,5 +77,12 @@ public struct LatchSecuritySettingsService: SecuritySettingsService {
             SecuritySettingsUpdate(verifyUnusualSignIns: on, verificationToken: verificationToken)
         )
         .verifyUnusualSignIns
+    }
+
+    public func setNotifyNewDevices(_ on: Bool, verificationToken: String?) async throws -> Bool {
+        try await client.updateSecuritySettings(
+            SecuritySettingsUpdate(notifyNewDevices: on, verificationToken: verificationToken)
+        )
+        .notifyNewDevices
     }
 }

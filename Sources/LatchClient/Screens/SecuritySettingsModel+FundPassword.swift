@@ -63,7 +63,7 @@
                         let context = VerificationContext(
                             action: "set_fund_password", localizedReason: self.strings.setFundPasswordReason)
                         guard
-                            try await self.withStepUp(
+                            try await self.withVerification(
                                 context,
                                 { try await self.service.setFundPassword(new, current: nil, verificationToken: $0) })
                                 != nil

@@ -27,7 +27,7 @@
                     let context = VerificationContext(
                         action: "enable_totp", localizedReason: self.strings.enableTwoFactorReason)
                     guard
-                        let enrollment = try await self.withStepUp(
+                        let enrollment = try await self.withVerification(
                             context, { try await self.service.startTwoFactorSetup(verificationToken: $0) })
                     else { return }
                     self.twoFactorCode = ""

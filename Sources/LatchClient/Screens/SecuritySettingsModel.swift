@@ -5,7 +5,7 @@
 
     /// The security settings screen (seed 004 §6.2 安全设置, §9 生物识别; D1, D2, C8) as a tested model:
     /// Face ID / Touch ID on and off, 2FA on (secret, first code, recovery codes) and off, the fund password
-    /// set or changed, "新设备登录时通知" / "Notify me of sign-ins from new devices" (always on) and "异常登录时强制验证" /
+    /// set or changed, "新设备登录时通知" / "Notify me of sign-ins from new devices" and "异常登录时强制验证" /
     /// "Verify unusual sign-ins". A change the server protects
     /// (VERIFICATION_REQUIRED) opens the verification page through `verify` and is sent again with its
     /// token. `SecuritySettingsView` only renders it.
@@ -103,6 +103,13 @@
             set { Task { await self.setVerifyUnusualSignIns(newValue) } }
         }
 
+        /// The "新设备登录时通知" / "Notify me of sign-ins from new devices" switch for a SwiftUI `Toggle`:
+        /// moving it runs ``setNotifyNewDevices(_:)``.
+        public var newDeviceNoticeSwitch: Bool {
+            get { status?.notifyNewDevices ?? true }
+            set { Task { await self.setNotifyNewDevices(newValue) } }
+        }
+
         /// Whether the 2FA setup sheet shows; setting `false` (the sheet dismissed) closes the setup.
         public var isTwoFactorSetupPresented: Bool {
             get { twoFactorSetup != nil }
@@ -146,7 +153,7 @@
                 let context = VerificationContext(
                     action: "bind_device", localizedReason: self.strings.enableBiometricsReason(current.biometry))
                 guard
-                    let result = try await self.withStepUp(
+                    let result = try await self.withVerification(
                         context, { try await self.service.enableBiometricSignIn(verificationToken: $0) })
                 else { return }
                 switch result {
@@ -170,36 +177,19 @@
             }
         }
 
-        // MARK: Unusual sign-in check (seed §6.2 ☑ 异常登录时强制验证)
-
-        /// The "异常登录时强制验证" / "Verify unusual sign-ins" switch moved to `on`.
-        public func setVerifyUnusualSignIns(_ on: Bool) async {
-            guard let current = status, current.verifyUnusualSignIns != on, !isBusy else { return }
-            await perform {
-                let context = VerificationContext(
-                    action: LatchClient.disableUnusualSignInCheckAction,
-                    localizedReason: self.strings.disableUnusualSignInCheckReason)
-                guard
-                    let now = try await self.withStepUp(
-                        context, { try await self.service.setVerifyUnusualSignIns(on, verificationToken: $0) })
-                else { return }
-                self.status?.verifyUnusualSignIns = now
-            }
-        }
-
         // MARK: Plumbing
 
         /// Runs `call` without a token; when the server asks for a verification, runs the page for
         /// `context` and calls again with its token. `nil` when the user cancelled the page.
-        func withStepUp<Result>(
+        func withVerification<Result>(
             _ context: VerificationContext, _ call: @MainActor (String?) async throws -> Result
         ) async throws -> Result? {
-            try await ScreenStepUp(verify: verify).run(context, call)
+            try await ScreenVerification(verify: verify).run(context, call)
         }
 
         /// Runs the verification page for `context`: its token, `nil` when cancelled; a failed page throws.
         func proof(for context: VerificationContext) async throws -> String? {
-            try await ScreenStepUp(verify: verify).proof(for: context)
+            try await ScreenVerification(verify: verify).proof(for: context)
         }
 
         /// Runs one request: busy meanwhile, its failure shown.
@@ -208,7 +198,7 @@
             failure = nil
             notice = nil
             // The work may have set a failure of its own (a biometric check that did not pass): kept.
-            if let failed = await ScreenStepUp.failure(of: work, language: strings.language) { failure = failed }
+            if let failed = await ScreenVerification.failure(of: work, language: strings.language) { failure = failed }
             isBusy = false
         }
     }

@@ -22,4 +22,8 @@ public protocol SecuritySettingsService: Sendable {
     /// `PATCH /v1/me/security-settings`; turning the check off needs `disable_unusual_sign_in_check`.
     /// Returns the setting as the server now has it.
     func setVerifyUnusualSignIns(_ on: Bool, verificationToken: String?) async throws -> Bool
+    /// `PATCH /v1/me/security-settings` `notify_new_devices`; turning the notice off needs
+    /// `disable_new_device_notice` (and the server mails the owner). Returns the setting as the server
+    /// now has it.
+    func setNotifyNewDevices(_ on: Bool, verificationToken: String?) async throws -> Bool
 }

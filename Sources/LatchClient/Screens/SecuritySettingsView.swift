@@ -36,10 +36,12 @@
                         if model.isEditingFundPassword { fundPasswordForm }
                     }
                     Section {
-                        LabeledContent(model.strings.notifyNewDevices, value: model.strings.notifyNewDevicesDetail)
+                        Toggle(model.strings.notifyNewDevices, isOn: $model.newDeviceNoticeSwitch)
                         Toggle(model.strings.verifyUnusualSignIns, isOn: $model.unusualSignInSwitch)
                     } footer: {
-                        Text(model.strings.verifyUnusualSignInsDetail)
+                        Text(
+                            model.strings.joined(
+                                model.strings.notifyNewDevicesDetail, model.strings.verifyUnusualSignInsDetail))
                     }
                 } else if model.failure == nil {
                     ProgressView(model.strings.loading)

@@ -14,10 +14,12 @@ public struct SecurityStatus: Sendable, Equatable {
     public var fundPasswordSet: Bool
     /// "异常登录时强制验证" / "Verify unusual sign-ins" (`verify_unusual_sign_ins`).
     public var verifyUnusualSignIns: Bool
+    /// "新设备登录时通知" / "Notify me of sign-ins from new devices" (`notify_new_devices`, on by default).
+    public var notifyNewDevices: Bool
 
     public init(
         biometry: BiometryKind?, biometricUnavailable: BiometricUnavailableReason? = nil, biometricSignInEnabled: Bool,
-        twoFactorEnabled: Bool, fundPasswordSet: Bool, verifyUnusualSignIns: Bool
+        twoFactorEnabled: Bool, fundPasswordSet: Bool, verifyUnusualSignIns: Bool, notifyNewDevices: Bool = true
     ) {
         self.biometry = biometry
         self.biometricUnavailable = biometricUnavailable
@@ -25,5 +27,6 @@ public struct SecurityStatus: Sendable, Equatable {
         self.twoFactorEnabled = twoFactorEnabled
         self.fundPasswordSet = fundPasswordSet
         self.verifyUnusualSignIns = verifyUnusualSignIns
+        self.notifyNewDevices = notifyNewDevices
     }
 }

@@ -1,3 +1,5 @@
+import LatchCore
+
 /// How a verification flow ended.
 public enum VerificationResult: Sendable, Equatable {
     /// Passed by one method: carry on with the action, presenting `proof.token` (A2).
@@ -17,9 +19,9 @@ public struct VerificationProof: Sendable, Equatable {
     /// The action and parameters the flow was started with, unchanged.
     public var context: VerificationContext
     /// The method that passed.
-    public var method: VerificationMethod
+    public var method: VerificationMethodKind
 
-    public init(token: String, expiresIn: Int, context: VerificationContext, method: VerificationMethod) {
+    public init(token: String, expiresIn: Int, context: VerificationContext, method: VerificationMethodKind) {
         self.token = token
         self.expiresIn = expiresIn
         self.context = context

@@ -28,7 +28,8 @@ extension AccountExport {
         ).all()
         return AccountExport(
             exportedAt: now, user: try await user.profile(on: database),
-            securitySettings: SecuritySettings(verifyUnusualSignIns: user.verifyUnusualSignIns),
+            securitySettings: SecuritySettings(
+                verifyUnusualSignIns: user.verifyUnusualSignIns, notifyNewDevices: user.notifyNewDevices),
             sessions: sessions.map { $0.info(current: currentSession) },
             deviceCredentials: credentials.map {
                 DeviceCredentialInfo(

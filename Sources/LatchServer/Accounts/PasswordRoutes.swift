@@ -1,5 +1,6 @@
 import Fluent
 import LatchCore
+import SQLKit
 import Vapor
 
 /// Forgotten password (email code, then reset: the security reset ends every way in — sessions, device

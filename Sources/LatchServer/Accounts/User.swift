@@ -16,6 +16,8 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Double
     /// C8: sign-ins from new devices need a code (on by default).
     @Field(key: "verify_unusual_sign_ins") var verifyUnusualSignIns: Bool
+    /// Seed 004 §6.2 "新设备登录时通知": a sign-in from a new device is mailed (on by default).
+    @Field(key: "notify_new_devices") var notifyNewDevices: Bool
     /// Set when the account was deleted: the row stays as a tombstone without personal data, so the
     /// security events still point somewhere (see `AccountDeletion`).
     @OptionalField(key: "deleted_at") var deletedAt: Double?
@@ -42,6 +44,7 @@ final class User: Model, @unchecked Sendable {
         self.nickname = nickname
         self.createdAt = createdAt
         self.verifyUnusualSignIns = true
+        self.notifyNewDevices = true
     }
 
     var info: UserInfo {

@@ -5,7 +5,7 @@ extension LatchConfig {
     ///
     /// In development without `LATCH_SECRET_KEY` the key is read from, or generated into, a `0600`
     /// file `latch.key` beside the SQLite database. Production refuses to start without SMTP,
-    /// a secret key and an explicit issuer.
+    /// a secret key and an explicit `https` issuer.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> LatchConfig {
@@ -68,7 +68,8 @@ extension LatchConfig {
         }
 
         if mode == .production {
-            if issuer == nil { throw ConfigurationError("LATCH_ISSUER", "is required in production") }
+            guard let issuer else { throw ConfigurationError("LATCH_ISSUER", "is required in production") }
+            try requireHTTPS(issuer: issuer)
             if smtpURL == nil { throw ConfigurationError("LATCH_SMTP_URL", "is required in production") }
             if mailFrom == nil { throw ConfigurationError("LATCH_MAIL_FROM", "is required in production") }
         }
@@ -172,5 +173,23 @@ extension LatchConfig {
     static func developmentKeyPath(for database: DatabaseLocation) -> String {
         guard case .sqlite(let path) = database else { return "latch.key" }
         return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("latch.key").path
+    }
+}
+
+extension LatchConfig {
+    /// Seed 004 §8.1 (issue 23 §1): in production the issuer — the base of every link latchd mails, the
+    /// tokens' `iss` and the passkeys' origin — is `https`. Plain `http` is only accepted for a loopback
+    /// host (`localhost`, 127.0.0.0/8, `::1`), where nothing crosses a network (a benchmark, a local
+    /// proxy), as the SDK accepts it.
+    static func requireHTTPS(issuer: String) throws {
+        let url = URL(string: issuer)
+        switch url?.scheme?.lowercased() {
+        case "https" where url?.host?.isEmpty == false: return
+        case "http" where url?.host.map(LoopbackAddress.isLoopback(host:)) == true: return
+        default:
+            throw ConfigurationError(
+                "LATCH_ISSUER",
+                "must be an https:// URL in production (got \(issuer); http:// only for localhost, 127.0.0.1 or ::1)")
+        }
     }
 }

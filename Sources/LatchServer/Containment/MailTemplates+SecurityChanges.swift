@@ -11,6 +11,8 @@ extension MailTemplates {
         case identityLinked
         case antiPhishingCodeSet
         case antiPhishingCodeRemoved
+        /// "新设备登录时通知" was turned off (issue 23 §1).
+        case newDeviceNoticeTurnedOff
     }
 
     static func securityChange(_ change: SecurityChange, language: LatchLanguage) -> Mail {
@@ -31,6 +33,9 @@ extension MailTemplates {
                 "Your anti-phishing code was just set or changed; every mail we send you shows it from now on."
             case (.antiPhishingCodeRemoved, .zhHans): "你的防钓鱼码刚刚被删除。"
             case (.antiPhishingCodeRemoved, .en): "Your anti-phishing code was just removed."
+            case (.newDeviceNoticeTurnedOff, .zhHans): "你的账号刚刚关闭了“新设备登录时通知”，此后在新设备上登录将不再邮件通知你。"
+            case (.newDeviceNoticeTurnedOff, .en):
+                "Sign-in notices for new devices were just turned off for your account; we will no longer mail you when a new device signs in."
             }
         return switch language {
         case .zhHans:

@@ -34,6 +34,8 @@ enum SecurityNotice: String, Sendable, CaseIterable {
     case identityLinked = "identity_linked"
     case antiPhishingCodeSet = "anti_phishing_code_set"
     case antiPhishingCodeRemoved = "anti_phishing_code_removed"
+    /// The owner turned the new-device notice off ("新设备登录时通知", issue 23 §1): the last such mail.
+    case newDeviceNoticeTurnedOff = "new_device_notice_turned_off"
 
     /// Whether the account's owner (or whoever holds a session) made the change: those notices are
     /// charged to the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`, issue 20 §2), so one
@@ -57,6 +59,7 @@ extension MailTemplates.SecurityChange {
         case .identityLinked: .identityLinked
         case .antiPhishingCodeSet: .antiPhishingCodeSet
         case .antiPhishingCodeRemoved: .antiPhishingCodeRemoved
+        case .newDeviceNoticeTurnedOff: .newDeviceNoticeTurnedOff
         }
     }
 }

@@ -1,4 +1,5 @@
 import Fluent
+import FluentSQL
 import SQLKit
 
 /// `delivery_jobs`: mail and SMS waiting for their carrier (the durable delivery queue, issue 12 §3).

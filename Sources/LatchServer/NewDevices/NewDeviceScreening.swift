@@ -77,12 +77,13 @@ struct NewDeviceScreening {
         ).run()
     }
 
-    /// Mails "a new device signed in" and records the event; `db` must be the transaction that also
-    /// remembers the device (and starts the session, if any): issue 20 §1.
+    /// Records the event and mails "a new device signed in" unless the owner turned that notice off
+    /// ("新设备登录时通知", `User.notifyNewDevices`; the code check, when on, is not affected). `db` must be the
+    /// transaction that also remembers the device (and starts the session, if any): issue 20 §1.
     func notice(_ user: User, device: DeviceInfo?, session: UUID? = nil) async throws {
         try await latch.events.record(
             .newDeviceSignedIn, user: user.id, session: session, ip: clientIP, now: latch.clock.epochSeconds, on: db)
-        guard let email = user.email else { return }
+        guard user.notifyNewDevices, let email = user.email else { return }
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
         try await latch.sendSecurityNotice(
             .newDeviceSignIn, MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language),

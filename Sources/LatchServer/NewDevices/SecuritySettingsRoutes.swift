@@ -3,10 +3,14 @@ import LatchCore
 import Vapor
 
 /// `GET`/`PATCH /v1/me/security-settings`: "verify unusual sign-ins" (on by default; turning it off
-/// needs a recent sign-in or a verification of `disable_unusual_sign_in_check`), and which second
-/// factors are set up (`factors`, so a settings screen needs no export).
+/// needs a recent sign-in or a verification of `disable_unusual_sign_in_check`), "新设备登录时通知"
+/// (`notify_new_devices`, on by default; turning it off needs a recent sign-in or a verification of
+/// `disable_new_device_notice` and is mailed as a security notice), and which second factors are set up
+/// (`factors`, so a settings screen needs no export).
 struct SecuritySettingsRoutes: RouteCollection {
     static let disableAction = "disable_unusual_sign_in_check"
+    /// The step-up action that turns the new-device notice off without a recent sign-in.
+    static let disableNoticeAction = "disable_new_device_notice"
 
     func boot(routes: any RoutesBuilder) throws {
         let settings = routes.grouped("v1", "me", "security-settings").grouped(RequireSignedIn())
@@ -17,25 +21,41 @@ struct SecuritySettingsRoutes: RouteCollection {
     func show(_ req: Request) async throws -> SecuritySettings {
         let user = try await user(req)
         return SecuritySettings(
-            verifyUnusualSignIns: user.verifyUnusualSignIns,
+            verifyUnusualSignIns: user.verifyUnusualSignIns, notifyNewDevices: user.notifyNewDevices,
             factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 
     func update(_ req: Request) async throws -> SecuritySettings {
         let body = try req.decodeJSON(SecuritySettingsUpdate.self)
         let user = try await user(req)
+        // Turning a protection off is itself protected: a stolen access token must not remove it.
         if body.verifyUnusualSignIns == false, user.verifyUnusualSignIns {
-            // Turning a protection off is itself protected: a stolen access token must not remove it.
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: Self.disableAction)
         }
+        let turnsNoticeOff = body.notifyNewDevices == false && user.notifyNewDevices
+        if turnsNoticeOff {
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: Self.disableNoticeAction)
+        }
         if let verify = body.verifyUnusualSignIns { user.verifyUnusualSignIns = verify }
-        try await user.save(on: req.db)
+        if let notify = body.notifyNewDevices { user.notifyNewDevices = notify }
         let me = try req.signedIn
-        try await req.latch.events.record(
-            .securitySettingsChanged, user: me.userID, session: me.sessionID, ip: req.clientIP,
-            now: req.latch.clock.epochSeconds, on: req.db)
+        let (latch, ip, language, email) = (req.latch, req.clientIP, req.language, user.email)
+        // The settings, the event and the notice commit together (issue 20 §1).
+        try await req.db.transaction { database in
+            try await user.save(on: database)
+            try await latch.events.record(
+                .securitySettingsChanged, user: me.userID, session: me.sessionID, ip: ip,
+                now: latch.clock.epochSeconds, on: database)
+            if turnsNoticeOff, let email {
+                // The last new-device mail the owner gets says the notices stop (with a freeze link).
+                try await latch.sendSecurityNotice(
+                    .newDeviceNoticeTurnedOff,
+                    MailTemplates.securityChange(.newDeviceNoticeTurnedOff, language: language), to: email,
+                    user: me.userID, on: database)
+            }
+        }
         return SecuritySettings(
-            verifyUnusualSignIns: user.verifyUnusualSignIns,
+            verifyUnusualSignIns: user.verifyUnusualSignIns, notifyNewDevices: user.notifyNewDevices,
             factors: try await AccountExport.Factors.collect(userID: user.requireID(), on: req.db))
     }
 

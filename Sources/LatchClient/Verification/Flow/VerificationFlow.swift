@@ -934,7 +934,7 @@ public struct VerificationFlow: Sendable {
         return .finish(result, announcement: VerificationAnnouncement(text))
     }
 
-    private func proof(_ passed: VerificationPassed, method: VerificationMethod) -> VerificationProof {
+    private func proof(_ passed: VerificationPassed, method: VerificationMethodKind) -> VerificationProof {
         VerificationProof(
             token: passed.verificationToken, expiresIn: passed.expiresIn, context: context, method: method)
     }

@@ -4,7 +4,7 @@ import LatchCore
 /// VERIFICATION_REQUIRED, the verification page runs (``ScreenVerifier``) and the change is sent again
 /// with its token. Shared by the security settings and the account containment screens.
 @MainActor
-struct ScreenStepUp {
+struct ScreenVerification {
     let verify: ScreenVerifier
 
     /// `call`'s answer; `nil` when the verification page was cancelled. A failed page throws

@@ -55,7 +55,7 @@ extension VerificationFlow {
         case totp
         case fundPassword
 
-        var method: VerificationMethod {
+        var method: VerificationMethodKind {
             switch self {
             case .totp: .totp
             case .fundPassword: .fundPassword
