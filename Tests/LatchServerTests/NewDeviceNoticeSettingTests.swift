@@ -1,6 +1,8 @@
 import Foundation
 import LatchCore
 import LatchServer
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 /// Issue 23 §1 (seed 004 §6.2 "☑ 新设备登录时通知"): the new-device notice is a per-user setting, on by

@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOHTTP1
 import SQLKit
 import Testing
 

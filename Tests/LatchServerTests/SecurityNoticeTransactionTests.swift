@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import LatchTestSupport
 import SQLKit
 import Testing
 import Vapor

@@ -1,6 +1,8 @@
 import Fluent
 import Foundation
 import LatchCore
+import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import LatchServer

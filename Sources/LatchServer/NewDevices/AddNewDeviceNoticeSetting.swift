@@ -1,4 +1,6 @@
 import Fluent
+import FluentSQL
+import SQLKit
 
 /// Issue 23 §1 (seed 004 §6.2 "☑ 新设备登录时通知"): `users.notify_new_devices`, whether a sign-in from a
 /// new device is mailed to the owner (on by default, also for every existing account).
