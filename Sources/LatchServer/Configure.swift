@@ -57,7 +57,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
-        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane()
+        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(),
+        CreateNoticeDigests()
     ] {
         app.migrations.add(migration)
     }
@@ -158,6 +159,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try IdentityServices.configure(app, config)
     if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
         app.lifecycle.use(AppleRevocationRetryWorker())
+    }
+    if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
+        app.lifecycle.use(NoticeDigestFlusher())
     }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
