@@ -133,4 +133,34 @@ struct NoticeDigestTests {
             #expect(await Self.notices(server).count == 2, "one notice, one digest: nothing sent twice")
         }
     }
+    @Test(
+        "review_2_b deleting the account deletes its waiting digest rows and its notice window",
+        arguments: TestDatabase.all)
+    func review_2_b_deletionLeavesNoDigest(database: TestDatabase) async throws {
+        try await withServer(database, adjust: { $0.noticeDigestSeconds = Self.window }) { server in
+            let alice = try await server.signUp()
+            try await Self.setCode("Blue-Heron", server, bearer: alice.accessToken)
+            try await Self.setCode("Red-Fox", server, bearer: alice.accessToken)
+            #expect(try await Self.pendingRows(server) == 1)
+            let deleted = try await AccountDeletionTests.deleteAccount(server, bearer: alice.accessToken)
+            #expect(deleted.status == 200, "\(deleted.text)")
+            #expect(try await Self.pendingRows(server) == 0, "no digest row names the deleted account")
+            let windows = try await AccountDeletionTests.rows(
+                server, "SELECT key FROM guess_budgets WHERE key LIKE 'notice%'")
+            #expect(windows.isEmpty, "the notice window and budget keys are gone")
+        }
+    }
+
+    @Test("review_2_b LATCH_NOTICE_DIGEST_SECONDS is read and checked (0–86400, default 300)")
+    func review_2_b_configuration() throws {
+        let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
+        #expect(try LatchConfig.fromEnvironment(base).noticeDigestSeconds == 300)
+        let off = try LatchConfig.fromEnvironment(base.merging(["LATCH_NOTICE_DIGEST_SECONDS": "0"]) { $1 })
+        #expect(off.noticeDigestSeconds == 0)
+        for value in ["-1", "86401", "five minutes"] {
+            #expect(throws: ConfigurationError.self, "LATCH_NOTICE_DIGEST_SECONDS=\(value)") {
+                try LatchConfig.fromEnvironment(base.merging(["LATCH_NOTICE_DIGEST_SECONDS": value]) { $1 })
+            }
+        }
+    }
 }
