@@ -158,10 +158,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
     if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
-        app.lifecycle.use(AppleRevocationRetryWorker())
+        app.lifecycle.use(AppleRevocationRetryWorker.task())
     }
     if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
-        app.lifecycle.use(NoticeDigestFlusher())
+        app.lifecycle.use(NoticeDigestFlusher.task())
     }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))
