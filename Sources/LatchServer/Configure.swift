@@ -60,7 +60,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         CreatePasskeys(), CreatePasskeyChallenges(), AddDeviceCredentialProtection(),
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
-        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting()
+        CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting(),
+        CreateNoticeDigests()
     ] {
         app.migrations.add(migration)
     }
@@ -160,7 +161,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
     if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
-        app.lifecycle.use(AppleRevocationRetryWorker())
+        app.lifecycle.use(AppleRevocationRetryWorker.task())
+    }
+    if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
+        app.lifecycle.use(NoticeDigestFlusher.task())
     }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

@@ -178,7 +178,7 @@ public struct AccountDeletion: Sendable {
         // hold the address, number or account.
         var keys = [
             "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)",
-            "user:\(user)"
+            "user:\(user)", "notice:\(user)", NoticeDigests.windowKey(userID)
         ]
         if let email {
             keys.append("email:\(email)")
@@ -221,6 +221,6 @@ public struct AccountDeletion: Sendable {
         DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema,
         RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
-        PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema
+        PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema, NoticeDigests.table
     ]
 }

@@ -4,7 +4,7 @@ extension LatchConfig {
     /// Reads the security hold's settings of issue 19 §2: `LATCH_SECURITY_HOLD_HOURS` (0–8760, default
     /// 24; 0: no holds) and `LATCH_HOLD_ACTIONS` (comma-separated action names as `POST /v1/verifications`
     /// takes them, default `withdrawal`), and issue 20 §2's `LATCH_SECURITY_MAILS_PER_HOUR` (1–10000,
-    /// default 20). A bad value names its variable.
+    /// default 20) and `LATCH_NOTICE_DIGEST_SECONDS` (0–86400, default 300). A bad value names its variable.
     mutating func readContainment(_ value: (String) -> String?) throws {
         securityHoldHours = try Self.parseInteger(
             "LATCH_SECURITY_HOLD_HOURS", value("LATCH_SECURITY_HOLD_HOURS"), default: securityHoldHours,
@@ -22,5 +22,8 @@ extension LatchConfig {
         securityMailsPerHour = try Self.parseInteger(
             "LATCH_SECURITY_MAILS_PER_HOUR", value("LATCH_SECURITY_MAILS_PER_HOUR"), default: securityMailsPerHour,
             range: 1...10_000)
+        noticeDigestSeconds = try Self.parseInteger(
+            "LATCH_NOTICE_DIGEST_SECONDS", value("LATCH_NOTICE_DIGEST_SECONDS"), default: noticeDigestSeconds,
+            range: 0...86_400)
     }
 }

@@ -106,6 +106,11 @@ public struct LatchConfig: Sendable {
     /// 1–10000, default 20): the next change answers 429 RATE_LIMITED with `retry_after` until the
     /// hour that began with the first one ends (issue 20 §2). Operators' actions and sign-ins are not counted.
     public var securityMailsPerHour = 20
+    /// At most one security notice mail per account in this many seconds (`LATCH_NOTICE_DIGEST_SECONDS`,
+    /// 0–86400, default 300; 0: one mail per change): a change within the window of the last notice
+    /// writes a `notice_digests` row instead, and one digest mail lists them once the window has passed
+    /// (issue 20 §2).
+    public var noticeDigestSeconds = 300
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

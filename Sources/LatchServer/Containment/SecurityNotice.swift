@@ -76,7 +76,9 @@ extension LatchServices {
     /// link for `user`'s account (issue 19 §3), in the notice lane of the queue, on `database` — the
     /// transaction of the change (issue 20 §1): if this throws, the caller's transaction rolls back and
     /// the change does not happen. A change the owner made is first charged to the account's hourly
-    /// budget (429 RATE_LIMITED with `retry_after` once spent, issue 20 §2).
+    /// budget (429 RATE_LIMITED with `retry_after` once spent, issue 20 §2). Within the digest window of
+    /// the account's last notice mail (`LATCH_NOTICE_DIGEST_SECONDS`) the notice is a `notice_digests`
+    /// row instead, written in the same transaction, and mailed in the next digest (`NoticeDigests`).
     func sendSecurityNotice(
         _ notice: SecurityNotice, _ mail: MailTemplates.Mail, to address: String, user: UUID,
         on database: any Database
@@ -91,6 +93,19 @@ extension LatchServices {
                 throw LatchError.rateLimited(retryAfter: max(1, Int((until.timeIntervalSince1970 - now).rounded(.up))))
             }
         }
+        if try await NoticeDigests.fold(
+            notice, language: mail.language, to: address, user: user, services: self, now: now, on: database)
+        {
+            return
+        }
+        try await mailNotice(mail, to: address, user: user, now: now, on: database)
+    }
+
+    /// Queues the notice (or digest) `mail` to `address` in the notice lane with a fresh one-time freeze
+    /// link for `user`'s account, on `database` (a transaction).
+    func mailNotice(_ mail: MailTemplates.Mail, to address: String, user: UUID, now: Double, on database: any Database)
+        async throws
+    {
         var mail = mail
         let token = try await FreezeTokens.mint(for: user, now: now, on: database)
         mail.freezeLink = FreezeTokens.link(issuer: config.issuer, token: token)

@@ -70,7 +70,9 @@ enum SecurityReset {
         "recovery_codes": "a second factor, not a way in: removing it would let a mailbox thief strip 2FA",
         "fund_passwords": "a second factor for step-up, not a way in",
         "freeze_tokens": "the owner's \"this wasn't me\" links: not a way in, and they must keep working",
-        "security_holds": "the hold a reset starts must outlive it"
+        "security_holds": "the hold a reset starts must outlive it",
+        "notice_digests":
+            "notices of changes already made, waiting for the digest mail: the owner must still hear of each (issue 20 §1)"
     ]
 
     /// A condition (`AND …`) that holds only while session `id` is live: a key or passkey registered by

@@ -28,6 +28,7 @@ struct DeliveryTestServer: Sendable {
             logRequests: false, smsWebhookURL: smsWebhookURL)
         config.rateLimits = TestServer.generousRateLimits
         config.securityMailsPerHour = 10_000
+        config.noticeDigestSeconds = 0 // one mail per change, as tests that count notices expect (issue 20 §2)
         config.useLoadIndependentLimits()
         adjust(&config)
         return DeliveryTestServer(

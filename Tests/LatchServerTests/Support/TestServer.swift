@@ -36,6 +36,7 @@ final class TestServer: Sendable {
         config.rateLimits = Self.generousRateLimits
         // Likewise an account's hourly budget of security notices (issue 20 §2; `NoticeFloodTests` sets its own).
         config.securityMailsPerHour = 10_000
+        config.noticeDigestSeconds = 0 // one mail per change, as tests that count notices expect (issue 20 §2)
         // Likewise the bounds that machine load would decide (bcrypt queue, guess wait, readiness).
         config.useLoadIndependentLimits()
         adjust(&config)

@@ -1,0 +1,130 @@
+import Fluent
+import Foundation
+import LatchCore
+import Logging
+import SQLKit
+
+/// Repeated security notices to one account, coalesced (issue 20 §2): at most one notice mail per
+/// account in each window of `LATCH_NOTICE_DIGEST_SECONDS`. The first change mails its notice at once
+/// and opens the window (a `guess_budgets` row `notice-window:USER` with a budget of one); a change
+/// within the window writes a `notice_digests` row in its own transaction instead — the row is its
+/// notice (issue 20 §1: no change without its notice). Once the window has passed, `flushDue` (run on
+/// every instance by `NoticeDigestFlusher`) opens the next window and mails one digest listing every
+/// change since, each with its time, in the same transaction that deletes the rows: a digest that
+/// cannot be queued leaves its rows for the next round, and two instances never send the same rows
+/// (the window's charge and the `DELETE … RETURNING` claim them atomically).
+enum NoticeDigests {
+    static let table = "notice_digests"
+
+    /// The key of the account's notice window in `guess_budgets`.
+    static func windowKey(_ user: UUID) -> String { "notice-window:\(user.uuidString.lowercased())" }
+
+    /// Charges the account's notice window; when the window is already taken, writes the digest row of
+    /// `notice` on `database` (the change's transaction) and returns true: no mail now. Returns false
+    /// (mail now) when digests are off or the window was free (it is now taken).
+    static func fold(
+        _ notice: SecurityNotice, language: LatchLanguage, to address: String, user: UUID, services: LatchServices,
+        now: Double, on database: any Database
+    ) async throws -> Bool {
+        let window = services.config.noticeDigestSeconds
+        guard window > 0 else { return false }
+        let budget = GuessBudget(limit: 1, window: Double(window))
+        guard case .spent = try await services.budgets.charge(windowKey(user), budget, now: now, on: database) else {
+            return false
+        }
+        try await database.sql.raw(
+            """
+            INSERT INTO notice_digests (id, user_id, address, kind, language, created_at)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: address), \(bind: notice.rawValue), \(bind: language.rawValue), \(bind: now))
+            """
+        ).run()
+        return true
+    }
+
+    /// Mails the digest of every account whose window has passed; returns how many digest mails were
+    /// queued. Each account is one transaction: a digest that cannot be queued (the lane is full) rolls
+    /// back, and its rows wait for the next round.
+    @discardableResult
+    static func flushDue(services: LatchServices, now: Double, on database: any Database, logger: Logger) async throws
+        -> Int
+    {
+        let window = services.config.noticeDigestSeconds
+        guard window > 0 else { return 0 }
+        let users = try await database.sql.raw(
+            "SELECT DISTINCT user_id FROM notice_digests WHERE created_at <= \(bind: now) LIMIT 100"
+        ).all().map { try $0.decode(column: "user_id", as: UUID.self) }
+        var mailed = 0
+        for user in users {
+            do {
+                mailed += try await database.transaction { transaction in
+                    try await flush(user, services: services, window: window, now: now, on: transaction)
+                }
+            } catch NothingToSend.windowOpenOrTaken {
+                continue
+            } catch {
+                logger.warning(
+                    "a notice digest could not be queued this round: \(String(reflecting: type(of: error)))")
+            }
+        }
+        return mailed
+    }
+
+    /// Ends a flush's transaction without committing (the window's charge is given back).
+    private enum NothingToSend: Error { case windowOpenOrTaken }
+
+    private static func flush(
+        _ user: UUID, services: LatchServices, window: Int, now: Double, on database: any Database
+    )
+        async throws -> Int
+    {
+        let budget = GuessBudget(limit: 1, window: Double(window))
+        guard case .charged = try await services.budgets.charge(windowKey(user), budget, now: now, on: database) else {
+            throw NothingToSend.windowOpenOrTaken
+        }
+        let rows = try await database.sql.raw(
+            """
+            DELETE FROM notice_digests WHERE user_id = \(bind: user) AND created_at <= \(bind: now)
+            RETURNING address, kind, language, created_at
+            """
+        ).all()
+        guard !rows.isEmpty else { throw NothingToSend.windowOpenOrTaken }
+        var byAddress: [String: [(notice: SecurityNotice, at: Double, language: LatchLanguage)]] = [:]
+        for row in rows {
+            let address = try row.decode(column: "address", as: String.self)
+            let kind = try row.decode(column: "kind", as: String.self)
+            let language = LatchLanguage(rawValue: try row.decode(column: "language", as: String.self)) ?? .en
+            guard let notice = SecurityNotice(rawValue: kind) else { continue }
+            byAddress[address, default: []].append(
+                (notice, try row.decode(column: "created_at", as: Double.self), language))
+        }
+        for (address, changes) in byAddress.sorted(by: { $0.key < $1.key }) {
+            let sorted = changes.sorted { $0.at < $1.at }
+            let mail = MailTemplates.noticeDigest(
+                sorted.map { ($0.notice, Date(timeIntervalSince1970: $0.at)) }, language: sorted.last?.language ?? .en)
+            try await services.mailNotice(mail, to: address, user: user, now: now, on: database)
+        }
+        return byAddress.count
+    }
+}
+
+/// `notice_digests` (issue 20 §2): one row per security change folded into the next digest mail — the
+/// account, the address the notice goes to, its kind, the mail's language and the change's time.
+struct CreateNoticeDigests: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(NoticeDigests.table)
+            .id()
+            .field("user_id", .uuid, .required)
+            .field("address", .string, .required)
+            .field("kind", .string, .required)
+            .field("language", .string, .required)
+            .field("created_at", .double, .required)
+            .create()
+        try await database.sql.raw(
+            "CREATE INDEX notice_digests_user_id ON notice_digests (user_id, created_at)"
+        ).run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(NoticeDigests.table).delete()
+    }
+}
