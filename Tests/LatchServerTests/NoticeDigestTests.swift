@@ -2,8 +2,10 @@ import Fluent
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOHTTP1
 import SQLKit
 import Testing
+import Vapor
 
 @testable import LatchServer
 

@@ -72,6 +72,8 @@ extension MailTemplates {
         case (.antiPhishingCodeSet, .en): "Your anti-phishing code was set or changed"
         case (.antiPhishingCodeRemoved, .zhHans): "防钓鱼码被删除"
         case (.antiPhishingCodeRemoved, .en): "Your anti-phishing code was removed"
+        case (.newDeviceNoticeTurnedOff, .zhHans): "关闭了“新设备登录时通知”"
+        case (.newDeviceNoticeTurnedOff, .en): "Sign-in notices from new devices were turned off"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Fluent
 import Vapor
 
 /// Runs `NoticeDigests.flushDue` every 10 seconds while latchd serves (on every instance that runs

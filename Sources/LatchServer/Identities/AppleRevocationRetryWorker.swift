@@ -1,3 +1,4 @@
+import Fluent
 import Vapor
 
 /// Runs `AppleRevocationRetries.retryDue` every minute while latchd serves (when Apple's team key
