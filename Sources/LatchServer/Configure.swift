@@ -33,6 +33,9 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath
+        // Opening a connection gives up after this long (PostgresNIO's default is 10 s; a whole-suite test
+        // run on a busy 2-core machine raises it with the pool's wait, issue 22 §8).
+        postgres.coreConfiguration.options.connectTimeout = .seconds(config.databaseConnectTimeoutSeconds)
         app.databases.use(
             .postgres(configuration: postgres, connectionPoolTimeout: .seconds(config.databasePoolTimeoutSeconds)),
             as: .psql)

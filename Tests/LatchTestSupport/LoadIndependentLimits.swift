@@ -13,10 +13,13 @@ extension LatchConfig {
     /// - readiness timeout: a database busy with the rest of the suite may take over 2 s for `SELECT 1`.
     /// - PostgreSQL pool timeout: with the whole suite on both databases, a request may wait longer than
     ///   Fluent's 10 s for one of its pool's connections (seen as `connectionRequestTimeout`).
+    /// - PostgreSQL connect timeout: opening a connection (through the readiness test's forwarder, too)
+    ///   took over PostgresNIO's 10 s while the suite's servers all started at once.
     public mutating func useLoadIndependentLimits() {
         bcryptQueueLimit = 1000
         guessWaitLimit = .seconds(600)
         readinessTimeout = .seconds(120)
         databasePoolTimeoutSeconds = 600
+        databaseConnectTimeoutSeconds = 120
     }
 }

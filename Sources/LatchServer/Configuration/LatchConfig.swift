@@ -49,6 +49,8 @@ public struct LatchConfig: Sendable {
     /// How long a request waits for a database connection of the pool (SQLite or PostgreSQL) before
     /// failing (Fluent's default, 10 s). Tests that run the whole suite on a busy 2-core machine raise it (issue 22 §8).
     public var databasePoolTimeoutSeconds: Int64 = 10
+    /// How long opening a PostgreSQL connection may take before it fails (PostgresNIO's default, 10 s).
+    public var databaseConnectTimeoutSeconds: Int64 = 10
     /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
     public var deliveryQueueCapacity = 10_000
     /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it
