@@ -15,11 +15,14 @@ extension LatchConfig {
     ///   Fluent's 10 s for one of its pool's connections (seen as `connectionRequestTimeout`).
     /// - PostgreSQL connect timeout: opening a connection (through the readiness test's forwarder, too)
     ///   took over PostgresNIO's 10 s while the suite's servers all started at once.
+    /// - metrics idle timeout: a scrape answered after the listener's 10 s of silence on a loaded machine
+    ///   found its connection closed (`remoteConnectionClosed`); the idle tests set their own.
     public mutating func useLoadIndependentLimits() {
         bcryptQueueLimit = 1000
         guessWaitLimit = .seconds(600)
         readinessTimeout = .seconds(120)
         databasePoolTimeoutSeconds = 600
         databaseConnectTimeoutSeconds = 120
+        metricsIdleTimeoutSeconds = 600
     }
 }
