@@ -168,14 +168,20 @@ extension Request {
     func securityChanged(
         _ reason: SecurityHoldReason, notice: MailTemplates.SecurityChange, on database: any Database
     ) async throws {
+        try await securityChanged(
+            reason, notice: notice.notice, mail: MailTemplates.securityChange(notice, language: language), on: database)
+    }
+
+    /// `securityChanged(_:notice:on:)` with a mail of its own (a passkey's or a device key's name in it).
+    func securityChanged(
+        _ reason: SecurityHoldReason, notice: SecurityNotice, mail: MailTemplates.Mail, on database: any Database
+    ) async throws {
         let me = try signedIn
         let latch = self.latch
         try await latch.holds.start(
             reason, user: me.userID, session: me.sessionID, ip: clientIP, now: latch.clock.epochSeconds, on: database)
         if let email = try await User.find(me.userID, on: database)?.email {
-            try await latch.sendSecurityNotice(
-                notice.notice, MailTemplates.securityChange(notice, language: language), to: email, user: me.userID,
-                on: database)
+            try await latch.sendSecurityNotice(notice, mail, to: email, user: me.userID, on: database)
         }
     }
 }

@@ -48,13 +48,9 @@ struct DeviceCredentialRoutes: RouteCollection {
             try await latch.deviceCredentials.insert(credential, on: database)
             try await latch.events.record(
                 .deviceBound, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            try await latch.holds.start(
-                .deviceKeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            if let email = try await User.find(me.userID, on: database)?.email {
-                try await latch.sendSecurityNotice(
-                    .deviceKeyAdded, MailTemplates.deviceBound(deviceName: deviceName, language: language), to: email,
-                    user: me.userID, on: database)
-            }
+            try await req.securityChanged(
+                .deviceKeyAdded, notice: .deviceKeyAdded,
+                mail: MailTemplates.deviceBound(deviceName: deviceName, language: language), on: database)
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)

@@ -105,13 +105,9 @@ struct PasskeyRoutes: RouteCollection {
             try await latch.passkeys.insert(passkey, on: database)
             try await latch.events.record(
                 .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            try await latch.holds.start(
-                .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            if let email = try await User.find(me.userID, on: database)?.email {
-                try await latch.sendSecurityNotice(
-                    .passkeyAdded, MailTemplates.passkeyAdded(name: name, language: language), to: email,
-                    user: me.userID, on: database)
-            }
+            try await req.securityChanged(
+                .passkeyAdded, notice: .passkeyAdded, mail: MailTemplates.passkeyAdded(name: name, language: language),
+                on: database)
         }
         let created = PasskeyCreated(
             id: try passkey.requireID().uuidString.lowercased(), name: name,
