@@ -89,6 +89,9 @@ let package = Package(
                 "LatchServer", "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                // Swift concurrency on NIO's event loops (issue 21).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 // `latchd`, `latchd admin …`, `latchd keys …`, `latchd bcrypt-time` (issue 22 §3).
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]

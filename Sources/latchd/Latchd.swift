@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// `latchd`: Latch's server. Without a subcommand it serves (`latchd serve`); `latchd admin …`,
 /// `latchd keys …` and `latchd bcrypt-time` are the operator's commands, run with the same `LATCH_*`
@@ -25,6 +27,10 @@ struct Latchd: AsyncParsableCommand {
     /// Parses, runs, and turns every outcome into one of the documented exit statuses (ArgumentParser's
     /// own usage status, 64, becomes 2).
     static func main() async {
+        // Swift concurrency runs on the event loops that serve HTTP (issue 21), as Vapor's maintainers
+        // advise: an async handler or middleware then does not hop to another thread pool and back
+        // per request. Must come before any task starts; `false` (already installed) changes nothing.
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
