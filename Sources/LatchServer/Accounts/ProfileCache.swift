@@ -1,16 +1,17 @@
 import Fluent
 import Foundation
 import LatchCore
+import NIOCore
 import Synchronization
 
 /// The users `GET /v1/me` shows, kept (with their encoded JSON, so a hit costs no encoding) for the
 /// same 5 s as session status: a change made on this instance is seen at once, one made on another
 /// instance within 5 s.
 final class ProfileCache: Sendable {
-    /// A user's profile and its JSON body.
+    /// A user's profile and its JSON body (as the buffer an answer sends, shared, never copied).
     struct Profile: Sendable {
         let info: UserInfo
-        let json: Data
+        let json: ByteBuffer
     }
 
     private struct Entry {
@@ -26,12 +27,18 @@ final class ProfileCache: Sendable {
     /// The user's profile, from the cache when fresh; nil when the user no longer exists.
     /// `database` is only asked for on a cache miss.
     func profile(of userID: UUID, now: Double, on database: () -> any Database) async throws -> Profile? {
-        if let entry = entries.withLock({ $0[userID] }), now - entry.loadedAt < SessionStatusCache.recheckInterval {
-            return entry.profile
-        }
+        if let profile = rememberedProfile(of: userID, now: now) { return profile }
         let db = database()
         guard let user = try await User.find(userID, on: db) else { return nil }
         return try remember(try await user.profile(on: db), of: userID, now: now)
+    }
+
+    /// The user's profile when this instance loaded it within the recheck interval; `nil` otherwise.
+    /// No suspension: the `GET /v1/me` fast path.
+    func rememberedProfile(of userID: UUID, now: Double) -> Profile? {
+        guard let entry = entries.withLock({ $0[userID] }), now - entry.loadedAt < SessionStatusCache.recheckInterval
+        else { return nil }
+        return entry.profile
     }
 
     /// Drops a user's profile (a deleted account).
@@ -42,7 +49,7 @@ final class ProfileCache: Sendable {
     /// Stores a profile this instance just loaded or changed.
     @discardableResult
     func remember(_ info: UserInfo, of userID: UUID, now: Double) throws -> Profile {
-        let profile = Profile(info: info, json: try LatchJSON.encoder.encode(info))
+        let profile = Profile(info: info, json: ByteBuffer(bytes: try LatchJSON.encoder.encode(info)))
         entries.withLock { entries in
             if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
             entries[userID] = Entry(profile: profile, loadedAt: now)

@@ -6,8 +6,19 @@ import Vapor
 struct ProfileRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
-        me.get(use: show)
+        me.get(use: showFromCacheOrLoad)
         me.patch(use: update)
+    }
+
+    /// `GET /v1/me` (issue 21): a profile this instance loaded within 5 s is answered on the event loop
+    /// with its stored body; otherwise `show` loads it.
+    func showFromCacheOrLoad(_ req: Request) -> EventLoopFuture<Response> {
+        if let me = try? req.signedIn,
+            let profile = req.latch.profiles.rememberedProfile(of: me.userID, now: req.latch.clock.epochSeconds)
+        {
+            return req.eventLoop.makeSucceededFuture(Self.answer(profile))
+        }
+        return req.eventLoop.makeFutureWithTask { try await show(req) }
     }
 
     func show(_ req: Request) async throws -> Response {
@@ -16,10 +27,18 @@ struct ProfileRoutes: RouteCollection {
             let profile = try await req.latch.profiles.profile(
                 of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
         else { throw LatchError.sessionExpired }
+        return Self.answer(profile)
+    }
+
+    private static func answer(_ profile: ProfileCache.Profile) -> Response {
+        Response(status: .ok, headers: jsonHeaders, body: .init(buffer: profile.json))
+    }
+
+    private static let jsonHeaders: HTTPHeaders = {
         var headers = HTTPHeaders()
         headers.contentType = .json
-        return Response(status: .ok, headers: headers, body: .init(data: profile.json))
-    }
+        return headers
+    }()
 
     func update(_ req: Request) async throws -> UserInfo {
         let body = try req.decodeJSON(UpdateProfileRequest.self)

@@ -23,11 +23,18 @@ final class SessionStatusCache: Sendable {
 
     init() {}
 
+    /// Whether the session is live, when this instance checked within `recheckInterval`; `nil` when
+    /// it must be read again (`isLive`). No suspension: the signed-in fast path.
+    func rememberedLiveness(_ sessionID: UUID, now: Double) -> Bool? {
+        guard let entry = entries.withLock({ $0[sessionID] }), now - entry.checkedAt < Self.recheckInterval else {
+            return nil
+        }
+        return entry.live
+    }
+
     /// Whether the session is live; `database` is only asked for on a cache miss (a hit stays cheap).
     func isLive(_ sessionID: UUID, now: Double, on database: () -> any Database) async throws -> Bool {
-        if let entry = entries.withLock({ $0[sessionID] }), now - entry.checkedAt < Self.recheckInterval {
-            return entry.live
-        }
+        if let live = rememberedLiveness(sessionID, now: now) { return live }
         let database = database()
         let row = try await database.sql.raw(
             """

@@ -10,12 +10,17 @@ public struct SignedInSession: Sendable, Equatable {
 
 /// Lets only requests with a valid access token of a live session through; everything else
 /// gets AUTH_004. Apps that mount LatchServer can put it in front of their own routes.
-public struct RequireSignedIn: AsyncMiddleware {
+///
+/// A future-based `Middleware` (issue 21): a token this instance verified and a session it checked
+/// within the last 5 s are accepted without leaving the event loop; anything else takes the full
+/// asynchronous check (`authenticateSession`), which reads the database when it must.
+public struct RequireSignedIn: Middleware {
     public init() {}
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await request.authenticateSession()
-        return try await next.respond(to: request)
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        if request.authenticateSessionFromCache() { return next.respond(to: request) }
+        return request.eventLoop.makeFutureWithTask { try await request.authenticateSession() }
+            .flatMap { next.respond(to: request) }
     }
 }
 
@@ -35,6 +40,20 @@ extension Request {
             try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { self.db })
         else { throw LatchError.sessionExpired }
         storage[SignedInKey.self] = SignedInSession(userID: userID, sessionID: sessionID)
+    }
+
+    /// `authenticateSession`'s answer when everything it needs is remembered and says yes: a token
+    /// verified before (key not retired, not expired) of a session checked live within the last 5 s.
+    /// `false` means "not known here", never "refused": the caller then runs `authenticateSession`.
+    func authenticateSessionFromCache() -> Bool {
+        let latch = self.latch
+        let now = latch.clock.now
+        guard let token = headers.bearerAuthorization?.token,
+            let remembered = latch.accessTokens.rememberedClaims(token, now: now),
+            latch.sessionStatus.rememberedLiveness(remembered.sessionID, now: now.timeIntervalSince1970) == true
+        else { return false }
+        storage[SignedInKey.self] = SignedInSession(userID: remembered.userID, sessionID: remembered.sessionID)
+        return true
     }
 
     /// The signed-in session; only behind `RequireSignedIn`.

@@ -13,7 +13,15 @@ final class AccessTokens: Sendable {
 
     let ring: SigningKeyRing
     let issuer: String
-    private let verified = Mutex<[String: (claims: AccessTokenClaims, kid: String)]>([:])
+    private let verified = Mutex<[String: Remembered]>([:])
+
+    /// A verified token's claims, the key that signed it, and its subject and session parsed once.
+    private struct Remembered {
+        let claims: AccessTokenClaims
+        let kid: String
+        let userID: UUID?
+        let sessionID: UUID?
+    }
     private static let rememberedLimit = 20_000
 
     init(ring: SigningKeyRing, issuer: String) {
@@ -33,6 +41,16 @@ final class AccessTokens: Sendable {
         header.typ = "JWT"
         let keys = self.keys
         return try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.signingKID), header: header)
+    }
+
+    /// The claims and ids of a token this instance already verified, when it is still valid now (its
+    /// key not retired, not expired); `nil` when the token is not remembered or no longer valid. No
+    /// suspension and no allocation: the signed-in fast path (`Request.authenticateSessionFromCache`).
+    func rememberedClaims(_ token: String, now: Date) -> (claims: AccessTokenClaims, userID: UUID, sessionID: UUID)? {
+        guard let known = verified.withLock({ $0[token] }), let userID = known.userID, let sessionID = known.sessionID,
+            keys.verifies(kid: known.kid, now: now.timeIntervalSince1970), isCurrent(known.claims, now: now)
+        else { return nil }
+        return (known.claims, userID, sessionID)
     }
 
     /// The claims of a valid token: known `kid` not retired, ES256 only, signature, issuer, audience,
@@ -58,14 +76,19 @@ final class AccessTokens: Sendable {
             claims = checked
             verified.withLock { cache in
                 if cache.count >= Self.rememberedLimit { cache.removeAll(keepingCapacity: true) }
-                cache[token] = (checked, kid)
+                cache[token] = Remembered(
+                    claims: checked, kid: kid, userID: UUID(uuidString: checked.sub),
+                    sessionID: UUID(uuidString: checked.sid))
             }
         }
+        return isCurrent(claims, now: now) ? claims : nil
+    }
+
+    /// Issuer, audience, not expired, not issued in the future (60 s of clock skew).
+    private func isCurrent(_ claims: AccessTokenClaims, now: Date) -> Bool {
         let seconds = Int(now.timeIntervalSince1970)
-        guard claims.iss == issuer, claims.aud == AccessTokenClaims.audience, claims.exp > seconds,
-            claims.iat <= seconds + 60
-        else { return nil }
-        return claims
+        return claims.iss == issuer && claims.aud == AccessTokenClaims.audience && claims.exp > seconds
+            && claims.iat <= seconds + 60
     }
 
     /// The `alg` and `kid` of a compact JWT's header, read without trusting anything else in it.
