@@ -16,7 +16,7 @@ extension Request {
     /// without one) — never the key — at most as many rows as `AdminAuthFailureAudit` admits.
     func adminService() async throws -> AdminService {
         let latch = self.latch
-        let presented = headers.bearerAuthorization?.token
+        let presented = headers.bearerToken
         if let presented, let actor = AdminKeys(latch.config.adminKeys).actor(presenting: presented) {
             return AdminService(
                 latch: latch, database: db, actor: actor, ip: clientIP, language: language,

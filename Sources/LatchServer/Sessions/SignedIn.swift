@@ -34,7 +34,7 @@ extension Request {
     public func authenticateSession() async throws {
         let latch = self.latch
         let now = latch.clock.now
-        guard let token = headers.bearerAuthorization?.token,
+        guard let token = headers.bearerToken,
             let claims = await latch.accessTokens.verify(token, now: now),
             let userID = UUID(uuidString: claims.sub), let sessionID = UUID(uuidString: claims.sid),
             try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { self.db })
@@ -48,7 +48,7 @@ extension Request {
     func authenticateSessionFromCache() -> Bool {
         let latch = self.latch
         let now = latch.clock.now
-        guard let token = headers.bearerAuthorization?.token,
+        guard let token = headers.bearerToken,
             let remembered = latch.accessTokens.rememberedClaims(token, now: now),
             latch.sessionStatus.rememberedLiveness(remembered.sessionID, now: now.timeIntervalSince1970) == true
         else { return false }

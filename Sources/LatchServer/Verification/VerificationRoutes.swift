@@ -184,7 +184,7 @@ struct VerificationRoutes: RouteCollection {
     /// Redeems with the user's access token, or with a service key (`LATCH_SERVICE_KEYS`) for the
     /// backend that executes the action: then the answer's `user_id` says whose proof it was.
     func redeem(_ req: Request) async throws -> RedeemedVerification {
-        let presented = req.headers.bearerAuthorization?.token ?? ""
+        let presented = req.headers.bearerToken ?? ""
         let asService = req.latch.config.serviceKeys.contains { SecretBox.constantTimeEquals($0, presented) }
         if !asService { try await req.authenticateSession() }
         let body = try req.decodeJSON(RedeemVerificationRequest.self)
