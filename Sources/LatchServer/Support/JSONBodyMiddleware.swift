@@ -11,7 +11,7 @@ import Vapor
 /// middleware costs a task and two executor hops per request (issue 10's benchmark rule).
 struct JSONBodyMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        if request.url.path.hasPrefix("/v1/"), Self.hasBody(request.headers), !Self.isJSON(request.headers) {
+        if Self.hasBody(request.headers), request.isUnder("v1"), !Self.isJSON(request.headers) {
             return request.eventLoop.makeFailedFuture(LatchError(.unsupportedMediaType))
         }
         return next.respond(to: request)

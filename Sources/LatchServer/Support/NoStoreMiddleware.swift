@@ -5,8 +5,7 @@ import Vapor
 /// Future-based, like `JSONBodyMiddleware`, so it adds no task hop to every request.
 struct NoStoreMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        let path = request.url.path
-        guard path.hasPrefix("/v1/") || path.hasPrefix("/dev/") else { return next.respond(to: request) }
+        guard request.isUnder("v1") || request.isUnder("dev") else { return next.respond(to: request) }
         return next.respond(to: request).map { response in
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
             response.headers.replaceOrAdd(name: .pragma, value: "no-cache")
