@@ -4,8 +4,9 @@ import LatchCore
 import Vapor
 
 /// Everything the routes use, configured once by `configure(_:_:)` and read as `app.latch`
-/// or `req.latch`.
-public struct LatchServices: Sendable {
+/// or `req.latch`. A class: every request reads it several times, and a copy of a struct of two
+/// dozen references cost two dozen retains and releases each time (issue 21).
+public final class LatchServices: Sendable {
     public let config: LatchConfig
     public let clock: LatchClock
     let secrets: SecretBox
@@ -37,6 +38,39 @@ public struct LatchServices: Sendable {
     /// The application's database, for work outside a request (`send` reads the anti-phishing code there
     /// when not given a database).
     let database: @Sendable () -> any Database
+
+    init(
+        config: LatchConfig, clock: LatchClock, secrets: SecretBox, passwords: PasswordHasher,
+        passwordPolicy: PasswordPolicy, throttle: LoginThrottleStore, methodThrottle: LoginThrottleStore,
+        budgets: GuessBudgetStore, emailCodes: EmailCodeStore, accessTokens: AccessTokens,
+        rotation: RefreshTokenRotation, sessionStatus: SessionStatusCache, revocation: SessionRevocation,
+        profiles: ProfileCache, events: SecurityEventLog, totp: TOTPService, challenges: ChallengeStore,
+        verificationTokens: VerificationTokens, delivery: any MessageDelivery, rateLimiter: RateLimiter,
+        outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database
+    ) {
+        self.config = config
+        self.clock = clock
+        self.secrets = secrets
+        self.passwords = passwords
+        self.passwordPolicy = passwordPolicy
+        self.throttle = throttle
+        self.methodThrottle = methodThrottle
+        self.budgets = budgets
+        self.emailCodes = emailCodes
+        self.accessTokens = accessTokens
+        self.rotation = rotation
+        self.sessionStatus = sessionStatus
+        self.revocation = revocation
+        self.profiles = profiles
+        self.events = events
+        self.totp = totp
+        self.challenges = challenges
+        self.verificationTokens = verificationTokens
+        self.delivery = delivery
+        self.rateLimiter = rateLimiter
+        self.outbox = outbox
+        self.database = database
+    }
 
     /// Queues `mail` to `address`; throws 503 (`delivery_queue_full`, `retry_after`) when the queue is
     /// full, so a message is never dropped without the request saying so. Pass a transaction's
