@@ -142,7 +142,7 @@ struct VerificationScreens {
             buttons.append(
                 button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
         }
-        if let route = session.biometric {
+        if let route = session.biometrics.route {
             buttons.append(
                 button(
                     .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
@@ -284,8 +284,8 @@ struct VerificationScreens {
     /// lockout (B2 −8), Settings for −5, −6 and −7.
     private func biometricRepairs(_ session: Session, notice: Notice?, enabled: Bool) -> [VerificationButton] {
         var buttons: [VerificationButton] = []
-        if let locked = session.lockedBiometrics {
-            let sensor = locked.route.sensor
+        if let locked = session.biometrics.lockedRoute {
+            let sensor = locked.sensor
             buttons.append(
                 button(
                     .unlockWithPasscode, strings.unlockWithPasscode(sensor),
