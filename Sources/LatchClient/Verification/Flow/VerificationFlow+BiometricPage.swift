@@ -26,7 +26,7 @@ extension VerificationFlow {
         let permission: VerificationPermission = granted ? .granted : .denied
         switch state {
         case .active(var session, .biometric(.requestingPermission)):
-            guard granted else { return deny(session) }
+            guard granted else { return deny(session, sensor: session.openBiometrics.route.sensor) }
             let open = session.openBiometrics
             session.biometrics = .open(failures: open.failures, permission: permission, route: open.route)
             return enterBiometrics(session)
@@ -170,8 +170,8 @@ extension VerificationFlow {
     mutating func enterBiometrics(_ session: Session) -> Action {
         let open = session.openBiometrics
         let sensor = open.route.sensor
-        switch (sensor, open.permission) {
-        case (.touchID, _), (.faceID, .granted):
+        switch (sensor.asksAppPermission, open.permission) {
+        case (false, _), (true, .granted):
             state = .active(session, .biometric(.evaluating))
             let fallbackTitle =
                 session.offersFundPassword
@@ -180,11 +180,11 @@ extension VerificationFlow {
                 sensor: sensor, localizedReason: context.localizedReason ?? strings.biometricMessage(for: sensor),
                 fallbackTitle: fallbackTitle, cancelTitle: strings.cancel)
             return .evaluateBiometrics(prompt, screen: screens.biometric(session, sensor: sensor))
-        case (.faceID, .notDetermined):
+        case (true, .notDetermined):
             state = .active(session, .biometric(.explainingPermission))
             return .show(screens.permissionExplanation(session, sensor: sensor))
-        case (.faceID, .denied):
-            return deny(session)
+        case (true, .denied):
+            return deny(session, sensor: sensor)
         }
     }
 
@@ -244,13 +244,11 @@ extension VerificationFlow {
         case .notEnrolled:
             return degrade(session, .notEnrolled, sensor: sensor)
         case .permissionDenied:
-            switch sensor {
-            case .faceID:
-                return deny(session)
-            case .touchID:
+            guard sensor.asksAppPermission else {
                 // Touch ID has no app permission; treat it as unavailable.
                 return degrade(session, .notAvailable, sensor: sensor)
             }
+            return deny(session, sensor: sensor)
         }
     }
 
@@ -279,17 +277,17 @@ extension VerificationFlow {
     }
 
     /// A3: too many failed attempts; biometrics are set aside and the password page says so.
-    private mutating func tooManyFailures(_ session: Session, sensor: VerificationSensor) -> Action {
+    private mutating func tooManyFailures(_ session: Session, sensor: BiometryKind) -> Action {
         var session = session
         session.biometrics.setAside()
         return enterPassword(session, notice: .tooManyBiometricFailures(sensor))
     }
 
-    /// The Face ID permission is off (A6).
-    private mutating func deny(_ session: Session) -> Action {
+    /// The Face ID (or Optic ID) permission is off (A6).
+    private mutating func deny(_ session: Session, sensor: BiometryKind) -> Action {
         var session = session
         session.biometrics.setAside()
         state = .active(session, .biometric(.permissionDenied))
-        return .show(screens.permissionDenied(session, sensor: .faceID))
+        return .show(screens.permissionDenied(session, sensor: sensor))
     }
 }

@@ -76,7 +76,7 @@ extension VerificationFlow {
 
     /// What biometrics need in one verification: the sensor, this device's key and the challenge.
     struct BiometricRoute: Equatable {
-        var sensor: VerificationSensor
+        var sensor: BiometryKind
         var credentialID: String
         var challengeID: String
         var challenge: String
@@ -196,9 +196,9 @@ extension VerificationFlow {
     /// A line shown on a code page or the empty page, above the normal prompt.
     enum Notice: Equatable {
         /// A3: the automatic switch after the third failure.
-        case tooManyBiometricFailures(VerificationSensor)
+        case tooManyBiometricFailures(BiometryKind)
         /// A7: biometrics could not be used.
-        case biometricsUnavailable(BiometricsUnavailableReason, VerificationSensor?)
+        case biometricsUnavailable(BiometricsUnavailableReason, BiometryKind?)
         /// AUTH_003.
         case wrongAnswer(attemptsRemaining: Int?)
         /// AUTH_002.

@@ -375,7 +375,7 @@ public struct VerificationFlow: Sendable {
             guard let target = session.otherTargetFromBiometrics else { return noMethodLeft(session, notice: nil) }
             return enterSecret(session, target, notice: nil)
         }
-        func route(_ sensor: VerificationSensor) -> BiometricRoute {
+        func route(_ sensor: BiometryKind) -> BiometricRoute {
             BiometricRoute(sensor: sensor, credentialID: credentialID, challengeID: challengeID, challenge: challenge)
         }
         switch device.biometry {
@@ -396,7 +396,7 @@ public struct VerificationFlow: Sendable {
 
     /// Biometrics cannot be used (A7): set them aside (a lockout stays one) and go to the password, saying why.
     mutating func degrade(
-        _ session: Session, _ reason: BiometricsUnavailableReason, sensor: VerificationSensor?
+        _ session: Session, _ reason: BiometricsUnavailableReason, sensor: BiometryKind?
     ) -> Action {
         var session = session
         session.biometrics.setAside()
