@@ -108,16 +108,18 @@ public struct VerificationStrings: Sendable, Equatable {
 
     /// Why biometrics cannot be used (A7), with where to go instead.
     public func biometricsUnavailable(
-        _ reason: BiometricsUnavailableReason, sensor: BiometryKind?, then target: VerificationMethodKind?
+        _ reason: BiometricSetAsideReason, sensor: BiometryKind?, then target: VerificationMethodKind?
     ) -> String {
         let name = sensor.map(title(for:)) ?? language.pick("生物识别", "Biometrics")
         let problem: String
         switch reason {
-        case .lockedOut: problem = language.pick("\(name)已被锁定", "\(name) is locked.")
-        case .notEnrolled: problem = language.pick("未设置\(name)", "\(name) is not set up.")
-        case .passcodeNotSet: problem = language.pick("未设置设备密码，无法使用\(name)", "\(name) needs a device passcode.")
-        case .notAvailable: problem = language.pick("\(name)不可用", "\(name) is unavailable.")
-        case .notSupported: problem = language.pick("此设备不支持生物识别", "This device does not support biometrics.")
+        case .unavailable(.lockedOut): problem = language.pick("\(name)已被锁定", "\(name) is locked.")
+        case .unavailable(.notEnrolled): problem = language.pick("未设置\(name)", "\(name) is not set up.")
+        case .unavailable(.passcodeNotSet):
+            problem = language.pick("未设置设备密码，无法使用\(name)", "\(name) needs a device passcode.")
+        case .unavailable(.notAvailable): problem = language.pick("\(name)不可用", "\(name) is unavailable.")
+        case .unavailable(.notSupported):
+            problem = language.pick("此设备不支持生物识别", "This device does not support biometrics.")
         case .rejected: problem = language.pick("\(name)验证未通过", "\(name) verification was not accepted.")
         case .enrollmentChanged: problem = language.pick("\(name)信息已变更", "Your \(name) settings have changed.")
         }
@@ -313,12 +315,14 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// What "前往设置" / "Open Settings" does on the password page, by why biometrics cannot be used (−5, −6, −7).
-    public func openSettingsHint(for reason: BiometricsUnavailableReason, sensor: BiometryKind?) -> String {
+    public func openSettingsHint(for reason: BiometricSetAsideReason, sensor: BiometryKind?) -> String {
         let name = sensor.map(title(for:)) ?? language.pick("生物识别", "biometrics")
         switch reason {
-        case .notEnrolled: return language.pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
-        case .passcodeNotSet: return language.pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
-        case .notAvailable, .lockedOut, .notSupported, .rejected, .enrollmentChanged:
+        case .unavailable(.notEnrolled): return language.pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
+        case .unavailable(.passcodeNotSet):
+            return language.pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
+        case .unavailable(.notAvailable), .unavailable(.lockedOut), .unavailable(.notSupported), .rejected,
+            .enrollmentChanged:
             return language.pick("打开系统设置，开启\(name)", "Opens Settings to turn on \(name).")
         }
     }
@@ -444,23 +448,4 @@ public struct VerificationStrings: Sendable, Equatable {
         case nil: ""
         }
     }
-}
-
-/// Why biometrics were set aside for a verification (A7).
-public enum BiometricsUnavailableReason: String, Sendable, Equatable, CaseIterable {
-    /// Locked after too many failures system-wide.
-    case lockedOut
-    /// No face or finger enrolled.
-    case notEnrolled
-    /// No device passcode is set, so biometrics are off (−5).
-    case passcodeNotSet
-    /// Turned off, no passcode, or otherwise unusable now.
-    case notAvailable
-    /// The device has no biometric sensor.
-    case notSupported
-    /// The server did not accept the device's signature (or the key could not sign).
-    case rejected
-    /// The enrolled faces or fingers changed since biometrics were enabled here (seed 001 "指纹支付 … Hash值",
-    /// B4): they cannot prove the owner until turned on again.
-    case enrollmentChanged
 }

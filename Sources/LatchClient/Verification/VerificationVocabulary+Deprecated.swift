@@ -21,3 +21,21 @@ extension BiometryKind {
         self = kind
     }
 }
+
+/// Why the page set biometrics aside: the device's reasons are `BiometricUnavailableReason`'s, wrapped in
+/// `BiometricSetAsideReason.unavailable(_:)`; `rejected` and `enrollmentChanged` are the page's own.
+@available(*, deprecated, renamed: "BiometricSetAsideReason")
+public typealias BiometricsUnavailableReason = BiometricSetAsideReason
+
+extension BiometricSetAsideReason {
+    @available(*, deprecated, message: "use .unavailable(.lockedOut)")
+    public static let lockedOut = Self.unavailable(.lockedOut)
+    @available(*, deprecated, message: "use .unavailable(.notEnrolled)")
+    public static let notEnrolled = Self.unavailable(.notEnrolled)
+    @available(*, deprecated, message: "use .unavailable(.passcodeNotSet)")
+    public static let passcodeNotSet = Self.unavailable(.passcodeNotSet)
+    @available(*, deprecated, message: "use .unavailable(.notAvailable)")
+    public static let notAvailable = Self.unavailable(.notAvailable)
+    @available(*, deprecated, message: "use .unavailable(.notSupported)")
+    public static let notSupported = Self.unavailable(.notSupported)
+}

@@ -73,7 +73,7 @@ extension VerificationFlow {
     public mutating func signingFailed() -> Action {
         switch state {
         case .active(let session, .biometric(.submittingSignature)):
-            return degrade(session, .notAvailable, sensor: session.openBiometrics.route.sensor)
+            return degrade(session, .unavailable(.notAvailable), sensor: session.openBiometrics.route.sensor)
         case .finished:
             // Cancelled while signing.
             return .none
@@ -236,17 +236,17 @@ extension VerificationFlow {
             }
             // Locked before this page (failures elsewhere): the password, and the passcode to unlock.
             session.biometrics = .locked(route: open.route, permission: open.permission)
-            return degrade(session, .lockedOut, sensor: sensor)
+            return degrade(session, .unavailable(.lockedOut), sensor: sensor)
         case .notAvailable:
-            return degrade(session, .notAvailable, sensor: sensor)
+            return degrade(session, .unavailable(.notAvailable), sensor: sensor)
         case .passcodeNotSet:
-            return degrade(session, .passcodeNotSet, sensor: sensor)
+            return degrade(session, .unavailable(.passcodeNotSet), sensor: sensor)
         case .notEnrolled:
-            return degrade(session, .notEnrolled, sensor: sensor)
+            return degrade(session, .unavailable(.notEnrolled), sensor: sensor)
         case .permissionDenied:
             guard sensor.asksAppPermission else {
                 // Touch ID has no app permission; treat it as unavailable.
-                return degrade(session, .notAvailable, sensor: sensor)
+                return degrade(session, .unavailable(.notAvailable), sensor: sensor)
             }
             return deny(session, sensor: sensor)
         }

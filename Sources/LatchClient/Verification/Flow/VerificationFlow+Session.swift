@@ -198,7 +198,7 @@ extension VerificationFlow {
         /// A3: the automatic switch after the third failure.
         case tooManyBiometricFailures(BiometryKind)
         /// A7: biometrics could not be used.
-        case biometricsUnavailable(BiometricsUnavailableReason, BiometryKind?)
+        case biometricsUnavailable(BiometricSetAsideReason, BiometryKind?)
         /// AUTH_003.
         case wrongAnswer(attemptsRemaining: Int?)
         /// AUTH_002.
@@ -212,11 +212,11 @@ extension VerificationFlow {
         /// passcode (−5), or turning on (−6).
         var offersSettings: Bool {
             switch self {
-            case .biometricsUnavailable(let reason, _):
-                switch reason {
-                case .notEnrolled, .passcodeNotSet, .notAvailable: true
-                case .lockedOut, .notSupported, .rejected, .enrollmentChanged: false
-                }
+            case .biometricsUnavailable(.unavailable(let reason), _):
+                // B2's settings-like class: −7, −5, −6.
+                reason.handling == .settingsLike
+            case .biometricsUnavailable(.rejected, _), .biometricsUnavailable(.enrollmentChanged, _):
+                false
             case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .network, .serverError, .invalidFormat:
                 false
             }

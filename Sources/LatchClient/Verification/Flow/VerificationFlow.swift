@@ -383,20 +383,20 @@ public struct VerificationFlow: Sendable {
             session.biometrics = .open(failures: failures, permission: permission, route: route(sensor))
             return enterBiometrics(session)
         case .notSupported:
-            return degrade(session, .notSupported, sensor: nil)
+            return degrade(session, .unavailable(.notSupported), sensor: nil)
         case .notEnrolled(let sensor):
-            return degrade(session, .notEnrolled, sensor: sensor)
+            return degrade(session, .unavailable(.notEnrolled), sensor: sensor)
         case .notAvailable(let sensor):
-            return degrade(session, .notAvailable, sensor: sensor)
+            return degrade(session, .unavailable(.notAvailable), sensor: sensor)
         case .lockedOut(let sensor):
             session.biometrics = .locked(route: route(sensor), permission: permission)
-            return degrade(session, .lockedOut, sensor: sensor)
+            return degrade(session, .unavailable(.lockedOut), sensor: sensor)
         }
     }
 
     /// Biometrics cannot be used (A7): set them aside (a lockout stays one) and go to the password, saying why.
     mutating func degrade(
-        _ session: Session, _ reason: BiometricsUnavailableReason, sensor: BiometryKind?
+        _ session: Session, _ reason: BiometricSetAsideReason, sensor: BiometryKind?
     ) -> Action {
         var session = session
         session.biometrics.setAside()
