@@ -39,3 +39,13 @@ extension BiometricSetAsideReason {
     @available(*, deprecated, message: "use .unavailable(.notSupported)")
     public static let notSupported = Self.unavailable(.notSupported)
 }
+
+extension PasskeyError {
+    /// 403 VERIFICATION_REQUIRED under its old name. Swift cannot alias an enum case in a pattern: a
+    /// `catch PasskeyError.stepUpRequired(let action, let parameters)` becomes
+    /// `catch PasskeyError.verificationRequired(let action, let parameters)`.
+    @available(*, deprecated, renamed: "verificationRequired(action:parameters:)")
+    public static func stepUpRequired(action: String, parameters: [String: String]) -> PasskeyError {
+        .verificationRequired(action: action, parameters: parameters)
+    }
+}
