@@ -274,46 +274,6 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" on the password page (or the page with no method
-    /// left) after a lockout (B2 −8): ask for the device passcode, which unlocks biometry again.
-    public mutating func userTappedUnlockWithPasscode() -> Action {
-        switch state {
-        case .active(let session, .secret(let method, .entering(let notice))):
-            guard let route = session.biometrics.lockedRoute else { return .none } // only a lockout shows the button
-            state = .active(session, .secret(method, .unlockingBiometrics(notice)))
-            return .unlockBiometricsWithPasscode(passcodePrompt(route))
-        case .active(let session, .noMethodLeft(let notice, .waiting)):
-            guard let route = session.biometrics.lockedRoute else { return .none } // only a lockout shows the button
-            state = .active(session, .noMethodLeft(notice, .unlockingBiometrics))
-            return .unlockBiometricsWithPasscode(passcodePrompt(route))
-        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey), .starting,
-            .startFailed, .expired, .finished, .held:
-            // The button is not on this screen: a tap on a screen just replaced (or a double tap).
-            return .none
-        case .initial:
-            preconditionFailure("no screen is shown before start(), so nothing can be tapped")
-        }
-    }
-
-    /// The device-passcode prompt ended: entered → biometry is unlocked and evaluated again at once
-    /// (a fresh count of three); not entered → the page it was asked from, as it was.
-    public mutating func passcodeUnlockFinished(unlocked: Bool) -> Action {
-        switch state {
-        case .active(let session, .secret(let method, .unlockingBiometrics(let notice))):
-            guard unlocked else { return enterSecret(session, method, notice: notice) }
-            return unlockBiometrics(session)
-        case .active(let session, .noMethodLeft(let notice, .unlockingBiometrics)):
-            guard unlocked else { return noMethodLeft(session, notice: notice) }
-            return unlockBiometrics(session)
-        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey), .starting,
-            .startFailed, .expired, .finished, .held:
-            // A late answer of a prompt the page already left (time-out, cancel): it means nothing now.
-            return .none
-        case .initial:
-            preconditionFailure("no prompt runs before start()")
-        }
-    }
-
     /// The server accepted the attempt (A2): close the page with the token and the original context.
     public mutating func serverAttemptSucceeded(_ passed: VerificationPassed) -> Action {
         switch state {
@@ -401,23 +361,6 @@ public struct VerificationFlow: Sendable {
         var session = session
         session.biometrics.setAside()
         return enterPassword(session, notice: .biometricsUnavailable(reason, sensor))
-    }
-
-    /// The device passcode ended the lockout (B2): biometrics come back with a fresh count of three.
-    private mutating func unlockBiometrics(_ session: Session) -> Action {
-        var session = session
-        guard case .locked(let route, let permission) = session.biometrics else {
-            // Pages open the passcode prompt only while biometrics are locked, and nothing else changes the
-            // standing while the prompt is up.
-            preconditionFailure("the passcode prompt is only asked for while biometrics are locked")
-        }
-        session.biometrics = .open(failures: 0, permission: permission, route: route)
-        return enterBiometrics(session)
-    }
-
-    private func passcodePrompt(_ route: BiometricRoute) -> VerificationPasscodePrompt {
-        VerificationPasscodePrompt(
-            sensor: route.sensor, localizedReason: strings.passcodeReason(route.sensor), cancelTitle: strings.cancel)
     }
 
     /// The hold page at the clock's time, counting down; the "expired" page with "重新验证" / "Start Again"
