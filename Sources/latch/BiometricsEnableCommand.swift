@@ -39,8 +39,10 @@ struct BiometricsEnableCommand: AsyncParsableCommand {
         } catch let error as LatchClientError where error.code == .verificationRequired {
             // The session is older than 10 minutes: binding needs a verification of `bind_device`.
             let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(context: context, answers: [], code: secrets.code, fundPassword: fundPassword)
-                .verify("bind_device", parameters: [:])
+            let proof = try await TerminalVerification(
+                context: context, answers: [], code: secrets.code, fundPassword: fundPassword
+            )
+            .verify("bind_device", parameters: [:])
             do {
                 result = try await context.client.enableBiometrics(
                     authenticator: authenticator, keys: context.keys, reason: reason, deviceName: deviceName,

@@ -72,7 +72,7 @@ struct CLIContext: Sendable {
 
     func describe(_ error: PasskeyError) -> String {
         switch error {
-        case .stepUpRequired:
+        case .verificationRequired:
             return LatchErrorCode.verificationRequired.message(in: language)
         case .lastWayIn(let message):
             return message

@@ -43,7 +43,7 @@ struct FundPasswordSetCommand: AsyncParsableCommand {
             let action =
                 error.serverError?.field == "current_fund_password" ? "change_fund_password" : "set_fund_password"
             let current = currentFundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
-            let proof = try await StepUp(
+            let proof = try await TerminalVerification(
                 context: context, answers: simulation.answers, code: code, fundPassword: current
             )
             .verify(action, parameters: [:])

@@ -24,9 +24,9 @@ struct PasskeyAddCommand: AsyncParsableCommand {
             created = try await Progress(terminal: context.terminal).run(context.text.connecting) {
                 try await context.client.registerPasskey(name: name, authenticator: context.passkeys)
             }
-        } catch PasskeyError.stepUpRequired(let action, let parameters) {
+        } catch PasskeyError.verificationRequired(let action, let parameters) {
             let fundPassword = await secrets.fundPassword()
-            let proof = try await StepUp(
+            let proof = try await TerminalVerification(
                 context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
             )
             .verify(action, parameters: parameters)

@@ -14,7 +14,7 @@ struct TwoFactorDisableCommand: AsyncParsableCommand {
         let context = CLIContext(global)
         try await context.requireSession()
         let fundPassword = await secrets.fundPassword()
-        let proof = try await StepUp(
+        let proof = try await TerminalVerification(
             context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
         )
         .verify("disable_totp", parameters: [:])

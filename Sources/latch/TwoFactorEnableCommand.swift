@@ -35,7 +35,7 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
         } catch let error as LatchClientError where error.code == .verificationRequired {
             // The sign-in is older than 10 minutes: turning 2FA on needs a verification of `enable_totp`.
             let fundPassword = fundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
-            let proof = try await StepUp(
+            let proof = try await TerminalVerification(
                 context: context, answers: simulation.answers, code: nil, fundPassword: fundPassword
             )
             .verify("enable_totp", parameters: [:])

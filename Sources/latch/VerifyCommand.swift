@@ -48,7 +48,7 @@ struct VerifyCommand: AsyncParsableCommand {
         try await context.requireSession()
         let fundPassword = await secrets.fundPassword()
         let values = parameterValues
-        let proof = try await StepUp(
+        let proof = try await TerminalVerification(
             context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
         )
         .verify(action, parameters: values, description: operationDescription)

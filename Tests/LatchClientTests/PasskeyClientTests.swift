@@ -231,7 +231,7 @@ struct PasskeyClientTests {
         await #expect {
             try await device.client.registerPasskey(authenticator: device.passkeys)
         } throws: { error in
-            guard case PasskeyError.stepUpRequired(let action, let parameters) = error else { return false }
+            guard case PasskeyError.verificationRequired(let action, let parameters) = error else { return false }
             return action == "add_passkey" && parameters.isEmpty
         }
         #expect(try await device.passkeys.storedPasskeys().isEmpty)
@@ -363,7 +363,7 @@ struct PasskeyClientTests {
         await #expect {
             try await device.client.removePasskey(id: first.id)
         } throws: { error in
-            guard case PasskeyError.stepUpRequired(let action, let parameters) = error else { return false }
+            guard case PasskeyError.verificationRequired(let action, let parameters) = error else { return false }
             return action == "remove_passkey" && parameters == ["passkey_id": first.id]
         }
         try await device.client.removePasskey(id: first.id, verificationToken: "proof-remove-\(first.id)")

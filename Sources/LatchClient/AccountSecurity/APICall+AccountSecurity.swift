@@ -21,7 +21,7 @@ extension APICall where Response == Void {
         Self(method: "DELETE", path: "/v1/me/anti-phishing-code", body: proof, requiresAuthorization: true)
     }
 
-    /// `POST /v1/me/freeze` → 204: the signed-in owner freezes the account (no step-up).
+    /// `POST /v1/me/freeze` → 204: the signed-in owner freezes the account (no verification).
     public static var freezeAccount: Self {
         Self(method: "POST", path: "/v1/me/freeze", body: EmptyBody(), requiresAuthorization: true)
     }

@@ -39,7 +39,7 @@ extension LatchClient {
 
     /// "This wasn't me" from the app (`POST /v1/me/freeze`, issue 19 §3): the server ends every way into
     /// the account (every session, this one too, device keys, passkeys) and freezes it. Freezing needs no
-    /// step-up. Afterwards this device is signed out and its biometric sign-in record dropped (its key was
+    /// verification. Afterwards this device is signed out and its biometric sign-in record dropped (its key was
     /// ended with the rest); every sign-in answers ``LatchClientError/accountFrozen(_:)`` until the owner
     /// recovers with ``resetPassword(email:code:newPassword:secondFactor:)``.
     public func freezeAccount() async throws {

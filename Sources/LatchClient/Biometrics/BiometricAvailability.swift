@@ -29,7 +29,7 @@ public enum BiometricAvailability: Sendable, Hashable {
             self = .unavailable(kind == nil ? .notSupported : .notAvailable)
             return
         }
-        switch BiometricOutcome(BiometricFailure(laErrorCode: errorCode), kind: kind ?? .touchID) {
+        switch BiometricOutcome(BiometricFailure(laErrorCode: errorCode), kind: kind) {
         case .passcodeNotSet: self = .unavailable(.passcodeNotSet)
         case .notEnrolled: self = .unavailable(.notEnrolled)
         case .lockout, .failedThenLockedOut: self = .unavailable(.lockedOut)

@@ -23,7 +23,7 @@ public struct BiometricFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// depend on the sensor (−6 is settings-like on every sensor).
     public var handling: BiometricFailureHandling {
         // A failure never maps to `.success`, the only outcome without a class.
-        BiometricOutcome(self, kind: .touchID).handling ?? .unexpected
+        BiometricOutcome(self, kind: nil).handling ?? .unexpected
     }
 
     public var description: String {

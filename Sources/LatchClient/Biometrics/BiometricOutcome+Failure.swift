@@ -1,3 +1,5 @@
+import LatchCore
+
 extension BiometricOutcome {
     /// The one mapping of an `LAError` code to an outcome (see `BiometricOutcome` for the table).
     ///
@@ -8,7 +10,10 @@ extension BiometricOutcome {
     ///
     ///     BiometricOutcome(BiometricFailure(laErrorCode: -1004), kind: .faceID)   // .notInteractive
     ///     BiometricOutcome(BiometricFailure(laErrorCode: -42), kind: .touchID)    // .unexpected
-    public init(_ failure: BiometricFailure, kind: BiometryKind) {
+    ///
+    /// With `kind` `nil` (the sensor is not known, or the answer must not depend on it), −6 is an
+    /// unavailable sensor (`.notAvailable`): without a sensor there is no app permission to refuse.
+    public init(_ failure: BiometricFailure, kind: BiometryKind?) {
         switch failure.code {
         case .authenticationFailed: self = .failed
         case .userCancel: self = failure.scanFailed ? .failedThenCancelled : .userCancel
@@ -16,7 +21,7 @@ extension BiometricOutcome {
         case .systemCancel: self = .systemCancel
         case .appCancel: self = .appCancel
         case .passcodeNotSet: self = .passcodeNotSet
-        case .biometryNotAvailable: self = kind == .touchID ? .notAvailable : .permissionDenied
+        case .biometryNotAvailable: self = kind?.asksAppPermission == true ? .permissionDenied : .notAvailable
         case .biometryNotEnrolled: self = .notEnrolled
         case .biometryLockout: self = failure.scanFailed ? .failedThenLockedOut : .lockout
         case .notInteractive: self = .notInteractive
@@ -32,9 +37,9 @@ extension BiometricOutcome {
         }
     }
 
-    /// The outcome of a prompt's result on the verification page's `sensor`.
-    public init(_ result: BiometricResult, sensor: VerificationSensor) {
-        self.init(result, kind: sensor == .touchID ? .touchID : .faceID)
+    /// The outcome of a prompt's result on the verification page's `sensor` (the same as `init(_:kind:)`).
+    public init(_ result: BiometricResult, sensor: BiometryKind) {
+        self.init(result, kind: sensor)
     }
 
     /// The seed's handling class of this outcome (B2), or `nil` for `.success`.

@@ -11,3 +11,14 @@ extension BiometryKind {
         }
     }
 }
+
+extension BiometryKind {
+    /// Whether the app needs the user's permission to use the sensor (`NSFaceIDUsageDescription`, which
+    /// the seed calls the camera permission): Face ID and Optic ID do; Touch ID does not (A6).
+    public var asksAppPermission: Bool {
+        switch self {
+        case .faceID, .opticID: true
+        case .touchID: false
+        }
+    }
+}

@@ -32,7 +32,7 @@ extension DeviceKeyError {
     /// prompt that could not appear are `.cancelled`; a sensor that cannot be used now (locked out, off,
     /// not enrolled) is `.unavailable`; the rest is `.platform`.
     public init(localAuthenticationCode code: Int) {
-        switch BiometricOutcome(BiometricFailure(laErrorCode: code), kind: .touchID) {
+        switch BiometricOutcome(BiometricFailure(laErrorCode: code), kind: nil) {
         case .failed: self = .authenticationFailed
         case .userCancel, .failedThenCancelled, .systemCancel, .appCancel, .userFallback, .notInteractive:
             self = .cancelled

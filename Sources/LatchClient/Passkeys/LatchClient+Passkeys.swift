@@ -7,7 +7,7 @@ extension LatchClient {
     ///
     ///     do {
     ///         let created = try await client.registerPasskey(name: "iPhone", authenticator: ApplePasskeyAuthenticator(anchor: window))
-    ///     } catch PasskeyError.stepUpRequired(let action, let parameters) {
+    ///     } catch PasskeyError.verificationRequired(let action, let parameters) {
     ///         // verify `add_passkey`, then: registerPasskey(name:authenticator:verificationToken: proof.token)
     ///     }
     ///
@@ -15,13 +15,13 @@ extension LatchClient {
     ///   - name: what the account page shows (1–64 visible characters); the server picks one when nil.
     ///   - verificationToken: a verification token for `add_passkey`, needed when the session signed
     ///     in more than 10 minutes ago.
-    /// - Throws: ``PasskeyError`` (`stepUpRequired`, `alreadyRegistered`, `limitReached`, `rejected`,
+    /// - Throws: ``PasskeyError`` (`verificationRequired`, `alreadyRegistered`, `limitReached`, `rejected`,
     ///   `authenticator`, `client`).
     @discardableResult
     public func registerPasskey(
         name: String? = nil, authenticator: any PasskeyAuthenticator, verificationToken: String? = nil
     ) async throws -> PasskeyCreated {
-        let stepUp = (action: PasskeyError.addAction, parameters: [String: String]())
+        let verification = (action: PasskeyError.addAction, parameters: [String: String]())
         do {
             let options = try await perform(
                 APICall<PasskeyRegistrationOptions>(
@@ -40,7 +40,7 @@ extension LatchClient {
             }
             return created
         } catch {
-            throw PasskeyError.from(error, stepUp: stepUp)
+            throw PasskeyError.from(error, verification: verification)
         }
     }
 
@@ -86,7 +86,7 @@ extension LatchClient {
     /// Renames the passkey `id` (1–64 visible characters); returns it as listed.
     @discardableResult
     /// Guarded like adding one: more than 10 minutes after signing in it throws
-    /// ``PasskeyError/stepUpRequired(action:parameters:)`` for `rename_passkey` with `{passkey_id}`;
+    /// ``PasskeyError/verificationRequired(action:parameters:)`` for `rename_passkey` with `{passkey_id}`;
     /// call again with the verification's token.
     public func renamePasskey(id: String, name: String, verificationToken: String? = nil) async throws -> PasskeyInfo {
         do {
@@ -96,7 +96,7 @@ extension LatchClient {
                     body: RenamePasskeyRequest(name: name, verificationToken: verificationToken),
                     requiresAuthorization: true))
         } catch {
-            throw PasskeyError.from(error, stepUp: (PasskeyError.renameAction, ["passkey_id": id]))
+            throw PasskeyError.from(error, verification: (PasskeyError.renameAction, ["passkey_id": id]))
         }
     }
 
@@ -104,7 +104,7 @@ extension LatchClient {
     /// `verificationToken` for `remove_passkey` with parameters `{passkey_id: id}`.
     ///
     /// - Throws: ``PasskeyError/lastWayIn(message:)`` when it is the account's only way to sign in,
-    ///   ``PasskeyError/stepUpRequired(action:parameters:)``, ``PasskeyError/notFound``.
+    ///   ``PasskeyError/verificationRequired(action:parameters:)``, ``PasskeyError/notFound``.
     public func removePasskey(id: String, verificationToken: String? = nil) async throws {
         do {
             try await perform(
@@ -113,7 +113,7 @@ extension LatchClient {
                     body: verificationToken.map { RemovePasskeyRequest(verificationToken: $0) },
                     requiresAuthorization: true))
         } catch {
-            throw PasskeyError.from(error, stepUp: (PasskeyError.removeAction, ["passkey_id": id]))
+            throw PasskeyError.from(error, verification: (PasskeyError.removeAction, ["passkey_id": id]))
         }
     }
 }

@@ -5,7 +5,7 @@ import LatchCore
 ///
 ///     do {
 ///         try await client.registerPasskey(name: "iPhone", authenticator: passkeys)
-///     } catch PasskeyError.stepUpRequired(let action, let parameters) {
+///     } catch PasskeyError.verificationRequired(let action, let parameters) {
 ///         // The session signed in more than 10 minutes ago: verify `add_passkey` first, then
 ///         // call again with the verification token.
 ///     } catch PasskeyError.lastWayIn {
@@ -15,7 +15,7 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
     /// 403 VERIFICATION_REQUIRED: the session signed in more than 10 minutes ago. Verify `action`
     /// with `parameters` (``LatchClient/verify(_:authenticator:keys:presenter:language:timeZone:)``)
     /// and call again with the proof's token.
-    case stepUpRequired(action: String, parameters: [String: String])
+    case verificationRequired(action: String, parameters: [String: String])
     /// 409 `last_sign_in_method`: this passkey is the account's only way to sign in.
     case lastWayIn(message: String)
     /// 409 `credential_exists`, or the authenticator already holds one of `excludeCredentials`.
@@ -32,9 +32,9 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
     /// Any other failure, as the rest of the client reports it.
     case client(LatchClientError)
 
-    /// The `add_passkey` step-up action.
+    /// The `add_passkey` verification action.
     public static let addAction = "add_passkey"
-    /// The `remove_passkey` step-up action (parameters `{passkey_id}`).
+    /// The `remove_passkey` verification action (parameters `{passkey_id}`).
     public static let removeAction = "remove_passkey"
     /// The verification action that renames a passkey more than 10 minutes after signing in
     /// (parameters `{passkey_id}`).
@@ -42,7 +42,7 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .stepUpRequired(let action, _): "verification of \(action) required"
+        case .verificationRequired(let action, _): "verification of \(action) required"
         case .lastWayIn: "the account's last way to sign in"
         case .alreadyRegistered: "the passkey is already registered"
         case .limitReached: "too many passkeys"
@@ -53,9 +53,11 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `error` as a passkey call reports it; `stepUp` is the action and parameters a 403
+    /// `error` as a passkey call reports it; `verification` is the action and parameters a 403
     /// VERIFICATION_REQUIRED asks to verify (nil where the call needs none).
-    static func from(_ error: any Error, stepUp: (action: String, parameters: [String: String])? = nil) -> any Error {
+    static func from(
+        _ error: any Error, verification: (action: String, parameters: [String: String])? = nil
+    ) -> any Error {
         switch error {
         case let error as PasskeyAuthenticatorError:
             return error == .alreadyRegistered ? PasskeyError.alreadyRegistered : PasskeyError.authenticator(error)
@@ -64,8 +66,9 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
             let reasons = server.reasons ?? []
             switch server.code {
             case .verificationRequired?:
-                guard let stepUp else { return PasskeyError.client(error) }
-                return PasskeyError.stepUpRequired(action: stepUp.action, parameters: stepUp.parameters)
+                guard let verification else { return PasskeyError.client(error) }
+                return PasskeyError.verificationRequired(
+                    action: verification.action, parameters: verification.parameters)
             case .conflict? where reasons.contains("last_sign_in_method"):
                 return PasskeyError.lastWayIn(message: server.message)
             case .conflict? where reasons.contains("credential_exists"):

@@ -5,7 +5,7 @@
 
     /// The account containment screen (issue 19) as a tested model: the running security holds (what is
     /// paused, why, until when), the anti-phishing code (shown, set, removed; a verification when the
-    /// server asks), and "这不是我本人操作" / "This wasn't me": a freeze after one confirmation, no step-up.
+    /// server asks), and "这不是我本人操作" / "This wasn't me": a freeze after one confirmation, no verification.
     /// `AccountContainmentView` only renders it.
     ///
     ///     @State private var model = AccountContainmentModel(service: client, language: .zhHans) { context in

@@ -1,6 +1,6 @@
 import LatchCore
 
-/// Runs the step-up verification page for a protected settings change and says how it ended: the
+/// Runs the verification page for a protected settings change and says how it ended: the
 /// app passes its own ``LatchClient/verify(_:authenticator:keys:presenter:language:timeZone:)`` call.
 ///
 ///     let verify: ScreenVerifier = { context in

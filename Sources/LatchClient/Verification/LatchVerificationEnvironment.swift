@@ -11,14 +11,14 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
     public let keys: any DeviceKeyStore
     public let presenter: Presenter
     /// The sensor the page uses; Face ID's `-6` means the permission is off.
-    public let sensor: VerificationSensor
+    public let sensor: BiometryKind
     /// The device's passkeys, when the app offers passkey verification (issue 13).
     public let passkeys: (any PasskeyAuthenticator)?
     let responder: VerificationInputRelay
 
     init(
         client: LatchClient, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
-        presenter: Presenter, sensor: VerificationSensor, passkeys: (any PasskeyAuthenticator)? = nil,
+        presenter: Presenter, sensor: BiometryKind, passkeys: (any PasskeyAuthenticator)? = nil,
         responder: VerificationInputRelay
     ) {
         self.passkeys = passkeys

@@ -1,7 +1,9 @@
+import LatchCore
+
 /// What the system biometric prompt shows (B3): its reason line and button titles.
 public struct VerificationBiometricPrompt: Sendable, Equatable {
     /// The sensor to evaluate.
-    public var sensor: VerificationSensor
+    public var sensor: BiometryKind
     /// `LAContext.evaluatePolicy`'s `localizedReason`: the caller's operation description, or the
     /// page text ("使用面容ID进行验证" / "Use Face ID to verify.").
     public var localizedReason: String
@@ -12,7 +14,7 @@ public struct VerificationBiometricPrompt: Sendable, Equatable {
     /// `LAContext.localizedCancelTitle`: "取消" / "Cancel".
     public var cancelTitle: String
 
-    public init(sensor: VerificationSensor, localizedReason: String, fallbackTitle: String, cancelTitle: String) {
+    public init(sensor: BiometryKind, localizedReason: String, fallbackTitle: String, cancelTitle: String) {
         self.sensor = sensor
         self.localizedReason = localizedReason
         self.fallbackTitle = fallbackTitle

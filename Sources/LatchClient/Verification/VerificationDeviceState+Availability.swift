@@ -1,3 +1,5 @@
+import LatchCore
+
 extension VerificationDeviceState {
     /// The device's state for a verification, from the authenticator's availability check (B1), the
     /// sensor biometric login was enabled with, and whether the Face ID permission was granted before.
@@ -9,27 +11,23 @@ extension VerificationDeviceState {
         biometricCredentialID: String?, availability: BiometricAvailability, boundSensor: BiometryKind?,
         faceIDPermissionGranted: Bool
     ) {
-        let sensor = VerificationSensor(availability.kind ?? boundSensor ?? .faceID)
+        // The seed's page knows Face ID and Touch ID: an Optic ID device gets Face ID's page (the same app
+        // permission, the same texts).
+        let kind = availability.kind ?? boundSensor ?? .faceID
+        let sensor: BiometryKind = kind == .opticID ? .faceID : kind
         let biometry: Biometry
         switch availability {
         case .available:
             let permission: VerificationPermission =
-                sensor == .faceID && !faceIDPermissionGranted ? .notDetermined : .granted
+                sensor.asksAppPermission && !faceIDPermissionGranted ? .notDetermined : .granted
             biometry = .available(sensor, permission: permission)
         case .unavailable(.notAvailable):
-            biometry = sensor == .faceID ? .available(.faceID, permission: .denied) : .notAvailable(sensor)
+            biometry = sensor.asksAppPermission ? .available(sensor, permission: .denied) : .notAvailable(sensor)
         case .unavailable(.notEnrolled): biometry = .notEnrolled(sensor)
         case .unavailable(.passcodeNotSet): biometry = .notAvailable(sensor)
         case .unavailable(.lockedOut): biometry = .lockedOut(sensor)
         case .unavailable(.notSupported): biometry = .notSupported
         }
         self.init(biometricCredentialID: biometricCredentialID, biometry: biometry)
-    }
-}
-
-extension VerificationSensor {
-    /// The page's sensor for a device sensor: Face ID for Face ID and Optic ID, Touch ID for Touch ID.
-    public init(_ kind: BiometryKind) {
-        self = kind == .touchID ? .touchID : .faceID
     }
 }

@@ -1,3 +1,5 @@
+import LatchCore
+
 /// What this device can do for a verification, read once before the flow starts.
 ///
 /// The integration layer fills it from the authenticator's availability check and the device-key
@@ -11,15 +13,15 @@ public struct VerificationDeviceState: Sendable, Equatable {
     public enum Biometry: Sendable, Equatable {
         /// The sensor is ready. `permission` is the app's Face ID permission (`NSFaceIDUsageDescription`,
         /// which the seed calls the camera permission); Touch ID needs none, so it is ignored for `.touchID`.
-        case available(VerificationSensor, permission: VerificationPermission)
+        case available(BiometryKind, permission: VerificationPermission)
         /// The device has no biometric sensor.
         case notSupported
         /// The sensor exists but no face or finger is enrolled.
-        case notEnrolled(VerificationSensor)
+        case notEnrolled(BiometryKind)
         /// The sensor exists but cannot be used now (turned off, no passcode set, restricted).
-        case notAvailable(VerificationSensor)
+        case notAvailable(BiometryKind)
         /// Too many failed attempts system-wide: the device passcode must unlock biometrics first.
-        case lockedOut(VerificationSensor)
+        case lockedOut(BiometryKind)
     }
 
     /// The server id of this device's biometric key, when the user enabled biometric verification

@@ -100,13 +100,14 @@ public struct VerificationScreen: Sendable, Equatable {
 public struct VerificationIcon: Sendable, Equatable {
     /// What the picture shows.
     public enum Symbol: String, Sendable, Equatable, CaseIterable {
-        case faceID, touchID, oneTimeCode, fundPassword, progress, warning, passkey, hold
+        case faceID, touchID, opticID, oneTimeCode, fundPassword, progress, warning, passkey, hold
 
         /// The SF Symbol that draws it.
         public var systemImageName: String {
             switch self {
             case .faceID: "faceid"
             case .touchID: "touchid"
+            case .opticID: "opticid"
             case .oneTimeCode: "number.square"
             case .fundPassword: "lock.shield"
             case .progress: "hourglass"

@@ -16,12 +16,9 @@ public struct VerificationStrings: Sendable, Equatable {
 
     // MARK: Titles
 
-    /// The biometric page title (A10): "Face ID" or "Touch ID", the same in both languages.
-    public func title(for sensor: VerificationSensor) -> String {
-        switch sensor {
-        case .faceID: "Face ID"
-        case .touchID: "Touch ID"
-        }
+    /// The biometric page title (A10): "Face ID", "Touch ID" (or "Optic ID"), the same in both languages.
+    public func title(for sensor: BiometryKind) -> String {
+        sensor.displayName
     }
 
     /// The title while no method is chosen yet.
@@ -42,12 +39,14 @@ public struct VerificationStrings: Sendable, Equatable {
     // MARK: Biometric messages (seed FR-023-03, FR-023-06)
 
     /// The biometric page's line (seed §2.2: "使用面容ID进行验证" / "Use Face ID to verify.").
-    public func biometricMessage(for sensor: VerificationSensor) -> String {
+    public func biometricMessage(for sensor: BiometryKind) -> String {
         switch (sensor, language) {
         case (.faceID, .zhHans): "使用面容ID进行验证"
         case (.touchID, .zhHans): "使用触控ID进行验证"
+        case (.opticID, .zhHans): "使用Optic ID进行验证"
         case (.faceID, .en): "Use Face ID to verify."
         case (.touchID, .en): "Use Touch ID to verify."
+        case (.opticID, .en): "Use Optic ID to verify."
         }
     }
 
@@ -78,20 +77,20 @@ public struct VerificationStrings: Sendable, Equatable {
 
     /// After the third failure (A3): "Face ID验证失败次数过多，请使用密码验证" /
     /// "Too many failed Face ID attempts. Please verify with your password.".
-    public func tooManyFailures(_ sensor: VerificationSensor, then target: VerificationMethodKind?) -> String {
+    public func tooManyFailures(_ sensor: BiometryKind, then target: VerificationMethodKind?) -> String {
         let name = title(for: sensor)
         return language.pick("\(name)验证失败次数过多", "Too many failed \(name) attempts.") + fallbackAdvice(target)
     }
 
     /// An interrupted prompt (A8); not a failure.
-    public func interrupted(_ sensor: VerificationSensor) -> String {
+    public func interrupted(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("\(name)验证已中断，请再试一次", "\(name) was interrupted. Please try again.")
     }
 
     /// A prompt that failed for a reason the user cannot fix (−10, an unknown `LAError` code); not
     /// counted: "Face ID验证失败，请再试一次" / "Face ID verification failed. Please try again."
-    public func unexpectedFailure(_ sensor: VerificationSensor) -> String {
+    public func unexpectedFailure(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("\(name)验证失败，请再试一次", "\(name) verification failed. Please try again.")
     }
@@ -109,16 +108,18 @@ public struct VerificationStrings: Sendable, Equatable {
 
     /// Why biometrics cannot be used (A7), with where to go instead.
     public func biometricsUnavailable(
-        _ reason: BiometricsUnavailableReason, sensor: VerificationSensor?, then target: VerificationMethodKind?
+        _ reason: BiometricSetAsideReason, sensor: BiometryKind?, then target: VerificationMethodKind?
     ) -> String {
         let name = sensor.map(title(for:)) ?? language.pick("生物识别", "Biometrics")
         let problem: String
         switch reason {
-        case .lockedOut: problem = language.pick("\(name)已被锁定", "\(name) is locked.")
-        case .notEnrolled: problem = language.pick("未设置\(name)", "\(name) is not set up.")
-        case .passcodeNotSet: problem = language.pick("未设置设备密码，无法使用\(name)", "\(name) needs a device passcode.")
-        case .notAvailable: problem = language.pick("\(name)不可用", "\(name) is unavailable.")
-        case .notSupported: problem = language.pick("此设备不支持生物识别", "This device does not support biometrics.")
+        case .unavailable(.lockedOut): problem = language.pick("\(name)已被锁定", "\(name) is locked.")
+        case .unavailable(.notEnrolled): problem = language.pick("未设置\(name)", "\(name) is not set up.")
+        case .unavailable(.passcodeNotSet):
+            problem = language.pick("未设置设备密码，无法使用\(name)", "\(name) needs a device passcode.")
+        case .unavailable(.notAvailable): problem = language.pick("\(name)不可用", "\(name) is unavailable.")
+        case .unavailable(.notSupported):
+            problem = language.pick("此设备不支持生物识别", "This device does not support biometrics.")
         case .rejected: problem = language.pick("\(name)验证未通过", "\(name) verification was not accepted.")
         case .enrollmentChanged: problem = language.pick("\(name)信息已变更", "Your \(name) settings have changed.")
         }
@@ -261,7 +262,7 @@ public struct VerificationStrings: Sendable, Equatable {
     public var cancel: String { language.pick("取消", "Cancel") }
 
     /// "使用Face ID验证" / "Use Face ID" or "使用Touch ID验证" / "Use Touch ID" on the code pages.
-    public func useBiometrics(_ sensor: VerificationSensor) -> String {
+    public func useBiometrics(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("使用\(name)验证", "Use \(name)")
     }
@@ -269,7 +270,7 @@ public struct VerificationStrings: Sendable, Equatable {
     // MARK: Accessibility hints (what a control does)
 
     /// What "再试一次" / "Try Again" does.
-    public func retryHint(_ sensor: VerificationSensor) -> String {
+    public func retryHint(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("再次进行\(name)验证", "Tries \(name) again.")
     }
@@ -280,7 +281,7 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// What "继续" / "Continue" does.
-    public func continueHint(_ sensor: VerificationSensor) -> String {
+    public func continueHint(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("开始\(name)验证，系统可能会请求权限", "Starts \(name). The system may ask for permission.")
     }
@@ -296,36 +297,38 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" on the password page after a lockout (B2 −8).
-    public func unlockWithPasscode(_ sensor: VerificationSensor) -> String {
+    public func unlockWithPasscode(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("输入设备密码解锁\(name)", "Unlock \(name) with Passcode")
     }
 
     /// What "输入设备密码解锁Face ID" / "Unlock Face ID with Passcode" does.
-    public func unlockWithPasscodeHint(_ sensor: VerificationSensor) -> String {
+    public func unlockWithPasscodeHint(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("输入设备密码后可重新使用\(name)验证", "Enter your device passcode to use \(name) again.")
     }
 
     /// The device-passcode prompt's reason line.
-    public func passcodeReason(_ sensor: VerificationSensor) -> String {
+    public func passcodeReason(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("输入设备密码以解锁\(name)", "Enter your passcode to unlock \(name).")
     }
 
     /// What "前往设置" / "Open Settings" does on the password page, by why biometrics cannot be used (−5, −6, −7).
-    public func openSettingsHint(for reason: BiometricsUnavailableReason, sensor: VerificationSensor?) -> String {
+    public func openSettingsHint(for reason: BiometricSetAsideReason, sensor: BiometryKind?) -> String {
         let name = sensor.map(title(for:)) ?? language.pick("生物识别", "biometrics")
         switch reason {
-        case .notEnrolled: return language.pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
-        case .passcodeNotSet: return language.pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
-        case .notAvailable, .lockedOut, .notSupported, .rejected, .enrollmentChanged:
+        case .unavailable(.notEnrolled): return language.pick("打开系统设置，录入\(name)", "Opens Settings to set up \(name).")
+        case .unavailable(.passcodeNotSet):
+            return language.pick("打开系统设置，设置设备密码", "Opens Settings to set a device passcode.")
+        case .unavailable(.notAvailable), .unavailable(.lockedOut), .unavailable(.notSupported), .rejected,
+            .enrollmentChanged:
             return language.pick("打开系统设置，开启\(name)", "Opens Settings to turn on \(name).")
         }
     }
 
     /// The explicit description of "使用密码验证" / "Use Password" (A9, seed §9).
-    public func usePasswordHint(_ sensor: VerificationSensor) -> String {
+    public func usePasswordHint(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick(
             "不使用\(name)，改为输入6位资金密码完成验证",
@@ -333,7 +336,7 @@ public struct VerificationStrings: Sendable, Equatable {
     }
 
     /// What "使用Face ID验证" / "Use Face ID" does.
-    public func useBiometricsHint(_ sensor: VerificationSensor) -> String {
+    public func useBiometricsHint(_ sensor: BiometryKind) -> String {
         let name = title(for: sensor)
         return language.pick("改用\(name)完成验证", "Verifies with \(name) instead.")
     }
@@ -410,6 +413,7 @@ public struct VerificationStrings: Sendable, Equatable {
         switch symbol {
         case .faceID: language.pick("Face ID图标", "Face ID icon")
         case .touchID: language.pick("Touch ID图标", "Touch ID icon")
+        case .opticID: language.pick("Optic ID图标", "Optic ID icon")
         case .oneTimeCode: language.pick("验证码图标", "Code icon")
         case .fundPassword: language.pick("资金密码图标", "Fund password icon")
         case .progress: language.pick("正在处理", "In progress")
@@ -444,23 +448,4 @@ public struct VerificationStrings: Sendable, Equatable {
         case nil: ""
         }
     }
-}
-
-/// Why biometrics were set aside for a verification (A7).
-public enum BiometricsUnavailableReason: String, Sendable, Equatable, CaseIterable {
-    /// Locked after too many failures system-wide.
-    case lockedOut
-    /// No face or finger enrolled.
-    case notEnrolled
-    /// No device passcode is set, so biometrics are off (−5).
-    case passcodeNotSet
-    /// Turned off, no passcode, or otherwise unusable now.
-    case notAvailable
-    /// The device has no biometric sensor.
-    case notSupported
-    /// The server did not accept the device's signature (or the key could not sign).
-    case rejected
-    /// The enrolled faces or fingers changed since biometrics were enabled here (seed 001 "指纹支付 … Hash值",
-    /// B4): they cannot prove the owner until turned on again.
-    case enrollmentChanged
 }

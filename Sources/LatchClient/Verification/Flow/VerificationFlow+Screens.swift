@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// Builds the screen for each page of the flow: the texts, the buttons a page offers, their
 /// accessibility descriptions and the announcement. Pure; called only by `VerificationFlow`.
@@ -30,7 +31,7 @@ struct VerificationScreens {
             buttons: [button(.retry, strings.retry, hint: strings.restartHint, role: .primary), cancel()])
     }
 
-    func permissionExplanation(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+    func permissionExplanation(_ session: Session, sensor: BiometryKind) -> VerificationScreen {
         screen(
             .permissionExplanation, icon: icon(for: sensor), title: strings.title(for: sensor),
             message: strings.permissionExplanation,
@@ -38,7 +39,7 @@ struct VerificationScreens {
                 + switches(session, sensor: sensor) + [cancel()])
     }
 
-    func permissionDenied(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+    func permissionDenied(_ session: Session, sensor: BiometryKind) -> VerificationScreen {
         var buttons = switches(session, sensor: sensor)
         if let first = buttons.indices.first {
             buttons[first].role = .primary
@@ -51,14 +52,14 @@ struct VerificationScreens {
             tone: .warning, buttons: buttons)
     }
 
-    func biometric(_ session: Session, sensor: VerificationSensor) -> VerificationScreen {
+    func biometric(_ session: Session, sensor: BiometryKind) -> VerificationScreen {
         screen(
             .biometric, icon: icon(for: sensor), title: strings.title(for: sensor),
             message: strings.biometricMessage(for: sensor), buttons: switches(session, sensor: sensor) + [cancel()])
     }
 
     func biometricRetry(
-        _ session: Session, sensor: VerificationSensor, reason: VerificationFlow.RetryReason, failures: Int
+        _ session: Session, sensor: BiometryKind, reason: VerificationFlow.RetryReason, failures: Int
     ) -> VerificationScreen {
         let message: String
         let tone: VerificationScreen.Tone
@@ -93,7 +94,7 @@ struct VerificationScreens {
                 + switches(session, sensor: sensor) + [cancel()])
     }
 
-    func biometricChecking(sensor: VerificationSensor) -> VerificationScreen {
+    func biometricChecking(sensor: BiometryKind) -> VerificationScreen {
         screen(
             .biometricChecking, icon: icon(for: sensor), title: strings.title(for: sensor), message: strings.verifying,
             buttons: [cancel()], isBusy: true)
@@ -142,7 +143,7 @@ struct VerificationScreens {
             buttons.append(
                 button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
         }
-        if let route = session.biometric {
+        if let route = session.biometrics.route {
             buttons.append(
                 button(
                     .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
@@ -266,7 +267,7 @@ struct VerificationScreens {
     /// "使用密码验证" / "Use Password" (when a fund password exists) and "使用其他方式验证" / "Use Another Method" (A5:
     /// always, when any
     /// other method exists) on biometric pages.
-    private func switches(_ session: Session, sensor: VerificationSensor) -> [VerificationButton] {
+    private func switches(_ session: Session, sensor: BiometryKind) -> [VerificationButton] {
         var buttons: [VerificationButton] = []
         if session.offersFundPassword {
             buttons.append(
@@ -284,8 +285,8 @@ struct VerificationScreens {
     /// lockout (B2 −8), Settings for −5, −6 and −7.
     private func biometricRepairs(_ session: Session, notice: Notice?, enabled: Bool) -> [VerificationButton] {
         var buttons: [VerificationButton] = []
-        if let locked = session.lockedBiometrics {
-            let sensor = locked.route.sensor
+        if let locked = session.biometrics.lockedRoute {
+            let sensor = locked.sensor
             buttons.append(
                 button(
                     .unlockWithPasscode, strings.unlockWithPasscode(sensor),
@@ -324,10 +325,11 @@ struct VerificationScreens {
         }
     }
 
-    private func icon(for sensor: VerificationSensor) -> VerificationIcon.Symbol {
+    private func icon(for sensor: BiometryKind) -> VerificationIcon.Symbol {
         switch sensor {
         case .faceID: .faceID
         case .touchID: .touchID
+        case .opticID: .opticID
         }
     }
 

@@ -2,26 +2,90 @@ import Foundation
 import LatchCore
 
 extension VerificationFlow {
-    /// How biometrics stand for the whole flow; kept when a new verification is opened.
-    enum BiometricStanding: Equatable {
+    /// What the flow keeps of biometrics between two verifications: a new verification starts from it.
+    enum CarriedBiometrics: Equatable {
         /// Still usable: `failures` failed attempts so far (0…2) and the last known Face ID permission.
         case open(failures: Int, permission: VerificationPermission)
         /// Set aside for this flow: three failures, lockout, denial, unavailable, rejected signature.
         case closed
+
+        /// The same standing with a newly learnt Face ID permission.
+        func with(permission: VerificationPermission) -> Self {
+            switch self {
+            case .open(let failures, _): .open(failures: failures, permission: permission)
+            case .closed: .closed
+            }
+        }
+    }
+
+    /// How biometrics stand in one open verification. One fact, so a route cannot exist beside a
+    /// lockout or after biometrics were set aside.
+    enum BiometricStanding: Equatable {
+        /// Not set aside: `failures` failed attempts so far (0…2), the last known Face ID permission, and
+        /// `route` while biometrics can answer this verification (enabled here, offered, sensor ready).
+        case open(failures: Int, permission: VerificationPermission, route: BiometricRoute?)
+        /// Set aside because the sensor is locked out (−8) while they could otherwise answer: the device
+        /// passcode unlocks them, and they come back with this route and permission (B2).
+        case locked(route: BiometricRoute, permission: VerificationPermission)
+        /// Set aside for the rest of the flow.
+        case closed
+
+        /// A new verification's standing: open ones get their route when the server's offer is read.
+        init(_ carried: CarriedBiometrics) {
+            switch carried {
+            case .open(let failures, let permission):
+                self = .open(failures: failures, permission: permission, route: nil)
+            case .closed: self = .closed
+            }
+        }
+
+        /// What the next verification starts from: the route is this verification's, and a lockout sets
+        /// biometrics aside for the rest of the flow.
+        var carried: CarriedBiometrics {
+            switch self {
+            case .open(let failures, let permission, _): .open(failures: failures, permission: permission)
+            case .locked, .closed: .closed
+            }
+        }
+
+        /// The route while biometrics can answer this verification.
+        var route: BiometricRoute? {
+            switch self {
+            case .open(_, _, let route): route
+            case .locked, .closed: nil
+            }
+        }
+
+        /// The route biometrics come back with once the device passcode ends the lockout.
+        var lockedRoute: BiometricRoute? {
+            switch self {
+            case .locked(let route, _): route
+            case .open, .closed: nil
+            }
+        }
+
+        /// Biometrics are set aside for the rest of the flow; a lockout stays one, so the passcode can
+        /// still end it.
+        mutating func setAside() {
+            switch self {
+            case .open: self = .closed
+            case .locked, .closed: break
+            }
+        }
     }
 
     /// What biometrics need in one verification: the sensor, this device's key and the challenge.
     struct BiometricRoute: Equatable {
-        var sensor: VerificationSensor
+        var sensor: BiometryKind
         var credentialID: String
         var challengeID: String
         var challenge: String
     }
 
-    /// Biometrics set aside because the sensor is locked out (−8) while they could otherwise answer:
-    /// the device passcode unlocks them, and they come back with this route and permission (B2).
-    struct LockedBiometrics: Equatable {
+    /// Biometrics on a biometric page (every phase but the denial): open, with this verification's route.
+    struct OpenBiometrics: Equatable {
         var route: BiometricRoute
+        var failures: Int
         var permission: VerificationPermission
     }
 
@@ -44,12 +108,6 @@ extension VerificationFlow {
         case serverError
     }
 
-    /// The page the device-passcode prompt was asked from.
-    enum LockedPage: Equatable {
-        case secret(SecretMethod, Notice?)
-        case noMethodLeft(Notice?)
-    }
-
     /// The method a code page asks for.
     enum SecretMethod: Equatable {
         case totp
@@ -68,24 +126,27 @@ extension VerificationFlow {
         var verificationID: String
         var offersTOTP: Bool
         var offersFundPassword: Bool
-        /// Set while biometrics can answer this verification (enabled here, offered, sensor ready,
-        /// standing open).
-        var biometric: BiometricRoute?
-        var standing: BiometricStanding
-        /// Set while biometrics are set aside for a lockout that the device passcode can end.
-        var lockedBiometrics: LockedBiometrics?
+        var biometrics: BiometricStanding
         /// Set when the server offers a passkey and this device has one that can answer.
         var passkey: PasskeyRoute?
 
-        init(started: VerificationStarted, standing: BiometricStanding) {
+        init(started: VerificationStarted, biometrics: CarriedBiometrics) {
             let types = Set(started.methods.map(\.type))
             self.verificationID = started.verificationId
             self.offersTOTP = types.contains(.totp)
             self.offersFundPassword = types.contains(.fundPassword)
-            self.biometric = nil
-            self.standing = standing
-            self.lockedBiometrics = nil
+            self.biometrics = BiometricStanding(biometrics)
             self.passkey = nil
+        }
+
+        /// Biometrics as a biometric page has them (every phase but the denial).
+        var openBiometrics: OpenBiometrics {
+            guard case .open(let failures, let permission, let route?) = biometrics else {
+                // Those phases are entered only through enterBiometrics, which needs biometrics open with a
+                // route, and every event that changes that leaves the biometric page in the same step.
+                preconditionFailure("a biometric page other than the denial is only shown while biometrics stand open")
+            }
+            return OpenBiometrics(route: route, failures: failures, permission: permission)
         }
 
         /// Where "password verification" goes (A3, A6, A7): the fund password, else 2FA.
@@ -106,12 +167,6 @@ extension VerificationFlow {
             case .totp: offersFundPassword ? .fundPassword : nil
             case .fundPassword: offersTOTP ? .totp : nil
             }
-        }
-
-        /// Biometrics are set aside for the rest of the flow.
-        mutating func closeBiometrics() {
-            biometric = nil
-            standing = .closed
         }
     }
 
@@ -141,9 +196,9 @@ extension VerificationFlow {
     /// A line shown on a code page or the empty page, above the normal prompt.
     enum Notice: Equatable {
         /// A3: the automatic switch after the third failure.
-        case tooManyBiometricFailures(VerificationSensor)
+        case tooManyBiometricFailures(BiometryKind)
         /// A7: biometrics could not be used.
-        case biometricsUnavailable(BiometricsUnavailableReason, VerificationSensor?)
+        case biometricsUnavailable(BiometricSetAsideReason, BiometryKind?)
         /// AUTH_003.
         case wrongAnswer(attemptsRemaining: Int?)
         /// AUTH_002.
@@ -157,11 +212,11 @@ extension VerificationFlow {
         /// passcode (−5), or turning on (−6).
         var offersSettings: Bool {
             switch self {
-            case .biometricsUnavailable(let reason, _):
-                switch reason {
-                case .notEnrolled, .passcodeNotSet, .notAvailable: true
-                case .lockedOut, .notSupported, .rejected, .enrollmentChanged: false
-                }
+            case .biometricsUnavailable(.unavailable(let reason), _):
+                // B2's settings-like class: −7, −5, −6.
+                reason.handling == .settingsLike
+            case .biometricsUnavailable(.rejected, _), .biometricsUnavailable(.enrollmentChanged, _):
+                false
             case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .network, .serverError, .invalidFormat:
                 false
             }

@@ -4,7 +4,7 @@ import LatchCore
 
 /// Runs the SDK's verification page for one action in the terminal (A1–A10): the simulated sensor
 /// of this home, answers from `--simulate`, secrets from `--code` / `--fund-password-stdin` or prompts.
-struct StepUp {
+struct TerminalVerification {
     let context: CLIContext
     let answers: [SimulatedAnswer]
     let code: String?
