@@ -79,6 +79,10 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     // Vapor's own request series would go to the process-global MetricsSystem, which latchd never
     // bootstraps (a no-op), yet cost a path string and two metric objects per request: ours replace them.
     app.http.server.configuration.reportMetrics = false
+    // Request bodies are small JSON: no client needs to compress them, and Vapor's default (inflate
+    // `Content-Encoding: gzip`/`deflate` bodies) put a decompressor in every connection's pipeline and
+    // let a body grow past what was sent. A compressed body is now just bytes that are not JSON: 400.
+    app.http.server.configuration.requestDecompression = .disabled
     let metrics = LatchMetrics.forConfiguration(config)
     app.latchMetrics = metrics
     if let metricsPort = config.metricsPort {

@@ -59,6 +59,44 @@ struct BadInputTests {
         }
     }
 
+    @Test(
+        "C11 a gzip-compressed body is bytes that are not JSON (400 MALFORMED_BODY), never inflated (issue 21)",
+        arguments: TestDatabase.all)
+    func C11_compressedBodyIsNotInflated(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let json = Array(
+                #"{"grant_type":"password","email":"nobody@example.com","password":"Correct-Horse-9"}"#.utf8)
+            let plain = try await server.send(.POST, "/v1/token", bytes: json)
+            let gzipped = try await server.send(
+                .POST, "/v1/token", bytes: Self.gzipStored(json), headers: [("Content-Encoding", "gzip")])
+
+            #expect(plain.status == 401, "the same JSON sent plainly is read: \(plain.text)")
+            #expect(gzipped.status == 400 && gzipped.errorCode == "MALFORMED_BODY", "\(gzipped.text)")
+        }
+    }
+
+    /// `bytes` as a gzip member (RFC 1952) holding one stored DEFLATE block (RFC 1951 §3.2.4): what any
+    /// inflater turns back into `bytes`, made without a compression library.
+    static func gzipStored(_ bytes: [UInt8]) -> [UInt8] {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        let length = UInt16(bytes.count)
+        let littleEndian: (UInt32) -> [UInt8] = { value in
+            (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        // The member header: magic, deflate, no flags, no time, unknown OS; then one final stored block.
+        let header: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF]
+        let block: [UInt8] = [
+            0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)
+        ]
+        return header + block
+            + bytes + littleEndian(crc) + littleEndian(UInt32(bytes.count))
+    }
+
     @Test("C11 a field of the wrong type is 400 VALIDATION_FAILED naming it", arguments: TestDatabase.all)
     func C11_wrongTypeNamesField(database: TestDatabase) async throws {
         try await withServer(database) { server in

@@ -85,6 +85,20 @@ final class TestServer: Sendable {
         return TestResponse(status: response.status.code, headers: response.headers, data: data)
     }
 
+    /// Sends a request whose body is `bytes` as they are (e.g. not UTF-8), as `application/json`.
+    func send(_ method: HTTPMethod, _ path: String, bytes: [UInt8], headers extra: [(String, String)] = [])
+        async throws -> TestResponse
+    {
+        var headers = HTTPHeaders()
+        headers.add(name: .contentType, value: "application/json")
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
+            request.body = ByteBuffer(bytes: bytes)
+        }
+        let data = response.body.map { Data(buffer: $0) } ?? Data()
+        return TestResponse(status: response.status.code, headers: response.headers, data: data)
+    }
+
     /// Sends `json` (a dictionary or an Encodable) as the body.
     func send(
         _ method: HTTPMethod, _ path: String, json: Any, bearer: String? = nil, headers: [(String, String)] = []
