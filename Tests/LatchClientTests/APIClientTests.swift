@@ -163,7 +163,7 @@ struct APIClientTests {
         let totp = LatchAPI.error(
             from: SessionFakeServer.json(
                 403, #"{"error":"VERIFICATION_REQUIRED","message":"x","challenge_id":"c9","method":"totp"}"#))
-        let stepUp = LatchAPI.error(
+        let verificationRequired = LatchAPI.error(
             from: SessionFakeServer.json(
                 403, #"{"error":"VERIFICATION_REQUIRED","message":"x","field":"verification_token"}"#))
 
@@ -173,8 +173,8 @@ struct APIClientTests {
         }
         #expect(challenge == SignInChallenge(id: "c9", method: .totp))
         // Without a challenge it is the step-up kind: an ordinary server error with that code.
-        #expect(stepUp.serverError?.field == "verification_token")
-        #expect(stepUp.code == .verificationRequired)
+        #expect(verificationRequired.serverError?.field == "verification_token")
+        #expect(verificationRequired.code == .verificationRequired)
     }
 
     @Test func C11_unknownCodesAndForeignBodies() {

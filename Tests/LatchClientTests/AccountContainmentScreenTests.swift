@@ -75,7 +75,7 @@
             #expect(model.codeEntry == "MyCode42")
         }
 
-        @Test func test_19_3_freezeAfterOneConfirmationWithoutStepUp() async {
+        @Test func test_19_3_freezeAfterOneConfirmationWithoutVerification() async {
             let verified = SessionTestBox(0)
             let model = model { _ in
                 verified.withLock { $0 += 1 }

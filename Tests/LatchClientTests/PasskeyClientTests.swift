@@ -33,7 +33,7 @@ struct PasskeyClientTests {
         #expect(await device.server.registered.map(\.credentialID) == stored.map(\.credentialID))
     }
 
-    @Test func test_I13_registerWithoutRecentSignInAsksForAddPasskeyStepUp() async throws {
+    @Test func test_I13_registerWithoutRecentSignInAsksForAddPasskeyVerification() async throws {
         let device = PasskeyTestBed()
         try await device.signIn()
         await device.server.set(recentSignIn: false)
@@ -163,7 +163,7 @@ struct PasskeyClientTests {
         #expect(try await device.client.passkeys().count == 1)
     }
 
-    @Test func test_I13_removingWithoutRecentSignInAsksForRemovePasskeyStepUpOfThatPasskey() async throws {
+    @Test func test_I13_removingWithoutRecentSignInAsksForRemovePasskeyVerificationOfThatPasskey() async throws {
         let device = PasskeyTestBed()
         try await device.signIn()
         let first = try await device.client.registerPasskey(authenticator: device.passkeys)
