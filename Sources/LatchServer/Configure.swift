@@ -126,7 +126,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         config: config, clock: clock, secrets: secrets,
         passwords: try PasswordHasher(cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit),
         passwordPolicy: .standard, throttle: LoginThrottleStore(ladder: .standard, waitLimit: config.guessWaitLimit),
-        methodThrottle: LoginThrottleStore(ladder: .stepUpMethod, waitLimit: config.guessWaitLimit),
+        methodThrottle: LoginThrottleStore(ladder: .verificationMethod, waitLimit: config.guessWaitLimit),
         budgets: GuessBudgetStore(),
         emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
         rotation: RefreshTokenRotation(

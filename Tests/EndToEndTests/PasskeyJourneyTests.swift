@@ -99,7 +99,7 @@ struct PasskeyJourneyTests {
         }
     }
 
-    @Test func test_I13_stepUpWithAPasskeyThroughTheVerificationPage() async throws {
+    @Test func test_I13_verifyingWithAPasskeyThroughTheVerificationPage() async throws {
         try await withLiveServer { server in
             let device = Device(on: server)
             try await device.signUp(on: server)

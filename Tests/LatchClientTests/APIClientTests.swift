@@ -8,33 +8,22 @@ import Testing
 /// Accept-Language) and every error answer mapped to `LatchClientError` (C11).
 @Suite("API client (C11)")
 struct APIClientTests {
-    /// A transport that records the request and answers with a fixed response (or throws).
-    actor Recorder: HTTPTransport {
-        var answer: Result<HTTPResponse, URLError>
-        private(set) var sent: [HTTPRequest] = []
-
-        init(_ answer: Result<HTTPResponse, URLError>) { self.answer = answer }
-
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            sent.append(request)
-            return try answer.get()
-        }
-    }
-
     static let tokenJSON = #"""
         {"access_token":"at","token_type":"Bearer","expires_in":7200,"refresh_token":"rt","refresh_expires_in":2592000,
          "session_id":"s1","user":{"id":"u1","email":"a@example.com","email_verified":true,"nickname":null,
          "created_at":"2026-01-02T03:04:05Z"}}
         """#
 
-    func api(_ recorder: Recorder, base: String = "https://auth.example.com", language: String? = nil) -> LatchAPI {
+    func api(_ recorder: RecordingTransport, base: String = "https://auth.example.com", language: String? = nil)
+        -> LatchAPI
+    {
         LatchAPI(serverURL: URL(string: base)!, transport: recorder, acceptLanguage: language)
     }
 
     // MARK: - Requests
 
     @Test func C5_passwordGrantIsSnakeCaseJSON() async throws {
-        let recorder = Recorder(.success(SessionFakeServer.json(200, Self.tokenJSON)))
+        let recorder = RecordingTransport(.success(SessionFakeServer.json(200, Self.tokenJSON)))
 
         let tokens = try await api(recorder, language: "zh-Hans").passwordGrant(
             email: "a@example.com", password: "Secret123", device: DeviceInfo(id: "inst-1", platform: "iOS"))
@@ -53,7 +42,7 @@ struct APIClientTests {
     }
 
     @Test func C6_everyGrantNamesItsType() async throws {
-        let recorder = Recorder(.success(SessionFakeServer.json(200, Self.tokenJSON)))
+        let recorder = RecordingTransport(.success(SessionFakeServer.json(200, Self.tokenJSON)))
         let api = api(recorder)
 
         _ = try await api.refreshGrant(refreshToken: "rt")
@@ -68,7 +57,7 @@ struct APIClientTests {
     }
 
     @Test func C8_signedInCallsCarryTheBearerAndEscapeIDs() async throws {
-        let recorder = Recorder(.success(HTTPResponse(status: 204)))
+        let recorder = RecordingTransport(.success(HTTPResponse(status: 204)))
         let api = api(recorder, base: "https://example.com/auth/")
 
         try await api.revokeSession(id: "a b/c", accessToken: "tok")
@@ -86,7 +75,7 @@ struct APIClientTests {
     }
 
     @Test func C3_passwordCallsSendTheContractsFields() async throws {
-        let recorder = Recorder(.success(HTTPResponse(status: 204)))
+        let recorder = RecordingTransport(.success(HTTPResponse(status: 204)))
         let api = api(recorder)
 
         try await api.forgotPassword(email: "a@example.com")
@@ -174,7 +163,7 @@ struct APIClientTests {
         let totp = LatchAPI.error(
             from: SessionFakeServer.json(
                 403, #"{"error":"VERIFICATION_REQUIRED","message":"x","challenge_id":"c9","method":"totp"}"#))
-        let stepUp = LatchAPI.error(
+        let verificationRequired = LatchAPI.error(
             from: SessionFakeServer.json(
                 403, #"{"error":"VERIFICATION_REQUIRED","message":"x","field":"verification_token"}"#))
 
@@ -184,8 +173,8 @@ struct APIClientTests {
         }
         #expect(challenge == SignInChallenge(id: "c9", method: .totp))
         // Without a challenge it is the step-up kind: an ordinary server error with that code.
-        #expect(stepUp.serverError?.field == "verification_token")
-        #expect(stepUp.code == .verificationRequired)
+        #expect(verificationRequired.serverError?.field == "verification_token")
+        #expect(verificationRequired.code == .verificationRequired)
     }
 
     @Test func C11_unknownCodesAndForeignBodies() {
@@ -201,7 +190,7 @@ struct APIClientTests {
     }
 
     @Test func C11_networkFailureIsNetwork() async throws {
-        let recorder = Recorder(.failure(URLError(.notConnectedToInternet)))
+        let recorder = RecordingTransport(.failure(URLError(.notConnectedToInternet)))
 
         let error = await #expect(throws: LatchClientError.self) { try await api(recorder).me(accessToken: "t") }
 
@@ -213,7 +202,7 @@ struct APIClientTests {
     }
 
     @Test func C11_successBodyThatDoesNotDecodeIsUnexpected() async throws {
-        let recorder = Recorder(.success(SessionFakeServer.json(200, #"{"id":1}"#)))
+        let recorder = RecordingTransport(.success(SessionFakeServer.json(200, #"{"id":1}"#)))
 
         let error = await #expect(throws: LatchClientError.self) { try await api(recorder).me(accessToken: "t") }
 
@@ -224,7 +213,7 @@ struct APIClientTests {
     }
 
     @Test func C11_errorBodyIsMappedForTypedCalls() async throws {
-        let recorder = Recorder(
+        let recorder = RecordingTransport(
             .success(SessionFakeServer.json(401, #"{"error":"AUTH_001","message":"邮箱或密码错误","attempts_remaining":3}"#)))
 
         let error = await #expect(throws: LatchClientError.self) {

@@ -9,158 +9,14 @@ import Testing
 /// password reset's second factor, and SECURITY_HOLD on the verification page.
 @Suite("Account security in the SDK (issue 19)")
 struct AccountSecurityClientTests {
-    static let startedAt = Date(timeIntervalSince1970: 1_795_665_600)
-    static let holdUntil = startedAt.addingTimeInterval(24 * 3600)
-    static let totpCode = "246810"
-
-    /// `SessionFakeServer` plus issue 19's endpoints.
-    actor ContainmentServer: HTTPTransport {
-        let inner = SessionFakeServer()
-        var recentSignIn = true
-        var antiPhishingCode: String?
-        var frozen = false
-        var holdsWithdrawals = false
-        private(set) var bodies: [String: [Data?]] = [:]
-        private(set) var authorizations: [String: [String?]] = [:]
-
-        func set(recentSignIn: Bool) { self.recentSignIn = recentSignIn }
-        func set(frozen: Bool) { self.frozen = frozen }
-        func set(holdsWithdrawals: Bool) { self.holdsWithdrawals = holdsWithdrawals }
-
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            let path = SessionFakeServer.path(of: request)
-            let key = "\(request.method) \(path)"
-            bodies[key, default: []].append(request.body)
-            authorizations[key, default: []].append(request.headers["Authorization"])
-            switch (request.method, path) {
-            case ("POST", "/v1/freeze"):
-                return SessionFakeServer.json(202, #"{"status":"accepted"}"#)
-            case ("POST", "/v1/password/reset"):
-                return reset(request)
-            case ("POST", "/v1/token") where frozen:
-                return Self.frozenAnswer
-            case ("GET", "/v1/me/security"), ("PUT", "/v1/me/anti-phishing-code"),
-                ("DELETE", "/v1/me/anti-phishing-code"), ("POST", "/v1/me/freeze"), ("POST", "/v1/verifications"):
-                guard let token = try await live(request) else { return SessionFakeServer.sessionExpired }
-                return try await signedIn(request, key: key, token: token)
-            default:
-                return try await inner.send(request)
-            }
-        }
-
-        private func signedIn(_ request: HTTPRequest, key: String, token: String) async throws -> HTTPResponse {
-            switch key {
-            case "GET /v1/me/security":
-                let holds =
-                    holdsWithdrawals
-                    ? [
-                        SecurityHoldInfo(
-                            actions: ["withdrawal"], reason: "password_reset", startedAt: startedAt,
-                            holdUntil: holdUntil)
-                    ] : []
-                return try SessionFakeServer.json(
-                    200, AccountSecurityStatus(holds: holds, antiPhishingCode: antiPhishingCode))
-            case "PUT /v1/me/anti-phishing-code":
-                let update = try JSONDecoder().decode(AntiPhishingCodeUpdate.self, from: request.body ?? Data())
-                guard (4...20).contains(update.code.count), !update.code.contains(" ") else {
-                    return SessionFakeServer.json(
-                        422, #"{"error":"VALIDATION_FAILED","message":"Invalid input.","field":"code"}"#)
-                }
-                guard recentSignIn || update.verificationToken == "proof-1" else { return Self.verificationRequired }
-                antiPhishingCode = update.code
-                return HTTPResponse(status: 204)
-            case "DELETE /v1/me/anti-phishing-code":
-                let proof = request.body.flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }
-                guard recentSignIn || proof?["verification_token"] == "proof-1" else {
-                    return Self.verificationRequired
-                }
-                antiPhishingCode = nil
-                return HTTPResponse(status: 204)
-            case "POST /v1/me/freeze":
-                frozen = true
-                await inner.refuse(accessToken: token)
-                return HTTPResponse(status: 204)
-            default: // POST /v1/verifications
-                guard holdsWithdrawals else {
-                    return try SessionFakeServer.json(
-                        201,
-                        VerificationStarted(
-                            verificationId: "v-1", methods: [VerificationMethodOffer(type: .fundPassword)],
-                            preferred: .fundPassword, expiresIn: 300))
-                }
-                let body = APIErrorBody(
-                    error: "SECURITY_HOLD", message: "For your security, this action is paused.",
-                    details: LatchErrorDetails(holdUntil: holdUntil, reason: "password_reset", action: "withdrawal"))
-                return try SessionFakeServer.json(403, body)
-            }
-        }
-
-        private func reset(_ request: HTTPRequest) -> HTTPResponse {
-            guard let reset = try? JSONDecoder().decode(ResetPasswordRequest.self, from: request.body ?? Data()) else {
-                return SessionFakeServer.json(400, #"{"error":"MALFORMED_BODY","message":"x"}"#)
-            }
-            if frozen {
-                guard let second = reset.secondFactor else {
-                    return SessionFakeServer.json(
-                        403,
-                        #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","method":"totp","field":"second_factor"}"#
-                    )
-                }
-                guard second == totpCode else {
-                    return SessionFakeServer.json(
-                        400, #"{"error":"AUTH_003","message":"The verification code is wrong or has expired."}"#)
-                }
-                frozen = false
-            }
-            return HTTPResponse(status: 204)
-        }
-
-        /// The bearer token when the inner server still accepts it.
-        private func live(_ request: HTTPRequest) async throws -> String? {
-            var probe = request
-            probe.method = "GET"
-            probe.url = URL(string: "https://auth.example.com/v1/me")!
-            probe.body = nil
-            guard try await inner.send(probe).status == 200 else { return nil }
-            return SessionFakeServer.bearer(of: request)
-        }
-
-        static let verificationRequired = SessionFakeServer.json(
-            403,
-            #"{"error":"VERIFICATION_REQUIRED","message":"Please verify it is you before doing this.","field":"verification_token"}"#
-        )
-        static let frozenAnswer = SessionFakeServer.json(
-            403,
-            #"{"error":"ACCOUNT_FROZEN","message":"This account is frozen. Reset your password by email to recover it."}"#
-        )
-    }
-
-    struct Bed {
-        let server = ContainmentServer()
-        let vault = InMemoryVault()
-        let clock = SessionTestClock(AccountSecurityClientTests.startedAt.addingTimeInterval(1))
-        let client: LatchClient
-
-        init() {
-            client = LatchClient(
-                serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: server,
-                acceptLanguage: "zh-Hans", clock: clock.now)
-        }
-
-        func signIn() async throws {
-            try await client.signIn(with: await server.inner.issueTokens())
-        }
-
-        func sentBody(_ key: String) async -> [String: String]? {
-            guard let data = await server.bodies[key]?.last ?? nil else { return nil }
-            return try? JSONDecoder().decode([String: String].self, from: data)
-        }
-    }
+    static let startedAt = ContainmentServer.startedAt
+    static let holdUntil = ContainmentServer.holdUntil
+    static let totpCode = ContainmentServer.totpCode
 
     // MARK: - GET /v1/me/security
 
     @Test func test_19_accountSecurityReadsHoldsAndAntiPhishingCode() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         await bed.server.set(holdsWithdrawals: true)
 
@@ -175,7 +31,7 @@ struct AccountSecurityClientTests {
     // MARK: - §4 anti-phishing code
 
     @Test func test_19_4_setAntiPhishingCodeRecentlySignedIn() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
 
         try await bed.client.setAntiPhishingCode("MyCode42")
@@ -185,7 +41,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_4_setAntiPhishingCodeLaterNeedsVerificationToken() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         await bed.server.set(recentSignIn: false)
 
@@ -203,7 +59,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_4_refusedAntiPhishingCodeNamesTheField() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
 
         await #expect {
@@ -215,7 +71,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_4_removeAntiPhishingCode() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         try await bed.client.setAntiPhishingCode("MyCode42")
         await bed.server.set(recentSignIn: false)
@@ -229,7 +85,7 @@ struct AccountSecurityClientTests {
     // MARK: - §3 freeze
 
     @Test func test_19_3_freezeAccountSignsOutHereAndDropsBiometrics() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         try await BiometricEnrollmentStore(vault: bed.vault).remember(
             BiometricBinding(credentialID: "cred-1", biometry: .faceID), domainState: Data("state-A".utf8))
@@ -244,7 +100,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_3_freezeLinkNeedsNoSignIn() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
 
         try await bed.client.freeze(linkToken: "link-token-1")
 
@@ -253,7 +109,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_3_frozenAccountSignInIsATypedError() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         await bed.server.set(frozen: true)
 
         await #expect {
@@ -268,7 +124,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_3_refreshRefusedAsFrozenSignsOut() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         await bed.server.set(frozen: true)
 
@@ -281,7 +137,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_3_resetPasswordOfFrozenAccountAsksForTheSecondFactor() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         await bed.server.set(frozen: true)
 
         // Without the second factor: a typed "needs the second factor".
@@ -309,7 +165,7 @@ struct AccountSecurityClientTests {
     // MARK: - §2 the hold on the verification page
 
     @Test func test_19_2_startVerificationRefusedWithTheHold() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         await bed.server.set(holdsWithdrawals: true)
 
@@ -321,22 +177,8 @@ struct AccountSecurityClientTests {
         }
     }
 
-    /// Shows nothing; records the screens and closes the hold page.
-    actor ClosingPresenter: VerificationPresenter {
-        private(set) var screens: [VerificationScreen] = []
-        private(set) var closing: VerificationAnnouncement?
-
-        func present(_ screen: VerificationScreen, respond: VerificationResponder) {
-            screens.append(screen)
-            if screen.kind == .securityHold || screen.kind == .fundPassword { respond(.tapped(.cancel)) }
-        }
-
-        func dismiss(announcing announcement: VerificationAnnouncement) { closing = announcement }
-        func openSettings() {}
-    }
-
     @Test func test_19_2_verifyShowsTheHoldPageAndCloseIsCancel() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         await bed.server.set(holdsWithdrawals: true)
         let presenter = ClosingPresenter()
@@ -356,7 +198,7 @@ struct AccountSecurityClientTests {
     }
 
     @Test func test_19_2_verifyWithoutHoldOffersMethods() async throws {
-        let bed = Bed()
+        let bed = AccountSecurityTestBed()
         try await bed.signIn()
         let presenter = ClosingPresenter()
 

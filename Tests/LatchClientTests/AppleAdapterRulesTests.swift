@@ -4,17 +4,6 @@ import Testing
 
 @testable import LatchClient
 
-/// A device key store whose key the enclave refuses (enrollment changed under `.biometryCurrentSet`).
-struct InvalidatedKeyStore: DeviceKeyStore {
-    let inner: SoftwareDeviceKeyStore
-    func createKey() async throws -> DeviceKey { try await inner.createKey() }
-    func publicKey() async throws -> String? { try await inner.publicKey() }
-    func sign(_ message: SignedMessage) async throws -> String {
-        throw DeviceKeyError(securityStatus: DeviceKeyError.authFailedStatus)
-    }
-    func deleteKey() async throws { try await inner.deleteKey() }
-}
-
 /// Issue 11 §2: the rules behind the Apple adapters, decided in plain Swift and tested on Linux —
 /// enrollment provenance and re-baselining, the invalidated key, key replacement, software protection.
 @Suite("Apple adapter rules (issue 11 §2)")

@@ -4,69 +4,6 @@ import Testing
 
 @testable import LatchClient
 
-/// Holds callers until released, and tells a test when the first one arrived (no polling).
-actor CredentialServerGate {
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var watchers: [CheckedContinuation<Void, Never>] = []
-    private var open = false
-    private(set) var arrivals = 0
-
-    func pass() async {
-        arrivals += 1
-        for watcher in watchers { watcher.resume() }
-        watchers = []
-        if open { return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    /// Returns once someone has arrived at the gate.
-    func firstArrival() async {
-        if arrivals > 0 { return }
-        await withCheckedContinuation { watchers.append($0) }
-    }
-
-    func release() {
-        open = true
-        for continuation in waiting { continuation.resume() }
-        waiting = []
-    }
-}
-
-/// Everything biometric login needs, on Linux: a simulated sensor, a software key, a vault, a server.
-struct BiometricTestBed {
-    let vault: TestVault
-    let sensor: SimulatedAuthenticator
-    let keys: SoftwareDeviceKeyStore
-    let store: BiometricEnrollmentStore
-    let server: FakeCredentialServer
-    let enrollment: BiometricEnrollment
-
-    static let session = Data("the session's tokens".utf8)
-
-    init(kind: BiometryKind = .faceID) {
-        vault = TestVault(items: ["session": Self.session])
-        sensor = SimulatedAuthenticator(kind: kind)
-        keys = SoftwareDeviceKeyStore(vault: vault)
-        store = BiometricEnrollmentStore(vault: vault)
-        server = FakeCredentialServer()
-        enrollment = BiometricEnrollment(authenticator: sensor, keys: keys, store: store, api: server)
-    }
-
-    /// Enables biometric login as a signed-in user would.
-    func enabled() async throws -> BiometricBinding {
-        await sensor.enqueue(.match)
-        guard case .enabled(let binding) = try await enrollment.enable(reason: "Turn on", deviceName: "Test phone")
-        else {
-            throw DeviceKeyError.noKey
-        }
-        return binding
-    }
-
-    @MainActor func driver(language: LatchLanguage = .en) -> BiometricSignInDriver {
-        BiometricSignInDriver(authenticator: sensor, keys: keys, enrollment: store, api: server, language: language)
-    }
-}
-
 /// B6, C12, B4, B7: the driver runs the machine against the sensor, the key and the server. It is
 /// `@MainActor`, so its updates arrive on the main actor (B7).
 @Suite("B6 biometric sign-in driver")

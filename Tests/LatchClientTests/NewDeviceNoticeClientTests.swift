@@ -9,35 +9,7 @@ import Testing
 /// server without the field reads as on. (The screen model's own tests need Observation.)
 @Suite("New-device notice switch in the SDK (issue 23 §1)")
 struct NewDeviceNoticeClientTests {
-    /// `SessionFakeServer` plus `GET`/`PATCH /v1/me/security-settings` as latchd answers them: turning the
-    /// notice off without the token "vt-1" is 403 VERIFICATION_REQUIRED (an old session).
-    actor SettingsServer: HTTPTransport {
-        let inner = SessionFakeServer()
-        private(set) var notifyNewDevices = true
-        private(set) var patchBodies: [String] = []
-
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            switch (request.method, SessionFakeServer.path(of: request)) {
-            case ("GET", "/v1/me/security-settings"):
-                return try SessionFakeServer.json(
-                    200, SecuritySettings(verifyUnusualSignIns: true, notifyNewDevices: notifyNewDevices))
-            case ("PATCH", "/v1/me/security-settings"):
-                patchBodies.append(String(decoding: request.body ?? Data(), as: UTF8.self))
-                let update = try JSONDecoder().decode(SecuritySettingsUpdate.self, from: request.body ?? Data())
-                if update.notifyNewDevices == false, update.verificationToken != "vt-1" {
-                    return SessionFakeServer.json(
-                        403, #"{"error":"VERIFICATION_REQUIRED","message":"此操作需要先验证身份","field":"verification_token"}"#)
-                }
-                if let on = update.notifyNewDevices { notifyNewDevices = on }
-                return try SessionFakeServer.json(
-                    200, SecuritySettings(verifyUnusualSignIns: true, notifyNewDevices: notifyNewDevices))
-            default:
-                return try await inner.send(request)
-            }
-        }
-    }
-
-    let server = SettingsServer()
+    let server = NewDeviceNoticeServer()
     let vault = InMemoryVault()
 
     func signedInService() async throws -> LatchSecuritySettingsService {

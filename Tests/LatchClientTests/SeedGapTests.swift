@@ -30,17 +30,8 @@ struct SeedGapTests {
         #expect(InsecureServerURL(url: URL(string: "http://a.example")!).description.contains("https://"))
     }
 
-    /// Records what is sent; answers 200 `{}`.
-    actor Recorder: HTTPTransport {
-        private(set) var sent: [HTTPRequest] = []
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            sent.append(request)
-            return HTTPResponse(status: 204)
-        }
-    }
-
     @Test func test_23_1_plainHTTPServerGetsNoRequest() async throws {
-        let recorder = Recorder()
+        let recorder = NoContentTransport()
         let api = LatchAPI(serverURL: URL(string: "http://auth.example.com")!, transport: recorder)
 
         await #expect(throws: InsecureServerURL.self) { try await api.forgotPassword(email: "a@example.com") }
@@ -115,7 +106,7 @@ struct SeedGapTests {
             BiometricBinding(credentialID: F.credentialID, biometry: .faceID),
             reading: try #require(await sensor.domainStateReading()))
         let client = LatchClient(
-            serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: Recorder())
+            serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: NoContentTransport())
 
         // Unchanged: biometrics are offered.
         #expect(await client.verificationDeviceState(authenticator: sensor).biometricCredentialID == F.credentialID)

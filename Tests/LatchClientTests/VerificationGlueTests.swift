@@ -103,11 +103,3 @@ struct VerificationGlueTests {
         #expect(model.closingAnnouncement == VerificationAnnouncement("已取消验证"))
     }
 }
-
-/// Inputs a responder received.
-final class InputLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [VerificationInput] = []
-    var inputs: [VerificationInput] { lock.withLock { stored } }
-    func append(_ input: VerificationInput) { lock.withLock { stored.append(input) } }
-}

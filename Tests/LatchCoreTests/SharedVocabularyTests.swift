@@ -50,7 +50,7 @@ struct SharedVocabularyTests {
 
     @Test("test_I14 security-event kinds keep their wire names; an unknown type reads as nil")
     func test_I14_securityEventKinds() {
-        #expect(SecurityEventKind.stepUpPassed.rawValue == "verification_passed")
+        #expect(SecurityEventKind.verificationPassed.rawValue == "verification_passed")
         #expect(SecurityEventKind.passkeyCounterRegressed.rawValue == "passkey_counter_regressed")
         let known = SecurityEventInfo(id: "e", type: "signed_in", sessionId: nil, ip: nil, createdAt: Date())
         let newer = SecurityEventInfo(id: "e", type: "something_new", sessionId: nil, ip: nil, createdAt: Date())

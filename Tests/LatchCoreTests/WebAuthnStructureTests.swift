@@ -130,18 +130,18 @@ struct WebAuthnStructureTests {
     @Test(
         "Issue 13: the step-up challenge is SHA-256 of the latch-v1 verify message, different per action and parameters"
     )
-    func test_13_stepUpChallengeBindsTheAction() throws {
-        let one = try PasskeyStepUpChallenge.bytes(
+    func test_13_verificationChallengeBindsTheAction() throws {
+        let one = try PasskeyVerificationChallenge.bytes(
             action: "withdrawal", parameters: ["amount": "1"], challengeID: "c", challenge: "x")
         let text = "latch-v1\nverify:withdrawal:\(CanonicalParameters.digest(["amount": "1"]))\nc\nx"
         #expect(one == Array(SHA256.hash(data: Data(text.utf8))))
         #expect(
             one
-                != (try PasskeyStepUpChallenge.bytes(
+                != (try PasskeyVerificationChallenge.bytes(
                     action: "withdrawal", parameters: ["amount": "2"], challengeID: "c", challenge: "x")))
         #expect(
             one
-                != (try PasskeyStepUpChallenge.bytes(
+                != (try PasskeyVerificationChallenge.bytes(
                     action: "transfer", parameters: ["amount": "1"], challengeID: "c", challenge: "x")))
     }
 }

@@ -50,7 +50,8 @@ struct AccountExportTests {
             // a hash or a token.
             let text = answer.text
             var secrets = [
-                "Correct-Horse-9", StepUp.fundPassword, alice.refreshToken, alice.accessToken, "$2b$", "$2a$", "sealed",
+                "Correct-Horse-9", VerificationSamples.fundPassword, alice.refreshToken, alice.accessToken, "$2b$",
+                "$2a$", "sealed",
                 "hash"
             ]
             secrets += authenticator.recoveryCodes

@@ -225,7 +225,8 @@ struct AdminTests {
             let events = try #require(detail.json["security_events"] as? [[String: Any]])
             #expect(events.contains { $0["type"] as? String == "sign_in_failed" } && events.count <= 50)
             for secretText in [
-                secret, tokens.refreshToken, second.refreshToken, tokens.accessToken, StepUp.fundPassword, "$2",
+                secret, tokens.refreshToken, second.refreshToken, tokens.accessToken, VerificationSamples.fundPassword,
+                "$2",
                 key.publicKey
             ]
                 + recoveryCodes
@@ -350,7 +351,7 @@ struct AdminTests {
                     bearer: tokens.accessToken)
             }
             for _ in 0..<5 { _ = try await changeFundPassword(current: "111112") }
-            let fundLocked = try await changeFundPassword(current: StepUp.fundPassword)
+            let fundLocked = try await changeFundPassword(current: VerificationSamples.fundPassword)
             try #require(fundLocked.status == 423, "the fund password's D2 ladder is locked: \(fundLocked.text)")
             let before = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
             let locks = try #require(before.json["locks"] as? [[String: Any]])
@@ -369,7 +370,7 @@ struct AdminTests {
                 .POST, "/v1/admin/users/\(tokens.user.id)/unlock", bearer: Self.adminKey)
 
             #expect(unlocked.status == 204)
-            let fundChanged = try await changeFundPassword(current: StepUp.fundPassword)
+            let fundChanged = try await changeFundPassword(current: VerificationSamples.fundPassword)
             #expect(fundChanged.status == 204, "the fund password's lock is cleared too: \(fundChanged.text)")
             let signedIn = try await server.signIn()
             #expect(signedIn.status == 200, "\(signedIn.text)")
@@ -430,7 +431,8 @@ struct AdminTests {
             #expect(subjects.contains("你的 Latch 两步验证已被重置"))
             #expect(subjects.contains("Your Latch fund password was reset"))
             let started = try await server.send(
-                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal],
+                .POST, "/v1/verifications",
+                json: ["action": "withdrawal", "parameters": VerificationSamples.withdrawal],
                 bearer: tokens.accessToken)
             #expect(started.errorCode == "NO_VERIFICATION_METHOD", "no factor is left to verify with: \(started.text)")
             let events = try await server.eventTypes(bearer: tokens.accessToken)

@@ -289,11 +289,12 @@ struct DeviceCredentialTests {
             }
             try await server.setFundPassword(bearer: tokens.accessToken)
             let verification = try await server.startedVerification(bearer: tokens.accessToken)
-            let stepUpChallenge = try #require(verification.methods.first)
-            let stepUpID = try #require(stepUpChallenge.challengeId)
+            let verificationChallenge = try #require(verification.methods.first)
+            let verificationChallengeID = try #require(verificationChallenge.challengeId)
             let crossPurpose = try await server.deviceSignatureGrant(
-                challengeID: stepUpID,
-                signature: try key.signLogin(challengeID: stepUpID, challenge: try #require(stepUpChallenge.challenge)))
+                challengeID: verificationChallengeID,
+                signature: try key.signLogin(
+                    challengeID: verificationChallengeID, challenge: try #require(verificationChallenge.challenge)))
             #expect(
                 crossPurpose.status == 401 && crossPurpose.errorCode == "AUTH_001",
                 "a step-up challenge cannot sign in: \(crossPurpose.text)")

@@ -134,12 +134,13 @@ struct FundPasswordTests {
             let next = try await server.startedVerification(bearer: tokens.accessToken)
             let checksBefore = server.app.latch.passwordChecksPerformed
             let rightWhileLocked = try await server.attempt(
-                next.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                next.verificationId,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: tokens.accessToken)
             let checksWhileLocked = server.app.latch.passwordChecksPerformed - checksBefore
             let changeWhileLocked = try await server.send(
                 .PUT, "/v1/fund-password",
-                json: ["fund_password": "135790", "current_fund_password": StepUp.fundPassword],
+                json: ["fund_password": "135790", "current_fund_password": VerificationSamples.fundPassword],
                 bearer: tokens.accessToken)
 
             #expect(answers.prefix(4).map(\.status) == [400, 400, 400, 400])

@@ -313,7 +313,7 @@ struct GuessBudgetTests {
                 for _ in 0..<8 {
                     group.addTask {
                         try await server.send(
-                            .PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword],
+                            .PUT, "/v1/fund-password", json: ["fund_password": VerificationSamples.fundPassword],
                             bearer: tokens.accessToken
                         )
                         .status

@@ -97,15 +97,16 @@ struct MountedVerificationTests {
             let bearer = tokens.accessToken
             #expect(
                 try await mounted.send(
-                    .PUT, "/v1/fund-password", json: ["fund_password": StepUp.fundPassword], bearer: bearer
+                    .PUT, "/v1/fund-password", json: ["fund_password": VerificationSamples.fundPassword], bearer: bearer
                 ).status == 204)
             let started = try await mounted.send(
-                .POST, "/v1/verifications", json: ["action": "withdrawal", "parameters": StepUp.withdrawal],
+                .POST, "/v1/verifications",
+                json: ["action": "withdrawal", "parameters": VerificationSamples.withdrawal],
                 bearer: bearer)
             let verificationID = try started.decode(VerificationStarted.self).verificationId
             let passed = try await mounted.send(
                 .POST, "/v1/verifications/\(verificationID)/attempts",
-                json: ["method": "fund_password", "fund_password": StepUp.fundPassword], bearer: bearer)
+                json: ["method": "fund_password", "fund_password": VerificationSamples.fundPassword], bearer: bearer)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
             let withdrawal = ["verification_token": proof, "amount": "100.00", "address": "TX1"]
 

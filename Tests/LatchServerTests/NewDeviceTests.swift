@@ -205,7 +205,7 @@ struct NewDeviceTests {
     @Test(
         "C8 turning the unusual sign-in check off 10 minutes after sign-in needs a verification; turning it on does not",
         arguments: TestDatabase.all)
-    func C8_turningTheCheckOffIsStepUpProtected(database: TestDatabase) async throws {
+    func C8_turningTheCheckOffIsVerificationProtected(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp(device: Self.phone)
             try await server.setFundPassword(bearer: tokens.accessToken)

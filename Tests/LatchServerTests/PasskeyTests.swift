@@ -323,9 +323,9 @@ struct PasskeyTests {
     }
 
     @Test(
-        "test_13_stepUpWithPasskey: passkey is offered after biometric, its challenge is bound to the action, and an assertion for another action never verifies",
+        "test_13_verificationWithPasskey: passkey is offered after biometric, its challenge is bound to the action, and an assertion for another action never verifies",
         arguments: TestDatabase.all)
-    func test_13_stepUpWithPasskey(database: TestDatabase) async throws {
+    func test_13_verificationWithPasskey(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let bearer = tokens.accessToken
@@ -337,8 +337,9 @@ struct PasskeyTests {
             let transfer = try await server.startedVerification("transfer", parameters: ["to": "bob"], bearer: bearer)
             let offer = try #require(withdrawal.methods.first { $0.type == .passkey })
             let transferOffer = try #require(transfer.methods.first { $0.type == .passkey })
-            let expected = try PasskeyStepUpChallenge.bytes(
-                action: "withdrawal", parameters: StepUp.withdrawal, challengeID: try #require(offer.challengeId),
+            let expected = try PasskeyVerificationChallenge.bytes(
+                action: "withdrawal", parameters: VerificationSamples.withdrawal,
+                challengeID: try #require(offer.challengeId),
                 challenge: try #require(offer.challenge))
             // An assertion made for the transfer, sent to the withdrawal.
             let forTransfer = try authenticator.assert(

@@ -165,7 +165,7 @@ struct PhoneSignInTests {
     @Test(
         "C1 an account with only a phone number does step-up too: fund password, verification, redemption",
         arguments: TestDatabase.all)
-    func C1_phoneOnlyAccountUsesStepUp(database: TestDatabase) async throws {
+    func C1_phoneOnlyAccountUsesVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             _ = try await Self.requestCode(server)
             let tokens = try await Self.smsSignIn(server, code: try await Self.textedCode(server)).decode(

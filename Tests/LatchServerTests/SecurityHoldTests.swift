@@ -95,7 +95,7 @@ struct SecurityHoldTests {
             let fresh = try await server.signIn().decode(TokenResponse.self)
             let changed = try await server.send(
                 .PUT, "/v1/fund-password",
-                json: ["fund_password": "135790", "current_fund_password": StepUp.fundPassword],
+                json: ["fund_password": "135790", "current_fund_password": VerificationSamples.fundPassword],
                 bearer: fresh.accessToken)
             let extended = try await server.startVerification(bearer: fresh.accessToken)
 

@@ -98,7 +98,7 @@ struct SecurityNoticeTransactionTests {
             return {
                 try await $0.send(
                     .PUT, "/v1/fund-password",
-                    json: ["fund_password": "135792", "current_fund_password": StepUp.fundPassword],
+                    json: ["fund_password": "135792", "current_fund_password": VerificationSamples.fundPassword],
                     bearer: tokens.accessToken)
             }
         },

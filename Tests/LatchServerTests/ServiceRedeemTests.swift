@@ -18,7 +18,7 @@ struct ServiceRedeemTests {
             try await server.setFundPassword(bearer: tokens.accessToken)
             let proof = try await server.verificationToken(bearer: tokens.accessToken)
             let body: [String: Any] = [
-                "verification_token": proof, "action": "withdrawal", "parameters": StepUp.withdrawal
+                "verification_token": proof, "action": "withdrawal", "parameters": VerificationSamples.withdrawal
             ]
 
             let wrongKey = try await server.send(

@@ -88,7 +88,7 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: tokens.accessToken)
             let offer = try #require(started.methods.first)
             let signature = try key.signVerification(
-                action: "withdrawal", parameters: StepUp.withdrawal,
+                action: "withdrawal", parameters: VerificationSamples.withdrawal,
                 challengeID: try #require(offer.challengeId), challenge: try #require(offer.challenge))
 
             let passed = try await server.attempt(
@@ -127,7 +127,8 @@ struct VerificationTests {
                     "another key",
                     { id, value in
                         try DeviceKey().signVerification(
-                            action: "withdrawal", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
+                            action: "withdrawal", parameters: VerificationSamples.withdrawal, challengeID: id,
+                            challenge: value)
                     }
                 ),
                 (
@@ -141,14 +142,15 @@ struct VerificationTests {
                     "another action",
                     { id, value in
                         try key.signVerification(
-                            action: "transfer", parameters: StepUp.withdrawal, challengeID: id, challenge: value)
+                            action: "transfer", parameters: VerificationSamples.withdrawal, challengeID: id,
+                            challenge: value)
                     }
                 ),
                 (
                     "another challenge",
                     { _, _ in
                         try key.signVerification(
-                            action: "withdrawal", parameters: StepUp.withdrawal,
+                            action: "withdrawal", parameters: VerificationSamples.withdrawal,
                             challengeID: otherChallenge.challengeId,
                             challenge: otherChallenge.challenge)
                     }
@@ -210,7 +212,8 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: alice.accessToken)
             let offer = try #require(started.methods.first)
             let signature = try bobsKey.signVerification(
-                action: "withdrawal", parameters: StepUp.withdrawal, challengeID: try #require(offer.challengeId),
+                action: "withdrawal", parameters: VerificationSamples.withdrawal,
+                challengeID: try #require(offer.challengeId),
                 challenge: try #require(offer.challenge))
 
             let refused = try await server.attempt(
@@ -244,7 +247,8 @@ struct VerificationTests {
             }
             let checksBefore = server.app.latch.passwordChecksPerformed
             let sixth = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                started.verificationId,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: tokens.accessToken)
 
             #expect(remaining == [4, 3, 2, 1, 0])
@@ -268,7 +272,8 @@ struct VerificationTests {
                 started.verificationId, VerificationAttempt(method: .totp, code: app.wrongCode(at: server.clock.now)),
                 bearer: tokens.accessToken)
             let byFund = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                started.verificationId,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: tokens.accessToken)
 
             #expect(wrongTOTP.status == 400 && wrongTOTP.errorBody?.attemptsRemaining == 4)
@@ -307,7 +312,7 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let right = VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword)
+            let right = VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword)
 
             let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
                 for _ in 0..<4 {
@@ -329,7 +334,7 @@ struct VerificationTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let started = try await server.startedVerification(bearer: tokens.accessToken)
-            let right = VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword)
+            let right = VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword)
             let first = try await server.attempt(started.verificationId, right, bearer: tokens.accessToken)
 
             let second = try await server.attempt(started.verificationId, right, bearer: tokens.accessToken)
@@ -350,10 +355,12 @@ struct VerificationTests {
             let started = try await server.startedVerification(bearer: alice.accessToken)
 
             let byBob = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                started.verificationId,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: bob.accessToken)
             let unknown = try await server.attempt(
-                UUID().uuidString, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                UUID().uuidString,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: bob.accessToken)
             let byAlice = try await server.attempt(
                 started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: "975310"),
@@ -374,7 +381,8 @@ struct VerificationTests {
 
             server.clock.advance(by: 301)
             let late = try await server.attempt(
-                started.verificationId, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                started.verificationId,
+                VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: tokens.accessToken)
 
             #expect(late.status == 400 && late.errorCode == "AUTH_003", "\(late.text)")
@@ -458,7 +466,7 @@ struct VerificationTests {
                 bearer: tokens.accessToken)
             let id = try started.decode(VerificationStarted.self).verificationId
             let passed = try await server.attempt(
-                id, VerificationAttempt(method: .fundPassword, fundPassword: StepUp.fundPassword),
+                id, VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: tokens.accessToken)
             let proof = try passed.decode(VerificationPassed.self).verificationToken
 

@@ -22,8 +22,8 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     case recoveryCodeUsed = "recovery_code_used"
     case fundPasswordSet = "fund_password_set"
     case fundPasswordChanged = "fund_password_changed"
-    case stepUpFailed = "verification_failed"
-    case stepUpPassed = "verification_passed"
+    case verificationFailed = "verification_failed"
+    case verificationPassed = "verification_passed"
     case verificationRedeemed = "verification_redeemed"
     case deviceBound = "device_bound"
     case deviceUnbound = "device_unbound"
@@ -59,4 +59,11 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     case securityHoldEnded = "security_hold_ended"
     /// The anti-phishing code was set, changed or removed (issue 19 §4).
     case antiPhishingCodeChanged = "anti_phishing_code_changed"
+}
+
+extension SecurityEventKind {
+    @available(*, deprecated, renamed: "verificationFailed")
+    public static var stepUpFailed: SecurityEventKind { .verificationFailed }
+    @available(*, deprecated, renamed: "verificationPassed")
+    public static var stepUpPassed: SecurityEventKind { .verificationPassed }
 }

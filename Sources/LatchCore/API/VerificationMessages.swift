@@ -21,7 +21,7 @@ public struct VerificationMethodOffer: Codable, Sendable, Equatable {
     /// For `biometric` and `passkey`: the challenge and its id.
     public var challengeId: String?
     public var challenge: String?
-    /// For `passkey`: the request options, whose `challenge` is `PasskeyStepUpChallenge` of this
+    /// For `passkey`: the request options, whose `challenge` is `PasskeyVerificationChallenge` of this
     /// verification's action, parameters, `challenge_id` and `challenge` (base64url).
     public var options: PublicKeyCredentialRequestOptionsJSON?
 

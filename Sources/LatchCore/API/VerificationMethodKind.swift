@@ -1,4 +1,4 @@
-/// A way to answer a step-up verification (A5, A11, D3, issue 13), as the API names it: the `type`
+/// A way to answer a verification (A5, A11, D3, issue 13), as the API names it: the `type`
 /// of an offer, `preferred`, the `method` of an attempt and of a redeemed proof. Every switch over it
 /// is exhaustive, so a new method does not compile until each place handles it.
 public enum VerificationMethodKind: String, Sendable, Hashable, CaseIterable, Codable {

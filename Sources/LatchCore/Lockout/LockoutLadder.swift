@@ -31,8 +31,11 @@ public struct LockoutLadder: Sendable, Equatable {
     /// The ladder of C4 (password sign-in).
     public static let standard = LockoutLadder()
 
-    /// The ladder of a step-up method (D2: 5 consecutive fund-password failures lock it for an hour).
-    public static let stepUpMethod = LockoutLadder(firstLockDuration: 3600)
+    /// The ladder of a verification method (D2: 5 consecutive fund-password failures lock it for an hour).
+    public static let verificationMethod = LockoutLadder(firstLockDuration: 3600)
+
+    @available(*, deprecated, renamed: "verificationMethod")
+    public static var stepUpMethod: LockoutLadder { verificationMethod }
 
     /// How long to lock once the count of consecutive failures reaches `failures`; `nil` for no lock.
     public func lockDuration(afterConsecutiveFailures failures: Int) -> TimeInterval? {

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The RFC 8785 (JSON Canonicalization Scheme) form of a step-up action's `parameters` — a flat
+/// The RFC 8785 (JSON Canonicalization Scheme) form of a verification action's `parameters` — a flat
 /// object of strings — and its digest, which binds a device signature and a verification token to
 /// exactly those parameters (D3, and the signed-message contract in ARCHITECTURE.md).
 ///

@@ -19,7 +19,7 @@ public struct SignedMessage: Sendable, Equatable {
     public enum Purpose: Sendable, Equatable {
         /// Sign in with a bound device (B6).
         case login
-        /// Step-up verification of `action` with parameters whose canonical digest is `parametersDigest`.
+        /// Verification of `action` with parameters whose canonical digest is `parametersDigest`.
         case verify(action: String, parametersDigest: String)
 
         /// The purpose line: `login` or `verify:{action}:{digest}`.
@@ -68,7 +68,7 @@ public struct SignedMessage: Sendable, Equatable {
         try SignedMessage(purpose: .login, challengeID: challengeID, challenge: challenge)
     }
 
-    /// The message a device signs to pass step-up verification of `action` with `parameters`.
+    /// The message a device signs to pass verification of `action` with `parameters`.
     public static func verification(
         action: String, parameters: [String: String], challengeID: String, challenge: String
     ) throws -> SignedMessage {

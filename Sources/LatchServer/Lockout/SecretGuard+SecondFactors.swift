@@ -13,7 +13,7 @@ extension SecretGuard {
         return try await latch.passwords.withPlace {
             try await guardedCheck(
                 throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(userID.uuidString.lowercased())",
-                owner: owner, session: session, failureEvent: .stepUpFailed,
+                owner: owner, session: session, failureEvent: .verificationFailed,
                 notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
             ) { try await latch.passwords.verify(candidate, against: hash) }
         }

@@ -5,7 +5,7 @@ import Vapor
 
 extension Request {
     /// The `passkey` offer of a new verification, when the user has passkeys: a challenge bound to the
-    /// verification, and request options whose challenge is `PasskeyStepUpChallenge` of the action,
+    /// verification, and request options whose challenge is `PasskeyVerificationChallenge` of the action,
     /// its parameters' digest, the challenge id and the challenge (ARCHITECTURE.md, "passkeys").
     func passkeyOffer(verification: UUID, action: String, digest: String, user: UUID) async throws
         -> VerificationMethodOffer?
@@ -15,7 +15,7 @@ extension Request {
         let challenge = try await PasskeyChallengeStore().create(
             .verification, user: user, verification: verification, now: latch.clock.epochSeconds, on: db)
         let challengeID = try challenge.requireID().uuidString.lowercased()
-        let bound = try PasskeyStepUpChallenge.bytes(
+        let bound = try PasskeyVerificationChallenge.bytes(
             action: action, parametersDigest: digest, challengeID: challengeID, challenge: challenge.challenge)
         let options = PublicKeyCredentialRequestOptionsJSON(
             challenge: Base64URL.encode(bound), timeout: PasskeyRoutes.timeout, rpId: latch.config.relyingParty.id,
@@ -44,7 +44,7 @@ extension Request {
         else {
             return .failed(attemptsBeforeLock: 0) // no live challenge: start a new verification
         }
-        let bound = try PasskeyStepUpChallenge.bytes(
+        let bound = try PasskeyVerificationChallenge.bytes(
             action: action, parametersDigest: digest, challengeID: try challenge.requireID().uuidString.lowercased(),
             challenge: challenge.challenge)
         let assertion: PasskeyVerifier.Assertion

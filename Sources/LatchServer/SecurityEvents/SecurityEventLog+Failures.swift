@@ -8,7 +8,7 @@ extension SecurityEventLog {
     /// passkey assertion or step-up attempt). They are aggregated (issue 20 §5): one row per account,
     /// kind and hour, whose `count` goes up, so a stranger failing without end writes one row an hour
     /// per kind instead of pushing the owner's real events (`passkey_added`, …) out of sight.
-    static let aggregatedKinds: Set<SecurityEvent.Kind> = [.signInFailed, .codeFailed, .stepUpFailed]
+    static let aggregatedKinds: Set<SecurityEvent.Kind> = [.signInFailed, .codeFailed, .verificationFailed]
 
     /// The window failures are counted in: whole hours since 1970.
     static let aggregationWindow: Double = 3600

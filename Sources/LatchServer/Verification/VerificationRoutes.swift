@@ -104,7 +104,7 @@ struct VerificationRoutes: RouteCollection {
         case .totp(let code):
             var used: TOTPService.UsedCode?
             result = try await req.secretGuard.checkTOTP(
-                of: me.userID, owner: user, session: me.sessionID, failureEvent: .stepUpFailed
+                of: me.userID, owner: user, session: me.sessionID, failureEvent: .verificationFailed
             ) {
                 used = try await latch.totp.check(code, user: me.userID, now: now, on: req.db)
                 return used != nil
@@ -131,7 +131,8 @@ struct VerificationRoutes: RouteCollection {
             case .biometric, .passkey:
                 // Nothing to guess (no guess budget): the verification's attempts are the limit.
                 try await latch.events.record(
-                    .stepUpFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+                    .verificationFailed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds,
+                    on: req.db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
             case .totp, .fundPassword:
                 throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
@@ -148,7 +149,7 @@ struct VerificationRoutes: RouteCollection {
             user: me.userID, session: me.sessionID, action: action, digest: digest, method: answer.method, now: seconds,
             on: req.db)
         try await latch.events.record(
-            .stepUpPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
+            .verificationPassed, user: me.userID, session: me.sessionID, ip: req.clientIP, now: seconds, on: req.db)
         return VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))
     }
 

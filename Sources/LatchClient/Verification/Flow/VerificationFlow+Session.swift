@@ -90,7 +90,7 @@ extension VerificationFlow {
     }
 
     /// What a passkey needs in one verification: the challenge's id and the request options whose
-    /// challenge is bound to the action (`PasskeyStepUpChallenge`).
+    /// challenge is bound to the action (`PasskeyVerificationChallenge`).
     struct PasskeyRoute: Equatable {
         var challengeID: String
         var options: PublicKeyCredentialRequestOptionsJSON

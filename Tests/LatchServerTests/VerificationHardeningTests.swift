@@ -8,7 +8,7 @@ import Testing
 /// Second factors must not be addable, or guessable, by someone holding only a stolen access token
 /// or only the password.
 @Suite("Step-up hardening (D1, C8)")
-struct StepUpHardeningTests {
+struct VerificationHardeningTests {
     @Test(
         "D1 enrolling TOTP needs a recent sign-in or a verification token for enable_totp", arguments: TestDatabase.all)
     func D1_enrolmentNeedsRecentSignInOrProof(database: TestDatabase) async throws {

@@ -50,8 +50,8 @@ struct Authenticator {
     }
 }
 
-/// Names and values the step-up tests share.
-enum StepUp {
+/// Names and values the verification tests share.
+enum VerificationSamples {
     static let fundPassword = "246810"
     static let withdrawal = ["amount": "100.00", "address": "TX1"]
 }
@@ -75,7 +75,7 @@ extension TestServer {
     // MARK: Second factors
 
     /// Sets the first fund password (the session must be recent).
-    func setFundPassword(_ value: String = StepUp.fundPassword, bearer: String) async throws {
+    func setFundPassword(_ value: String = VerificationSamples.fundPassword, bearer: String) async throws {
         let set = try await send(.PUT, "/v1/fund-password", json: ["fund_password": value], bearer: bearer)
         try #require(set.status == 204, "set fund password: \(set.text)")
     }
@@ -126,7 +126,7 @@ extension TestServer {
 
     /// `POST /v1/verifications`.
     func startVerification(
-        _ action: String = "withdrawal", parameters: [String: String] = StepUp.withdrawal, bearer: String
+        _ action: String = "withdrawal", parameters: [String: String] = VerificationSamples.withdrawal, bearer: String
     ) async throws -> TestResponse {
         try await send(
             .POST, "/v1/verifications", json: ["action": action, "parameters": parameters] as [String: Any],
@@ -135,7 +135,7 @@ extension TestServer {
 
     /// `POST /v1/verifications`, required to succeed.
     func startedVerification(
-        _ action: String = "withdrawal", parameters: [String: String] = StepUp.withdrawal, bearer: String
+        _ action: String = "withdrawal", parameters: [String: String] = VerificationSamples.withdrawal, bearer: String
     ) async throws -> VerificationStarted {
         let started = try await startVerification(action, parameters: parameters, bearer: bearer)
         try #require(started.status == 201, "start verification: \(started.text)")
@@ -150,8 +150,8 @@ extension TestServer {
 
     /// Passes a verification of `action` with the fund password; returns the verification token.
     func verificationToken(
-        _ action: String = "withdrawal", parameters: [String: String] = StepUp.withdrawal,
-        fundPassword: String = StepUp.fundPassword, bearer: String
+        _ action: String = "withdrawal", parameters: [String: String] = VerificationSamples.withdrawal,
+        fundPassword: String = VerificationSamples.fundPassword, bearer: String
     ) async throws -> String {
         let started = try await startedVerification(action, parameters: parameters, bearer: bearer)
         let passed = try await attempt(
@@ -163,7 +163,8 @@ extension TestServer {
 
     /// `POST /v1/verifications/redeem`.
     func redeem(
-        _ token: String, action: String = "withdrawal", parameters: [String: String] = StepUp.withdrawal, bearer: String
+        _ token: String, action: String = "withdrawal", parameters: [String: String] = VerificationSamples.withdrawal,
+        bearer: String
     ) async throws -> TestResponse {
         try await send(
             .POST, "/v1/verifications/redeem",

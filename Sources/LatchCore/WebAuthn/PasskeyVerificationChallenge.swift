@@ -1,13 +1,13 @@
 import Crypto
 import Foundation
 
-/// The WebAuthn challenge of a step-up verification by passkey (ARCHITECTURE.md, "passkeys"):
+/// The WebAuthn challenge of a verification by passkey (ARCHITECTURE.md, "passkeys"):
 ///
 ///     SHA-256( UTF-8 "latch-v1\nverify:{action}:{digest}\n{challenge_id}\n{challenge}" )
 ///
 /// the 32 bytes the authenticator signs over (inside the client data), so an assertion made for one
 /// action and its parameters never verifies another. The text is `SignedMessage`'s verify message.
-public enum PasskeyStepUpChallenge {
+public enum PasskeyVerificationChallenge {
     /// The 32 challenge bytes for `action` with parameters digest `digest`.
     public static func bytes(action: String, parametersDigest digest: String, challengeID: String, challenge: String)
         throws
@@ -28,3 +28,6 @@ public enum PasskeyStepUpChallenge {
             challenge: challenge)
     }
 }
+
+@available(*, deprecated, renamed: "PasskeyVerificationChallenge")
+public typealias PasskeyStepUpChallenge = PasskeyVerificationChallenge
