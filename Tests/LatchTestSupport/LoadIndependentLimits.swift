@@ -17,6 +17,8 @@ extension LatchConfig {
     ///   took over PostgresNIO's 10 s while the suite's servers all started at once.
     /// - metrics idle timeout: a scrape answered after the listener's 10 s of silence on a loaded machine
     ///   found its connection closed (`remoteConnectionClosed`); the idle tests set their own.
+    /// - provider timeout: Apple's key set fetched from the tests' stand-in took over 5 s while the whole
+    ///   suite ran, and a link answered 503 `keys_unavailable`.
     public mutating func useLoadIndependentLimits() {
         bcryptQueueLimit = 1000
         guessWaitLimit = .seconds(600)
@@ -24,5 +26,6 @@ extension LatchConfig {
         databasePoolTimeoutSeconds = 600
         databaseConnectTimeoutSeconds = 120
         metricsIdleTimeoutSeconds = 600
+        providerTimeoutSeconds = 120
     }
 }

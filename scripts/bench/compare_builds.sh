@@ -6,6 +6,7 @@
 # usage: scripts/bench/compare_builds.sh SECONDS ROUNDS LABEL=path/to/latchd [LABEL=path …]
 #   LATCH_BENCH_GOSERVER=path/to/goserver (default: built from scripts/bench/goserver)
 #   LATCH_BENCH_CONNECTIONS=64 (wrk -c)
+#   LATCH_BENCH_HUMMINGBIRD=path/to/hbserver (scripts/bench/hummingbird/hbserver, issue 21 step 3): measured too
 # Prints req/s per server and route (mean of the rounds), each latchd's me/health (P1), health/Go health
 # (P5) and me/Go user (P6), and each server's resident memory (VmHWM) after the load.
 # needs: wrk, curl, python3 with bcrypt, Go (see go_compare.sh).
@@ -36,6 +37,14 @@ done
 gopid=$!; pids+=($gopid)
 for _ in $(seq 1 50); do curl -sf http://127.0.0.1:18081/health >/dev/null && break; sleep 0.1; done
 gotoken=$(head -n 1 "$work/go-tokens.txt")
+hb="${LATCH_BENCH_HUMMINGBIRD:-}"
+if [ -n "$hb" ]; then
+  "$hb" -db "$work/${labels[0]}.sqlite" -addr 127.0.0.1:18082 -issuer http://127.0.0.1:18082 -tokens "$work/hb-tokens.txt" \
+    -count 1 >"$work/hbserver.log" 2>&1 &
+  hbpid=$!; pids+=($hbpid)
+  for _ in $(seq 1 50); do curl -sf http://127.0.0.1:18082/health >/dev/null && break; sleep 0.1; done
+  hbtoken=$(head -n 1 "$work/hb-tokens.txt")
+fi
 run() {  # name url [token]
   local auth=(); [ -n "${3:-}" ] && auth=(-H "Authorization: Bearer $3")
   wrk -t2 -c"$connections" -d"${seconds}s" "${auth[@]}" "$2" >"$work/$1-$round.txt"
@@ -46,6 +55,10 @@ for round in $(seq 1 "$rounds"); do
     run "${labels[$i]}-health" "http://127.0.0.1:${ports[$i]}/health"
     run "${labels[$i]}-me" "http://127.0.0.1:${ports[$i]}/v1/me" "${tokens[$i]}"
   done
+  if [ -n "$hb" ]; then
+    run hb-health http://127.0.0.1:18082/health
+    run hb-me http://127.0.0.1:18082/v1/me "$hbtoken"
+  fi
   run go-health http://127.0.0.1:18081/health
   run go-user http://127.0.0.1:18081/user "$gotoken"
 done
@@ -60,4 +73,9 @@ for i in "${!labels[@]}"; do
   printf '| %s | %s | %s | %.2f | %.2f | %.2f | %s |\n' "${labels[$i]}" "$h" "$m" "$(echo "$m/$h" | bc -l)" \
     "$(echo "$h/$gh" | bc -l)" "$(echo "$m/$gu" | bc -l)" "$(hwm "${pids[$i]}")"
 done
+if [ -n "$hb" ]; then
+  h=$(mean hb-health); m=$(mean hb-me)
+  printf '| Hummingbird 2 (hbserver) | %s | %s | %.2f | %.2f | %.2f | %s |\n' "$h" "$m" "$(echo "$m/$h" | bc -l)" \
+    "$(echo "$h/$gh" | bc -l)" "$(echo "$m/$gu" | bc -l)" "$(hwm "$hbpid")"
+fi
 printf '| Go net/http | %s | %s | | | | %s |\n' "$gh" "$gu" "$(hwm $gopid)"

@@ -51,6 +51,9 @@ public struct LatchConfig: Sendable {
     public var databasePoolTimeoutSeconds: Int64 = 10
     /// How long opening a PostgreSQL connection may take before it fails (PostgresNIO's default, 10 s).
     public var databaseConnectTimeoutSeconds: Int64 = 10
+    /// How long a call to Apple (key set, token and revoke endpoints) or WeChat may take before it
+    /// counts as unreachable (503 `provider_unavailable`). Tests on a busy machine raise it.
+    public var providerTimeoutSeconds: Int64 = 5
     /// Messages waiting to be sent, per channel, at most; beyond, the request that would add one answers 503.
     public var deliveryQueueCapacity = 10_000
     /// The absolute lifetime of a session in days (`LATCH_SESSION_MAX_DAYS`, 1–3650): however often it

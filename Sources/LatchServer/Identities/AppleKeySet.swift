@@ -11,7 +11,6 @@ import Vapor
 actor AppleKeySet {
     static let unknownKeyRefetchInterval: Double = 60
     static let maximumAge: Double = 24 * 3600
-    static let fetchTimeout: TimeAmount = .seconds(5)
 
     /// Why no key could be given.
     enum Failure: Error {
@@ -23,6 +22,7 @@ actor AppleKeySet {
 
     private let url: String
     private let client: any Client
+    private let fetchTimeout: TimeAmount
     private var keys = JWTKeyCollection()
     private var kids: Set<String> = []
     private var fetchedAt: Double?
@@ -31,9 +31,10 @@ actor AppleKeySet {
     /// How many fetches ran (for tests of the rate limit).
     private(set) var fetchCount = 0
 
-    init(url: String, client: any Client) {
+    init(url: String, client: any Client, fetchTimeout: TimeAmount = .seconds(5)) {
         self.url = url
         self.client = client
+        self.fetchTimeout = fetchTimeout
     }
 
     /// The keys, holding `kid`, fetched or refreshed as the rules above allow.
@@ -62,7 +63,7 @@ actor AppleKeySet {
 
     private func download(now: Double) async -> Bool {
         do {
-            let response = try await client.get(URI(string: url)) { $0.timeout = Self.fetchTimeout }
+            let response = try await client.get(URI(string: url)) { [fetchTimeout] in $0.timeout = fetchTimeout }
             guard response.status == HTTPStatus.ok, let body = response.body else { return false }
             let jwks = try JSONDecoder().decode(JWKS.self, from: Data(buffer: body))
             let collection = JWTKeyCollection()

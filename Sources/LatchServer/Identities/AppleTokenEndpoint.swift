@@ -10,13 +10,13 @@ import Vapor
 /// deleting the account, or unlinking Apple, can revoke the app's authorization at the revoke endpoint.
 /// Both calls are form-encoded POSTs authenticated by an `AppleClientSecret`.
 struct AppleTokenEndpoint: Sendable {
-    static let timeout: TimeAmount = .seconds(5)
-
     let teamKey: AppleTeamKey
     let tokenURL: String
     let revokeURL: String
     let client: any Client
     let logger: Logger
+    /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
+    var timeout: TimeAmount = .seconds(5)
 
     /// What an exchanged code gave.
     struct Exchanged: Sendable {
@@ -36,7 +36,7 @@ struct AppleTokenEndpoint: Sendable {
         let response: ClientResponse
         do {
             response = try await client.post(URI(string: tokenURL)) { request in
-                request.timeout = Self.timeout
+                request.timeout = timeout
                 try request.content.encode(form, as: .urlEncodedForm)
             }
         } catch {
@@ -90,7 +90,7 @@ struct AppleTokenEndpoint: Sendable {
                 clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
                 token: refreshToken, tokenTypeHint: "refresh_token")
             let response = try await client.post(URI(string: revokeURL)) { request in
-                request.timeout = Self.timeout
+                request.timeout = timeout
                 try request.content.encode(form, as: .urlEncodedForm)
             }
             guard response.status == .ok else {

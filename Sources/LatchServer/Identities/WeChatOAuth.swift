@@ -9,10 +9,10 @@ import Vapor
 /// an organisation's apps), or `openid` when WeChat gives no unionid. WeChat's `errcode` answers
 /// become clear errors: a bad code is `IdentityFailure.rejected`, WeChat trouble `.unavailable`.
 struct WeChatOAuth: Sendable {
-    static let timeout: TimeAmount = .seconds(5)
-
     let settings: SignInProviders.WeChat
     let client: any Client
+    /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
+    var timeout: TimeAmount = .seconds(5)
 
     /// Who the code belongs to.
     struct VerifiedIdentity: Sendable {
@@ -51,7 +51,7 @@ struct WeChatOAuth: Sendable {
         let response: ClientResponse
         do {
             response = try await client.get(URI(string: settings.apiBase + path + "?" + queryString)) {
-                $0.timeout = Self.timeout
+                $0.timeout = timeout
             }
         } catch {
             throw Self.unavailable("unreachable")
