@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Vapor
 
 /// What the Apple, WeChat and phone sign-ins use, configured once by `configure(_:_:)`:
