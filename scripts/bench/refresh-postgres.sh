@@ -23,7 +23,7 @@ python3 scripts/bench/seed.py postgres "$pg/latch_bench_small" --extra 0 >/dev/n
 : >"$work/refresh.txt"
 for n in $(seq 0 39); do
   curl -sf -X POST "$url/v1/token" -H 'Content-Type: application/json' \
-    -d "{\"grant_type\":\"password\",\"email\":\"bench$((n % 8))@bench.test\",\"password\":\"Bench-Password-1\"}" \
+    -d "{\"grant_type\":\"password\",\"email\":\"bench$((n % 8))@bench.test\",\"password\":\"Bench-Password-1\",\"device\":{\"id\":\"bench-device\"}}" \
     | python3 -c "import json,sys; print(json.load(sys.stdin)['refresh_token'])" >>"$work/refresh.txt"
 done
 LATCH_BENCH_TOKENS="$work/refresh.txt" ${PERF:-} wrk -t8 -c8 -d"${seconds}s" -s scripts/bench/refresh.lua "$url/v1/token" >"$work/r8.txt"
