@@ -13,11 +13,17 @@ struct SecretHandlingTests {
             try await server.signUp()
 
             let signIn = try await server.signIn()
-            let me = try await server.send(
-                .GET, "/v1/me", bearer: try signIn.decode(TokenResponseShape.self).access_token)
+            let token = try signIn.decode(TokenResponseShape.self).access_token
+            let me = try await server.send(.GET, "/v1/me", bearer: token)
+            // The rule follows the route a request matched, not the URL's text (issue 21).
+            let doubledSlash = try await server.send(.GET, "//v1/me", bearer: token)
+            let unknown = try await server.send(.GET, "/v1/nothing-here")
 
             #expect(signIn.headers.first(name: "Cache-Control") == "no-store")
             #expect(me.headers.first(name: "Cache-Control") == "no-store")
+            #expect(doubledSlash.status == 200, "\(doubledSlash.text)")
+            #expect(doubledSlash.headers.first(name: "Cache-Control") == "no-store")
+            #expect(unknown.status == 404 && unknown.headers.first(name: "Cache-Control") == "no-store")
         }
     }
 
