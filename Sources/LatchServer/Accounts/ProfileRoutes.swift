@@ -16,7 +16,7 @@ struct ProfileRoutes: RouteCollection {
         if let me = try? req.signedIn,
             let profile = req.latch.profiles.rememberedProfile(of: me.userID, now: req.latch.clock.epochSeconds)
         {
-            return req.eventLoop.makeSucceededFuture(Self.answer(profile))
+            return req.eventLoop.makeSucceededFuture(Response.json(profile.json))
         }
         return req.eventLoop.makeFutureWithTask { try await show(req) }
     }
@@ -27,18 +27,8 @@ struct ProfileRoutes: RouteCollection {
             let profile = try await req.latch.profiles.profile(
                 of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
         else { throw LatchError.sessionExpired }
-        return Self.answer(profile)
+        return Response.json(profile.json)
     }
-
-    private static func answer(_ profile: ProfileCache.Profile) -> Response {
-        Response(status: .ok, headers: jsonHeaders, body: .init(buffer: profile.json))
-    }
-
-    private static let jsonHeaders: HTTPHeaders = {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return headers
-    }()
 
     func update(_ req: Request) async throws -> UserInfo {
         let body = try req.decodeJSON(UpdateProfileRequest.self)

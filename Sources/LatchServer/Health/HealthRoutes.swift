@@ -9,15 +9,10 @@ struct HealthRoutes: RouteCollection {
     let readiness: ReadinessCheck
 
     private static let okBody = ByteBuffer(string: #"{"status":"ok"}"#)
-    private static let jsonHeaders: HTTPHeaders = {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return headers
-    }()
 
     func boot(routes: any RoutesBuilder) throws {
         // Liveness answers the same bytes every time: made once (issue 21), not encoded per request.
-        routes.get("health") { _ in Response(status: .ok, headers: Self.jsonHeaders, body: .init(buffer: Self.okBody)) }
+        routes.get("health") { _ in Response.json(Self.okBody) }
         routes.get("health", "ready") { req async throws -> Status in
             try await readiness.check(req.db)
             return Status()

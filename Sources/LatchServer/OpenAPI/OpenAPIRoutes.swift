@@ -1,21 +1,18 @@
 import Foundation
+import NIOCore
 import Vapor
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of the API, shipped as a resource and kept true
 /// by a test that compares its paths with the registered routes.
 struct OpenAPIRoutes: RouteCollection {
-    static let document: Data = {
+    static let document: ByteBuffer = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
             let data = try? Data(contentsOf: url)
         else { preconditionFailure("LatchServer's resource openapi.json is missing from the bundle") }
-        return data
+        return ByteBuffer(bytes: data)
     }()
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("openapi.json") { _ in
-            var headers = HTTPHeaders()
-            headers.contentType = .json
-            return Response(status: .ok, headers: headers, body: .init(data: Self.document))
-        }
+        routes.get("openapi.json") { _ in Response.json(Self.document) }
     }
 }
