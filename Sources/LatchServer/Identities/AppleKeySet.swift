@@ -31,7 +31,7 @@ actor AppleKeySet {
     /// How many fetches ran (for tests of the rate limit).
     private(set) var fetchCount = 0
 
-    init(url: String, client: any Client, fetchTimeout: TimeAmount = .seconds(5)) {
+    init(url: String, client: any Client, fetchTimeout: TimeAmount) {
         self.url = url
         self.client = client
         self.fetchTimeout = fetchTimeout

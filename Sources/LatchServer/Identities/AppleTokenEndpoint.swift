@@ -16,7 +16,7 @@ struct AppleTokenEndpoint: Sendable {
     let client: any Client
     let logger: Logger
     /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
-    var timeout: TimeAmount = .seconds(5)
+    let timeout: TimeAmount
 
     /// What an exchanged code gave.
     struct Exchanged: Sendable {

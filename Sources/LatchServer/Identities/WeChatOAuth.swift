@@ -12,7 +12,7 @@ struct WeChatOAuth: Sendable {
     let settings: SignInProviders.WeChat
     let client: any Client
     /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
-    var timeout: TimeAmount = .seconds(5)
+    let timeout: TimeAmount
 
     /// Who the code belongs to.
     struct VerifiedIdentity: Sendable {
