@@ -6,12 +6,6 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// C10 transport: `URLSessionTransport` over real sockets (FoundationNetworking here), against a
 /// one-request-at-a-time HTTP/1.1 server on the loopback interface.
 @Suite("URLSession transport (C10)")
