@@ -1,3 +1,4 @@
+import Foundation
 import LatchCore
 import Testing
 
@@ -31,6 +32,20 @@ struct Base64URLTests {
 
             #expect(Base64URL.decode(encoded) == bytes)
             #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
+        }
+    }
+
+    @Test func A11_encodesAsFoundationDoesInTheURLAlphabet() {
+        var generator = SeededGenerator(seed: 21)
+        let samples = (0...70).map { length in
+            (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        }
+        for bytes in samples + [Array(0...255), Array((0...255).reversed())] {
+            var expected = Data(bytes).base64EncodedString()
+            expected = expected.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            while expected.hasSuffix("=") { expected.removeLast() }
+
+            #expect(Base64URL.encode(bytes) == expected, "\(bytes.count) bytes")
         }
     }
 

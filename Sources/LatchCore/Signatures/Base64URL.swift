@@ -6,12 +6,42 @@ import Foundation
 ///     Base64URL.decode("-_8=")         // [0xfb, 0xff] — padding is optional
 public enum Base64URL {
     /// Base64url of `bytes`, without `=` padding.
+    ///
+    /// Written over the bytes directly (issue 21): Foundation's base64 followed by two
+    /// `replacingOccurrences` was 2 % of a refresh's CPU, which encodes the new refresh token.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        let input = Array(bytes)
+        let length = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: length) { output in
+            var written = 0
+            var index = 0
+            while index + 3 <= input.count {
+                let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output[written] = alphabet[Int(group >> 18)]
+                output[written + 1] = alphabet[Int(group >> 12 & 0x3f)]
+                output[written + 2] = alphabet[Int(group >> 6 & 0x3f)]
+                output[written + 3] = alphabet[Int(group & 0x3f)]
+                written += 4
+                index += 3
+            }
+            let rest = input.count - index
+            if rest > 0 {
+                let group = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                output[written] = alphabet[Int(group >> 18)]
+                output[written + 1] = alphabet[Int(group >> 12 & 0x3f)]
+                written += 2
+                if rest == 2 {
+                    output[written] = alphabet[Int(group >> 6 & 0x3f)]
+                    written += 1
+                }
+            }
+            return written
+        }
     }
+
+    /// RFC 4648 §5's alphabet, indexed by six-bit value.
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The bytes of `text`, or `nil` when it is not base64url.
     ///
