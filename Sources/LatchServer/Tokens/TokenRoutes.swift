@@ -7,7 +7,7 @@ import Vapor
 /// `sms_code` grants (C1, C4, C5, C6, C8, B6), and `passkey` (issue 13).
 struct TokenRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("v1", "token", use: token)
+        routes.post("v1", "token") { req in Response.json(try await token(req).jsonBody()) }
     }
 
     func token(_ req: Request) async throws -> TokenResponse {
