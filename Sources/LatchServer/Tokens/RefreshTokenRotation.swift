@@ -1,6 +1,7 @@
 import Crypto
 import Fluent
 import FluentSQL
+import FluentSQLiteDriver
 import Foundation
 import LatchCore
 import SQLKit
@@ -150,37 +151,23 @@ struct RefreshTokenRotation: Sendable {
         let user: User
 
         static func find(_ hash: String, on database: any Database) async throws -> Presented? {
-            if let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash)) {
-                return rows.first.map(Presented.init)
+            if let rows = try await database.executeSQLite(SQLiteRefreshStatements.find, [.text(hash)]) {
+                return try rows.first.map(Presented.init(sqlite:))
             }
-            let row = try await database.sql.raw(
-                """
-                SELECT r.counter AS presented_counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at,
-                  s.refresh_expires_at, s.revoked_at, s.created_at,
-                  u.email AS user_email, u.email_verified AS user_email_verified, u.nickname AS user_nickname,
-                  u.created_at AS user_created_at
-                FROM refresh_tokens r
-                JOIN sessions s ON s.id = r.session_id
-                JOIN users u ON u.id = s.user_id
-                WHERE r.token_hash = \(bind: hash)
-                """
-            ).first()
-            guard let row else { return nil }
-            return Presented(
+            let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
+            return rows?.first.map(Presented.init)
+        }
+
+        /// The same columns read from SQLite, in the same order.
+        init(sqlite row: SQLiteRow) throws {
+            self.init(
                 (
-                    try row.decode(column: "presented_counter", as: Int.self),
-                    try row.decode(column: "id", as: UUID.self),
-                    try row.decode(column: "user_id", as: UUID.self),
-                    try row.decode(column: "sealed_secret", as: String.self),
-                    try row.decode(column: "counter", as: Int.self),
-                    try row.decode(column: "rotated_at", as: Double?.self),
-                    try row.decode(column: "refresh_expires_at", as: Double.self),
-                    try row.decode(column: "revoked_at", as: Double?.self),
-                    try row.decode(column: "created_at", as: Double.self),
-                    try row.decode(column: "user_email", as: String?.self),
-                    try row.decode(column: "user_email_verified", as: Bool.self),
-                    try row.decode(column: "user_nickname", as: String?.self),
-                    try row.decode(column: "user_created_at", as: Double.self)
+                    try row.value("presented_counter"), try row.uuid("id"), try row.uuid("user_id"),
+                    try row.value("sealed_secret"), try row.value("counter"), try row.optionalValue("rotated_at"),
+                    try row.value("refresh_expires_at"), try row.optionalValue("revoked_at"),
+                    try row.value("created_at"),
+                    try row.optionalValue("user_email"), try row.value("user_email_verified"),
+                    try row.optionalValue("user_nickname"), try row.value("user_created_at")
                 ))
         }
 
@@ -200,26 +187,20 @@ struct RefreshTokenRotation: Sendable {
     }
 
     /// Records the next token and moves the session's counter on, if it is still at `counter`;
-    /// returns whether it moved. The token is recorded first, so whoever receives it can use it at
-    /// once (the insert is idempotent: a racing duplicate records the same hash).
+    /// returns whether it moved. The token is recorded in the same statement, so whoever receives it can
+    /// use it at once (the insert is idempotent: a racing duplicate records the same hash).
     private func rotate(
         session sessionID: UUID, from counter: Int, recording nextToken: String, expires: Double, now: Double,
         on database: any Database
     ) async throws -> Bool {
         let hash = SecretBox.hash(nextToken)
         let next = counter + 1
-        if databaseKind == .sqlite {
-            // SQLite cannot write in a WITH clause; its WAL commits are cheap and its writers wait by
-            // spinning, so two short statements beat one transaction holding the write lock between them.
-            try await record(hash, session: sessionID, counter: next, now: now, on: database)
-            return try await !database.sql.raw(
-                """
-                UPDATE sessions SET counter = \(bind: next), rotated_at = \(bind: now),
-                  refresh_expires_at = \(bind: expires), last_active_at = \(bind: now)
-                WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
-                RETURNING id
-                """
-            ).all().isEmpty
+        if let rows = try await database.executeSQLite(
+            SQLiteRefreshStatements.rotate,
+            SQLiteRefreshStatements.rotateBinds(
+                nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+        {
+            return !rows.isEmpty
         }
         // PostgreSQL: one prepared statement, so one round trip and one commit (an fsync).
         let rows = try await database.executePrepared(
