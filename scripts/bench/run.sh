@@ -7,6 +7,7 @@
 #   LATCH_BENCH_USERS=1000000                                  size of the large database (d); 0 skips (d)
 #   LATCH_BENCH_BIN=path/to/latchd                             the binary to measure (default: a release build)
 #   LATCH_BENCH_STORM=0                                        skip the sign-in storm (c)
+#   LATCH_BENCH_SQLITE=0                                       skip the SQLite databases (e.g. PostgreSQL (d) alone)
 # needs: wrk (apt-get install wrk), python3 with bcrypt (pip install bcrypt), psql for PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -66,6 +67,7 @@ measure() {  # label database-url seed-kind seed-target extra-users
     >"$work/$label-refresh.txt"
   LATCH_BENCH_TOKENS="$work/refresh.txt" LATCH_BENCH_TOKEN_OFFSET=8 wrk -t32 -c32 -d"${seconds}s" -s scripts/bench/refresh.lua "$url/v1/token" \
     >"$work/$label-refresh32.txt"
+  local memory; memory=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status")
   stop_latchd
   local health me refresh failures verify
   health=$(echo "($(rps "$work/$label-health-1.txt") + $(rps "$work/$label-health-2.txt")) / 2" | bc -l)
@@ -74,17 +76,19 @@ measure() {  # label database-url seed-kind seed-target extra-users
   verify="$(awk '/verifications_per_sec/ {print $2}' "$work/$label-verify.txt")"
   if grep -q "Non-2xx" "$work/$label-me-1.txt" "$work/$label-me-2.txt"; then echo "warning: /v1/me answered non-2xx" >&2; fi
   failures="$(awk '/refresh_failures/ {print $2}' "$work/$label-refresh.txt") / $(awk '/refresh_failures/ {print $2}' "$work/$label-refresh32.txt")"
-  printf '| %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %s | %.0f | %s |\n' "$label" "$(cat "$work/seed.txt")" "$health" "$me" \
+  printf '| %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %s | %.0f | %s | %s |\n' "$label" "$(cat "$work/seed.txt")" "$health" "$me" \
     "$(echo "$me / $health" | bc -l)" "$refresh" "$refresh32" "$failures" "$verify" \
-    "$(awk '/verification_failures/ {print $2}' "$work/$label-verify.txt")"
+    "$(awk '/verification_failures/ {print $2}' "$work/$label-verify.txt")" "$memory"
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -sr); ${seconds}s per run; work dir $work"
 echo
-echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s, 8 clients | refresh/s, 32 clients | refresh non-200 (8 / 32) | verifications/s, 8 clients | verification non-2xx |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-measure sqlite-small "sqlite://$work/small.sqlite" sqlite "$work/small.sqlite" 0
-[ "$large" -gt 0 ] && measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
+echo "| database | users | /health req/s | /v1/me req/s | me/health | refresh/s, 8 clients | refresh/s, 32 clients | refresh non-200 (8 / 32) | verifications/s, 8 clients | verification non-2xx | latchd peak resident MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+if [ "${LATCH_BENCH_SQLITE:-1}" != 0 ]; then
+  measure sqlite-small "sqlite://$work/small.sqlite" sqlite "$work/small.sqlite" 0
+  [ "$large" -gt 0 ] && measure sqlite-large "sqlite://$work/large.sqlite" sqlite "$work/large.sqlite" "$large"
+fi
 if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
   for size in small large; do
     psql -q "$LATCH_BENCH_POSTGRES/postgres" -c "DROP DATABASE IF EXISTS latch_bench_$size" -c "CREATE DATABASE latch_bench_$size"
