@@ -6,6 +6,7 @@
 # usage: scripts/bench/profile.sh health|me|refresh [SECONDS]
 #   LATCH_BENCH_BIN=path/to/latchd (default: .build-release/release/latchd)
 #   LATCH_PROFILE_OUT=dir           keep perf.data and the reports there (default: a temporary directory)
+#   LATCH_PROFILE_POSTGRES=URL      profile on this PostgreSQL database (emptied first) instead of SQLite
 # needs: wrk, perf (Debian's linux-perf), python3 with bcrypt.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,13 +18,22 @@ mkdir -p "$work"
 port=18080
 url="http://127.0.0.1:$port"
 rm -f "$work/profile.sqlite"*
-LATCH_RATE_LIMIT_SCALE=1000 LATCH_ENV=production LATCH_DATABASE_URL="sqlite://$work/profile.sqlite" LATCH_PORT=$port \
+database="sqlite://$work/profile.sqlite"
+if [ -n "${LATCH_PROFILE_POSTGRES:-}" ]; then
+  database="$LATCH_PROFILE_POSTGRES"
+  psql -q "${database%%\?*}" -c "DROP SCHEMA public CASCADE" -c "CREATE SCHEMA public"
+fi
+LATCH_RATE_LIMIT_SCALE=1000 LATCH_ENV=production LATCH_DATABASE_URL="$database" LATCH_PORT=$port \
   LATCH_ISSUER="$url" LATCH_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
   LATCH_SMTP_URL=smtp://127.0.0.1:2525 LATCH_MAIL_FROM=bench@latch.test "$bin" >"$work/latchd.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "$url/health" >/dev/null && break; sleep 0.2; done
-python3 scripts/bench/seed.py sqlite "$work/profile.sqlite" --extra 0 >/dev/null
+if [ -n "${LATCH_PROFILE_POSTGRES:-}" ]; then
+  python3 scripts/bench/seed.py postgres "${database%%\?*}" --extra 0 >/dev/null
+else
+  python3 scripts/bench/seed.py sqlite "$work/profile.sqlite" --extra 0 >/dev/null
+fi
 : >"$work/access.txt"; : >"$work/refresh.txt"
 for n in $(seq 0 7); do
   curl -sf -X POST "$url/v1/token" -H 'Content-Type: application/json' \
