@@ -1,7 +1,6 @@
 import Foundation
 import LatchCore
 import NIOCore
-import Vapor
 
 extension TokenResponse {
     /// The token answer's JSON, the bytes `LatchJSON.encoder` makes of it, written field by field (issue 21:

@@ -1,0 +1,39 @@
+import Crypto
+import Fluent
+import Foundation
+import LatchCore
+import LatchTestSupport
+import SQLKit
+import Testing
+
+/// C5 (issue 21): each rotation records the token it hands out, as a SHA-256 hash with its counter, in the
+/// statement that moves the session on (on SQLite a trigger does it; on PostgreSQL a `WITH` clause). A token
+/// that was handed out but not recorded could not be used; an old one not recorded could be replayed unseen.
+@Suite("C5 refresh tokens are recorded by the rotation")
+struct RefreshRecordTests {
+    @Test("C5 every token a rotation hands out is recorded, hashed, with its counter", arguments: TestDatabase.all)
+    func C5_everyRotationRecordsItsToken(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            var tokens = [try await server.signUp()]
+            for _ in 0..<3 {
+                let refreshed = try await server.refresh(tokens.last!.refreshToken)
+                try #require(refreshed.status == 200, "\(refreshed.text)")
+                tokens.append(try refreshed.decode(TokenResponse.self))
+            }
+            let session = try #require(UUID(uuidString: tokens[0].sessionId))
+
+            let rows = try await (server.app.db as! any SQLDatabase).raw(
+                "SELECT token_hash, counter FROM refresh_tokens WHERE session_id = \(bind: session) ORDER BY counter"
+            ).all()
+
+            let recorded = try rows.map {
+                (try $0.decode(column: "counter", as: Int.self), try $0.decode(column: "token_hash", as: String.self))
+            }
+            #expect(recorded.map(\.0) == [0, 1, 2, 3])
+            #expect(recorded.map(\.1) == tokens.map { Hex.lowercase(SHA256.hash(data: Data($0.refreshToken.utf8))) })
+            // The oldest token is a replay now: recorded, so it is recognised and ends the session.
+            #expect(try await server.refresh(tokens[0].refreshToken).errorCode == "AUTH_004")
+            #expect(try await server.refresh(tokens[3].refreshToken).errorCode == "AUTH_004")
+        }
+    }
+}
