@@ -6,6 +6,8 @@ import LatchTestSupport
 import SQLKit
 import Testing
 
+@testable import LatchServer
+
 /// C5 (issue 21): each rotation records the token it hands out, as a SHA-256 hash with its counter, in the
 /// statement that moves the session on (on SQLite a trigger does it; on PostgreSQL a `WITH` clause). A token
 /// that was handed out but not recorded could not be used; an old one not recorded could be replayed unseen.
@@ -34,6 +36,33 @@ struct RefreshRecordTests {
             // The oldest token is a replay now: recorded, so it is recognised and ends the session.
             #expect(try await server.refresh(tokens[0].refreshToken).errorCode == "AUTH_004")
             #expect(try await server.refresh(tokens[3].refreshToken).errorCode == "AUTH_004")
+        }
+    }
+
+    @Test(
+        "C5 a rotation that does not move the session (revoked, or rotated first) records no token",
+        arguments: TestDatabase.all)
+    func C5_aRotationThatDoesNotMoveRecordsNothing(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let tokens = try await server.signUp()
+            let session = try #require(UUID(uuidString: tokens.sessionId))
+            let sql = server.app.db as! any SQLDatabase
+            let rotation = server.app.latch.rotation
+            let now = server.clock.now.timeIntervalSince1970
+
+            // Another request rotated it first: the session is at 0, not 5.
+            let lostRace = try await rotation.rotate(
+                session: session, from: 5, recording: "lost-race-token", expires: now + 60, now: now, on: server.app.db)
+            // Revoked (an account deletion, a sign-out) between the read and the write.
+            try await sql.raw("UPDATE sessions SET revoked_at = \(bind: now) WHERE id = \(bind: session)").run()
+            let revoked = try await rotation.rotate(
+                session: session, from: 0, recording: "revoked-token", expires: now + 60, now: now, on: server.app.db)
+
+            #expect(!lostRace && !revoked)
+            let rows = try await sql.raw(
+                "SELECT counter FROM refresh_tokens WHERE session_id = \(bind: session)"
+            ).all()
+            #expect(try rows.map { try $0.decode(column: "counter", as: Int.self) } == [0])
         }
     }
 }

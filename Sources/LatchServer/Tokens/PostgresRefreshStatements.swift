@@ -31,18 +31,23 @@ enum PostgresRefreshStatements {
         }
     }
 
-    /// Records the next token and moves the session's counter on, in one statement (one commit).
+    /// Moves the session's counter on and records the next token, in one statement (one commit). The token is
+    /// recorded only when the counter moved, as SQLite's trigger does (`AddSQLiteRotationTrigger`): before (v1),
+    /// it was inserted even when the session had just been revoked, so a refresh racing an account deletion
+    /// could leave a token row behind the deletion's erasure.
     struct Rotate: PostgresPreparedStatement {
-        static let name = "latch_refresh_rotate_v1"
+        static let name = "latch_refresh_rotate_v2"
         static let sql = """
-            WITH recorded AS (
+            WITH moved AS (
+              UPDATE sessions SET counter = $3, rotated_at = $4, refresh_expires_at = $5, last_active_at = $4
+              WHERE id = $2 AND counter = $6 AND revoked_at IS NULL
+              RETURNING id
+            ), recorded AS (
               INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
-              VALUES ($1, $2, $3, $4)
+              SELECT $1, id, $3, $4 FROM moved
               ON CONFLICT (token_hash) DO NOTHING
             )
-            UPDATE sessions SET counter = $3, rotated_at = $4, refresh_expires_at = $5, last_active_at = $4
-            WHERE id = $2 AND counter = $6 AND revoked_at IS NULL
-            RETURNING id
+            SELECT id FROM moved
             """
         typealias Row = UUID
 

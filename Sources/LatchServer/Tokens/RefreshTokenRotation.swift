@@ -186,10 +186,10 @@ struct RefreshTokenRotation: Sendable {
         }
     }
 
-    /// Records the next token and moves the session's counter on, if it is still at `counter`;
-    /// returns whether it moved. The token is recorded in the same statement, so whoever receives it can
-    /// use it at once (the insert is idempotent: a racing duplicate records the same hash).
-    private func rotate(
+    /// Moves the session's counter on, if it is still at `counter` and the session is not revoked, and records
+    /// the next token in the same statement; returns whether it moved. Whoever receives the token can use it at
+    /// once; a session that did not move (revoked, or another request rotated it first) records nothing.
+    func rotate(
         session sessionID: UUID, from counter: Int, recording nextToken: String, expires: Double, now: Double,
         on database: any Database
     ) async throws -> Bool {
