@@ -1,3 +1,4 @@
+import LatchCore
 import NIOCore
 
 /// JSON written field by field into a `ByteBuffer`, for the answers a hot path sends on every request
@@ -79,11 +80,8 @@ struct JSONBodyWriter {
         case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
         case 0..<0x20:
             buffer.writeStaticString("\\u00")
-            buffer.writeInteger(Self.hexDigits[Int(byte >> 4)])
-            buffer.writeInteger(Self.hexDigits[Int(byte & 0x0F)])
+            buffer.writeString(Hex.lowercase(CollectionOfOne(byte)))
         default: buffer.writeInteger(byte)
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
