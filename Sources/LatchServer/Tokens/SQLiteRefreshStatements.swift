@@ -18,7 +18,7 @@ enum SQLiteRefreshStatements {
         WHERE r.token_hash = ?1
         """
 
-    /// Moves the counter if it is still at ?7; the trigger of `AddSQLiteRotationTrigger` records the token.
+    /// Moves the counter if it is still at ?6; the trigger of `AddSQLiteRotationTrigger` records the token.
     static let rotate = """
         UPDATE sessions SET counter = ?1, rotated_at = ?2, refresh_expires_at = ?3, last_active_at = ?2,
           rotated_token_hash = ?4
@@ -65,7 +65,7 @@ extension SQLiteRow {
     /// A UUID stored as text.
     func uuid(_ column: String) throws -> UUID {
         guard let id = UUID(uuidString: try value(column, as: String.self)) else {
-            throw DecodingError.valueNotFound(UUID.self, .init(codingPath: [], debugDescription: column))
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) is not a UUID"))
         }
         return id
     }
