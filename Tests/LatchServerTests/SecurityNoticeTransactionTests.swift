@@ -155,8 +155,73 @@ struct SecurityNoticeTransactionTests {
                 try await $0.send(
                     .PATCH, "/v1/me/security-settings", json: ["notify_new_devices": false], bearer: tokens.accessToken)
             }
-        }
+        },
+        // Issue 28's notices.
+        .totpAdded: { server, tokens, _ in
+            let enrolled = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
+            let secret = try #require(Base32.decode(try enrolled.decode(TOTPEnrollment.self).secret))
+            let code = TOTP(secret: secret).code(at: server.clock.now)
+            return { try await $0.send(.POST, "/v1/mfa/totp/activate", json: ["code": code], bearer: tokens.accessToken) }
+        },
+        .fundPasswordAdded: { _, tokens, _ in
+            {
+                try await $0.send(
+                    .PUT, "/v1/fund-password", json: ["fund_password": VerificationSamples.fundPassword],
+                    bearer: tokens.accessToken)
+            }
+        },
+        .deviceKeyRemoved: { server, tokens, _ in
+            let id = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
+            return { try await $0.send(.DELETE, "/v1/device-credentials/\(id)", body: nil, bearer: tokens.accessToken) }
+        },
+        .identityUnlinked: { server, tokens, providers in
+            providers.issueWeChatCode("LINK", for: .init(openid: "o-alice", unionid: "u-alice", nickname: "Alice"))
+            let linked = try await IdentityLinkTests.link(
+                server, ["provider": "wechat", "code": "LINK"], bearer: tokens.accessToken)
+            try #require(linked.status == 201, "\(linked.text)")
+            return { try await $0.send(.DELETE, "/v1/me/identities/wechat", body: nil, bearer: tokens.accessToken) }
+        },
+        .phoneRemoved: { server, tokens, _ in
+            try await linkPhone(server, tokens)
+            return { try await $0.send(.DELETE, "/v1/me/identities/phone", body: nil, bearer: tokens.accessToken) }
+        },
+        .emailRemoved: { server, tokens, _ in
+            try await linkPhone(server, tokens)
+            let asked = try await server.send(.DELETE, "/v1/me/identities/email", body: nil, bearer: tokens.accessToken)
+            try #require(asked.status == 202, "\(asked.text)")
+            let code = try await server.latestCode(to: alice)
+            return {
+                try await $0.send(.DELETE, "/v1/me/identities/email", json: ["code": code], bearer: tokens.accessToken)
+            }
+        },
+        .unusualSignInCheckTurnedOff: { _, tokens, _ in
+            {
+                try await $0.send(
+                    .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false],
+                    bearer: tokens.accessToken)
+            }
+        },
+        .otherSessionsEnded: { server, tokens, _ in
+            _ = try await server.signIn()
+            return { try await $0.send(.DELETE, "/v1/sessions?scope=others", body: nil, bearer: tokens.accessToken) }
+        },
+        .sessionEnded: { server, tokens, _ in
+            _ = try await server.signIn()
+            let sessions = try await server.send(.GET, "/v1/sessions", bearer: tokens.accessToken)
+                .decode([SessionInfo].self)
+            let other = try #require(sessions.first { !$0.current })
+            return { try await $0.send(.DELETE, "/v1/sessions/\(other.id)", body: nil, bearer: tokens.accessToken) }
+        },
     ]
+
+    /// Links Alice's phone (a second way in).
+    static func linkPhone(_ server: TestServer, _ tokens: TokenResponse) async throws {
+        _ = try await PhoneSignInTests.requestCode(server)
+        let linked = try await IdentityLinkTests.link(
+            server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": try await PhoneSignInTests.textedCode(server)],
+            bearer: tokens.accessToken)
+        try #require(linked.status == 201, "\(linked.text)")
+    }
 
     @Test("review_1 every kind of security notice has a scenario below (a new kind must show the guarantee)")
     func review_1_everyNoticeKindHasAScenario() {

@@ -25,11 +25,11 @@ struct SignInServicesTests {
                 latch: app.latch, metrics: app.latchMetrics, db: app.db, clientIP: nil, language: .en)
 
             let matched = try await guardian.checkPassword(
-                "correct horse battery", of: user, throttleKey: "email:guard@example.com")
+                "correct horse battery", of: user, throttleKey: .email("guard@example.com"))
             #expect(matched.id == user.id)
             let refusal = await #expect(throws: LatchError.self) {
                 try await guardian.checkPassword(
-                    "wrong horse battery", of: user, throttleKey: "email:guard@example.com")
+                    "wrong horse battery", of: user, throttleKey: .email("guard@example.com"))
             }
             #expect(refusal?.code == .wrongCredentials && refusal?.status.code == 401)
             #expect((refusal?.attemptsRemaining ?? 0) > 0)

@@ -30,13 +30,28 @@ extension LatchClient {
         try await linkIdentity(LinkIdentityRequest(provider: "email", code: code, email: email))
     }
 
-    /// `DELETE /v1/me/identities/{provider}`: removes a way to sign in (never the last one).
+    /// `DELETE /v1/me/identities/{provider}`: removes a way to sign in (never the last one). Removing
+    /// `email` needs the `code` that `requestEmailRemovalCode()` mailed to the address, or a
+    /// `verificationToken` for `unlink_identity` (issue 28 §2).
     @discardableResult
-    public func unlinkIdentity(_ provider: String, verificationToken: String? = nil) async throws -> UserInfo {
-        try await perform(
+    public func unlinkIdentity(_ provider: String, verificationToken: String? = nil, code: String? = nil) async throws
+        -> UserInfo
+    {
+        let body = verificationToken != nil || code != nil
+            ? UnlinkIdentityRequest(verificationToken: verificationToken, code: code) : nil
+        return try await perform(
             APICall<UserInfo>(
-                method: "DELETE", path: "/v1/me/identities/\(APICall<UserInfo>.segment(provider))",
-                body: verificationToken.map { UnlinkIdentityRequest(verificationToken: $0) },
+                method: "DELETE", path: "/v1/me/identities/\(APICall<UserInfo>.segment(provider))", body: body,
+                requiresAuthorization: true))
+    }
+
+    /// First step of removing the account's email (issue 28 §2): mails a code to the address being
+    /// removed (the session must have signed in within 10 minutes); pass it to `unlinkIdentity("email", code:)`.
+    @discardableResult
+    public func requestEmailRemovalCode() async throws -> EmailLinkCodeSent {
+        try await perform(
+            APICall<EmailLinkCodeSent>(
+                method: "DELETE", path: "/v1/me/identities/email",
                 requiresAuthorization: true))
     }
 }

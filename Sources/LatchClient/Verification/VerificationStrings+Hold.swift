@@ -33,6 +33,8 @@ extension VerificationStrings {
             case .passwordChanged: ("登录密码已修改", "your password was changed.")
             case .totpDisabled: ("2FA已关闭", "two-factor authentication was turned off.")
             case .totpReset: ("2FA已重置", "two-factor authentication was reset.")
+            case .totpAdded: ("开启了2FA", "two-factor authentication was turned on.")
+            case .fundPasswordAdded: ("设置了资金密码", "a fund password was set.")
             case .fundPasswordChanged: ("资金密码已修改", "your fund password was changed.")
             case .fundPasswordReset: ("资金密码已重置", "your fund password was reset.")
             case .passkeyAdded: ("添加了新的通行密钥", "a passkey was added.")

@@ -7,6 +7,10 @@ public enum SecurityHoldReason: String, Sendable, Hashable, CaseIterable, Codabl
     case passwordChanged = "password_changed"
     case totpDisabled = "totp_disabled"
     case totpReset = "totp_reset"
+    /// TOTP 2FA turned on (issue 28 §2: a factor added).
+    case totpAdded = "totp_added"
+    /// The first fund password set (issue 28 §2: a factor added).
+    case fundPasswordAdded = "fund_password_added"
     case fundPasswordChanged = "fund_password_changed"
     case fundPasswordReset = "fund_password_reset"
     case passkeyAdded = "passkey_added"

@@ -102,11 +102,17 @@ public struct SMSCodeAccepted: Codable, Sendable, Equatable {
 public struct UnlinkIdentityRequest: Codable, Sendable, Equatable {
     /// A verification token for action `unlink_identity`, needed when the session signed in more than 10 minutes ago.
     public var verificationToken: String?
+    /// For `email` (issue 28 §2): the code a first call without one mailed to the address being removed.
+    public var code: String?
 
-    public init(verificationToken: String? = nil) { self.verificationToken = verificationToken }
+    public init(verificationToken: String? = nil, code: String? = nil) {
+        self.verificationToken = verificationToken
+        self.code = code
+    }
 
     enum CodingKeys: String, CodingKey {
         case verificationToken = "verification_token"
+        case code
     }
 }
 

@@ -138,7 +138,7 @@ public struct AccountDeletion: Sendable {
         try await sql.raw(
             """
             UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL,
-              anti_phishing_code = NULL
+              anti_phishing_code = NULL, previous_email = NULL
             WHERE id = \(bind: userID)
             """
         ).run()
@@ -176,20 +176,13 @@ public struct AccountDeletion: Sendable {
         if let phone { try await sql.raw("DELETE FROM sms_codes WHERE phone = \(bind: phone)").run() }
         // Guess budgets and lockout counters, and the daily caps on codes sent (`send:…`): their keys
         // hold the address, number or account.
-        var keys = [
-            "fund:\(user)", "totp:\(user)", "totp-enrol:\(user)", "code:sign_in:\(user)", "send:sign_in:\(user)",
-            "user:\(user)", "notice:\(user)", NoticeDigests.windowKey(userID)
-        ]
-        if let email {
-            keys.append("email:\(email)")
-            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
-                keys += ["code:\(purpose.rawValue):\(email)", "send:\(purpose.rawValue):\(email)"]
-            }
-        }
-        if let phone { keys.append("code:sms:\(phone)") }
+        // The one list the operator's unlock reads too (`GuardKey`, issue 28 §1).
+        let keys = GuardKey.ofAccount(userID, email: email, phone: phone).map(\.rawValue)
+        let patterns = GuardKey.patterns(ofAccount: userID)
         try await sql.raw(
             """
-            DELETE FROM guess_budgets WHERE key IN (\(binds: keys)) OR key LIKE \(bind: "code:\(EmailCode.Purpose.linkEmail.rawValue):\(user):%")
+            DELETE FROM guess_budgets WHERE key IN (\(binds: keys))
+              OR key LIKE \(bind: patterns[0]) OR key LIKE \(bind: patterns[1]) OR key LIKE \(bind: patterns[2])
             """
         ).run()
         try await sql.raw("DELETE FROM login_throttles WHERE key IN (\(binds: keys))").run()
@@ -215,6 +208,15 @@ public struct AccountDeletion: Sendable {
             userID: userID, at: now, email: email, apple: apple,
             sessionIDs: try sessions.map { try $0.decode(column: "id", as: UUID.self) })
     }
+
+    /// The tables holding a user id that deletion keeps rows of, and why (issue 28 §1: the closed world
+    /// `SecurityChangeDeclarationTests` holds deletion to).
+    static let keptTables: [String: String] = [
+        "users": "the tombstone: the account's row with every personal field erased and deleted_at set",
+        "sessions": "revoked tombstones with their device data and secret erased, so a replayed token is known",
+        "security_events": "the account's history, its IP addresses erased (issue 20 §9)",
+        "admin_audit_log": "the operators' audit trail, which names what they did to whom",
+    ]
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.
     static let tablesKeyedByUser = [

@@ -21,7 +21,7 @@ struct AccountLifecycleRoutes: RouteCollection {
         if let data = req.body.data, data.readableBytes > 0 {
             proof = try req.decodeJSON(DeleteAccountRequest.self).verificationToken
         }
-        try await req.requireRecentSignIn(orProof: proof, action: "delete_account")
+        try await req.requireRecentSignIn(orProof: proof, action: .deleteAccount)
         do {
             let revocation = try await AccountDeletion(request: req).delete(
                 userID: me.userID, language: req.language, on: req.db)
@@ -32,7 +32,7 @@ struct AccountLifecycleRoutes: RouteCollection {
         }
     }
 
-    static let exportAction = "export_account"
+    static let exportAction = VerificationAction.exportAccount
 
     func export(_ req: Request) async throws -> AccountExport {
         let me = try req.signedIn

@@ -8,7 +8,11 @@ final class EmailCode: Model, @unchecked Sendable {
     static let schema = "email_codes"
 
     /// `linkEmail` rows are keyed by `"{user id}:{email}"` in `email`: a link belongs to one account.
-    enum Purpose: String { case registration, passwordReset = "password_reset", linkEmail = "link_email" }
+    enum Purpose: String {
+        case registration, passwordReset = "password_reset", linkEmail = "link_email"
+        /// Removing the account's email (issue 28 §2): a code mailed to that address.
+        case removeEmail = "remove_email"
+    }
 
     @ID(key: .id) var id: UUID?
     @Field(key: "purpose") var purpose: String

@@ -23,7 +23,7 @@ struct EmailCodeSender {
         nickname: String? = nil, codeMail: (String, LatchLanguage) -> MailTemplates.Mail
     ) async throws -> EmailCodeStore.Issued {
         // At most 10 codes (or notices) a day to one address for one purpose, whether or not it has an account.
-        let send = try await latch.chargeCodeSend(to: "\(purpose.rawValue):\(address.value)", on: db)
+        let send = try await latch.chargeCodeSend(.emailCodeSends(purpose, target: address.value), on: db)
         let issued: Result<EmailCodeStore.Issued, EmailCodeStore.RateLimited>
         let hasAccount: Bool
         do {

@@ -28,8 +28,7 @@ struct PasswordRoutes: RouteCollection {
         // A code row is written for unknown addresses too (its code is never sent), so the answer and
         // its timing do not tell whether an account exists; a rate-limited resend is silent for the same
         // reason, and the daily cap (429) counts unknown addresses alike.
-        let send = try await latch.chargeCodeSend(
-            to: "\(EmailCode.Purpose.passwordReset.rawValue):\(email.value)", on: req.db)
+        let send = try await latch.chargeCodeSend(.emailCodeSends(.passwordReset, target: email.value), on: req.db)
         let issued = try await latch.emailCodes.issue(.passwordReset, email: email.value, now: now, on: req.db)
         if case .failure = issued { try await latch.refundCodeSend(send, on: req.db) }
         if case .success(let code) = issued {
@@ -69,37 +68,43 @@ struct PasswordRoutes: RouteCollection {
             tell: owner?.email.map(CodeLockRecipient.address) ?? .nobody)
         guard let user = owner else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         let userID = try user.requireID()
-        // A frozen account recovers here (issue 19 §3); with 2FA on, only with its second factor too.
+        // A frozen account recovers here (issue 19 §3); with 2FA on, only with its second factor too —
+        // unless that TOTP is younger than the planted window: the reset ends it (issue 28 §2), and a
+        // thief's own TOTP must not stand between the owner and the account.
         let frozen = user.frozenAt != nil
-        if frozen, try await latch.totp.isActive(user: userID, on: req.db) {
+        let plantedSince = now - max(latch.holds.length, SecurityReset.plantedWindow)
+        if frozen, let enrolledAt = try await latch.totp.enrolledAt(user: userID, on: req.db), enrolledAt < plantedSince {
             try await req.checkRecoverySecondFactor(body.secondFactor, of: user)
         }
         let passwordHash = try await latch.passwords.hash(body.newPassword)
         let (ip, language) = (req.clientIP, req.language)
+        let actor = SecurityChangeActor(user: userID, ip: ip, language: language)
         // The new password, the reset, the unfreeze, the hold, the events and the notice commit together
-        // (issue 20 §1): a notice that cannot be queued leaves the old password and every way in.
-        try await req.db.transaction { database in
+        // (issue 20 §1): a notice that cannot be queued leaves the old password and every way in. The
+        // sessions ended reach this instance's status cache only after the commit.
+        try await latch.revocation.committing(on: req.db) { database in
             try await database.sql.raw(
                 "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userID)"
             ).run()
             let ended = try await latch.securityReset(.everything, user: userID, ip: ip, on: database)
-            // Unfreezing starts the hold (reason `unfrozen`); otherwise the reset does (`password_reset`).
-            let unfrozen =
-                frozen
-                ? try await AccountFreezing.unfreeze(userID, by: .owner, ip: ip, latch: latch, on: database) : false
-            if !unfrozen {
-                try await latch.holds.start(.passwordReset, user: userID, ip: ip, now: now, on: database)
-            }
+            // What a thief may have planted goes too (issue 28 §2).
+            try await SecurityReset.endPlanted(
+                of: userID, since: plantedSince, ip: ip, now: now, events: latch.events, on: database)
             // The owner proved the mailbox: the password's lock and daily budget start afresh.
-            try await latch.throttle.reset("email:\(email.value)", on: database)
-            try await latch.budgets.clear("email:\(email.value)", on: database)
-            try await latch.events.record(.passwordReset, user: userID, ip: ip, now: now, on: database)
+            try await latch.throttle.reset(GuardKey.email(email.value).rawValue, on: database)
+            try await latch.budgets.clear(GuardKey.email(email.value).rawValue, on: database)
             if ended.deviceKeys > 0 {
                 try await latch.events.record(.deviceKeysRemoved, user: userID, ip: ip, now: now, on: database)
             }
-            try await latch.sendSecurityNotice(
-                .passwordReset, MailTemplates.passwordWasReset(ended: ended, language: language), to: email.value,
-                user: userID, on: database)
+            let kept = try await SecurityReset.kept(of: userID, on: database)
+            try await latch.securityChanges.apply(
+                SecurityChange(.passwordReset, reset: SecurityChange.ResetOutcome(ended: ended, kept: kept)), by: actor,
+                on: database)
+            // After the reset's own notice: unfreezing expires the freeze links minted before the freeze,
+            // and its hold (reason `unfrozen`) is the one the owner sees.
+            if frozen {
+                try await AccountFreezing.unfreeze(userID, by: .owner, ip: ip, latch: latch, on: database)
+            }
         }
         return .noContent
     }
@@ -113,34 +118,26 @@ struct PasswordRoutes: RouteCollection {
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
         // Guessing the current password from a stolen session counts toward the same lock as sign-in.
-        let key = user.email.map { "email:\($0)" } ?? "user:\(me.userID.uuidString.lowercased())"
+        let key: GuardKey = user.email.map { .email($0) } ?? .user(me.userID)
         try await req.secretGuard.checkPassword(body.currentPassword, of: user, throttleKey: key, session: me.sessionID)
         let passwordHash = try await latch.passwords.hash(body.newPassword)
         let deviceID = try await Session.find(me.sessionID, on: req.db)?.deviceID
         let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: me.userID, secrets: latch.secrets) }
-        let (ip, language, email) = (req.clientIP, req.language, user.email)
+        let (ip, actor) = (req.clientIP, try req.changeActor)
         // The new password, the reset of the other devices, the events, the hold and the notice commit
         // together (issue 20 §1).
-        try await req.db.transaction { database in
+        try await latch.revocation.committing(on: req.db) { database in
             try await database.sql.raw(
                 "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: me.userID)"
             ).run()
             let ended = try await latch.securityReset(
                 .otherDevices(keeping: me.sessionID, deviceID: deviceID, knownDeviceID: knownDeviceID), user: me.userID,
                 session: me.sessionID, ip: ip, on: database)
-            try await latch.events.record(
-                .passwordChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
             if ended.deviceKeys > 0 {
                 try await latch.events.record(
                     .deviceKeysRemoved, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
             }
-            try await latch.holds.start(
-                .passwordChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            if let email {
-                try await latch.sendSecurityNotice(
-                    .passwordChanged, MailTemplates.passwordChanged(language: language), to: email, user: me.userID,
-                    on: database)
-            }
+            try await latch.securityChanges.apply(SecurityChange(.passwordChanged), by: actor, on: database)
         }
         return .noContent
     }

@@ -36,7 +36,7 @@ extension Request {
             }
         var checked = EmailCodeStore.Check.wrong(attemptsRemaining: 0)
         let result = try await secretGuard.guardedCheck(
-            throttle: nil, budget: .codes, key: "code:\(purpose.rawValue):\(target)", owner: owner,
+            throttle: nil, budget: .codes, key: .emailCode(purpose, target: target), owner: owner,
             failureEvent: .codeFailed, notice: notice
         ) {
             checked = try await store.check(

@@ -22,7 +22,7 @@ enum AccountDisabling {
     static func disable(_ userID: UUID, latch: LatchServices, ip: String?, on database: any Database) async throws
         -> Bool
     {
-        try await database.transaction { database in
+        try await latch.revocation.committing(on: database) { database in
             let changed = try await database.sql.raw(
                 """
                 UPDATE users SET disabled_at = \(bind: latch.clock.epochSeconds)

@@ -52,15 +52,9 @@ extension AdminService {
             let userID = try user.requireID()
             guard try await latch.totp.isActive(user: userID, on: database) else { throw LatchError.notFound }
             try await latch.totp.disable(user: userID, on: database)
-            let key = userID.uuidString.lowercased()
-            try await clearLocks(["totp:\(key)", "totp-enrol:\(key)"])
-            try await record(.totpReset, for: userID)
-            try await latch.holds.start(.totpReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
-            if let email = user.email {
-                try await latch.sendSecurityNotice(
-                    .totpResetByOperator, MailTemplates.totpResetByOperator(language: language), to: email,
-                    user: userID, on: database)
-            }
+            try await clearLocks([GuardKey.totp(userID).rawValue, GuardKey.totpEnrolment(userID).rawValue])
+            try await latch.securityChanges.apply(
+                SecurityChange(.totpResetByOperator), by: operatorActor(userID), on: database)
         }
     }
 
@@ -73,15 +67,9 @@ extension AdminService {
                 throw LatchError.notFound
             }
             try await fundPassword.delete(on: database)
-            try await clearLocks(["fund:\(userID.uuidString.lowercased())"])
-            try await record(.fundPasswordReset, for: userID)
-            try await latch.holds.start(
-                .fundPasswordReset, user: userID, ip: ip, now: latch.clock.epochSeconds, on: database)
-            if let email = user.email {
-                try await latch.sendSecurityNotice(
-                    .fundPasswordResetByOperator, MailTemplates.fundPasswordResetByOperator(language: language),
-                    to: email, user: userID, on: database)
-            }
+            try await clearLocks([GuardKey.fundPassword(userID).rawValue])
+            try await latch.securityChanges.apply(
+                SecurityChange(.fundPasswordResetByOperator), by: operatorActor(userID), on: database)
         }
     }
 
@@ -94,6 +82,11 @@ extension AdminService {
             try await deletion.erase(user.requireID(), on: database)
         }
         return await deletion.finish(erased, language: language, on: appDatabase)
+    }
+
+    /// The operator as the actor of a security change to `userID`'s account.
+    private func operatorActor(_ userID: UUID) -> SecurityChangeActor {
+        SecurityChangeActor(user: userID, ip: ip, language: language, actor: "operator")
     }
 
     private func record(_ kind: SecurityEvent.Kind, for userID: UUID) async throws {

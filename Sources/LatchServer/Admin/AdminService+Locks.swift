@@ -7,19 +7,9 @@ extension AdminService {
     /// Every lockout and budget key that counts against this user, by who guesses at what: the
     /// address's password ladder and budget, its emailed codes and sends, the account's own codes,
     /// fund password and TOTP, and the phone's texted codes (see `guardedCheck` and its callers).
+    /// The same list account deletion erases (`GuardKey.ofAccount`, issue 28 §1).
     static func lockKeys(of userID: UUID, email: String?, phone: String?) -> [String] {
-        let id = userID.uuidString.lowercased()
-        var keys = [
-            "user:\(id)", "fund:\(id)", "totp:\(id)", "totp-enrol:\(id)", "code:sign_in:\(id)", "send:sign_in:\(id)"
-        ]
-        if let email {
-            keys.append("email:\(email)")
-            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail] {
-                keys += ["code:\(purpose.rawValue):\(email)", "send:\(purpose.rawValue):\(email)"]
-            }
-        }
-        if let phone { keys.append("code:sms:\(phone)") }
-        return keys
+        GuardKey.ofAccount(userID, email: email, phone: phone).map(\.rawValue)
     }
 
     /// The ladders with failures or a lock, and the budgets that are locked or spent, of the user's keys.
@@ -44,7 +34,7 @@ extension AdminService {
         return (ladders + budgets).sorted { ($0.kind.rawValue, $0.key) < ($1.kind.rawValue, $1.key) }
     }
 
-    /// The budget a key is charged against (by its prefix, as the callers of `guardedCheck` choose).
+    /// The budget a key is charged against (by its prefix, as `GuardKey.budget` says).
     static func budget(of key: String) -> GuessBudget {
         if key.hasPrefix("email:") || key.hasPrefix("user:") { return .passwords }
         if key.hasPrefix("fund:") { return .fundPasswords }

@@ -82,7 +82,7 @@ public struct AdminService: Sendable {
         _ action: String, target: UUID?, detail: String? = nil, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await appDatabase.transaction { transaction in
+            return try await latch.revocation.committing(on: appDatabase) { transaction in
                 try await Self.$actionTransaction.withValue(transaction) {
                     let value = try await work()
                     try await audit(action, target: target, detail: detail, result: "ok", on: transaction)

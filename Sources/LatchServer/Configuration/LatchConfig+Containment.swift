@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 extension LatchConfig {
     /// Reads the security hold's settings of issue 19 §2: `LATCH_SECURITY_HOLD_HOURS` (0–8760, default
@@ -15,6 +16,13 @@ extension LatchConfig {
                 throw ConfigurationError(
                     "LATCH_HOLD_ACTIONS",
                     "must be comma-separated action names (a-z 0-9 _ . -, 1-64 characters) such as withdrawal,internal_transfer (got \(raw))"
+                )
+            }
+            // The ways out of a takeover are never held: listing one would promise a hold latchd cannot keep.
+            if let never = actions.first(where: VerificationAction.neverHeld.contains) {
+                throw ConfigurationError(
+                    "LATCH_HOLD_ACTIONS",
+                    "\(never) is never held (freezing, signing in or out and the password reset must stay open during a hold); list the actions a hold should pause, such as withdrawal"
                 )
             }
             holdActions = actions

@@ -35,7 +35,7 @@ enum AccountFreezing {
         on database: any Database
     ) async throws -> Bool {
         let now = latch.clock.epochSeconds
-        return try await database.transaction { database in
+        return try await latch.revocation.committing(on: database) { database in
             let changed = try await database.sql.raw(
                 """
                 UPDATE users SET frozen_at = \(bind: now), frozen_by = \(bind: actor.rawValue)
@@ -47,21 +47,28 @@ enum AccountFreezing {
             try await latch.securityReset(
                 .everything, user: userID, session: session, ip: ip, actor: actor.rawValue, on: database)
             if !changed.isEmpty {
-                try await latch.events.record(
-                    .accountFrozen, user: userID, session: session, ip: ip, now: now, actor: actor.rawValue,
+                try await latch.securityChanges.apply(
+                    SecurityChange(.frozen),
+                    by: SecurityChangeActor(user: userID, session: session, ip: ip, language: .en, actor: actor.rawValue),
                     on: database)
             }
             return !changed.isEmpty
         }
     }
 
-    /// Unfreezes the account, records `account_unfrozen` and starts a security hold (reason `unfrozen`);
-    /// returns whether it was frozen.
+    /// Unfreezes the account, records `account_unfrozen` and starts a security hold (reason `unfrozen`),
+    /// on `database` (a transaction); returns whether it was frozen. The freeze links minted before the
+    /// freeze expire (issue 28 §2): a link from a mail the thief may have read cannot freeze the
+    /// recovered account again; links minted since (the reset's own mail) keep working.
     @discardableResult
     static func unfreeze(
         _ userID: UUID, by actor: Actor, ip: String?, latch: LatchServices, on database: any Database
     ) async throws -> Bool {
         let now = latch.clock.epochSeconds
+        guard
+            let frozenAt = try await database.sql.raw("SELECT frozen_at FROM users WHERE id = \(bind: userID)").first()?
+                .decode(column: "frozen_at", as: Double?.self)
+        else { return false }
         let changed = try await database.sql.raw(
             """
             UPDATE users SET frozen_at = NULL, frozen_by = NULL
@@ -69,9 +76,15 @@ enum AccountFreezing {
             """
         ).all()
         guard !changed.isEmpty else { return false }
-        try await latch.events.record(
-            .accountUnfrozen, user: userID, ip: ip, now: now, actor: actor.rawValue, on: database)
-        try await latch.holds.start(.unfrozen, user: userID, ip: ip, now: now, on: database)
+        try await database.sql.raw(
+            """
+            UPDATE freeze_tokens SET expires_at = \(bind: now)
+            WHERE user_id = \(bind: userID) AND created_at <= \(bind: frozenAt) AND used_at IS NULL AND expires_at > \(bind: now)
+            """
+        ).run()
+        try await latch.securityChanges.apply(
+            SecurityChange(.unfrozen), by: SecurityChangeActor(user: userID, ip: ip, language: .en, actor: actor.rawValue),
+            on: database)
         return true
     }
 

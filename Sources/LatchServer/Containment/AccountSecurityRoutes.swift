@@ -26,8 +26,13 @@ struct AccountSecurityRoutes: RouteCollection {
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let holds = latch.holds
         let running = try await holds.running(of: me.userID, now: latch.clock.epochSeconds, on: req.db)
+        // The code itself only to a recent sign-in (issue 28 §2): an old stolen token sees it masked.
+        let recent = try await Session.find(me.sessionID, on: req.db).map {
+            latch.clock.epochSeconds - $0.signedInAt <= Request.recentSignIn
+        }
         return AccountSecurityStatus(
-            holds: running.map { [holds.info($0)] } ?? [], antiPhishingCode: user.antiPhishingCode)
+            holds: running.map { [holds.info($0)] } ?? [],
+            antiPhishingCode: recent == true ? user.antiPhishingCode : user.antiPhishingCode.map(AntiPhishingCode.masked))
     }
 
     func setAntiPhishingCode(_ req: Request) async throws -> HTTPStatus {
@@ -50,24 +55,15 @@ struct AccountSecurityRoutes: RouteCollection {
     /// the new code, with a freeze link), all in one transaction (issue 20 §1).
     private func changeAntiPhishingCode(to code: String?, _ req: Request) async throws {
         let me = try req.signedIn
-        let (latch, ip, language) = (req.latch, req.clientIP, req.language)
-        let now = latch.clock.epochSeconds
         try await req.db.transaction { database in
             guard
-                let row = try await database.sql.raw(
+                try await database.sql.raw(
                     """
-                    UPDATE users SET anti_phishing_code = \(bind: code) WHERE id = \(bind: me.userID) RETURNING email
+                    UPDATE users SET anti_phishing_code = \(bind: code) WHERE id = \(bind: me.userID) RETURNING id
                     """
-                ).first()
+                ).first() != nil
             else { throw LatchError.sessionExpired }
-            try await latch.events.record(
-                .antiPhishingCodeChanged, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            if let email = try row.decode(column: "email", as: String?.self) {
-                let change: MailTemplates.SecurityChange = code == nil ? .antiPhishingCodeRemoved : .antiPhishingCodeSet
-                try await latch.sendSecurityNotice(
-                    change.notice, MailTemplates.securityChange(change, language: language), to: email,
-                    user: me.userID, on: database)
-            }
+            try await req.securityChanged(code == nil ? .antiPhishingCodeRemoved : .antiPhishingCodeSet, on: database)
         }
     }
 

@@ -12,8 +12,8 @@ import Vapor
 ///
 /// A user has at most one running hold (one row, keyed by the user): starting one while it runs
 /// extends it to the later end, with the later change's reason — one conditional upsert, so concurrent
-/// starts leave one row with the latest end. Additions made while the account is younger than the hold start
-/// none (`settingUp`): a new user setting up (first passkey, Face ID turned on the first day) is not a thief.
+/// starts leave one row with the latest end. Which changes start one is `SecurityChange`'s to say
+/// (additions by the session that registered an account younger than the hold start none: `SecurityChanges`).
 ///
 /// A hold that ran out is ended (its row deleted, `security_hold_ended` recorded at its end) the next
 /// time it is read, or when an operator lifts it (`lift`, actor `operator`).
@@ -25,14 +25,6 @@ struct SecurityHolds: Sendable {
     /// `LATCH_HOLD_ACTIONS`.
     let actions: [String]
     let events: SecurityEventLog
-
-    /// The changes that are additions a new user makes while setting up (a passkey, Face ID, an identity,
-    /// an email or phone linked): on an account younger than the hold they start none. Every other change —
-    /// a password reset or change, 2FA off or reset, a fund password changed or reset, an unfreeze — starts
-    /// one whatever the account's age: a thief who took over a day-old account is still a thief.
-    static let settingUp: Set<SecurityHoldReason> = [
-        .passkeyAdded, .deviceKeyAdded, .identityLinked, .emailChanged, .phoneChanged
-    ]
 
     /// The hold's length in seconds.
     var length: Double { Double(hours) * 3600 }
@@ -48,20 +40,13 @@ struct SecurityHolds: Sendable {
     }
 
     /// Starts (or extends) the hold of `user` because of `reason`, and records `security_hold_started`
-    /// (detail: the reason). Returns its end; nil when holds are off, or for an addition to an account younger than the hold.
+    /// (detail: the reason). Returns its end; nil when holds are off.
     @discardableResult
     func start(
         _ reason: SecurityHoldReason, user: UUID, session: UUID? = nil, ip: String?, now: Double,
         on database: any Database
     ) async throws -> Double? {
         guard hours > 0 else { return nil }
-        if Self.settingUp.contains(reason) {
-            guard
-                let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: user)")
-                    .first(),
-                now - (try account.decode(column: "created_at", as: Double.self)) >= length
-            else { return nil }
-        }
         try await endExpired(of: user, now: now, on: database)
         let until = now + length
         try await database.sql.raw(
@@ -162,26 +147,22 @@ extension LatchServices {
 }
 
 extension Request {
-    /// The signed-in user just made the security change `reason`: starts (or extends) the security hold
-    /// and queues the owner's `notice` with a freeze link (issue 19 §2, §3), on `database`: the
-    /// transaction of the change, so they commit together (issue 20 §1).
-    func securityChanged(
-        _ reason: SecurityHoldReason, notice: MailTemplates.SecurityChange, on database: any Database
-    ) async throws {
-        try await securityChanged(
-            reason, notice: notice.notice, mail: MailTemplates.securityChange(notice, language: language), on: database)
+    /// The signed-in session as the actor of a security change.
+    var changeActor: SecurityChangeActor {
+        get throws {
+            let me = try signedIn
+            return SecurityChangeActor(user: me.userID, session: me.sessionID, ip: clientIP, language: language)
+        }
     }
 
-    /// `securityChanged(_:notice:on:)` with a mail of its own (a passkey's or a device key's name in it).
-    func securityChanged(
-        _ reason: SecurityHoldReason, notice: SecurityNotice, mail: MailTemplates.Mail, on database: any Database
-    ) async throws {
-        let me = try signedIn
-        let latch = self.latch
-        try await latch.holds.start(
-            reason, user: me.userID, session: me.sessionID, ip: clientIP, now: latch.clock.epochSeconds, on: database)
-        if let email = try await User.find(me.userID, on: database)?.email {
-            try await latch.sendSecurityNotice(notice, mail, to: email, user: me.userID, on: database)
-        }
+    /// The signed-in session just made `change`: applies its recipe (event, hold, notice) on `database`,
+    /// the change's transaction (issue 28 §1, issue 20 §1).
+    func securityChanged(_ change: SecurityChange, on database: any Database) async throws {
+        try await latch.securityChanges.apply(change, by: changeActor, on: database)
+    }
+
+    /// `securityChanged(_:on:)` for a change of `kind` with nothing more to name.
+    func securityChanged(_ kind: SecurityChange.Kind, on database: any Database) async throws {
+        try await securityChanged(SecurityChange(kind), on: database)
     }
 }

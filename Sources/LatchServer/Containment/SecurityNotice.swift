@@ -21,45 +21,52 @@ enum SecurityNotice: String, Sendable, CaseIterable {
     case passkeyRemoved = "passkey_removed"
     /// A device key (biometric sign-in) bound.
     case deviceKeyAdded = "device_key_added"
+    /// A device key unbound.
+    case deviceKeyRemoved = "device_key_removed"
+    /// TOTP 2FA turned on.
+    case totpAdded = "totp_added"
     case totpDisabled = "totp_disabled"
     /// An operator removed TOTP 2FA (`latchd admin` / `/v1/admin`).
     case totpResetByOperator = "totp_reset_by_operator"
+    /// The first fund password set.
+    case fundPasswordAdded = "fund_password_added"
     case fundPasswordChanged = "fund_password_changed"
     /// An operator removed the fund password.
     case fundPasswordResetByOperator = "fund_password_reset_by_operator"
     /// An email address linked to an account that had none.
     case emailAdded = "email_added"
+    /// The account's email removed: to the removed address (and its password with it).
+    case emailRemoved = "email_removed"
     case phoneLinked = "phone_linked"
+    case phoneRemoved = "phone_removed"
     /// An Apple or WeChat identity linked.
     case identityLinked = "identity_linked"
+    case identityUnlinked = "identity_unlinked"
     case antiPhishingCodeSet = "anti_phishing_code_set"
     case antiPhishingCodeRemoved = "anti_phishing_code_removed"
     /// The owner turned the new-device notice off ("新设备登录时通知", issue 23 §1): the last such mail.
     case newDeviceNoticeTurnedOff = "new_device_notice_turned_off"
-
-    /// Whether the account's owner (or whoever holds a session) made the change: those notices are
-    /// charged to the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`, issue 20 §2), so one
-    /// account cannot fill the notice lane. A sign-in and an operator's action are not charged.
-    var isChargedToOwner: Bool {
-        switch self {
-        case .newDeviceSignIn, .totpResetByOperator, .fundPasswordResetByOperator: false
-        default: true
-        }
-    }
+    /// "Verify unusual sign-ins" turned off.
+    case unusualSignInCheckTurnedOff = "unusual_sign_in_check_turned_off"
+    /// Every other session signed out by one session.
+    case otherSessionsEnded = "other_sessions_ended"
+    /// One other session signed out by another.
+    case sessionEnded = "session_ended"
 }
 
-extension MailTemplates.SecurityChange {
-    /// The notice kind of this mail.
-    var notice: SecurityNotice {
+/// Who pays for a security notice from the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`,
+/// issue 20 §2; issue 28 §2: per session, so a thief's session cannot spend the owner's share).
+enum SecurityNoticeCharge: Sendable, Equatable {
+    /// Not charged: a removal, the recovery path, an operator, a sign-in.
+    case free
+    /// Charged to the acting session's share of the account's budget.
+    case session(user: UUID, session: UUID?)
+
+    /// The budget's key in `guess_budgets`.
+    var key: GuardKey? {
         switch self {
-        case .totpDisabled: .totpDisabled
-        case .fundPasswordChanged: .fundPasswordChanged
-        case .emailAdded: .emailAdded
-        case .phoneLinked: .phoneLinked
-        case .identityLinked: .identityLinked
-        case .antiPhishingCodeSet: .antiPhishingCodeSet
-        case .antiPhishingCodeRemoved: .antiPhishingCodeRemoved
-        case .newDeviceNoticeTurnedOff: .newDeviceNoticeTurnedOff
+        case .free: nil
+        case .session(let user, let session): .notices(user: user, session: session)
         }
     }
 }
@@ -75,30 +82,52 @@ extension LatchServices {
     /// Queues the security notice `mail` (of kind `notice`) to `address`, with a fresh one-time freeze
     /// link for `user`'s account (issue 19 §3), in the notice lane of the queue, on `database` — the
     /// transaction of the change (issue 20 §1): if this throws, the caller's transaction rolls back and
-    /// the change does not happen. A change the owner made is first charged to the account's hourly
-    /// budget (429 RATE_LIMITED with `retry_after` once spent, issue 20 §2). Within the digest window of
-    /// the account's last notice mail (`LATCH_NOTICE_DIGEST_SECONDS`) the notice is a `notice_digests`
-    /// row instead, written in the same transaction, and mailed in the next digest (`NoticeDigests`).
+    /// the change does not happen. A charged notice is first charged to its session's share of the
+    /// account's hourly budget (429 RATE_LIMITED with `retry_after` once spent, issue 20 §2). A notice that
+    /// `mayBeFolded`, within the digest window of the account's last notice mail
+    /// (`LATCH_NOTICE_DIGEST_SECONDS`), is a `notice_digests` row instead, written in the same transaction,
+    /// and mailed in the next digest (`NoticeDigests`). `SecurityChanges.apply` decides both.
     func sendSecurityNotice(
         _ notice: SecurityNotice, _ mail: MailTemplates.Mail, to address: String, user: UUID,
-        on database: any Database
+        charge: SecurityNoticeCharge, mayBeFolded: Bool, on database: any Database
     ) async throws {
         guard database.inTransaction else { throw NoticeOutsideTransaction(notice: notice) }
         let now = clock.epochSeconds
-        if notice.isChargedToOwner {
-            let budget = GuessBudget(limit: config.securityMailsPerHour, window: 3600)
-            if case .spent(let until) = try await budgets.charge(
-                "notice:\(user.uuidString.lowercased())", budget, now: now, on: database)
-            {
-                throw LatchError.rateLimited(retryAfter: max(1, Int((until.timeIntervalSince1970 - now).rounded(.up))))
-            }
-        }
-        if try await NoticeDigests.fold(
-            notice, language: mail.language, to: address, user: user, services: self, now: now, on: database)
+        try await chargeNotice(charge, now: now, on: database)
+        if mayBeFolded,
+            try await NoticeDigests.fold(
+                notice, language: mail.language, to: address, user: user, services: self, now: now, on: database)
         {
             return
         }
         try await mailNotice(mail, to: address, user: user, now: now, on: database)
+    }
+
+    /// Charges `charge`; 429 RATE_LIMITED with `retry_after` when its share is spent.
+    func chargeNotice(_ charge: SecurityNoticeCharge, now: Double, on database: any Database) async throws {
+        guard let key = charge.key else { return }
+        let budget = GuessBudget(limit: config.securityMailsPerHour, window: 3600)
+        if case .spent(let until) = try await budgets.charge(key.rawValue, budget, now: now, on: database) {
+            throw LatchError.rateLimited(retryAfter: max(1, Int((until.timeIntervalSince1970 - now).rounded(.up))))
+        }
+    }
+
+    /// Texts the notice to `phone` (an account without an email, issue 28 §2): a short text with a fresh
+    /// one-time freeze link, in the notice lane, on `database` (the change's transaction).
+    func textSecurityNotice(
+        _ notice: SecurityNotice, language: LatchLanguage, to phone: String, user: UUID, charge: SecurityNoticeCharge,
+        on database: any Database
+    ) async throws {
+        guard database.inTransaction else { throw NoticeOutsideTransaction(notice: notice) }
+        let now = clock.epochSeconds
+        try await chargeNotice(charge, now: now, on: database)
+        let token = try await FreezeTokens.mint(for: user, now: now, on: database)
+        let text = SMSCodeText.securityNotice(
+            notice, freezeLink: FreezeTokens.link(issuer: config.issuer, token: token), language: language)
+        let message = OutgoingMessage(
+            to: phone, channel: OutgoingMessage.smsChannel, subject: "", body: text, code: nil, createdAt: clock.now,
+            lane: .notice)
+        try await delivery.deliver(message, on: database)
     }
 
     /// Queues the notice (or digest) `mail` to `address` in the notice lane with a fresh one-time freeze

@@ -66,7 +66,7 @@ enum SecurityReset {
         "security_events": "the account's history: what the reset ended is recorded there",
         "admin_audit_log": "the operators' audit trail",
         "identities":
-            "the account's own sign-in identities (Apple, WeChat, phone): removing them could leave the owner no way in; linking one starts a hold and mails a notice with a freeze link, and the owner unlinks it",
+            "the account's own sign-in identities (Apple, WeChat, phone): removing them could leave the owner no way in; linking one starts a hold and mails a notice with a freeze link; the password reset by email ends those linked within the hold window (endPlanted)",
         "recovery_codes": "a second factor, not a way in: removing it would let a mailbox thief strip 2FA",
         "fund_passwords": "a second factor for step-up, not a way in",
         "freeze_tokens": "the owner's \"this wasn't me\" links: not a way in, and they must keep working",
@@ -97,7 +97,7 @@ enum SecurityReset {
     static func run(
         _ scope: Scope, user: UUID, now: Double, revocation: SessionRevocation, on database: any Database
     ) async throws -> Ended {
-        try await database.transaction { database in
+        try await revocation.committing(on: database) { database in
             try await end(scope, user: user, now: now, revocation: revocation, on: database)
         }
     }
@@ -176,13 +176,14 @@ enum SecurityReset {
             WHERE user_id = \(bind: user) AND used_at IS NULL AND expires_at > \(bind: now)
             """
         ).run()
-        // Link codes are keyed "{user id}:{address}"; a reset code by the account's address.
+        // Link and removal codes are keyed "{user id}:{address}"; a reset code by the account's address.
         let linkKeys = user.uuidString.lowercased() + ":%"
         try await sql.raw(
             """
             UPDATE email_codes SET expires_at = \(bind: now)
             WHERE expires_at > \(bind: now) AND (
-              (purpose = \(bind: EmailCode.Purpose.linkEmail.rawValue) AND email LIKE \(bind: linkKeys))
+              (purpose IN (\(bind: EmailCode.Purpose.linkEmail.rawValue), \(bind: EmailCode.Purpose.removeEmail.rawValue))
+                AND email LIKE \(bind: linkKeys))
               OR (purpose = \(bind: EmailCode.Purpose.passwordReset.rawValue)
                 AND email IN (SELECT email FROM users WHERE id = \(bind: user) AND email IS NOT NULL)))
             """

@@ -67,6 +67,11 @@ struct DeliveryJobStore: Sendable {
         return id
     }
 
+    /// Deletes the job `id` (a rehearsal's, in the transaction that enqueued it).
+    func discard(_ id: UUID, on database: any Database) async throws {
+        try await database.sql.raw("DELETE FROM delivery_jobs WHERE id = \(bind: id)").run()
+    }
+
     /// Claims at most `limit` due jobs of `channel`'s `lane` for `worker` until `now + lease`, counting an attempt
     /// on each. A job whose payload cannot be opened (sealed under another `LATCH_SECRET_KEY`) is deleted
     /// and counted in `unreadable`, for the caller to log.

@@ -90,6 +90,31 @@ enum MailTemplates {
         }
     }
 
+    /// The code that removes this address from its account (issue 28 §2).
+    static func emailRemovalCode(_ code: String, language: LatchLanguage) -> Mail {
+        switch language {
+        case .zhHans:
+            Mail(
+                subject: "Latch 移除邮箱验证码：\(code)",
+                blocks: [
+                    .text("有人正在从你的 Latch 账号中移除此邮箱（以及用它登录的密码），验证码如下，10 分钟内有效："), .code(code),
+                    .text("如果不是你本人操作，请勿把验证码告诉任何人，并立即冻结账号。")
+                ],
+                language: language)
+        case .en:
+            Mail(
+                subject: "Your Latch code to remove this email: \(code)",
+                blocks: [
+                    .text(
+                        "Someone is removing this address (and the password that signs in with it) from your Latch account. The code, valid for 10 minutes:"
+                    ),
+                    .code(code),
+                    .text("If this is not you, do not share the code with anyone, and freeze your account now.")
+                ],
+                language: language)
+        }
+    }
+
     static func registrationAttemptOnExistingAccount(language: LatchLanguage) -> Mail {
         switch language {
         case .zhHans:
@@ -194,7 +219,23 @@ enum MailTemplates {
     }
 
     /// `ended` says how many sessions, device keys and passkeys the security reset ended (issue 19 §1).
-    static func passwordWasReset(ended: SecurityReset.Ended, language: LatchLanguage) -> Mail {
+    /// The name of a way in or factor a password reset kept (`SecurityReset.kept`).
+    static func keptName(_ kept: String, _ language: LatchLanguage) -> String {
+        switch (kept, language) {
+        case ("phone", .zhHans): "手机号"
+        case ("phone", .en): "the phone number"
+        case ("apple", _): "Apple"
+        case ("wechat", .zhHans): "微信"
+        case ("wechat", .en): "WeChat"
+        case ("totp", .zhHans): "两步验证（身份验证器）"
+        case ("totp", .en): "two-step verification (authenticator app)"
+        case ("fund_password", .zhHans): "资金密码"
+        case ("fund_password", .en): "the fund password"
+        default: kept
+        }
+    }
+
+    static func passwordWasReset(ended: SecurityReset.Ended, kept: [String] = [], language: LatchLanguage) -> Mail {
         switch language {
         case .zhHans:
             Mail(
@@ -204,6 +245,10 @@ enum MailTemplates {
                     .text(
                         "已结束：\(ended.sessions) 个登录会话，\(ended.deviceKeys) 个设备密钥，\(ended.passkeys) 个通行密钥，\(ended.verificationTokens) 个未使用的验证凭证。"
                     ),
+                    .text(kept.isEmpty
+                            ? "保留：无其他登录方式或验证方式。"
+                            : "保留：" + kept.map { keptName($0, language) }.joined(separator: "、") + "。请确认每一项都是你本人添加的。"),
+                    .text("“异常登录验证”已重新开启；最近新增的两步验证和登录方式已移除。请重新设置防钓鱼码。"),
                     .text("如需在设备上继续使用生物识别登录或通行密钥，请登录后重新添加。如果不是你本人操作，请立即再次重置密码。")
                 ],
                 language: language)
@@ -216,6 +261,15 @@ enum MailTemplates {
                     ),
                     .text(
                         "Ended: \(ended.sessions) sessions, \(ended.deviceKeys) device keys, \(ended.passkeys) passkeys, \(ended.verificationTokens) unused verification proofs."
+                    ),
+                    .text(
+                        kept.isEmpty
+                            ? "Kept: no other way to sign in and no other factor."
+                            : "Kept: " + kept.map { keptName($0, language) }.joined(separator: ", ")
+                                + ". Check that you added each of them yourself."
+                    ),
+                    .text(
+                        "Verification of unusual sign-ins is on again; two-step verification and ways to sign in added recently were removed. Choose a new anti-phishing code."
                     ),
                     .text(
                         "Sign in and turn biometric sign-in on again where you want it. If this was not you, reset your password again now."

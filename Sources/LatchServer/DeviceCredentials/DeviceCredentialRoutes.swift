@@ -7,7 +7,7 @@ import Vapor
 struct DeviceCredentialRoutes: RouteCollection {
     static let limit = DeviceCredentialStore.limit
     /// The step-up action that unbinds a key without a recent sign-in.
-    static let unbindAction = "unbind_device"
+    static let unbindAction = VerificationAction.unbindDevice
 
     func boot(routes: any RoutesBuilder) throws {
         let credentials = routes.grouped("v1", "device-credentials")
@@ -31,7 +31,7 @@ struct DeviceCredentialRoutes: RouteCollection {
         let canonicalKey = DeviceSignature.publicKeyBase64URL(of: key)
         try await latch.deviceCredentials.checkRoom(for: canonicalKey, user: me.userID, on: req.db)
         // The proof is used only once everything else is known to be fine.
-        try await req.requireRecentSignIn(orProof: body.verificationToken, action: "bind_device")
+        try await req.requireRecentSignIn(orProof: body.verificationToken, action: .bindDevice)
         let now = latch.clock.epochSeconds
         let credential = DeviceCredential()
         credential.id = UUID()
@@ -43,14 +43,9 @@ struct DeviceCredentialRoutes: RouteCollection {
         credential.sessionID = me.sessionID
         credential.protection = protection.rawValue
         // The key, its event, the hold and the notice commit together (issue 20 §1).
-        let (ip, language) = (req.clientIP, req.language)
         try await req.db.transaction { database in
             try await latch.deviceCredentials.insert(credential, on: database)
-            try await latch.events.record(
-                .deviceBound, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            try await req.securityChanged(
-                .deviceKeyAdded, notice: .deviceKeyAdded,
-                mail: MailTemplates.deviceBound(deviceName: deviceName, language: language), on: database)
+            try await req.securityChanged(SecurityChange(.deviceKeyAdded, name: deviceName), on: database)
         }
         let created = DeviceCredentialCreated(credentialId: try credential.requireID().uuidString.lowercased())
         return try await created.encodeResponse(status: .created, for: req)
@@ -92,10 +87,12 @@ struct DeviceCredentialRoutes: RouteCollection {
         // The proof is used only once the key is known to be the user's.
         try await req.requireRecentSignIn(
             orProof: proof, action: Self.unbindAction, parameters: ["credential_id": id.uuidString.lowercased()])
-        try await req.latch.deviceCredentials.remove(credential, on: req.db)
-        try await req.latch.events.record(
-            .deviceUnbound, user: me.userID, session: me.sessionID, ip: req.clientIP, now: req.latch.clock.epochSeconds,
-            on: req.db)
+        // The removal, its event and the owner's notice commit together (issue 28: it was silent).
+        let name = credential.deviceName
+        try await req.db.transaction { database in
+            try await req.latch.deviceCredentials.remove(credential, on: database)
+            try await req.securityChanged(SecurityChange(.deviceKeyRemoved, name: name), on: database)
+        }
         return .noContent
     }
 

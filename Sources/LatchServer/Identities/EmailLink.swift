@@ -31,9 +31,11 @@ struct EmailLink {
     }
 
     /// Second call: the mailed code adds the address (verified) and the password to the account, and
-    /// `andThen` runs in the same transaction (the event, hold and notice of issue 20 §1).
+    /// `andThen` runs in the same transaction (the event, hold and notice of issue 20 §1) with the address
+    /// removed from the account before, if any (`users.previous_email`, which this clears).
     func confirm(
-        email rawEmail: String?, code: String, andThen: @escaping @Sendable (any Database) async throws -> Void
+        email rawEmail: String?, code: String,
+        andThen: @escaping @Sendable (any Database, _ previous: String?) async throws -> Void
     ) async throws {
         let email = try Validate.email(rawEmail.required("email"))
         try Validate.sixDigitCode(code)
@@ -59,7 +61,11 @@ struct EmailLink {
                 throw LatchError(.conflict, field: "email", reasons: ["identity_in_use"])
             }
             guard !linked.isEmpty else { throw Self.alreadyLinked }
-            try await andThen(database)
+            let previous = try await database.sql.raw(
+                "SELECT previous_email FROM users WHERE id = \(bind: userID)"
+            ).first()?.decode(column: "previous_email", as: String?.self)
+            try await database.sql.raw("UPDATE users SET previous_email = NULL WHERE id = \(bind: userID)").run()
+            try await andThen(database, previous)
         }
     }
 

@@ -107,7 +107,7 @@ extension Request {
         }
         let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
         let result = try await secretGuard.guardedCheck(
-            throttle: nil, budget: .codes, key: "code:sms:\(phone.value)", owner: owner, failureEvent: .signInFailed,
+            throttle: nil, budget: .codes, key: .smsCode(phone: phone.value), owner: owner, failureEvent: .signInFailed,
             notice: .sms(to: phone.value, SMSCodeText.codesLocked(until:language:))
         ) {
             codeCheck = try await store.check(code, phone: phone.value, now: latch.clock.epochSeconds, on: db)

@@ -59,16 +59,16 @@ struct IdentityRoutes: RouteCollection {
         case .email:
             return try await linkEmail(body, me: me, req)
         case .apple:
-            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             proven = try await req.proveApple(
                 Grant.AppleProof(
                     identityToken: try body.identityToken.requiredNonEmpty("identity_token"), nonce: body.nonce,
                     authorizationCode: body.authorizationCode))
         case .wechat:
-            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             proven = try await req.proveWeChat(code: try body.code.requiredNonEmpty("code"))
         case .phone:
-            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             let phone = try Validate.phone(body.phone)
             let code = try body.code.requiredNonEmpty("code")
             try Validate.sixDigitCode(code)
@@ -80,13 +80,7 @@ struct IdentityRoutes: RouteCollection {
         try await req.db.transaction { database in
             try await latch.identities.link(proven, to: me.userID, now: now, on: database)
             try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: database)
-            try await latch.events.record(
-                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: database)
-            if provider == .phone {
-                try await req.securityChanged(.phoneChanged, notice: .phoneLinked, on: database)
-            } else {
-                try await req.securityChanged(.identityLinked, notice: .identityLinked, on: database)
-            }
+            try await req.securityChanged(provider == .phone ? .phoneAdded : .identityLinked, on: database)
         }
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
@@ -96,32 +90,59 @@ struct IdentityRoutes: RouteCollection {
     private func linkEmail(_ body: LinkIdentityRequest, me: SignedInSession, _ req: Request) async throws -> Response {
         let link = EmailLink(req: req, userID: me.userID)
         guard let code = body.code else {
-            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "link_identity")
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             return try await link.sendCode(email: body.email, password: body.password)
         }
-        try await link.confirm(email: body.email, code: code) { database in
-            try await req.latch.events.record(
-                .identityLinked, user: me.userID, session: me.sessionID, ip: req.clientIP,
-                now: req.latch.clock.epochSeconds, on: database)
-            try await req.securityChanged(.emailChanged, notice: .emailAdded, on: database)
+        try await link.confirm(email: body.email, code: code) { database, previous in
+            // The address removed before this one hears of the new one too (issue 28 §2).
+            try await req.securityChanged(SecurityChange(.emailAdded, alsoNotify: previous), on: database)
         }
         return try await profile(of: me.userID, req).encodeResponse(status: .created, for: req)
     }
 
-    func unlink(_ req: Request) async throws -> UserInfo {
+    /// Unlinks `provider`. The email needs more than a recent sign-in (issue 28 §2): a code mailed to
+    /// that address (`EmailRemoval`) or a verification token; every unlink is a security change whose
+    /// notice reaches the removed address too.
+    func unlink(_ req: Request) async throws -> Response {
         let me = try req.signedIn
         guard let provider = req.parameters.get("provider").flatMap(SignInProvider.init(rawValue:)) else {
             throw LatchError.notFound
         }
-        var proof: String?
+        var body = UnlinkIdentityRequest()
         if let data = req.body.data, data.readableBytes > 0 {
-            proof = try req.decodeJSON(UnlinkIdentityRequest.self).verificationToken
+            body = try req.decodeJSON(UnlinkIdentityRequest.self)
         }
-        try await req.requireRecentSignIn(orProof: proof, action: "unlink_identity")
         let latch = req.latch
-        let now = latch.clock.epochSeconds
         let userID = me.userID
-        switch try await latch.identities.unlink(provider, of: userID, on: req.db) {
+        var removedAddress: String?
+        if provider == .email {
+            let removal = EmailRemoval(req: req, userID: userID)
+            guard let address = try await removal.currentAddress() else { throw LatchError.notFound }
+            if let proof = body.verificationToken {
+                _ = try await req.redeemVerification(proof, action: VerificationAction.unlinkIdentity.rawValue, parameters: [:])
+            } else if let code = body.code {
+                try await removal.checkCode(code, address: address)
+            } else {
+                try await req.requireRecentSignIn(orProof: nil, action: .unlinkIdentity)
+                return try await removal.sendCode(to: address)
+            }
+            removedAddress = address
+        } else {
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .unlinkIdentity)
+        }
+        let change: SecurityChange =
+            switch provider {
+            case .email: SecurityChange(.emailRemoved, alsoNotify: removedAddress)
+            case .phone: SecurityChange(.phoneRemoved)
+            case .apple, .wechat: SecurityChange(.identityUnlinked)
+            }
+        // The unlink, its event, the hold and the notices (to the removed address too) commit together.
+        let outcome = try await req.db.transaction { database in
+            let outcome = try await latch.identities.unlink(provider, of: userID, on: database)
+            if case .removed = outcome { try await req.securityChanged(change, on: database) }
+            return outcome
+        }
+        switch outcome {
         case .notFound: throw LatchError.notFound
         case .last:
             throw LatchError(
@@ -132,12 +153,10 @@ struct IdentityRoutes: RouteCollection {
             if appleRefreshToken != nil {
                 _ = await AppleRefreshTokens.revoke(
                     sealed: appleRefreshToken, clientID: appleClientID, endpoint: req.identityServices.appleTokens,
-                    secrets: latch.secrets, now: now, retryingOn: req.db, logger: req.logger)
+                    secrets: latch.secrets, now: latch.clock.epochSeconds, retryingOn: req.db, logger: req.logger)
             }
         }
-        try await latch.events.record(
-            .identityUnlinked, user: userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
-        return try await profile(of: userID, req)
+        return try await profile(of: userID, req).encodeResponse(status: .ok, for: req)
     }
 
     /// The fresh profile, also refreshing this instance's `/v1/me` cache.

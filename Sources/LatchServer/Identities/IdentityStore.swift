@@ -46,10 +46,14 @@ struct IdentityStore: Sendable {
             case .email:
                 guard user.email != nil else { return .notFound }
                 guard try await user.waysToSignIn(on: database) > 1 else { return .last }
-                user.email = nil
-                user.emailVerified = false
-                user.passwordHash = nil
-                try await user.save(on: database)
+                // The address is remembered (`previous_email`) so it hears of the next one added (issue 28 §2).
+                try await database.sql.raw(
+                    """
+                    UPDATE users SET previous_email = email, email = NULL, email_verified = \(bind: false),
+                      password_hash = NULL
+                    WHERE id = \(bind: userID)
+                    """
+                ).run()
                 return .removed(appleRefreshToken: nil, appleClientID: nil)
             case .apple, .wechat, .phone:
                 guard

@@ -12,7 +12,7 @@ extension SecretGuard {
         let latch = self.latch
         return try await latch.passwords.withPlace {
             try await guardedCheck(
-                throttle: latch.methodThrottle, budget: .fundPasswords, key: "fund:\(userID.uuidString.lowercased())",
+                throttle: latch.methodThrottle, budget: .fundPasswords, key: .fundPassword(userID),
                 owner: owner, session: session, failureEvent: .verificationFailed,
                 notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
             ) { try await latch.passwords.verify(candidate, against: hash) }
@@ -27,7 +27,7 @@ extension SecretGuard {
         check: () async throws -> Bool
     ) async throws -> GuardedCheck {
         try await guardedCheck(
-            throttle: latch.methodThrottle, budget: .codes, key: "totp:\(userID.uuidString.lowercased())", owner: owner,
+            throttle: latch.methodThrottle, budget: .codes, key: .totp(userID), owner: owner,
             session: session, failureEvent: failureEvent, notice: .ownerMail(MailTemplates.totpLocked(until:language:)),
             check: check)
     }

@@ -41,10 +41,11 @@ struct SecretGuard {
     /// refused without checking while locked, counted exactly, the owner told once when a lock starts.
     /// Throws 429 when the checks in flight did not decide in time. A `check` that throws is no guess.
     func guardedCheck(
-        throttle: LoginThrottleStore?, budget: GuessBudget?, key: String, owner: User?, session: UUID? = nil,
+        throttle: LoginThrottleStore?, budget: GuessBudget?, key guardKey: GuardKey, owner: User?, session: UUID? = nil,
         failureEvent: SecurityEvent.Kind, notice: LockNotice, check: () async throws -> Bool
     ) async throws -> GuardedCheck {
         let latch = self.latch
+        let key = guardKey.rawValue
         if let throttle {
             switch try await throttle.admit(key, clock: latch.clock, on: db) {
             case .refused(let until): return .locked(until: until)
@@ -127,7 +128,7 @@ struct SecretGuard {
     /// behind the C4 ladder and the daily password budget of `throttleKey`. Returns the user when it
     /// matches; otherwise throws AUTH_001 (with the attempts left) or AUTH_002 (with `locked_until`).
     @discardableResult
-    func checkPassword(_ password: String, of user: User?, throttleKey: String, session: UUID? = nil) async throws
+    func checkPassword(_ password: String, of user: User?, throttleKey: GuardKey, session: UUID? = nil) async throws
         -> User
     {
         let latch = self.latch

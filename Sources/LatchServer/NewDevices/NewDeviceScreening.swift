@@ -87,7 +87,7 @@ struct NewDeviceScreening {
         let name = Validate.deviceName(device?.name) ?? Validate.deviceName(device?.model)
         try await latch.sendSecurityNotice(
             .newDeviceSignIn, MailTemplates.newDeviceSignedIn(deviceName: name, ip: clientIP, language: language),
-            to: email, user: user.requireID(), on: db)
+            to: email, user: user.requireID(), charge: .free, mayBeFolded: true, on: db)
     }
 
     private func startLoginChallenge(for user: User, device: DeviceInfo?) async throws -> LoginChallenge {
@@ -121,7 +121,7 @@ struct NewDeviceScreening {
         var code: String?
         if !useTOTP {
             // At most 10 sign-in codes a day per account, however often a known password is tried.
-            try await latch.chargeCodeSend(to: "sign_in:\(userID.uuidString.lowercased())", on: db)
+            try await latch.chargeCodeSend(.signInCodeSends(userID), on: db)
             let fresh = RandomSecrets.sixDigitCode()
             challenge.codeHash = latch.secrets.keyedHash(
                 fresh, context: "login-challenge:\(id.uuidString.lowercased())")

@@ -8,9 +8,9 @@ import Vapor
 /// `disable_new_device_notice` and is mailed as a security notice), and which second factors are set up
 /// (`factors`, so a settings screen needs no export).
 struct SecuritySettingsRoutes: RouteCollection {
-    static let disableAction = "disable_unusual_sign_in_check"
+    static let disableAction = VerificationAction.disableUnusualSignInCheck
     /// The step-up action that turns the new-device notice off without a recent sign-in.
-    static let disableNoticeAction = "disable_new_device_notice"
+    static let disableNoticeAction = VerificationAction.disableNewDeviceNotice
 
     func boot(routes: any RoutesBuilder) throws {
         let settings = routes.grouped("v1", "me", "security-settings").grouped(RequireSignedIn())
@@ -29,7 +29,8 @@ struct SecuritySettingsRoutes: RouteCollection {
         let body = try req.decodeJSON(SecuritySettingsUpdate.self)
         let user = try await user(req)
         // Turning a protection off is itself protected: a stolen access token must not remove it.
-        if body.verifyUnusualSignIns == false, user.verifyUnusualSignIns {
+        let turnsCheckOff = body.verifyUnusualSignIns == false && user.verifyUnusualSignIns
+        if turnsCheckOff {
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: Self.disableAction)
         }
         let turnsNoticeOff = body.notifyNewDevices == false && user.notifyNewDevices
@@ -39,19 +40,20 @@ struct SecuritySettingsRoutes: RouteCollection {
         if let verify = body.verifyUnusualSignIns { user.verifyUnusualSignIns = verify }
         if let notify = body.notifyNewDevices { user.notifyNewDevices = notify }
         let me = try req.signedIn
-        let (latch, ip, language, email) = (req.latch, req.clientIP, req.language, user.email)
-        // The settings, the event and the notice commit together (issue 20 §1).
-        try await req.db.transaction { database in
+        let (latch, ip) = (req.latch, req.clientIP)
+        // Turning a protection off is a security change (issue 28: "verify unusual sign-ins" went off
+        // silently); turning one on only records the event. The settings, the events and the notices
+        // commit together (issue 20 §1).
+        var changes: [SecurityChange.Kind] = []
+        if turnsCheckOff { changes.append(.unusualSignInCheckTurnedOff) }
+        if turnsNoticeOff { changes.append(.newDeviceNoticeTurnedOff) }
+        try await req.db.transaction { [changes] database in
             try await user.save(on: database)
-            try await latch.events.record(
-                .securitySettingsChanged, user: me.userID, session: me.sessionID, ip: ip,
-                now: latch.clock.epochSeconds, on: database)
-            if turnsNoticeOff, let email {
-                // The last new-device mail the owner gets says the notices stop (with a freeze link).
-                try await latch.sendSecurityNotice(
-                    .newDeviceNoticeTurnedOff,
-                    MailTemplates.securityChange(.newDeviceNoticeTurnedOff, language: language), to: email,
-                    user: me.userID, on: database)
+            for change in changes { try await req.securityChanged(change, on: database) }
+            if changes.isEmpty {
+                try await latch.events.record(
+                    .securitySettingsChanged, user: me.userID, session: me.sessionID, ip: ip,
+                    now: latch.clock.epochSeconds, on: database)
             }
         }
         return SecuritySettings(

@@ -13,12 +13,12 @@ extension PasskeyAuthenticationOptions: Content {}
 /// and the sign-in options for grant `passkey`, which need no sign-in.
 struct PasskeyRoutes: RouteCollection {
     /// The step-up action that adds a passkey without a recent sign-in.
-    static let addAction = "add_passkey"
+    static let addAction = VerificationAction.addPasskey
     /// The step-up action (parameters `{passkey_id}`) that removes a passkey without a recent sign-in.
-    static let removeAction = "remove_passkey"
+    static let removeAction = VerificationAction.removePasskey
     /// The step-up action (parameters `{passkey_id}`) that renames a passkey without a recent sign-in:
     /// a name is what the owner trusts in the list and in mails, so it is guarded like adding one.
-    static let renameAction = "rename_passkey"
+    static let renameAction = VerificationAction.renamePasskey
     /// What the options tell the browser to wait, in milliseconds (the challenge's lifetime).
     static let timeout = Int(PasskeyChallenge.lifetime * 1000)
 
@@ -100,14 +100,9 @@ struct PasskeyRoutes: RouteCollection {
         passkey.createdAt = now
         passkey.sessionID = me.sessionID
         // The passkey, its event, the hold and the notice commit together (issue 20 §1).
-        let (ip, language) = (req.clientIP, req.language)
         try await req.db.transaction { database in
             try await latch.passkeys.insert(passkey, on: database)
-            try await latch.events.record(
-                .passkeyAdded, user: me.userID, session: me.sessionID, ip: ip, now: now, on: database)
-            try await req.securityChanged(
-                .passkeyAdded, notice: .passkeyAdded, mail: MailTemplates.passkeyAdded(name: name, language: language),
-                on: database)
+            try await req.securityChanged(SecurityChange(.passkeyAdded, name: name), on: database)
         }
         let created = PasskeyCreated(
             id: try passkey.requireID().uuidString.lowercased(), name: name,
@@ -151,18 +146,11 @@ struct PasskeyRoutes: RouteCollection {
         guard try await User.waysToSignIn(of: me.userID, on: req.db) > 1 else { throw Self.lastWayIn(req) }
         try await req.requireRecentSignIn(
             orProof: proof, action: Self.removeAction, parameters: ["passkey_id": id.uuidString.lowercased()])
-        let (latch, ip, language, name) = (req.latch, req.clientIP, req.language, passkey.name)
+        let (latch, name) = (req.latch, passkey.name)
         let removed: Bool = try await req.db.transaction { database in
             guard try await latch.passkeys.remove(passkey, on: database) else { return false }
             // The event and the notice commit with the removal (issue 20 §1).
-            try await latch.events.record(
-                .passkeyRemoved, user: me.userID, session: me.sessionID, ip: ip, now: latch.clock.epochSeconds,
-                on: database)
-            if let email = try await User.find(me.userID, on: database)?.email {
-                try await latch.sendSecurityNotice(
-                    .passkeyRemoved, MailTemplates.passkeyRemoved(name: name, language: language), to: email,
-                    user: me.userID, on: database)
-            }
+            try await req.securityChanged(SecurityChange(.passkeyRemoved, name: name), on: database)
             return true
         }
         guard removed else { throw Self.lastWayIn(req) }

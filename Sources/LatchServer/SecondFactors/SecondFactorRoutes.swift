@@ -20,7 +20,7 @@ struct SecondFactorRoutes: RouteCollection {
             req.body.data.map { $0.readableBytes > 0 } == true
             ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
         if try await latch.totp.isActive(user: me.userID, on: req.db) { throw LatchError(.conflict) }
-        try await req.requireRecentSignIn(orProof: proof, action: "enable_totp")
+        try await req.requireRecentSignIn(orProof: proof, action: .enableTOTP)
         guard let user = try await User.find(me.userID, on: req.db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
         do {
@@ -50,12 +50,18 @@ struct SecondFactorRoutes: RouteCollection {
         do {
             // Guesses at the pending secret have their own budget: they cannot lock the owner's active factors.
             result = try await req.secretGuard.guardedCheck(
-                throttle: nil, budget: .codes, key: "totp-enrol:\(me.userID.uuidString.lowercased())", owner: user,
+                throttle: nil, budget: .codes, key: .totpEnrolment(me.userID), owner: user,
                 session: me.sessionID, failureEvent: .codeFailed,
                 notice: .ownerMail(MailTemplates.totpLocked(until:language:))
             ) {
                 do {
-                    codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: req.db)
+                    // The activation, its event, the hold and the notice commit together (issue 28 §2):
+                    // a notice that cannot be queued leaves 2FA off and the code unused.
+                    codes = try await req.db.transaction { database in
+                        let codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: database)
+                        try await req.securityChanged(.totpAdded, on: database)
+                        return codes
+                    }
                     return true
                 } catch TOTPService.Failure.wrongCode {
                     return false
@@ -66,9 +72,6 @@ struct SecondFactorRoutes: RouteCollection {
         }
         switch result {
         case .matched:
-            try await latch.events.record(
-                .totpActivated, user: me.userID, session: me.sessionID, ip: req.clientIP,
-                now: now.timeIntervalSince1970, on: req.db)
             return TOTPActivated(recoveryCodes: codes)
         case .failed(let remaining):
             throw LatchError.wrongCode(attemptsRemaining: remaining)
@@ -82,16 +85,13 @@ struct SecondFactorRoutes: RouteCollection {
         let body = try req.decodeJSON(VerificationTokenBody.self)
         let latch = req.latch
         guard try await latch.totp.isActive(user: me.userID, on: req.db) else { throw LatchError.notFound }
-        let now = latch.clock.epochSeconds
         // The proof, 2FA off, its event, the hold and the notice commit together (issue 20 §1): a refused
         // notice leaves the proof unspent.
         try await req.db.transaction { database in
             _ = try await req.redeemVerification(
                 body.verificationToken, action: "disable_totp", parameters: [:], on: database)
             try await latch.totp.disable(user: me.userID, on: database)
-            try await latch.events.record(
-                .totpDisabled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: database)
-            try await req.securityChanged(.totpDisabled, notice: .totpDisabled, on: database)
+            try await req.securityChanged(.totpRemoved, on: database)
         }
         return .noContent
     }
@@ -109,6 +109,10 @@ struct SecondFactorRoutes: RouteCollection {
         let existing = try await FundPassword.find(me.userID, on: req.db)
         if let existing {
             if let current = body.currentFundPassword {
+                // Held like every path to the action (issue 28 §2).
+                try await latch.holds.check(
+                    VerificationAction.changeFundPassword.rawValue, of: me.userID, now: latch.clock.epochSeconds,
+                    on: req.db)
                 // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
                 let result = try await req.secretGuard.checkFundPassword(
                     current, against: existing.passwordHash, of: me.userID, owner: user, session: me.sessionID)
@@ -121,17 +125,17 @@ struct SecondFactorRoutes: RouteCollection {
                 guard let proof = body.verificationToken else {
                     throw LatchError(.verificationRequired, field: "current_fund_password")
                 }
-                _ = try await req.redeemVerification(proof, action: "change_fund_password", parameters: [:])
+                _ = try await req.redeemVerification(proof, action: VerificationAction.changeFundPassword.rawValue, parameters: [:])
             }
         } else {
-            try await req.requireRecentSignIn(orProof: body.verificationToken, action: "set_fund_password")
+            try await req.requireRecentSignIn(orProof: body.verificationToken, action: .setFundPassword)
         }
         let record = existing ?? FundPassword()
         record.id = me.userID
         record.passwordHash = try await latch.passwords.hash(body.fundPassword)
         record.updatedAt = latch.clock.epochSeconds
         let isChange = existing != nil
-        // The fund password, its event, and for a change the hold and the notice commit together (issue 20 §1).
+        // The fund password, its event, the hold and the notice commit together (issue 20 §1).
         try await req.db.transaction { database in
             do {
                 try await record.save(on: database)
@@ -139,13 +143,8 @@ struct SecondFactorRoutes: RouteCollection {
                 // Two first settings raced and the other one won: this one changed nothing.
                 throw LatchError(.conflict, field: "fund_password", reasons: ["set_concurrently"])
             }
-            try await latch.events.record(
-                isChange ? .fundPasswordChanged : .fundPasswordSet, user: me.userID, session: me.sessionID,
-                ip: req.clientIP, now: latch.clock.epochSeconds, on: database)
-            // Setting the first fund password is setting up, not a change: no hold, no notice.
-            if isChange {
-                try await req.securityChanged(.fundPasswordChanged, notice: .fundPasswordChanged, on: database)
-            }
+            // The first fund password is a factor added (issue 28 §2): mailed and held like a passkey.
+            try await req.securityChanged(isChange ? .fundPasswordChanged : .fundPasswordAdded, on: database)
         }
         return .noContent
     }

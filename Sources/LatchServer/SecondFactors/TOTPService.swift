@@ -69,6 +69,12 @@ struct TOTPService: Sendable {
         return codes
     }
 
+    /// When the active TOTP of `user` was enrolled (nil: 2FA is off).
+    func enrolledAt(user: UUID, on database: any Database) async throws -> Double? {
+        guard let credential = try await TOTPCredential.find(user, on: database), credential.active else { return nil }
+        return credential.createdAt
+    }
+
     func isActive(user: UUID, on database: any Database) async throws -> Bool {
         try await TOTPCredential.find(user, on: database)?.active == true
     }

@@ -100,6 +100,9 @@ public final class LatchServices: Sendable {
     func rehearseSend(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: any Database)
         async throws
     {
+        var mail = mail
+        // The same read `send` makes (an unknown address has no code, so the mail stays as it is).
+        mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database)
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html)

@@ -64,7 +64,7 @@ struct TokenRoutes: RouteCollection {
         let now = latch.clock.now
 
         let account = try await User.query(on: req.db).filter(\.$email == email.value).first()
-        let user = try await req.secretGuard.checkPassword(password, of: account, throttleKey: "email:\(email.value)")
+        let user = try await req.secretGuard.checkPassword(password, of: account, throttleKey: .email(email.value))
         try AccountDisabling.refuse(user) // before the new-device check mails a code
         try AccountFreezing.refuse(user)
         try await req.newDeviceScreening.screen(user, device: device)
@@ -109,7 +109,6 @@ struct TokenRoutes: RouteCollection {
         guard let (challenge, remaining) = try await latch.loginChallenges.useAttempt(id, now: seconds, on: req.db),
             let user = try await User.find(challenge.userID, on: req.db)
         else { throw LatchError.wrongCode(attemptsRemaining: 0) }
-        let userKey = challenge.userID.uuidString.lowercased()
         // Every guess counts toward the account's budget, however many challenges a known password opens.
         let result: GuardedCheck
         switch challenge.kind {
@@ -121,7 +120,7 @@ struct TokenRoutes: RouteCollection {
         case .email:
             let expected = latch.secrets.keyedHash(code, context: "login-challenge:\(id.uuidString.lowercased())")
             result = try await req.secretGuard.guardedCheck(
-                throttle: nil, budget: .codes, key: "code:sign_in:\(userKey)", owner: user,
+                throttle: nil, budget: .codes, key: .signInCode(challenge.userID), owner: user,
                 failureEvent: .signInFailed, notice: .ownerMail(MailTemplates.codesLocked(until:language:))
             ) { challenge.codeHash.map { SecretBox.constantTimeEquals($0, expected) } ?? false }
         }

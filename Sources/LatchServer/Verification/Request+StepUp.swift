@@ -29,12 +29,18 @@ extension Request {
     /// Lets a change to a second factor through when the session signed in within the last
     /// 10 minutes, or when `proof` is a verification token for `action` (and `parameters`, empty unless
     /// the operation names its target); else VERIFICATION_REQUIRED.
-    func requireRecentSignIn(orProof proof: String?, action: String, parameters: [String: String] = [:]) async throws {
+    func requireRecentSignIn(
+        orProof proof: String?, action verificationAction: VerificationAction, parameters: [String: String] = [:]
+    ) async throws {
+        let action = verificationAction.rawValue
         if let proof {
             _ = try await redeemVerification(proof, action: action, parameters: parameters)
             return
         }
         let me = try signedIn
+        // An action of `LATCH_HOLD_ACTIONS` is held on this path too (issue 28 §2): a thief's fresh
+        // session is exactly a recent sign-in.
+        try await latch.holds.check(action, of: me.userID, now: latch.clock.epochSeconds, on: db)
         guard let session = try await Session.find(me.sessionID, on: db),
             latch.clock.epochSeconds - session.signedInAt <= Self.recentSignIn
         else { throw LatchError(.verificationRequired, field: "verification_token") }

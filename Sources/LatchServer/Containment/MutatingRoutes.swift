@@ -1,0 +1,80 @@
+/// Every route that changes something, and the security changes it makes (issue 28 §1): the closed
+/// world that `SecurityChangeDeclarationTests` holds the router to. A route that the router serves with
+/// POST, PUT, PATCH or DELETE and that is missing here fails that test, so the next route cannot forget
+/// the containment the others follow: it names its `SecurityChange`s (which `SecurityChanges.apply`
+/// carries out) or says, with a reason, why it makes none.
+///
+/// Keys are the method and the router's path (`:id` for a parameter).
+enum MutatingRoutes {
+    /// What a route declares.
+    enum Declaration: Sendable, Equatable {
+        /// The security changes the route may make (each through `SecurityChanges.apply`).
+        case changes([SecurityChange.Kind])
+        /// No security change, and why.
+        case noSecurityChange(String)
+    }
+
+    static let declarations: [String: Declaration] = [
+        // Accounts and sign-in.
+        "POST /v1/registrations": .noSecurityChange("starts a registration: no account exists until its code is verified"),
+        "POST /v1/registrations/:id/verify": .noSecurityChange(
+            "creates the account and its first session: there is no owner to tell yet"),
+        "POST /v1/token": .noSecurityChange(
+            "a sign-in: lockout guards its guesses and the new-device screening mails the owner of an unknown device"),
+        "POST /v1/logout": .noSecurityChange("ends the acting session itself, which its holder sees"),
+        "PATCH /v1/me": .noSecurityChange("the nickname and the language: nothing that signs in or verifies"),
+        "DELETE /v1/me": .noSecurityChange(
+            "the account ends (needs a recent sign-in or a proof, held like every listed action); AccountDeletion mails its own farewell"),
+        "POST /v1/password/forgot": .noSecurityChange("mails a reset code to the address; changes nothing"),
+        "POST /v1/password/reset": .changes([.passwordReset, .unfrozen]),
+        "POST /v1/password/change": .changes([.passwordChanged]),
+        // Sessions.
+        "DELETE /v1/sessions": .changes([.otherSessionsEnded]),
+        "DELETE /v1/sessions/:id": .changes([.sessionEnded]),
+        // Second factors.
+        "POST /v1/mfa/totp": .noSecurityChange(
+            "a pending enrolment that verifies nothing until POST /v1/mfa/totp/activate, the change"),
+        "POST /v1/mfa/totp/activate": .changes([.totpAdded]),
+        "DELETE /v1/mfa/totp": .changes([.totpRemoved]),
+        "PUT /v1/fund-password": .changes([.fundPasswordAdded, .fundPasswordChanged]),
+        // Device keys and passkeys.
+        "POST /v1/device-credentials": .changes([.deviceKeyAdded]),
+        "DELETE /v1/device-credentials/:id": .changes([.deviceKeyRemoved]),
+        "POST /v1/device-credentials/:id/challenges": .noSecurityChange(
+            "a single-use login challenge for a bound key: changes nothing"),
+        "POST /v1/passkeys/registration/options": .noSecurityChange(
+            "a single-use registration challenge: nothing is added until POST /v1/passkeys"),
+        "POST /v1/passkeys": .changes([.passkeyAdded]),
+        "PATCH /v1/passkeys/:id": .noSecurityChange("renames a passkey (needs a recent sign-in or a proof)"),
+        "DELETE /v1/passkeys/:id": .changes([.passkeyRemoved]),
+        "POST /v1/passkeys/authentication/options": .noSecurityChange("a single-use sign-in challenge: changes nothing"),
+        // Verification.
+        "POST /v1/verifications": .noSecurityChange("starts a verification (refused during a hold for held actions)"),
+        "POST /v1/verifications/:id/attempts": .noSecurityChange(
+            "one attempt: guesses are counted by the method's lock, a success issues a single-use proof"),
+        "POST /v1/verifications/redeem": .noSecurityChange("a backend uses a proof once (refused during a hold)"),
+        // Settings, identities and containment.
+        "PATCH /v1/me/security-settings": .changes([.unusualSignInCheckTurnedOff, .newDeviceNoticeTurnedOff]),
+        "POST /v1/sms/codes": .noSecurityChange("texts a sign-in code; changes nothing"),
+        "POST /v1/me/identities": .changes([.identityLinked, .phoneAdded, .emailAdded]),
+        "DELETE /v1/me/identities/:provider": .changes([.identityUnlinked, .phoneRemoved, .emailRemoved]),
+        "PUT /v1/me/anti-phishing-code": .changes([.antiPhishingCodeSet]),
+        "DELETE /v1/me/anti-phishing-code": .changes([.antiPhishingCodeRemoved]),
+        "POST /v1/me/freeze": .changes([.frozen]),
+        "POST /v1/freeze": .changes([.frozen]),
+        // Operators (every action audited in admin_audit_log).
+        "DELETE /v1/admin/users/:id": .noSecurityChange("an operator deletes the account as DELETE /v1/me does"),
+        "POST /v1/admin/users/:id/unlock": .noSecurityChange("an operator clears guess locks: lowers no protection"),
+        "POST /v1/admin/users/:id/disable": .noSecurityChange(
+            "an operator's switch: the security reset ends every way in and every grant answers ACCOUNT_DISABLED"),
+        "POST /v1/admin/users/:id/enable": .noSecurityChange("an operator's switch back: ended sessions stay ended"),
+        "POST /v1/admin/users/:id/sign-out": .noSecurityChange(
+            "an operator runs the security reset: every session ends, which the owner sees"),
+        "DELETE /v1/admin/users/:id/totp": .changes([.totpResetByOperator]),
+        "DELETE /v1/admin/users/:id/fund-password": .changes([.fundPasswordResetByOperator]),
+        "POST /v1/admin/users/:id/freeze": .changes([.frozen]),
+        "POST /v1/admin/users/:id/unfreeze": .changes([.unfrozen]),
+        "DELETE /v1/admin/users/:id/hold": .noSecurityChange(
+            "an operator lifts a running hold: recorded as security_hold_ended with actor operator"),
+    ]
+}

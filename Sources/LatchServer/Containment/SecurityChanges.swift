@@ -1,0 +1,132 @@
+import Fluent
+import Foundation
+import LatchCore
+import SQLKit
+
+/// Who made a security change.
+struct SecurityChangeActor: Sendable {
+    let user: UUID
+    /// The session that made it (nil: an operator, a freeze link, the recovery path).
+    var session: UUID?
+    var ip: String?
+    var language: LatchLanguage
+    /// The event's `actor` where someone other than a session acted: `freeze_link`, `operator`.
+    var actor: String?
+
+    init(user: UUID, session: UUID? = nil, ip: String?, language: LatchLanguage, actor: String? = nil) {
+        self.user = user
+        self.session = session
+        self.ip = ip
+        self.language = language
+        self.actor = actor
+    }
+}
+
+/// Carries out a `SecurityChange` (issue 28 §1): its event, its hold and its notice, in the change's
+/// transaction, so the three commit with the change or not at all (issue 20 §1). The only place that
+/// composes them: a route names the change and calls `apply`.
+///
+/// - The hold starts for every change that declares one, whatever the account's age, except an
+///   addition by the session that registered the account while the account is younger than the hold
+///   (a new user setting up is not a thief; a thief who signed in to a day-old account is).
+/// - The notice goes to the account's email and to the change's other address (the removed one, or the
+///   one removed before this one was added); an account without an email gets it by SMS on its phone.
+/// - Additions and changes are charged to the acting session's share of the notice budget, so one
+///   session cannot spend the owner's; removals, the recovery path and operators are never charged.
+///   Additions are mailed at once, never folded into a digest.
+struct SecurityChanges: Sendable {
+    let services: LatchServices
+
+    /// A change applied on a database that is not a transaction: it would not commit with its change (a
+    /// programming error, answered 500 so a test finds it).
+    struct OutsideTransaction: Error, CustomStringConvertible {
+        let kind: SecurityChange.Kind
+        var description: String { "security change \(kind.rawValue) applied outside its transaction" }
+    }
+
+    /// Applies `change` made by `actor`, on `database` (the change's transaction). Returns the hold's end
+    /// when one started.
+    @discardableResult
+    func apply(_ change: SecurityChange, by actor: SecurityChangeActor, on database: any Database) async throws
+        -> Double?
+    {
+        guard database.inTransaction else { throw OutsideTransaction(kind: change.kind) }
+        let recipe = change.recipe
+        let now = services.clock.epochSeconds
+        try await services.events.record(
+            recipe.event, user: actor.user, session: actor.session, ip: actor.ip, now: now, actor: actor.actor,
+            detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue, on: database)
+        var holdUntil: Double?
+        if let reason = recipe.hold,
+            try await !isSettingUp(recipe, by: actor, now: now, on: database)
+        {
+            holdUntil = try await services.holds.start(
+                reason, user: actor.user, session: actor.session, ip: actor.ip, now: now, on: database)
+        }
+        if let notice = recipe.notice {
+            try await mail(notice, of: change, by: actor, now: now, on: database)
+        }
+        return holdUntil
+    }
+
+    /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
+    /// account, while the account is younger than the hold.
+    func isSettingUp(_ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, now: Double, on database: any Database)
+        async throws -> Bool
+    {
+        guard recipe.category == .addition, let session = actor.session else { return false }
+        let holds = services.holds
+        guard holds.hours > 0,
+            let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: actor.user)")
+                .first(),
+            now - (try account.decode(column: "created_at", as: Double.self)) < holds.length
+        else { return false }
+        let first = try await database.sql.raw(
+            "SELECT id FROM sessions WHERE user_id = \(bind: actor.user) ORDER BY created_at, id LIMIT 1"
+        ).first()
+        return try first?.decode(column: "id", as: UUID.self) == session
+    }
+
+    private func mail(
+        _ notice: SecurityNotice, of change: SecurityChange, by actor: SecurityChangeActor, now: Double,
+        on database: any Database
+    ) async throws {
+        let recipe = change.recipe
+        let row = try await database.sql.raw("SELECT email FROM users WHERE id = \(bind: actor.user)").first()
+        let email = try row?.decode(column: "email", as: String?.self)
+        var addresses = email.map { [$0] } ?? []
+        if let other = change.alsoNotify, other != email { addresses.append(other) }
+        var charge: SecurityNoticeCharge =
+            recipe.isCharged ? .session(user: actor.user, session: actor.session) : .free
+        if addresses.isEmpty {
+            guard let phone = try await phone(of: actor.user, on: database) else { return }
+            try await services.textSecurityNotice(
+                notice, language: actor.language, to: phone, user: actor.user, charge: charge, on: database)
+            return
+        }
+        for address in addresses {
+            let other = address != email
+            guard let mail = MailTemplates.notice(of: change, toOtherAddress: other, language: actor.language) else {
+                return
+            }
+            try await services.sendSecurityNotice(
+                notice, mail, to: address, user: actor.user, charge: charge, mayBeFolded: recipe.mayBeFolded,
+                on: database)
+            charge = .free  // one change, one charge
+        }
+    }
+
+    /// The account's phone number, when it has one.
+    private func phone(of user: UUID, on database: any Database) async throws -> String? {
+        try await database.sql.raw(
+            """
+            SELECT subject FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: SignInProvider.phone.rawValue)
+            """
+        ).first()?.decode(column: "subject", as: String.self)
+    }
+}
+
+extension LatchServices {
+    /// The one service that applies security changes (issue 28 §1).
+    var securityChanges: SecurityChanges { SecurityChanges(services: self) }
+}

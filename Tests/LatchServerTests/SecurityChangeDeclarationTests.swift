@@ -1,0 +1,124 @@
+import Fluent
+import Foundation
+import LatchCore
+import LatchTestSupport
+import SQLKit
+import Testing
+import Vapor
+
+@testable import LatchServer
+
+/// Issue 28 §1: every security change is declared once (`SecurityChange`), every route that changes
+/// something says which changes it makes or why it makes none (`MutatingRoutes`), and the tests below
+/// fail when the next route, change or table is added without a declaration.
+@Suite("Containment by construction (issue 28 §1)")
+struct SecurityChangeDeclarationTests {
+    /// The mutating routes the router serves, as `MutatingRoutes` keys them ("POST /v1/sessions/:id").
+    static func mutatingRoutes(of app: Application) -> Set<String> {
+        let mutating: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
+        return Set(
+            app.routes.all.filter { mutating.contains($0.method.rawValue) }.map { route in
+                "\(route.method.rawValue) /" + route.path.map(\.description).joined(separator: "/")
+            })
+    }
+
+    @Test(
+        "28 §1 closed world: every mutating route of the router is declared with its security changes or with the reason it makes none, and every declaration names a served route",
+        arguments: [TestDatabase.sqlite])
+    func test_28_1_everyMutatingRouteIsDeclared(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let served = Self.mutatingRoutes(of: server.app)
+            let declared = Set(MutatingRoutes.declarations.keys)
+
+            #expect(served.count >= 40, "the router listed its routes: \(served.sorted())")
+            for route in served.sorted() {
+                #expect(
+                    declared.contains(route),
+                    "\(route) changes something but MutatingRoutes neither names its security changes nor says why it makes none"
+                )
+            }
+            for route in declared.subtracting(served).sorted() {
+                Issue.record("MutatingRoutes declares \(route), which the router does not serve")
+            }
+            for (route, declaration) in MutatingRoutes.declarations {
+                switch declaration {
+                case .noSecurityChange(let reason):
+                    #expect(reason.count >= 20, "\(route) says why with a real reason: \(reason)")
+                case .changes(let kinds):
+                    #expect(!kinds.isEmpty, "\(route) names at least one change")
+                }
+            }
+        }
+    }
+
+    @Test("28 §1 closed world: a route added without a declaration is found (the check above can fail)")
+    func test_28_1_anUndeclaredRouteIsFound() async throws {
+        let app = try await Application.make(.testing)
+        app.post("v1", "me", "backdoor") { _ in HTTPStatus.noContent }
+        app.delete("v1", "sessions", ":id") { _ in HTTPStatus.noContent }
+        let undeclared = Self.mutatingRoutes(of: app).subtracting(MutatingRoutes.declarations.keys)
+        try await app.asyncShutdown()
+        #expect(undeclared == ["POST /v1/me/backdoor"], "\(undeclared)")
+    }
+
+    @Test("28 §1 every change has one complete recipe, and every one is made by a route or named by one")
+    func test_28_1_everyChangeIsMadeSomewhere() {
+        var named: Set<SecurityChange.Kind> = []
+        for case .changes(let kinds) in MutatingRoutes.declarations.values { named.formUnion(kinds) }
+        for kind in SecurityChange.Kind.allCases {
+            let recipe = SecurityChange.recipe(kind)
+            #expect(named.contains(kind), "\(kind) is made by no declared route")
+            if recipe.notice == nil {
+                #expect(
+                    (SecurityChange.silentReason[kind]?.count ?? 0) >= 20, "\(kind) mails nothing: say why")
+            }
+            if recipe.category == .addition {
+                #expect(recipe.hold != nil && recipe.notice != nil, "an addition is held and mailed: \(kind)")
+                #expect(!recipe.mayBeFolded && recipe.isCharged, "an addition is mailed at once, charged: \(kind)")
+            }
+            if recipe.category == .removal || recipe.category == .recovery || recipe.category == .byOperator {
+                #expect(!recipe.isCharged, "\(kind) is never charged to the notice budget")
+            }
+        }
+    }
+
+    @Test(
+        "28 §1 account deletion's closed world: every table holding a user id is erased by it or kept with a reason, and no erased table keeps a row of the deleted user",
+        arguments: TestDatabase.all)
+    func test_28_1_deletionLeavesNoRowOfTheUser(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let sql = server.app.db as! any SQLDatabase
+            let tables = try await SecurityResetTests.tablesHoldingAUserID(sql, database: database)
+            let erased = Set(AccountDeletion.tablesKeyedByUser)
+            let kept = Set(AccountDeletion.keptTables.keys)
+            for table in tables.sorted() {
+                #expect(
+                    erased.contains(table) || kept.contains(table),
+                    "\(table) holds a user id but deletion neither erases it nor keeps it for a written reason")
+            }
+            #expect(erased.isDisjoint(with: kept))
+            for (table, reason) in AccountDeletion.keptTables { #expect(reason.count >= 20, "\(table): \(reason)") }
+
+            let owner = try await server.signUp()
+            let user = try #require(UUID(uuidString: owner.user.id))
+            _ = try await server.bindDevice(DeviceKey(), bearer: owner.accessToken)
+            try await server.setFundPassword(bearer: owner.accessToken)
+            _ = try await server.activateTOTP(bearer: owner.accessToken)
+            var before = 0
+            for table in erased {
+                let row = try await sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: user)")
+                    .first()
+                before += try row?.decode(column: "n", as: Int.self) ?? 0
+            }
+            let deleted = try await server.send(.DELETE, "/v1/me", body: nil, bearer: owner.accessToken)
+
+            #expect(deleted.status == 204, "\(deleted.text)")
+            #expect(before >= 5, "the account had rows to erase (the check can fail): \(before)")
+            for table in erased.sorted() {
+                let row = try await sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: user)")
+                    .first()
+                #expect(try row?.decode(column: "n", as: Int.self) == 0, "\(table) keeps a row of the deleted user")
+            }
+        }
+    }
+}
