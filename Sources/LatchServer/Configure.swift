@@ -64,7 +64,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
         CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting(),
-        CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddPreviousEmail()
+        CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddContainmentByConstruction()
     ] {
         app.migrations.add(migration)
     }

@@ -111,7 +111,10 @@ struct SecurityHoldTests {
             let notices = await server.mails().filter {
                 $0.subject == "A security setting of your Latch account changed"
             }
-            #expect(notices.count == 1 && notices.first?.body.contains("fund password") == true)
+            // The first fund password is mailed too (issue 28 §2); the change is the second notice.
+            #expect(notices.count == 2, "\(notices.map(\.body))")
+            #expect(notices.first?.body.contains("A fund password was just set") == true)
+            #expect(notices.last?.body.contains("Your fund password was just changed") == true)
         }
     }
 

@@ -105,7 +105,10 @@ struct SecurityResetTests {
             let deviceKey = DeviceKey()
             let credentialID = try await server.bindDevice(deviceKey, name: "Eve's phone", bearer: thief.accessToken)
             let heldChallenge = try await server.loginChallenge(for: credentialID)
-            let withdrawal = try await server.verificationToken(bearer: thief.accessToken)
+            // His additions hold withdrawals even on a day-old account (issue 28 §2); a proof for an action
+            // that is not held still works until the reset.
+            let withdrawal = try await server.verificationToken(
+                "internal_transfer", parameters: VerificationSamples.withdrawal, bearer: thief.accessToken)
             // Before the reset, each of them works.
             let byPasskeyBefore = try await server.passkeySignIn(&passkey, device: DeviceInfo(id: Self.eve["id"]))
             #expect(byPasskeyBefore.status == 200, "\(byPasskeyBefore.text)")
@@ -127,7 +130,7 @@ struct SecurityResetTests {
             #expect(refreshed.status == 401 && refreshed.errorCode == "AUTH_004", "\(refreshed.text)")
             let back = try await server.signInConfirmingNewDevice(
                 password: Self.newPassword, device: TestServer.testDevice)
-            let redeemed = try await server.redeem(withdrawal, bearer: back.accessToken)
+            let redeemed = try await server.redeem(withdrawal, action: "internal_transfer", bearer: back.accessToken)
             #expect(redeemed.status == 403 && redeemed.errorCode == "VERIFICATION_INVALID", "\(redeemed.text)")
             // The reset mail says what was ended: the owner's and the thief's two sessions (and the
             // passkey session's), the key, the passkey and the proof.

@@ -73,7 +73,9 @@ struct PasswordRoutes: RouteCollection {
         // thief's own TOTP must not stand between the owner and the account.
         let frozen = user.frozenAt != nil
         let plantedSince = now - max(latch.holds.length, SecurityReset.plantedWindow)
-        if frozen, let enrolledAt = try await latch.totp.enrolledAt(user: userID, on: req.db), enrolledAt < plantedSince {
+        if frozen, try await latch.totp.isActive(user: userID, on: req.db),
+            try await !SecurityReset.hasPlantedTOTP(of: userID, since: plantedSince, on: req.db)
+        {
             try await req.checkRecoverySecondFactor(body.secondFactor, of: user)
         }
         let passwordHash = try await latch.passwords.hash(body.newPassword)

@@ -77,14 +77,12 @@ struct SecurityChanges: Sendable {
         guard recipe.category == .addition, let session = actor.session else { return false }
         let holds = services.holds
         guard holds.hours > 0,
-            let account = try await database.sql.raw("SELECT created_at FROM users WHERE id = \(bind: actor.user)")
-                .first(),
+            let account = try await database.sql.raw(
+                "SELECT created_at, registering_session_id FROM users WHERE id = \(bind: actor.user)"
+            ).first(),
             now - (try account.decode(column: "created_at", as: Double.self)) < holds.length
         else { return false }
-        let first = try await database.sql.raw(
-            "SELECT id FROM sessions WHERE user_id = \(bind: actor.user) ORDER BY created_at, id LIMIT 1"
-        ).first()
-        return try first?.decode(column: "id", as: UUID.self) == session
+        return try account.decode(column: "registering_session_id", as: UUID?.self) == session
     }
 
     private func mail(

@@ -4,9 +4,10 @@ import LatchCore
 import SQLKit
 
 /// What the password reset by emailed code also ends (issue 28 §2): what a thief who got in once may
-/// have planted to come back — a TOTP or a sign-in identity added within the hold window (at least
-/// `plantedWindow`), and "verify unusual sign-ins" turned off. Older factors and identities are kept
-/// (the reset mail lists them, `kept`): removing them could strip the owner's own.
+/// have planted to come back — a TOTP or a sign-in identity that a session other than the one that
+/// registered the account added within the hold window (at least `plantedWindow`), and "verify unusual
+/// sign-ins" turned off. Older factors and identities, those made with the account and the new user's own
+/// setup are kept (the reset mail lists them, `kept`): removing them could strip the owner's own.
 extension SecurityReset {
     /// The shortest window whose additions the reset ends, also when holds are off.
     static let plantedWindow: Double = 24 * 3600
@@ -19,10 +20,10 @@ extension SecurityReset {
     ) async throws {
         let sql = database.sql
         let detail = "ended_by_password_reset"
+        let planted = try await plantedCondition(of: user, since: since, on: database)
         let totp = try await sql.raw(
             """
-            DELETE FROM totp_credentials WHERE user_id = \(bind: user) AND active = \(bind: true)
-              AND created_at >= \(bind: since)
+            DELETE FROM totp_credentials WHERE user_id = \(bind: user) AND active = \(bind: true) \(planted)
             RETURNING user_id
             """
         ).all()
@@ -32,7 +33,7 @@ extension SecurityReset {
         }
         let identities = try await sql.raw(
             """
-            DELETE FROM identities WHERE user_id = \(bind: user) AND created_at >= \(bind: since) RETURNING provider
+            DELETE FROM identities WHERE user_id = \(bind: user) \(planted) RETURNING provider
             """
         ).all()
         for identity in identities {
@@ -43,6 +44,27 @@ extension SecurityReset {
         try await sql.raw(
             "UPDATE users SET verify_unusual_sign_ins = \(bind: true) WHERE id = \(bind: user)"
         ).run()
+    }
+
+    /// Whether the active TOTP of `user` is one the reset would end (`endPlanted`): a frozen account's
+    /// recovery does not ask for it.
+    static func hasPlantedTOTP(of user: UUID, since: Double, on database: any Database) async throws -> Bool {
+        let planted = try await plantedCondition(of: user, since: since, on: database)
+        return try await database.sql.raw(
+            "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: user) AND active = \(bind: true) \(planted)"
+        ).first() != nil
+    }
+
+    /// `AND …`: added since `since` by a session, not the one that registered the account.
+    private static func plantedCondition(of user: UUID, since: Double, on database: any Database) async throws
+        -> SQLQueryString
+    {
+        let registering = try await database.sql.raw(
+            "SELECT registering_session_id FROM users WHERE id = \(bind: user)"
+        ).first()?.decode(column: "registering_session_id", as: UUID?.self)
+        // No registering session recorded (an account older than issue 28): every session's additions count.
+        let owner = registering ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        return "AND created_at >= \(bind: since) AND session_id IS NOT NULL AND session_id <> \(bind: owner)"
     }
 
     /// The ways in and factors the reset kept, as the reset mail names them (`MailTemplates.keptName`).

@@ -78,7 +78,7 @@ struct IdentityRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         // The identity, its event, the hold and the notice commit together (issue 20 §1).
         try await req.db.transaction { database in
-            try await latch.identities.link(proven, to: me.userID, now: now, on: database)
+            try await latch.identities.link(proven, to: me.userID, by: me.sessionID, now: now, on: database)
             try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: database)
             try await req.securityChanged(provider == .phone ? .phoneAdded : .identityLinked, on: database)
         }

@@ -9,16 +9,21 @@ struct IdentityStore: Sendable {
     /// Links the identity `proven` to `user`; 409 CONFLICT (`field` `provider`) when it belongs to an
     /// account already (`already_linked`, `identity_in_use`) or the account has one of that provider
     /// (`provider_already_linked`, also when a concurrent link won).
-    func link(_ proven: ProvenIdentity, to user: UUID, now: Double, on database: any Database) async throws {
+    func link(_ proven: ProvenIdentity, to user: UUID, by session: UUID? = nil, now: Double, on database: any Database)
+        async throws
+    {
         if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: database) {
             let reason = owner.id == user ? "already_linked" : "identity_in_use"
             throw LatchError(.conflict, field: "provider", reasons: [reason])
         }
         do {
-            try await Identity(
-                userID: user, provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now
-            )
-            .create(on: database)
+            let identity = Identity(
+                userID: user, provider: proven.provider, subject: proven.subject, email: proven.email, createdAt: now)
+            try await identity.create(on: database)
+            if let session, let id = identity.id {
+                try await database.sql.raw("UPDATE identities SET session_id = \(bind: session) WHERE id = \(bind: id)")
+                    .run()
+            }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw LatchError(.conflict, field: "provider", reasons: ["provider_already_linked"])
         }

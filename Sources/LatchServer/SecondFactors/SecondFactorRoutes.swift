@@ -25,7 +25,7 @@ struct SecondFactorRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         do {
             let enrollment = try await latch.totp.enroll(
-                user: me.userID, account: user.email ?? me.userID.uuidString.lowercased(), now: now, on: req.db)
+                user: me.userID, session: me.sessionID, account: user.email ?? me.userID.uuidString.lowercased(), now: now, on: req.db)
             try await latch.events.record(
                 .totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
             return enrollment

@@ -15,14 +15,17 @@ struct TOTPService: Sendable {
 
     /// A new pending secret for `user` (replacing a pending one); refuses when 2FA is active.
     /// One conditional upsert, so concurrent enrolments each get an answer (the last one's secret counts).
-    func enroll(user: UUID, account: String, now: Double, on database: any Database) async throws -> TOTPEnrollment {
+    func enroll(user: UUID, session: UUID? = nil, account: String, now: Double, on database: any Database) async throws
+        -> TOTPEnrollment
+    {
         let secret = TOTPSecret.generate()
         let rows = try await database.sql.raw(
             """
-            INSERT INTO totp_credentials (user_id, sealed_secret, active, last_used_step, created_at)
-            VALUES (\(bind: user), \(bind: try secrets.seal(Data(secret))), \(bind: false), -1, \(bind: now))
+            INSERT INTO totp_credentials (user_id, sealed_secret, active, last_used_step, created_at, session_id)
+            VALUES (\(bind: user), \(bind: try secrets.seal(Data(secret))), \(bind: false), -1, \(bind: now), \(bind: session))
             ON CONFLICT (user_id) DO UPDATE SET
-              sealed_secret = excluded.sealed_secret, last_used_step = -1, created_at = excluded.created_at
+              sealed_secret = excluded.sealed_secret, last_used_step = -1, created_at = excluded.created_at,
+              session_id = excluded.session_id
             WHERE totp_credentials.active = \(bind: false)
             RETURNING user_id
             """
@@ -67,12 +70,6 @@ struct TOTPService: Sendable {
             try await record.create(on: database)
         }
         return codes
-    }
-
-    /// When the active TOTP of `user` was enrolled (nil: 2FA is off).
-    func enrolledAt(user: UUID, on database: any Database) async throws -> Double? {
-        guard let credential = try await TOTPCredential.find(user, on: database), credential.active else { return nil }
-        return credential.createdAt
     }
 
     func isActive(user: UUID, on database: any Database) async throws -> Bool {

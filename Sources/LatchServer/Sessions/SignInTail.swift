@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
+import SQLKit
 
 extension LatchServices {
     /// The tail every sign-in shares (each grant of `POST /v1/token`, registration, a first identity
@@ -11,6 +12,12 @@ extension LatchServices {
         on database: any Database
     ) async throws -> (session: Session, tokens: TokenResponse) {
         let (session, tokens) = try await rotation.start(user: user, device: device, ip: ip, now: now, on: database)
+        if event == .registered, let userID = user.id, let sessionID = session.id {
+            // The session that registered the account (issue 28 §2: its setup on a young account is not held).
+            try await database.sql.raw(
+                "UPDATE users SET registering_session_id = \(bind: sessionID) WHERE id = \(bind: userID)"
+            ).run()
+        }
         try await events.record(
             event, user: user.id, session: session.id, ip: ip, now: now.timeIntervalSince1970, on: database)
         return (session, tokens)
