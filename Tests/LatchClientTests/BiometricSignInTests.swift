@@ -156,7 +156,7 @@ struct BiometricSignInTests {
         #expect(BiometricStrings.unlockWithPasscode(.touchID, in: .zhHans) == "输入设备密码解锁指纹")
     }
 
-    @Test func B2_lockoutOffersPasswordOnly() {
+    @Test func B2_lockoutHidesFaceIDAndOffersThePasscodeUnlock() {
         var machine = Self.evaluating()
 
         let action = machine.evaluationFinished(Self.failure(-8))
