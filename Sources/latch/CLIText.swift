@@ -153,7 +153,8 @@ struct CLIText: Sendable {
     func signedIn(_ user: UserInfo) -> String { signedIn(as: name(user)) }
     func signedIn(as name: String) -> String { language.pick("已登录：\(name)", "Signed in as \(name).") }
     func signedIn(_ user: UserInfo, with kind: BiometryKind) -> String {
-        language.pick("已通过\(kind.displayName)登录：\(name(user))", "Signed in with \(kind.displayName) as \(name(user)).")
+        language.pick(
+            "已通过\(kind.chineseSignInName)：\(name(user))", "Signed in with \(kind.displayName) as \(name(user)).")
     }
     var signingIn: String { language.pick("正在登录…", "Signing in…") }
     func unusualSignIn(_ method: SignInChallenge.Method) -> String {
@@ -183,7 +184,7 @@ struct CLIText: Sendable {
     }
     var biometricLoginNotEnabled: String {
         language.pick(
-            "此设备未开启生物识别登录，请使用密码登录：latch login EMAIL",
+            "此设备未开启\(anySignInName)，请使用密码登录：latch login EMAIL",
             "Biometric sign-in is not enabled on this device. Sign in with your password: latch login EMAIL")
     }
 
@@ -220,21 +221,25 @@ struct CLIText: Sendable {
     // MARK: Biometrics
 
     func biometricsEnabled(_ kind: BiometryKind) -> String {
-        language.pick("已开启\(kind.displayName)登录与验证", "\(kind.displayName) sign-in and verification are on.")
+        language.pick("已开启\(kind.chineseSignInName)与验证", "\(kind.displayName) sign-in and verification are on.")
     }
-    var biometricsDisabled: String { language.pick("已关闭生物识别登录", "Biometric sign-in is off.") }
+    var biometricsDisabled: String { language.pick("已关闭\(anySignInName)", "Biometric sign-in is off.") }
     var biometricsDisabledLocally: String {
         language.pick(
-            "已在本机关闭生物识别登录（服务器暂时无法连接，稍后会自动解除绑定）",
+            "已在本机关闭\(anySignInName)（服务器暂时无法连接，稍后会自动解除绑定）",
             "Biometric sign-in is off on this device (the server will be told when it can be reached).")
     }
-    var biometricsWereOff: String { language.pick("此设备未开启生物识别登录", "Biometric sign-in was not on for this device.") }
+    var biometricsWereOff: String {
+        language.pick("此设备未开启\(anySignInName)", "Biometric sign-in was not on for this device.")
+    }
     func statusEnabled(_ binding: BiometricBinding) -> String {
         language.pick(
-            "生物识别登录：已开启（\(binding.biometry.displayName)，凭据 \(binding.credentialID)）",
+            "\(binding.biometry.chineseSignInName)：已开启（\(binding.biometry.displayName)，凭据 \(binding.credentialID)）",
             "Biometric sign-in: on (\(binding.biometry.displayName), credential \(binding.credentialID))")
     }
-    var statusDisabled: String { language.pick("生物识别登录：未开启", "Biometric sign-in: off") }
+    var statusDisabled: String { language.pick("\(anySignInName)：未开启", "Biometric sign-in: off") }
+    /// Biometric sign-in's name when the sensor is not known here: "面容或指纹登录" (the SDK's one name, issue 28 §3).
+    private var anySignInName: String { BiometricStrings.signInName(nil, in: .zhHans) }
     func sensorLine(_ state: SimulatedSensorState) -> String {
         let condition: String =
             switch state.unavailable {

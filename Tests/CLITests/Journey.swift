@@ -26,9 +26,21 @@ struct Journey {
             arguments + ["--lang", language.rawValue], home: home(device), server: server, input: input)
     }
 
-    /// A running `latch` on device `device`, standard input open.
-    func start(_ arguments: [String], on device: String = "phone") throws -> LatchSession {
-        try LatchSession(arguments + ["--lang", language.rawValue], home: home(device), server: server)
+    /// A running `latch` on device `device`, standard input open (a terminal when `atTerminal`).
+    func start(_ arguments: [String], on device: String = "phone", atTerminal: Bool = false) throws -> LatchSession {
+        try LatchSession(
+            arguments + ["--lang", language.rawValue], home: home(device), server: server, atTerminal: atTerminal)
+    }
+
+    /// `latch arguments…` on device `device` with standard input a terminal where a person types `lines`,
+    /// for what the CLI asks only a person (the biometric offer after `latch login`). Waits for the exit
+    /// with the input open, so that no typed line is lost.
+    func latchAtTerminal(_ arguments: [String], on device: String = "phone", typing lines: [String]) async throws
+        -> LatchRun
+    {
+        let session = try start(arguments, on: device, atTerminal: true)
+        for line in lines { session.send(line) }
+        return await session.finish(seconds: 60, closingInput: false)
     }
 
     /// A new account, signed in on `device` (J1's command).

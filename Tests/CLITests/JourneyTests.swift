@@ -103,9 +103,9 @@ struct JourneyTests {
             #expect(
                 enable.showsInOrder([
                     j.text("［模拟 Face ID］", "[simulated Face ID]"), j.text("→ 匹配", "→ match"),
-                    j.text("已开启Face ID登录与验证", "Face ID sign-in and verification are on.")
+                    j.text("已开启面容登录与验证", "Face ID sign-in and verification are on.")
                 ]), "\(enable)")
-            #expect(status.output.contains(j.text("生物识别登录：已开启（Face ID", "Biometric sign-in: on (Face ID")), "\(status)")
+            #expect(status.output.contains(j.text("面容登录：已开启（Face ID", "Biometric sign-in: on (Face ID")), "\(status)")
             #expect(try await j.server.securityEventTypes(home: j.home()).contains("device_bound"))
         }
     }
@@ -132,7 +132,7 @@ struct JourneyTests {
             #expect(login.status == 0, "\(login)")
             #expect(
                 login.output.contains(
-                    j.text("已通过Face ID登录：j3@example.com", "Signed in with Face ID as j3@example.com.")), "\(login)")
+                    j.text("已通过面容登录：j3@example.com", "Signed in with Face ID as j3@example.com.")), "\(login)")
             #expect(whoami.status == 0 && whoami.output.contains("j3@example.com"), "\(whoami)")
         }
     }

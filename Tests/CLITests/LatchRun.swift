@@ -36,7 +36,11 @@ final class LatchSession: @unchecked Sendable {
     private let outputFile: URL
     private let errorFile: URL
 
-    init(_ arguments: [String], home: URL, server: Latchd, environment extra: [String: String] = [:]) throws {
+    /// - Parameter atTerminal: standard input is a pseudo-terminal (the person typing), not a pipe.
+    init(
+        _ arguments: [String], home: URL, server: Latchd, environment extra: [String: String] = [:],
+        atTerminal: Bool = false
+    ) throws {
         self.arguments = arguments
         let folder = home.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,7 +56,8 @@ final class LatchSession: @unchecked Sendable {
         environment.merge(extra) { $1 }
         process = try ChildProcess(
             [try Binaries.require("latch").path] + arguments, environment: environment,
-            output: .files(standardOutput: outputFile, standardError: errorFile))
+            output: .files(standardOutput: outputFile, standardError: errorFile),
+            standardInput: atTerminal ? .terminal : .pipe)
     }
 
     /// Writes `line` to the process's standard input.
@@ -80,10 +85,10 @@ final class LatchSession: @unchecked Sendable {
         throw LatchSessionError.timedOut
     }
 
-    /// Closes standard input, waits for the exit (killing the process after `seconds`), and
-    /// returns the run.
-    func finish(seconds: Double = 120) async -> LatchRun {
-        closeInput()
+    /// Closes standard input (unless `closingInput` is false: lines sent to a terminal and not read yet
+    /// would be lost), waits for the exit (killing the process after `seconds`), and returns the run.
+    func finish(seconds: Double = 120, closingInput: Bool = true) async -> LatchRun {
+        if closingInput { closeInput() }
         let process = process
         let watchdog = Task.detached {
             try await Task.sleep(for: .seconds(seconds))

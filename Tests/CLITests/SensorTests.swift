@@ -91,7 +91,7 @@ struct SensorTests {
             let login = try await j.latch(["login", "--biometric", "--simulate", "match"])
 
             #expect(login.status == 1, "\(login)")
-            #expect(login.errors.contains("此设备未开启生物识别登录"), "\(login)")
+            #expect(login.errors.contains("此设备未开启面容或指纹登录"), "\(login)")
             #expect(!login.output.contains("［模拟 Face ID］"), "no prompt: \(login)")
         }
     }

@@ -27,7 +27,7 @@ struct BiometricNoticeTests {
         #expect(BiometricNotice.notRecognized(.faceID).text(in: .zhHans) == "Face ID验证失败")
         #expect(BiometricNotice.notRecognized(.faceID).text(in: .en) == "Face ID didn't recognize you. Try again.")
         #expect(BiometricNotice.lockedOut(.faceID).text(in: .en).hasPrefix("Face ID is locked"))
-        #expect(BiometricStrings.signIn(with: .faceID, in: .zhHans) == "Face ID登录")
+        #expect(BiometricStrings.signIn(with: .faceID, in: .zhHans) == "面容登录")
         #expect(BiometricStrings.signIn(with: .touchID, in: .zhHans) == "指纹登录")
         #expect(BiometricStrings.signIn(with: .touchID, in: .en) == "Sign in with Touch ID")
     }
@@ -47,7 +47,7 @@ struct BiometricNoticeTests {
         #expect(BiometricStrings.signInWithPassword(in: .zhHans) == "使用密码登录")
         #expect(BiometricStrings.signInWithPassword(in: .en) == "Sign in with password")
         #expect(BiometricStrings.openSettings(in: .zhHans) == "去设置")
-        #expect(BiometricStrings.enable(.faceID, in: .zhHans) == "开启Face ID登录")
+        #expect(BiometricStrings.enable(.faceID, in: .zhHans) == "开启面容登录")
         #expect(BiometricStrings.enableReason(with: .touchID, in: .en) == "Verify Touch ID to turn on Touch ID sign-in")
     }
 

@@ -128,7 +128,7 @@ struct BiometricSignInDriverTests {
         #expect(update == .showSignIn(Screen(biometricOption: .faceID, notice: .failed(.faceID))))
     }
 
-    @Test func B2_lockedOutAtLaunchOffersPasswordOnly() async throws {
+    @Test func B2_lockedOutAtLaunchOffersThePasscodeUnlockAndKeepsTheBinding() async throws {
         let bed = BiometricTestBed()
         _ = try await bed.enabled()
         await bed.sensor.setUnavailable(.lockedOut)

@@ -156,7 +156,7 @@ struct BiometricSignInTests {
         #expect(BiometricStrings.unlockWithPasscode(.touchID, in: .zhHans) == "输入设备密码解锁指纹")
     }
 
-    @Test func B2_lockoutOffersPasswordOnly() {
+    @Test func B2_lockoutHidesFaceIDAndOffersThePasscodeUnlock() {
         var machine = Self.evaluating()
 
         let action = machine.evaluationFinished(Self.failure(-8))
@@ -373,7 +373,7 @@ struct BiometricSignInTests {
         #expect(
             chinese.availabilityKnown(.available(kind: .faceID), enrollment: .usable)
                 == .evaluate(
-                    reason: "使用Face ID登录您的账号", fallbackTitle: "使用密码登录", cancelTitle: "取消"))
+                    reason: "验证Face ID以登录您的账号", fallbackTitle: "使用密码登录", cancelTitle: "取消"))
 
         var hidden = BiometricSignIn(reason: "Unlock Acme", fallbackButton: .hidden)
         _ = hidden.appLaunched(binding: Self.binding, hasStoredSession: false)

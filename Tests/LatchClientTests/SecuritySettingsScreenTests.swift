@@ -69,7 +69,7 @@
             await model.setBiometricSignIn(true)
 
             #expect(verifier.opened.map(\.action) == ["bind_device"])
-            #expect(verifier.opened.first?.localizedReason == "验证身份以开启Face ID登录")
+            #expect(verifier.opened.first?.localizedReason == "验证身份以开启面容登录")
             #expect(service.calls.suffix(2) == ["enable biometrics token=-", "enable biometrics token=vt-1"])
             #expect(model.status?.biometricSignInEnabled == true)
         }

@@ -93,7 +93,7 @@ struct SeedGapTests {
         #expect(SecuritySettingsStrings(.zhHans).biometricSwitch(.faceID) == "面容登录")
         #expect(SecuritySettingsStrings(.en).biometricSwitch(.touchID) == "Touch ID sign-in")
         #expect(SecuritySettingsStrings(.en).biometricSwitch(.faceID) == "Face ID sign-in")
-        #expect(SecuritySettingsStrings(.zhHans).biometricSwitch(nil) == "生物识别登录")
+        #expect(SecuritySettingsStrings(.zhHans).biometricSwitch(nil) == "面容或指纹登录")
     }
 
     // MARK: Enrollment change before step-up (seed 001 "指纹支付 … Hash值")

@@ -62,7 +62,7 @@
 
             let all = model(availability: SignInAvailability(apple: true, weChat: true, biometry: .faceID, phone: true))
             #expect(all.externalMethods == [.apple, .weChat, .biometrics(.faceID)])
-            #expect(all.externalMethods.map(all.strings.title(for:)) == ["通过Apple登录", "微信登录", "Face ID登录"])
+            #expect(all.externalMethods.map(all.strings.title(for:)) == ["通过Apple登录", "微信登录", "面容登录"])
             #expect(all.modes == [.emailPassword, .phoneCode])
 
             let touch = model(.en, availability: SignInAvailability(biometry: .touchID))

@@ -96,6 +96,8 @@
         func seed_6_2_signOutOthers() async {
             let model = await loaded()
             #expect(model.canSignOutOthers)
+            // The seed's button, word for word (issue 28 §3).
+            #expect(model.strings.signOutOthers == "退出其他设备")
 
             model.askToSignOutOthers()
             #expect(model.confirmationMessage == "确定退出其他所有设备吗？这些设备需要重新登录。")
@@ -113,6 +115,10 @@
         func seed_6_2_signOutOne() async {
             let model = await loaded()
             let ipad = model.rows[1]
+            // The seed's action, word for word (issue 28 §3); each other device's row carries it as "退出".
+            #expect(model.strings.signOutOne == "退出单个设备")
+            #expect(model.strings.signOutRow == "退出")
+            #expect(model.strings.signOutRowLabel(ipad.name) == "退出iPad Pro")
 
             model.askToSignOut(ipad)
             #expect(model.confirmationMessage == "确定退出iPad Pro吗？")

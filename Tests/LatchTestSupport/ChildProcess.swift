@@ -25,6 +25,15 @@ public final class ChildProcess: Sendable {
         case files(standardOutput: URL, standardError: URL)
     }
 
+    /// Where the child's stdin comes from.
+    public enum Input: Sendable {
+        /// A pipe: the child sees no terminal, as a script's commands do.
+        case pipe
+        /// A pseudo-terminal without echo: `isatty(0)` is true in the child, as for a person typing. What is
+        /// written but not yet read is lost when the input closes: wait for the child (`exited()`) first.
+        case terminal
+    }
+
     public let pid: pid_t
     /// stdout and stderr of the child with `.pipe`; `nil` otherwise.
     public let output: FileHandle?
@@ -45,12 +54,17 @@ public final class ChildProcess: Sendable {
     /// - Parameters:
     ///   - environment: the child's whole environment (default: the test runner's).
     ///   - directory: the working directory (default: the test runner's); set through `env --chdir`.
+    ///   - standardInput: a pipe (default) or a pseudo-terminal.
     public init(
-        _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil, output: Output = .pipe
+        _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil, output: Output = .pipe,
+        standardInput: Input = .pipe
     ) throws {
         let arguments = directory.map { ["env", "--chdir=\($0.path)"] + arguments } ?? arguments
         var outputPipe: [Int32] = [-1, -1], inputPipe: [Int32] = [0, 0]
-        guard pipe(&inputPipe) == 0 else { throw SpawnError.failed(errno) }
+        switch standardInput {
+        case .pipe: guard pipe(&inputPipe) == 0 else { throw SpawnError.failed(errno) }
+        case .terminal: inputPipe = try Self.openTerminal()
+        }
         if case .pipe = output, pipe(&outputPipe) != 0 { throw SpawnError.failed(errno) }
         for fd in outputPipe + inputPipe where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
@@ -110,6 +124,31 @@ public final class ChildProcess: Sendable {
 
     deinit {
         closeInput()
+    }
+
+    /// A pseudo-terminal with echo off: `[the terminal's end (the child's stdin), our end]`.
+    private static func openTerminal() throws -> [Int32] {
+        let pty = try PseudoTerminalCalls()
+        let ours = pty.open(O_RDWR | O_NOCTTY)
+        guard ours >= 0 else { throw SpawnError.failed(errno) }
+        guard pty.grant(ours) == 0, pty.unlock(ours) == 0, let name = pty.name(ours) else {
+            let failure = errno
+            close(ours)
+            throw SpawnError.failed(failure)
+        }
+        let theirs = open(name, O_RDWR | O_NOCTTY)
+        guard theirs >= 0 else {
+            let failure = errno
+            close(ours)
+            throw SpawnError.failed(failure)
+        }
+        // No echo: what the test writes is not read back on our end, where nobody reads it.
+        var settings = termios()
+        if tcgetattr(theirs, &settings) == 0 {
+            settings.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(theirs, TCSANOW, &settings)
+        }
+        return [theirs, ours]
     }
 
     /// Whether the child has not ended yet.
@@ -190,5 +229,33 @@ public final class ChildProcess: Sendable {
     public func stop() {
         if isRunning { kill(pid, SIGKILL) }
         wait()
+    }
+}
+
+/// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`: in every libc, but Swift's Glibc module leaves them
+/// out (glibc declares them only with `_XOPEN_SOURCE`), so on Linux they are looked up by name.
+private struct PseudoTerminalCalls {
+    let open: @convention(c) (Int32) -> Int32
+    let grant: @convention(c) (Int32) -> Int32
+    let unlock: @convention(c) (Int32) -> Int32
+    let name: @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    init() throws {
+        #if canImport(Darwin)
+            open = { posix_openpt($0) }
+            grant = { grantpt($0) }
+            unlock = { unlockpt($0) }
+            name = { ptsname($0) }
+        #else
+            let process = dlopen(nil, RTLD_NOW)
+            func lookUp<Function>(_ symbol: String, as type: Function.Type) throws -> Function {
+                guard let address = dlsym(process, symbol) else { throw ChildProcess.SpawnError.failed(ENOSYS) }
+                return unsafeBitCast(address, to: type)
+            }
+            open = try lookUp("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
+            grant = try lookUp("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+            unlock = try lookUp("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+            name = try lookUp("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+        #endif
     }
 }

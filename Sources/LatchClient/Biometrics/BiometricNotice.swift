@@ -77,10 +77,10 @@ public enum BiometricNotice: Sendable, Hashable {
         case (.lockedOut(let kind), .zhHans): "\(kind.chineseName)尝试次数过多已被锁定，请输入系统密码解锁"
         case (.lockedOut(let kind), .en):
             "\(kind.displayName) is locked after too many attempts. Enter your device passcode to unlock it."
-        case (.enrollmentChanged(let kind), .zhHans): "\(kind.chineseName)信息已变更，请使用密码登录后重新开启\(kind.chineseName)登录"
+        case (.enrollmentChanged(let kind), .zhHans): "\(kind.chineseName)信息已变更，请使用密码登录后重新开启\(kind.chineseSignInName)"
         case (.enrollmentChanged(let kind), .en):
             "Your \(kind.displayName) settings have changed. Sign in with your password, then turn on \(kind.displayName) sign-in again."
-        case (.bindingRemoved(let kind), .zhHans): "此设备的\(kind.chineseName)登录已失效，请使用密码登录"
+        case (.bindingRemoved(let kind), .zhHans): "此设备的\(kind.chineseSignInName)已失效，请使用密码登录"
         case (.bindingRemoved(let kind), .en):
             "\(kind.displayName) sign-in is no longer set up for this device. Sign in with your password."
         case (.failed(let kind), .zhHans): "\(kind.chineseName)验证失败"

@@ -2,11 +2,22 @@ import LatchCore
 
 /// Labels of the biometric sign-in and enabling screens, in zh-Hans and English.
 public enum BiometricStrings {
-    /// The button and prompt title: "Face ID登录" / "Sign in with Face ID".
+    /// The button and prompt title: "面容登录" / "Sign in with Face ID" ("指纹登录" / "Sign in with Touch ID").
     public static func signIn(with kind: BiometryKind, in language: LatchLanguage) -> String {
         switch language {
-        case .zhHans: "\(kind.chineseName)登录"
+        case .zhHans: kind.chineseSignInName
         case .en: "Sign in with \(kind.displayName)"
+        }
+    }
+
+    /// Biometric sign-in's name (issue 28 §3: one name in Chinese, seed 002's): "面容登录" / "Face ID sign-in",
+    /// "指纹登录" / "Touch ID sign-in"; "面容或指纹登录" / "Biometric sign-in" when the sensor is unknown.
+    public static func signInName(_ kind: BiometryKind?, in language: LatchLanguage) -> String {
+        switch (kind, language) {
+        case (let kind?, .zhHans): kind.chineseSignInName
+        case (let kind?, .en): "\(kind.displayName) sign-in"
+        case (nil, .zhHans): "面容或指纹登录"
+        case (nil, .en): "Biometric sign-in"
         }
     }
 
@@ -18,10 +29,10 @@ public enum BiometricStrings {
         }
     }
 
-    /// The settings toggle: "开启Face ID登录" / "Turn on Face ID sign-in".
+    /// The settings toggle: "开启面容登录" / "Turn on Face ID sign-in".
     public static func enable(_ kind: BiometryKind, in language: LatchLanguage) -> String {
         switch language {
-        case .zhHans: "开启\(kind.chineseName)登录"
+        case .zhHans: "开启\(kind.chineseSignInName)"
         case .en: "Turn on \(kind.displayName) sign-in"
         }
     }
@@ -58,18 +69,20 @@ public enum BiometricStrings {
         }
     }
 
-    /// The reason shown in the prompt when signing in (Touch ID shows it; Face ID after a failure).
+    /// The reason shown in the prompt when signing in (Touch ID shows it; Face ID after a failure):
+    /// "验证指纹以登录您的账号" / "Use Touch ID to sign in to your account".
     public static func signInReason(with kind: BiometryKind, in language: LatchLanguage) -> String {
         switch language {
-        case .zhHans: "使用\(kind.chineseName)登录您的账号"
+        case .zhHans: "验证\(kind.chineseName)以登录您的账号"
         case .en: "Use \(kind.displayName) to sign in to your account"
         }
     }
 
-    /// The reason shown in the prompt when turning biometric sign-in on.
+    /// The reason shown in the prompt when turning biometric sign-in on: "验证Face ID以开启面容登录" /
+    /// "Verify Face ID to turn on Face ID sign-in".
     public static func enableReason(with kind: BiometryKind, in language: LatchLanguage) -> String {
         switch language {
-        case .zhHans: "验证\(kind.chineseName)以开启\(kind.chineseName)登录"
+        case .zhHans: "验证\(kind.chineseName)以开启\(kind.chineseSignInName)"
         case .en: "Verify \(kind.displayName) to turn on \(kind.displayName) sign-in"
         }
     }

@@ -40,8 +40,8 @@ public struct BiometricOfferStrings: Sendable, Equatable {
         language.pick("\(Self.chineseSignIn(kind))已开启", "\(kind.displayName) sign-in is on.")
     }
 
-    /// "面容登录", "指纹登录" (seed 002's switch names).
-    static func chineseSignIn(_ kind: BiometryKind) -> String { chineseSensor(kind) + "登录" }
+    /// "面容登录", "指纹登录" (seed 002's switch names; the one name, issue 28 §3).
+    static func chineseSignIn(_ kind: BiometryKind) -> String { kind.chineseSignInName }
 
     /// "面容", "指纹", "Optic ID".
     static func chineseSensor(_ kind: BiometryKind) -> String {

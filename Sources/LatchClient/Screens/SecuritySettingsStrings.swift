@@ -30,14 +30,9 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
         kind?.displayName ?? language.pick("生物识别", "Biometrics")
     }
     /// The biometric switch's label (seed 002 "点击开启“指纹登录”"): "指纹登录" / "Touch ID sign-in", "面容登录" /
-    /// "Face ID sign-in"; "生物识别登录" / "Biometric sign-in" when the sensor is unknown.
+    /// "Face ID sign-in"; "面容或指纹登录" / "Biometric sign-in" when the sensor is unknown.
     public func biometricSwitch(_ kind: BiometryKind?) -> String {
-        switch kind {
-        case .touchID: language.pick("指纹登录", "Touch ID sign-in")
-        case .faceID: language.pick("面容登录", "Face ID sign-in")
-        case .opticID: language.pick("Optic ID登录", "Optic ID sign-in")
-        case nil: language.pick("生物识别登录", "Biometric sign-in")
-        }
+        BiometricStrings.signInName(kind, in: language)
     }
     /// What the biometric switch does.
     public var biometricDetail: String {
@@ -59,12 +54,10 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     public func biometricNotVerified(_ kind: BiometryKind?) -> String {
         language.pick("\(biometricTitle(kind))验证未通过，未开启", "\(biometricTitle(kind)) did not match. Nothing was changed.")
     }
-    /// The switch's state for VoiceOver and the row: "Face ID登录已开启" / "Face ID sign-in is on."
+    /// The switch's state for VoiceOver and the row: "面容登录已开启" / "Face ID sign-in is on."
     public func biometricState(_ kind: BiometryKind?, enabled: Bool) -> String {
-        let name = biometricTitle(kind)
-        return enabled
-            ? language.pick("\(name)登录已开启", "\(name) sign-in is on.")
-            : language.pick("\(name)登录未开启", "\(name) sign-in is off.")
+        let name = BiometricStrings.signInName(kind, in: language)
+        return enabled ? language.pick("\(name)已开启", "\(name) is on.") : language.pick("\(name)未开启", "\(name) is off.")
     }
 
     // MARK: 2FA (D1)
@@ -183,7 +176,9 @@ public struct SecuritySettingsStrings: Sendable, Equatable {
     }
     /// Why the verification page opens to turn biometric sign-in on.
     public func enableBiometricsReason(_ kind: BiometryKind?) -> String {
-        language.pick("验证身份以开启\(biometricTitle(kind))登录", "Verify it’s you to turn on \(biometricTitle(kind)) sign-in.")
+        language.pick(
+            "验证身份以开启\(BiometricStrings.signInName(kind, in: .zhHans))",
+            "Verify it’s you to turn on \(biometricTitle(kind)) sign-in.")
     }
 
     /// A message and its detail on one line.

@@ -44,7 +44,7 @@ public struct SignInStrings: Sendable, Equatable {
     }
 
     /// A button under the form: "通过Apple登录" / "Sign in with Apple", "微信登录" / "Sign in with WeChat",
-    /// "Face ID登录" / "Sign in with Face ID".
+    /// "面容登录" / "Sign in with Face ID".
     public func title(for method: ExternalSignInMethod) -> String {
         switch method {
         case .apple: language.pick("通过Apple登录", "Sign in with Apple")

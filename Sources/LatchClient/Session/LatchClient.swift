@@ -9,6 +9,7 @@ import LatchCore
 ///     _ = await client.restoreSession()                              // at launch
 ///     try await client.signIn(email: "a@example.com", password: "Secret123")
 ///     let response = try await client.send(HTTPRequest(method: "GET", url: ordersURL))  // bearer added
+///     // (only to the server's own origin: https://auth.example.com/…, see send(_:))
 ///     await client.signOut()
 ///
 /// Tokens are refreshed when less than 5 minutes remain before a request, when a request is refused
@@ -87,14 +88,31 @@ public final class LatchClient: Sendable {
 
     /// `request` with `Authorization: Bearer …` of the session, refreshed first when less than 5 minutes
     /// remain. For requests an app sends by its own means; ``send(_:)`` also handles a 401.
+    ///
+    /// Throws ``UntrustedRequestURL`` (and reads no token) when `request.url` is not on this client's
+    /// server, as ``send(_:)`` does.
     public func authorizedRequest(_ request: HTTPRequest) async throws -> HTTPRequest {
-        request.authorized(with: try await coordinator.accessToken())
+        try ServerURLPolicy.checkTokenDestination(request.url, server: api.serverURL)
+        return request.authorized(with: try await coordinator.accessToken())
     }
 
     /// Sends `request` with the session's bearer token. When the answer is 401 because the token was
     /// refused (AUTH_004, or a 401 that is not in Latch's error format), the session is refreshed and
     /// the request replayed once; a second 401 is returned as it is.
+    ///
+    /// The token goes only to this client's server (issue 28 §3): `request.url` must have the server
+    /// URL's scheme, host and port (any path), and be `https` (plain `http` only to a loopback host).
+    /// Any other URL is refused with ``UntrustedRequestURL`` before anything is sent or refreshed: a
+    /// request to another host is a mistake to see at once (a silent send without the token would only
+    /// come back as that host's 401, and a send with it would hand the session to that host). For a
+    /// backend on another host, attach ``validAccessToken()`` yourself.
+    ///
+    ///     // client of https://auth.example.com
+    ///     _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: "https://auth.example.com/orders")!))
+    ///     _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: "https://cdn.example.net/a")!))
+    ///     // throws UntrustedRequestURL, reason .otherServer
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try ServerURLPolicy.checkTokenDestination(request.url, server: api.serverURL)
         let token = try await coordinator.accessToken()
         let response = try await api.send(request.authorized(with: token))
         guard Self.refusesToken(response) else { return response }

@@ -38,7 +38,7 @@ extension VerificationStrings {
             case .fundPasswordChanged: ("资金密码已修改", "your fund password was changed.")
             case .fundPasswordReset: ("资金密码已重置", "your fund password was reset.")
             case .passkeyAdded: ("添加了新的通行密钥", "a passkey was added.")
-            case .deviceKeyAdded: ("新设备开启了生物识别登录", "biometric sign-in was turned on for a device.")
+            case .deviceKeyAdded: ("新设备开启了面容或指纹登录", "biometric sign-in was turned on for a device.")
             case .emailChanged: ("邮箱已更换", "your email address was changed.")
             case .phoneChanged: ("手机号已更换", "your phone number was changed.")
             case .identityLinked: ("绑定了新的第三方账号", "another sign-in account was linked.")

@@ -66,8 +66,8 @@ struct IdentitySignIn {
         }
         if proven.provider == .apple, proven.emailVerified, let email = proven.email,
             let existing = try await User.query(on: db).filter(\.$email == email).first(), existing.emailVerified,
-            try await Identity.query(on: db).filter(\.$userID == existing.requireID()).filter(\.$provider == "apple")
-                .first() == nil
+            try await Identity.query(on: db).filter(\.$userID == existing.requireID())
+                .filter(\.$provider == SignInProvider.apple.rawValue).first() == nil
         {
             do {
                 try await Identity(

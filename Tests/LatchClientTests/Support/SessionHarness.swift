@@ -11,10 +11,9 @@ struct SessionHarness {
     let clock = SessionTestClock()
     let client: LatchClient
 
-    init(vault: InMemoryVault = InMemoryVault()) {
+    init(vault: InMemoryVault = InMemoryVault(), serverURL: URL = URL(string: "https://auth.example.com")!) {
         self.vault = vault
-        client = LatchClient(
-            serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: server, clock: clock.now)
+        client = LatchClient(serverURL: serverURL, vault: vault, transport: server, clock: clock.now)
     }
 
     /// Signs Alice (or `user`) in with tokens that live `expiresIn` seconds.
@@ -32,4 +31,5 @@ struct SessionHarness {
     }
 
     var ordersURL: URL { URL(string: "https://auth.example.com/orders")! }
+    var serverURL: URL { client.api.serverURL }
 }
