@@ -42,7 +42,7 @@ struct BiometricsEnableCommand: AsyncParsableCommand {
             let proof = try await TerminalVerification(
                 context: context, answers: [], code: secrets.code, fundPassword: fundPassword
             )
-            .verify("bind_device", parameters: [:])
+            .verify(VerificationAction.bindDevice.rawValue, parameters: [:])
             do {
                 result = try await context.client.enableBiometrics(
                     authenticator: authenticator, keys: context.keys, reason: reason, deviceName: deviceName,

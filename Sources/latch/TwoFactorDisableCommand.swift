@@ -1,5 +1,6 @@
 import ArgumentParser
 import LatchClient
+import LatchCore
 
 /// `latch 2fa disable`: needs a verification of `disable_totp` (D1), run as the verification page.
 struct TwoFactorDisableCommand: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct TwoFactorDisableCommand: AsyncParsableCommand {
         let proof = try await TerminalVerification(
             context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword
         )
-        .verify("disable_totp", parameters: [:])
+        .verify(VerificationAction.disableTOTP.rawValue, parameters: [:])
         try await context.call(context.text.connecting) {
             try await context.client.disableTOTP(verificationToken: proof.token)
         }

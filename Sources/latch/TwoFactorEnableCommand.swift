@@ -38,7 +38,7 @@ struct TwoFactorEnableCommand: AsyncParsableCommand {
             let proof = try await TerminalVerification(
                 context: context, answers: simulation.answers, code: nil, fundPassword: fundPassword
             )
-            .verify("enable_totp", parameters: [:])
+            .verify(VerificationAction.enableTOTP.rawValue, parameters: [:])
             enrollment = try await context.call(text.connecting) {
                 try await context.client.enrollTOTP(verificationToken: proof.token)
             }

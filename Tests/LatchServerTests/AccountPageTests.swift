@@ -109,7 +109,12 @@ struct AccountPageTests {
                 try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, name: bad])
             }
             #expect(error.variable == name, "\(bad)")
+            // The message says what is accepted, http included (issue 28 §3).
+            #expect("\(error)".contains("http:// or https:// URL with a host"), "\(error)")
+            #expect("\(error)".contains("starting with one /"), "\(error)")
         }
+        let http = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key, "LATCH_TERMS_URL": "http://example.com/t"])
+        #expect(http.accountPageLinks.termsURL == "http://example.com/t", "http is accepted, as the message says")
     }
 
     @Test(

@@ -28,7 +28,10 @@ struct RecoveryHardeningTests {
                 challengeID: first.challengeId,
                 signature: try key.signLogin(challengeID: first.challengeId, challenge: first.challenge))
             let heldChallenge = try await server.loginChallenge(for: credentialID)
-            let proof = try await server.verificationToken(bearer: attacker.accessToken)
+            // The attacker's key holds withdrawals (issue 28 §2: only the registering session sets up
+            // unheld); a proof for an action that is not held still works until the reset.
+            let proof = try await server.verificationToken(
+                "internal_transfer", parameters: VerificationSamples.withdrawal, bearer: attacker.accessToken)
             let pending = try await server.signIn(device: ["id": "laptop-2"])
             let pendingID = try #require(pending.errorBody?.challengeId)
             let pendingCode = try await server.latestCode(to: Self.alice)
@@ -64,7 +67,7 @@ struct RecoveryHardeningTests {
             #expect(known.status == 403 && known.errorCode == "VERIFICATION_REQUIRED", "\(known.text)")
             let back = try await server.signInConfirmingNewDevice(
                 password: Self.newPassword, device: TestServer.testDevice)
-            let redeemed = try await server.redeem(proof, bearer: back.accessToken)
+            let redeemed = try await server.redeem(proof, action: "internal_transfer", bearer: back.accessToken)
             #expect(redeemed.status == 403 && redeemed.errorCode == "VERIFICATION_INVALID", "\(redeemed.text)")
             let events = try await server.eventTypes(bearer: back.accessToken)
             #expect(events.contains("password_reset") && events.contains("device_keys_removed"))

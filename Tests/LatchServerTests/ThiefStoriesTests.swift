@@ -265,4 +265,51 @@ struct ThiefStoriesTests {
             #expect(frozenAgain.errorCode == "ACCOUNT_FROZEN", "a newer link works: \(frozenAgain.text)")
         }
     }
+
+    @Test("28 §2 LATCH_HOLD_ACTIONS refuses at start a step latchd never holds (the ways out of a takeover stay open)")
+    func test_28_2_holdActionsRefuseWhatCannotBeHeld() throws {
+        let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
+        for never in ["freeze", "password_reset", "withdrawal,sign_out"] {
+            #expect(throws: ConfigurationError.self, "\(never)") {
+                try LatchConfig.fromEnvironment(base.merging(["LATCH_HOLD_ACTIONS": never]) { $1 })
+            }
+        }
+        // Every built-in action can be listed: each passes through a path that checks the hold.
+        let all = VerificationAction.builtIn.map(\.rawValue).joined(separator: ",")
+        let config = try LatchConfig.fromEnvironment(base.merging(["LATCH_HOLD_ACTIONS": all]) { $1 })
+        #expect(config.holdActions.count == VerificationAction.builtIn.count)
+    }
+
+    @Test(
+        "28 §2 every built-in action is held on its route: with all of them listed, a thief's addition pauses each (SECURITY_HOLD, never the action)",
+        arguments: [TestDatabase.sqlite])
+    func test_28_2_everyBuiltInActionIsHeld(database: TestDatabase) async throws {
+        let all = VerificationAction.builtIn.map(\.rawValue)
+        try await withServer(database, adjust: { $0.holdActions = all }) { server in
+            let thief = try await Self.thiefSignedIn(server)
+            try await server.setFundPassword(bearer: thief.accessToken)
+            let attempts: [(VerificationAction, TestResponse)] = [
+                (.bindDevice, try await server.send(
+                    .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: thief.accessToken)),
+                (.enableTOTP, try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: thief.accessToken)),
+                (.changeFundPassword, try await server.send(
+                    .PUT, "/v1/fund-password",
+                    json: ["fund_password": "135790", "current_fund_password": VerificationSamples.fundPassword],
+                    bearer: thief.accessToken)),
+                (.addPasskey, try await server.passkeyRegistrationOptions(bearer: thief.accessToken)),
+                (.setAntiPhishingCode, try await server.send(
+                    .PUT, "/v1/me/anti-phishing-code", json: ["code": "Eve-Code-1"], bearer: thief.accessToken)),
+                (.disableUnusualSignInCheck, try await server.send(
+                    .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: thief.accessToken)),
+                (.exportAccount, try await server.send(.GET, "/v1/me/export", bearer: thief.accessToken)),
+                (.deleteAccount, try await server.send(.DELETE, "/v1/me", body: nil, bearer: thief.accessToken)),
+                (.unlinkIdentity, try await server.send(.DELETE, "/v1/me/identities/email", body: nil, bearer: thief.accessToken)),
+            ]
+            for (action, answer) in attempts {
+                #expect(
+                    answer.status == 403 && answer.errorCode == "SECURITY_HOLD" && answer.errorBody?.action == action.rawValue,
+                    "\(action): \(answer.text)")
+            }
+        }
+    }
 }

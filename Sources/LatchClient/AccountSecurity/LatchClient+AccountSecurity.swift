@@ -5,7 +5,7 @@ extension LatchClient {
     /// The verification action that ``setAntiPhishingCode(_:verificationToken:)`` and
     /// ``removeAntiPhishingCode(verificationToken:)`` need when the sign-in is older than 10 minutes
     /// (parameters `[:]`).
-    public static let setAntiPhishingCodeAction = "set_anti_phishing_code"
+    public static let setAntiPhishingCodeAction = VerificationAction.setAntiPhishingCode.rawValue
 
     /// The account's containment state (`GET /v1/me/security`, issue 19): the running security holds
     /// (which actions are paused, why, until when) and the anti-phishing code, so that the app can show

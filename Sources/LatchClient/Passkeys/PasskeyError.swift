@@ -33,12 +33,12 @@ public enum PasskeyError: Error, Sendable, CustomStringConvertible {
     case client(LatchClientError)
 
     /// The `add_passkey` verification action.
-    public static let addAction = "add_passkey"
+    public static let addAction = VerificationAction.addPasskey.rawValue
     /// The `remove_passkey` verification action (parameters `{passkey_id}`).
-    public static let removeAction = "remove_passkey"
+    public static let removeAction = VerificationAction.removePasskey.rawValue
     /// The verification action that renames a passkey more than 10 minutes after signing in
     /// (parameters `{passkey_id}`).
-    public static let renameAction = "rename_passkey"
+    public static let renameAction = VerificationAction.renamePasskey.rawValue
 
     public var description: String {
         switch self {

@@ -3,10 +3,10 @@ import LatchCore
 extension LatchClient {
     /// The verification action that turns the unusual sign-in check off more than 10 minutes after
     /// signing in (parameters `[:]`).
-    public static let disableUnusualSignInCheckAction = "disable_unusual_sign_in_check"
+    public static let disableUnusualSignInCheckAction = VerificationAction.disableUnusualSignInCheck.rawValue
     /// The verification action that turns "新设备登录时通知" off more than 10 minutes after signing in
     /// (parameters `[:]`).
-    public static let disableNewDeviceNoticeAction = "disable_new_device_notice"
+    public static let disableNewDeviceNoticeAction = VerificationAction.disableNewDeviceNotice.rawValue
 
     /// `GET /v1/me/security-settings`.
     public func securitySettings() async throws -> SecuritySettings {

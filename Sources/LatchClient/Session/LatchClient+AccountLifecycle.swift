@@ -4,7 +4,7 @@ import LatchCore
 extension LatchClient {
     /// The verification action `deleteAccount(verification:)` needs when the session signed in more
     /// than 10 minutes ago (parameters `[:]`).
-    public static let deleteAccountAction = "delete_account"
+    public static let deleteAccountAction = VerificationAction.deleteAccount.rawValue
 
     /// Deletes the signed-in account (`DELETE /v1/me`, issue 12 §1) and ends the session here.
     ///
@@ -42,7 +42,7 @@ extension LatchClient {
 
     /// The verification action `exportAccountData(verification:)` needs when the session signed in
     /// more than 10 minutes ago (parameters `[:]`).
-    public static let exportAccountAction = "export_account"
+    public static let exportAccountAction = VerificationAction.exportAccount.rawValue
 
     /// Everything the server holds about the signed-in user, as one document (`GET /v1/me/export`):
     /// profile and identities, sessions, device keys, known devices (as keyed hashes), factor status,

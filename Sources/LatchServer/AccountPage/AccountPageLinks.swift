@@ -31,7 +31,11 @@ public struct AccountPageLinks: Sendable, Equatable {
         {
             return raw
         }
-        throw ConfigurationError(name, "must be an https:// URL or a path such as /terms")
+        // Says exactly what is accepted (issue 28 §3: it named https only, and http is accepted too).
+        throw ConfigurationError(
+            name,
+            "must be an http:// or https:// URL with a host (such as https://example.com/terms) or a path on the account page's own origin starting with one / (such as /terms), without spaces or control characters"
+        )
     }
 
     /// The page's HTML with the `{{LATCH_TERMS_URL}}` and `{{LATCH_PRIVACY_URL}}` placeholders filled

@@ -69,6 +69,20 @@ struct SecurityChanges: Sendable {
         return holdUntil
     }
 
+    /// Refuses with 429 RATE_LIMITED (`retry_after`) when `kind`'s notice would be refused by the acting
+    /// session's spent share of the notice budget; charges nothing. Called before a change uses up
+    /// something that cannot be given back (an emailed code), issue 28 §2.
+    func admit(_ kind: SecurityChange.Kind, by actor: SecurityChangeActor, on database: any Database) async throws {
+        let recipe = SecurityChange.recipe(kind)
+        guard recipe.notice != nil, recipe.isCharged else { return }
+        let now = services.clock.epochSeconds
+        let key = GuardKey.notices(user: actor.user, session: actor.session).rawValue
+        let budget = GuessBudget(limit: services.config.securityMailsPerHour, window: 3600)
+        if let until = try await services.budgets.spentUntil(key, budget, now: now, on: database) {
+            throw LatchError.rateLimited(retryAfter: max(1, Int((until - now).rounded(.up))))
+        }
+    }
+
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
     /// account, while the account is younger than the hold.
     func isSettingUp(_ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, now: Double, on database: any Database)

@@ -72,6 +72,8 @@ struct IdentityRoutes: RouteCollection {
             let phone = try Validate.phone(body.phone)
             let code = try body.code.requiredNonEmpty("code")
             try Validate.sixDigitCode(code)
+            // The notice budget is checked before the texted code is used (issue 28 §2).
+            try await req.latch.securityChanges.admit(.phoneAdded, by: try req.changeActor, on: req.db)
             proven = try await req.provePhone(phone, code: code)
         }
         let latch = req.latch
@@ -93,6 +95,8 @@ struct IdentityRoutes: RouteCollection {
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             return try await link.sendCode(email: body.email, password: body.password)
         }
+        // The notice budget is checked before the code is used (issue 28 §2).
+        try await req.latch.securityChanges.admit(.emailAdded, by: try req.changeActor, on: req.db)
         try await link.confirm(email: body.email, code: code) { database, previous in
             // The address removed before this one hears of the new one too (issue 28 §2).
             try await req.securityChanged(SecurityChange(.emailAdded, alsoNotify: previous), on: database)
@@ -121,6 +125,9 @@ struct IdentityRoutes: RouteCollection {
             if let proof = body.verificationToken {
                 _ = try await req.redeemVerification(proof, action: VerificationAction.unlinkIdentity.rawValue, parameters: [:])
             } else if let code = body.code {
+                // Held like every path to the action (issue 28 §2).
+                try await latch.holds.check(
+                    VerificationAction.unlinkIdentity.rawValue, of: userID, now: latch.clock.epochSeconds, on: req.db)
                 try await removal.checkCode(code, address: address)
             } else {
                 try await req.requireRecentSignIn(orProof: nil, action: .unlinkIdentity)

@@ -23,9 +23,10 @@ enum SMSCodeText {
     /// A security notice by SMS, for an account without an email (issue 28 §2): what changed, and the
     /// one-time freeze link.
     static func securityNotice(_ notice: SecurityNotice, freezeLink: String, language: LatchLanguage) -> String {
-        switch language {
-        case .zhHans: "【Latch】你的账号安全设置刚刚变更（\(notice.rawValue)）。如非本人操作，请立即冻结账号：\(freezeLink)"
-        case .en: "Latch: a security setting of your account just changed (\(notice.rawValue)). Not you? Freeze it now: \(freezeLink)"
+        let what = MailTemplates.describe(notice, language: language)
+        return switch language {
+        case .zhHans: "【Latch】你的账号：\(what)。如非本人操作，请立即冻结账号：\(freezeLink)"
+        case .en: "Latch: \(what). Not you? Freeze your account now: \(freezeLink)"
         }
     }
 }

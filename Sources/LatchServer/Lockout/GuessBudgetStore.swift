@@ -47,6 +47,21 @@ struct GuessBudgetStore: Sendable {
         return .spent(until: Date(timeIntervalSince1970: lockedUntil ?? windowStart + budget.window))
     }
 
+    /// When `key`'s budget is spent now, until when (nil: a charge would go through). Charges nothing: for
+    /// checking a budget before something that cannot be given back (a code) is used.
+    func spentUntil(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Double?
+    {
+        guard
+            let row = try await database.sql.raw(
+                "SELECT window_start, charged, locked_until FROM guess_budgets WHERE key = \(bind: key)"
+            ).first()
+        else { return nil }
+        let windowStart = try row.decode(column: "window_start", as: Double.self)
+        guard windowStart > now - budget.window else { return nil }
+        if let lockedUntil = try row.decode(column: "locked_until", as: Double?.self) { return lockedUntil }
+        return try row.decode(column: "charged", as: Int.self) >= budget.limit ? windowStart + budget.window : nil
+    }
+
     /// Gives back the charge of a guess that was right (or of a send that did not happen).
     func refund(_ key: String, on database: any Database) async throws {
         try await database.sql.raw(
