@@ -42,7 +42,7 @@ struct FundPasswordSetCommand: AsyncParsableCommand {
             // A change names the current fund password as what is missing; a late first set does not.
             let action =
                 error.serverError?.field == "current_fund_password"
-                    ? VerificationAction.changeFundPassword.rawValue : VerificationAction.setFundPassword.rawValue
+                ? VerificationAction.changeFundPassword.rawValue : VerificationAction.setFundPassword.rawValue
             let current = currentFundPasswordStdin ? await StandardInput.shared.readLine(secret: false) : nil
             let proof = try await TerminalVerification(
                 context: context, answers: simulation.answers, code: code, fundPassword: current

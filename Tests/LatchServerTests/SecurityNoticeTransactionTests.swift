@@ -161,7 +161,9 @@ struct SecurityNoticeTransactionTests {
             let enrolled = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
             let secret = try #require(Base32.decode(try enrolled.decode(TOTPEnrollment.self).secret))
             let code = TOTP(secret: secret).code(at: server.clock.now)
-            return { try await $0.send(.POST, "/v1/mfa/totp/activate", json: ["code": code], bearer: tokens.accessToken) }
+            return {
+                try await $0.send(.POST, "/v1/mfa/totp/activate", json: ["code": code], bearer: tokens.accessToken)
+            }
         },
         .fundPasswordAdded: { _, tokens, _ in
             {
@@ -211,14 +213,18 @@ struct SecurityNoticeTransactionTests {
                 .decode([SessionInfo].self)
             let other = try #require(sessions.first { !$0.current })
             return { try await $0.send(.DELETE, "/v1/sessions/\(other.id)", body: nil, bearer: tokens.accessToken) }
-        },
+        }
     ]
 
     /// Links Alice's phone (a second way in).
     static func linkPhone(_ server: TestServer, _ tokens: TokenResponse) async throws {
         _ = try await PhoneSignInTests.requestCode(server)
         let linked = try await IdentityLinkTests.link(
-            server, ["provider": "phone", "phone": PhoneSignInTests.phone, "code": try await PhoneSignInTests.textedCode(server)],
+            server,
+            [
+                "provider": "phone", "phone": PhoneSignInTests.phone,
+                "code": try await PhoneSignInTests.textedCode(server)
+            ],
             bearer: tokens.accessToken)
         try #require(linked.status == 201, "\(linked.text)")
     }

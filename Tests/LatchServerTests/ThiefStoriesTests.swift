@@ -51,11 +51,16 @@ struct ThiefStoriesTests {
 
             #expect(off.status == 200, "\(off.text)")
             let notices = await Self.notices(server).dropFirst(before)
-            #expect(notices.count == 3, "the check turned off, the TOTP and the fund password: \(notices.map(\.subject))")
-            #expect(notices.contains { $0.body.contains("Two-step verification (an authenticator app) was just turned on") })
+            #expect(
+                notices.count == 3, "the check turned off, the TOTP and the fund password: \(notices.map(\.subject))")
+            #expect(
+                notices.contains { $0.body.contains("Two-step verification (an authenticator app) was just turned on") }
+            )
             #expect(notices.contains { $0.body.contains("Verification of unusual sign-ins was just turned off") })
             let hold = try await Self.hold(server, bearer: thief.accessToken)
-            #expect(hold?.reason == "fund_password_added", "the later addition extends the hold: \(String(describing: hold))")
+            #expect(
+                hold?.reason == "fund_password_added",
+                "the later addition extends the hold: \(String(describing: hold))")
             let withdrawal = try await server.startVerification(bearer: thief.accessToken)
             #expect(withdrawal.status == 403 && withdrawal.errorCode == "SECURITY_HOLD", "\(withdrawal.text)")
 
@@ -111,7 +116,10 @@ struct ThiefStoriesTests {
             _ = try await PhoneSignInTests.requestCode(server)
             let linked = try await IdentityLinkTests.link(
                 server,
-                ["provider": "phone", "phone": PhoneSignInTests.phone, "code": try await PhoneSignInTests.textedCode(server)],
+                [
+                    "provider": "phone", "phone": PhoneSignInTests.phone,
+                    "code": try await PhoneSignInTests.textedCode(server)
+                ],
                 bearer: thief.accessToken)
             #expect(linked.status == 201, "\(linked.text)")
             #expect(await Self.notices(server).last?.body.contains("A phone number was just linked") == true)
@@ -125,7 +133,8 @@ struct ThiefStoriesTests {
 
             #expect(asked.status == 202 && asked.json["expires_in"] as? Int == 600, "\(asked.text)")
             let codeMail = try #require(await server.mails().last)
-            #expect(codeMail.subject.contains("remove this email"), "the code went to Alice's mailbox: \(codeMail.subject)")
+            #expect(
+                codeMail.subject.contains("remove this email"), "the code went to Alice's mailbox: \(codeMail.subject)")
             #expect(guessed.status == 400 && guessed.errorCode == "AUTH_003", "\(guessed.text)")
             #expect(me.json["email"] as? String == Self.alice, "the address stays without the code")
 
@@ -143,14 +152,18 @@ struct ThiefStoriesTests {
             #expect(start.status == 202, "\(start.text)")
             let added = try await IdentityLinkTests.link(
                 server,
-                ["provider": "email", "email": "eve@example.com", "code": try await server.latestCode(to: "eve@example.com")],
+                [
+                    "provider": "email", "email": "eve@example.com",
+                    "code": try await server.latestCode(to: "eve@example.com")
+                ],
                 bearer: thief.accessToken)
             #expect(added.status == 201, "\(added.text)")
             let toPrevious = try #require(await Self.notices(server).last)
             #expect(toPrevious.body.contains("A new email address was just added"), "\(toPrevious.body)")
 
             // The removal notice's freeze link still works: the account freezes, the thief's session ends.
-            let frozen = try await server.send(.POST, "/v1/freeze", json: ["token": try Self.freezeToken(in: removalNotice)])
+            let frozen = try await server.send(
+                .POST, "/v1/freeze", json: ["token": try Self.freezeToken(in: removalNotice)])
             #expect(frozen.status == 202)
             let after = try await server.send(.GET, "/v1/me", bearer: thief.accessToken)
             #expect(after.status == 401, "\(after.text)")
@@ -163,8 +176,10 @@ struct ThiefStoriesTests {
     func test_28_2_phoneOnlyAccountIsToldBySMS(database: TestDatabase) async throws {
         try await withServer(database) { server in
             _ = try await PhoneSignInTests.requestCode(server)
-            let owner = try await PhoneSignInTests.smsSignIn(server, code: try await PhoneSignInTests.textedCode(server))
-                .decode(TokenResponse.self)
+            let owner = try await PhoneSignInTests.smsSignIn(
+                server, code: try await PhoneSignInTests.textedCode(server)
+            )
+            .decode(TokenResponse.self)
             try await server.setFundPassword(bearer: owner.accessToken)
             let set = try await server.send(
                 .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Fox-42"], bearer: owner.accessToken)
@@ -222,8 +237,10 @@ struct ThiefStoriesTests {
             let owner = try await server.signUp()
             let id = try await server.bindDevice(DeviceKey(), name: "Alice's iPhone", bearer: owner.accessToken)
             let before = await Self.notices(server).count
-            let unbound = try await server.send(.DELETE, "/v1/device-credentials/\(id)", body: nil, bearer: owner.accessToken)
-            let others = try await server.send(.DELETE, "/v1/sessions?scope=others", body: nil, bearer: owner.accessToken)
+            let unbound = try await server.send(
+                .DELETE, "/v1/device-credentials/\(id)", body: nil, bearer: owner.accessToken)
+            let others = try await server.send(
+                .DELETE, "/v1/sessions?scope=others", body: nil, bearer: owner.accessToken)
 
             #expect(unbound.status == 204 && others.status == 204)
             let notices = await Self.notices(server).dropFirst(before)
@@ -259,7 +276,8 @@ struct ThiefStoriesTests {
             #expect(signIn.errorCode != "ACCOUNT_FROZEN", "the older link froze nothing: \(signIn.text)")
             let resetMail = try #require(await Self.notices(server).last)
             server.clock.advance(by: 60)
-            let byNewLink = try await server.send(.POST, "/v1/freeze", json: ["token": try Self.freezeToken(in: resetMail)])
+            let byNewLink = try await server.send(
+                .POST, "/v1/freeze", json: ["token": try Self.freezeToken(in: resetMail)])
             #expect(byNewLink.status == 202)
             let frozenAgain = try await server.signIn(password: "Another-Horse-7")
             #expect(frozenAgain.errorCode == "ACCOUNT_FROZEN", "a newer link works: \(frozenAgain.text)")
@@ -289,25 +307,43 @@ struct ThiefStoriesTests {
             let thief = try await Self.thiefSignedIn(server)
             try await server.setFundPassword(bearer: thief.accessToken)
             let attempts: [(VerificationAction, TestResponse)] = [
-                (.bindDevice, try await server.send(
-                    .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: thief.accessToken)),
+                (
+                    .bindDevice,
+                    try await server.send(
+                        .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey],
+                        bearer: thief.accessToken)
+                ),
                 (.enableTOTP, try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: thief.accessToken)),
-                (.changeFundPassword, try await server.send(
-                    .PUT, "/v1/fund-password",
-                    json: ["fund_password": "135790", "current_fund_password": VerificationSamples.fundPassword],
-                    bearer: thief.accessToken)),
+                (
+                    .changeFundPassword,
+                    try await server.send(
+                        .PUT, "/v1/fund-password",
+                        json: ["fund_password": "135790", "current_fund_password": VerificationSamples.fundPassword],
+                        bearer: thief.accessToken)
+                ),
                 (.addPasskey, try await server.passkeyRegistrationOptions(bearer: thief.accessToken)),
-                (.setAntiPhishingCode, try await server.send(
-                    .PUT, "/v1/me/anti-phishing-code", json: ["code": "Eve-Code-1"], bearer: thief.accessToken)),
-                (.disableUnusualSignInCheck, try await server.send(
-                    .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false], bearer: thief.accessToken)),
+                (
+                    .setAntiPhishingCode,
+                    try await server.send(
+                        .PUT, "/v1/me/anti-phishing-code", json: ["code": "Eve-Code-1"], bearer: thief.accessToken)
+                ),
+                (
+                    .disableUnusualSignInCheck,
+                    try await server.send(
+                        .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false],
+                        bearer: thief.accessToken)
+                ),
                 (.exportAccount, try await server.send(.GET, "/v1/me/export", bearer: thief.accessToken)),
                 (.deleteAccount, try await server.send(.DELETE, "/v1/me", body: nil, bearer: thief.accessToken)),
-                (.unlinkIdentity, try await server.send(.DELETE, "/v1/me/identities/email", body: nil, bearer: thief.accessToken)),
+                (
+                    .unlinkIdentity,
+                    try await server.send(.DELETE, "/v1/me/identities/email", body: nil, bearer: thief.accessToken)
+                )
             ]
             for (action, answer) in attempts {
                 #expect(
-                    answer.status == 403 && answer.errorCode == "SECURITY_HOLD" && answer.errorBody?.action == action.rawValue,
+                    answer.status == 403 && answer.errorCode == "SECURITY_HOLD"
+                        && answer.errorBody?.action == action.rawValue,
                     "\(action): \(answer.text)")
             }
         }

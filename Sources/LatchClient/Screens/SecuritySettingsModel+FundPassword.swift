@@ -61,7 +61,8 @@
                         try await self.service.setFundPassword(new, current: current, verificationToken: nil)
                     } else {
                         let context = VerificationContext(
-                            action: VerificationAction.setFundPassword.rawValue, localizedReason: self.strings.setFundPasswordReason)
+                            action: VerificationAction.setFundPassword.rawValue,
+                            localizedReason: self.strings.setFundPasswordReason)
                         guard
                             try await self.withVerification(
                                 context,

@@ -18,14 +18,16 @@
             await perform {
                 if current.twoFactorEnabled {
                     let context = VerificationContext(
-                        action: VerificationAction.disableTOTP.rawValue, localizedReason: self.strings.disableTwoFactorReason)
+                        action: VerificationAction.disableTOTP.rawValue,
+                        localizedReason: self.strings.disableTwoFactorReason)
                     guard let token = try await self.proof(for: context) else { return }
                     try await self.service.disableTwoFactor(verificationToken: token)
                     self.status?.twoFactorEnabled = false
                     self.notice = self.strings.twoFactorChanged(false)
                 } else {
                     let context = VerificationContext(
-                        action: VerificationAction.enableTOTP.rawValue, localizedReason: self.strings.enableTwoFactorReason)
+                        action: VerificationAction.enableTOTP.rawValue,
+                        localizedReason: self.strings.enableTwoFactorReason)
                     guard
                         let enrollment = try await self.withVerification(
                             context, { try await self.service.startTwoFactorSetup(verificationToken: $0) })

@@ -151,7 +151,8 @@
                     return
                 }
                 let context = VerificationContext(
-                    action: VerificationAction.bindDevice.rawValue, localizedReason: self.strings.enableBiometricsReason(current.biometry))
+                    action: VerificationAction.bindDevice.rawValue,
+                    localizedReason: self.strings.enableBiometricsReason(current.biometry))
                 guard
                     let result = try await self.withVerification(
                         context, { try await self.service.enableBiometricSignIn(verificationToken: $0) })

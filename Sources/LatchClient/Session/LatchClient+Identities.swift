@@ -37,7 +37,8 @@ extension LatchClient {
     public func unlinkIdentity(_ provider: String, verificationToken: String? = nil, code: String? = nil) async throws
         -> UserInfo
     {
-        let body = verificationToken != nil || code != nil
+        let body =
+            verificationToken != nil || code != nil
             ? UnlinkIdentityRequest(verificationToken: verificationToken, code: code) : nil
         return try await perform(
             APICall<UserInfo>(

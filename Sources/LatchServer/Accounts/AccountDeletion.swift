@@ -215,7 +215,7 @@ public struct AccountDeletion: Sendable {
         "users": "the tombstone: the account's row with every personal field erased and deleted_at set",
         "sessions": "revoked tombstones with their device data and secret erased, so a replayed token is known",
         "security_events": "the account's history, its IP addresses erased (issue 20 §9)",
-        "admin_audit_log": "the operators' audit trail, which names what they did to whom",
+        "admin_audit_log": "the operators' audit trail, which names what they did to whom"
     ]
 
     /// Every table whose rows belong to one user and hold that user's data or secrets.

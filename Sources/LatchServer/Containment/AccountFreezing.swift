@@ -49,7 +49,8 @@ enum AccountFreezing {
             if !changed.isEmpty {
                 try await latch.securityChanges.apply(
                     SecurityChange(.frozen),
-                    by: SecurityChangeActor(user: userID, session: session, ip: ip, language: .en, actor: actor.rawValue),
+                    by: SecurityChangeActor(
+                        user: userID, session: session, ip: ip, language: .en, actor: actor.rawValue),
                     on: database)
             }
             return !changed.isEmpty
@@ -83,7 +84,8 @@ enum AccountFreezing {
             """
         ).run()
         try await latch.securityChanges.apply(
-            SecurityChange(.unfrozen), by: SecurityChangeActor(user: userID, ip: ip, language: .en, actor: actor.rawValue),
+            SecurityChange(.unfrozen),
+            by: SecurityChangeActor(user: userID, ip: ip, language: .en, actor: actor.rawValue),
             on: database)
         return true
     }

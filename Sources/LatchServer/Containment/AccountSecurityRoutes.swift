@@ -32,7 +32,8 @@ struct AccountSecurityRoutes: RouteCollection {
         }
         return AccountSecurityStatus(
             holds: running.map { [holds.info($0)] } ?? [],
-            antiPhishingCode: recent == true ? user.antiPhishingCode : user.antiPhishingCode.map(AntiPhishingCode.masked))
+            antiPhishingCode: recent == true
+                ? user.antiPhishingCode : user.antiPhishingCode.map(AntiPhishingCode.masked))
     }
 
     func setAntiPhishingCode(_ req: Request) async throws -> HTTPStatus {

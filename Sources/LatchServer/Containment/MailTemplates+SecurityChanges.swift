@@ -48,7 +48,8 @@ extension MailTemplates {
             case (.identityUnlinked, .en): "A way to sign in was just unlinked from your account."
             case (.deviceKeyRemoved(let name?), .zhHans): "设备“\(name)”刚刚关闭了面容登录 / 指纹登录。"
             case (.deviceKeyRemoved(nil), .zhHans): "一台设备刚刚关闭了面容登录 / 指纹登录。"
-            case (.deviceKeyRemoved(let name?), .en): "Face ID / Touch ID sign-in was just turned off for the device \"\(name)\"."
+            case (.deviceKeyRemoved(let name?), .en):
+                "Face ID / Touch ID sign-in was just turned off for the device \"\(name)\"."
             case (.deviceKeyRemoved(nil), .en): "Face ID / Touch ID sign-in was just turned off for a device."
             case (.unusualSignInCheckTurnedOff, .zhHans): "你的账号刚刚关闭了“异常登录验证”，此后在新设备上登录将不再要求邮箱验证码。"
             case (.unusualSignInCheckTurnedOff, .en):
@@ -99,10 +100,13 @@ extension MailTemplates {
 extension MailTemplates {
     /// The notice mail of `change` (issue 28 §1) to the account's address, or to the change's other
     /// address (`toOtherAddress`): one mapping, used by `SecurityChanges.apply`. Nil for a change without a notice.
-    static func notice(of change: LatchServer.SecurityChange, toOtherAddress: Bool = false, language: LatchLanguage) -> Mail? {
+    static func notice(of change: LatchServer.SecurityChange, toOtherAddress: Bool = false, language: LatchLanguage)
+        -> Mail?
+    {
         switch change.kind {
         case .passwordReset:
-            let outcome = change.reset ?? LatchServer.SecurityChange.ResetOutcome(ended: SecurityReset.Ended(), kept: [])
+            let outcome =
+                change.reset ?? LatchServer.SecurityChange.ResetOutcome(ended: SecurityReset.Ended(), kept: [])
             return passwordWasReset(ended: outcome.ended, kept: outcome.kept, language: language)
         case .passwordChanged: return passwordChanged(language: language)
         case .passkeyAdded: return passkeyAdded(name: change.name ?? "", language: language)
@@ -119,7 +123,8 @@ extension MailTemplates {
         case .identityUnlinked: return securityChange(.identityUnlinked, language: language)
         case .phoneAdded: return securityChange(.phoneLinked, language: language)
         case .phoneRemoved: return securityChange(.phoneRemoved, language: language)
-        case .emailAdded: return securityChange(toOtherAddress ? .emailAddedAfterThisOne : .emailAdded, language: language)
+        case .emailAdded:
+            return securityChange(toOtherAddress ? .emailAddedAfterThisOne : .emailAdded, language: language)
         case .emailRemoved: return securityChange(.emailRemoved, language: language)
         case .antiPhishingCodeSet: return securityChange(.antiPhishingCodeSet, language: language)
         case .antiPhishingCodeRemoved: return securityChange(.antiPhishingCodeRemoved, language: language)

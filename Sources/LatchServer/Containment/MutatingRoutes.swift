@@ -16,7 +16,8 @@ enum MutatingRoutes {
 
     static let declarations: [String: Declaration] = [
         // Accounts and sign-in.
-        "POST /v1/registrations": .noSecurityChange("starts a registration: no account exists until its code is verified"),
+        "POST /v1/registrations": .noSecurityChange(
+            "starts a registration: no account exists until its code is verified"),
         "POST /v1/registrations/:id/verify": .noSecurityChange(
             "creates the account and its first session: there is no owner to tell yet"),
         "POST /v1/token": .noSecurityChange(
@@ -24,7 +25,8 @@ enum MutatingRoutes {
         "POST /v1/logout": .noSecurityChange("ends the acting session itself, which its holder sees"),
         "PATCH /v1/me": .noSecurityChange("the nickname and the language: nothing that signs in or verifies"),
         "DELETE /v1/me": .noSecurityChange(
-            "the account ends (needs a recent sign-in or a proof, held like every listed action); AccountDeletion mails its own farewell"),
+            "the account ends (needs a recent sign-in or a proof, held like every listed action); AccountDeletion mails its own farewell"
+        ),
         "POST /v1/password/forgot": .noSecurityChange("mails a reset code to the address; changes nothing"),
         "POST /v1/password/reset": .changes([.passwordReset, .unfrozen]),
         "POST /v1/password/change": .changes([.passwordChanged]),
@@ -47,7 +49,8 @@ enum MutatingRoutes {
         "POST /v1/passkeys": .changes([.passkeyAdded]),
         "PATCH /v1/passkeys/:id": .noSecurityChange("renames a passkey (needs a recent sign-in or a proof)"),
         "DELETE /v1/passkeys/:id": .changes([.passkeyRemoved]),
-        "POST /v1/passkeys/authentication/options": .noSecurityChange("a single-use sign-in challenge: changes nothing"),
+        "POST /v1/passkeys/authentication/options": .noSecurityChange(
+            "a single-use sign-in challenge: changes nothing"),
         // Verification.
         "POST /v1/verifications": .noSecurityChange("starts a verification (refused during a hold for held actions)"),
         "POST /v1/verifications/:id/attempts": .noSecurityChange(
@@ -75,6 +78,6 @@ enum MutatingRoutes {
         "POST /v1/admin/users/:id/freeze": .changes([.frozen]),
         "POST /v1/admin/users/:id/unfreeze": .changes([.unfrozen]),
         "DELETE /v1/admin/users/:id/hold": .noSecurityChange(
-            "an operator lifts a running hold: recorded as security_hold_ended with actor operator"),
+            "an operator lifts a running hold: recorded as security_hold_ended with actor operator")
     ]
 }

@@ -146,7 +146,7 @@ struct SecurityChange: Sendable, Equatable {
     /// Why a change with no notice sends none.
     static let silentReason: [Kind: String] = [
         .frozen: "every session ends at once, which the owner sees; the reset that recovers the account mails",
-        .unfrozen: "only the password reset by emailed code (whose mail tells) and an operator unfreeze",
+        .unfrozen: "only the password reset by emailed code (whose mail tells) and an operator unfreeze"
     ]
 }
 

@@ -85,7 +85,9 @@ struct SecurityChanges: Sendable {
 
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
     /// account, while the account is younger than the hold.
-    func isSettingUp(_ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, now: Double, on database: any Database)
+    func isSettingUp(
+        _ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, now: Double, on database: any Database
+    )
         async throws -> Bool
     {
         guard recipe.category == .addition, let session = actor.session else { return false }
@@ -124,7 +126,7 @@ struct SecurityChanges: Sendable {
             try await services.sendSecurityNotice(
                 notice, mail, to: address, user: actor.user, charge: charge, mayBeFolded: recipe.mayBeFolded,
                 on: database)
-            charge = .free  // one change, one charge
+            charge = .free // one change, one charge
         }
     }
 

@@ -245,7 +245,8 @@ enum MailTemplates {
                     .text(
                         "已结束：\(ended.sessions) 个登录会话，\(ended.deviceKeys) 个设备密钥，\(ended.passkeys) 个通行密钥，\(ended.verificationTokens) 个未使用的验证凭证。"
                     ),
-                    .text(kept.isEmpty
+                    .text(
+                        kept.isEmpty
                             ? "保留：无其他登录方式或验证方式。"
                             : "保留：" + kept.map { keptName($0, language) }.joined(separator: "、") + "。请确认每一项都是你本人添加的。"),
                     .text("“异常登录验证”已重新开启；最近新增的两步验证和登录方式已移除。请重新设置防钓鱼码。"),

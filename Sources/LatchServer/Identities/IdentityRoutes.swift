@@ -123,7 +123,8 @@ struct IdentityRoutes: RouteCollection {
             let removal = EmailRemoval(req: req, userID: userID)
             guard let address = try await removal.currentAddress() else { throw LatchError.notFound }
             if let proof = body.verificationToken {
-                _ = try await req.redeemVerification(proof, action: VerificationAction.unlinkIdentity.rawValue, parameters: [:])
+                _ = try await req.redeemVerification(
+                    proof, action: VerificationAction.unlinkIdentity.rawValue, parameters: [:])
             } else if let code = body.code {
                 // Held like every path to the action (issue 28 §2).
                 try await latch.holds.check(

@@ -49,7 +49,8 @@ struct GuessBudgetStore: Sendable {
 
     /// When `key`'s budget is spent now, until when (nil: a charge would go through). Charges nothing: for
     /// checking a budget before something that cannot be given back (a code) is used.
-    func spentUntil(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Double?
+    func spentUntil(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws
+        -> Double?
     {
         guard
             let row = try await database.sql.raw(

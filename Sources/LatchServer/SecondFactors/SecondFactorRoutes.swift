@@ -25,7 +25,8 @@ struct SecondFactorRoutes: RouteCollection {
         let now = latch.clock.epochSeconds
         do {
             let enrollment = try await latch.totp.enroll(
-                user: me.userID, session: me.sessionID, account: user.email ?? me.userID.uuidString.lowercased(), now: now, on: req.db)
+                user: me.userID, session: me.sessionID, account: user.email ?? me.userID.uuidString.lowercased(),
+                now: now, on: req.db)
             try await latch.events.record(
                 .totpEnrolled, user: me.userID, session: me.sessionID, ip: req.clientIP, now: now, on: req.db)
             return enrollment
@@ -58,7 +59,8 @@ struct SecondFactorRoutes: RouteCollection {
                     // The activation, its event, the hold and the notice commit together (issue 28 §2):
                     // a notice that cannot be queued leaves 2FA off and the code unused.
                     codes = try await req.db.transaction { database in
-                        let codes = try await latch.totp.activate(user: me.userID, code: body.code, now: now, on: database)
+                        let codes = try await latch.totp.activate(
+                            user: me.userID, code: body.code, now: now, on: database)
                         try await req.securityChanged(.totpAdded, on: database)
                         return codes
                     }
@@ -125,7 +127,8 @@ struct SecondFactorRoutes: RouteCollection {
                 guard let proof = body.verificationToken else {
                     throw LatchError(.verificationRequired, field: "current_fund_password")
                 }
-                _ = try await req.redeemVerification(proof, action: VerificationAction.changeFundPassword.rawValue, parameters: [:])
+                _ = try await req.redeemVerification(
+                    proof, action: VerificationAction.changeFundPassword.rawValue, parameters: [:])
             }
         } else {
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: .setFundPassword)
