@@ -127,11 +127,11 @@ def main():
             request(conn, "POST", "/v1/password/forgot", {"email": f"warmup{i}@bench.test"})
         existing, unknown = [], []
         for i in range(count):
-            status, _, ms = request(conn, "POST", "/v1/password/forgot", {"email": f"user{i}@bench.test"})
-            assert status == 202
+            status, data, ms = request(conn, "POST", "/v1/password/forgot", {"email": f"user{i}@bench.test"})
+            assert status == 202, (status, data)
             existing.append(ms)
-            status, _, ms = request(conn, "POST", "/v1/password/forgot", {"email": f"nobody{i}@bench.test"})
-            assert status == 202
+            status, data, ms = request(conn, "POST", "/v1/password/forgot", {"email": f"nobody{i}@bench.test"})
+            assert status == 202, (status, data)
             unknown.append(ms)
 
         for name, values in (("existing", existing), ("unknown", unknown)):

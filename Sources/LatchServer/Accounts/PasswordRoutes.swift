@@ -33,17 +33,13 @@ struct PasswordRoutes: RouteCollection {
         if case .failure = issued { try await latch.refundCodeSend(send, on: req.db) }
         if case .success(let code) = issued {
             // The same work and the same answer either way (issue 10 §3, issue 20 §3): the mail is rendered
-            // and handed over in a transaction of its own — committed for an account, rehearsed for an
-            // unknown address (with a durable queue the sealed row is written and rolled back), which also
-            // answers 503 when the queue is full — and the request recorded (with no user for an unknown
-            // address). (Measured with SMTP: scripts/bench/forgot_timing.py --smtp, docs/PERFORMANCE.md.)
-            let mail = MailTemplates.passwordResetCode(code.code, language: req.language)
-            let (address, sent) = (email.value, code.code)
-            if user != nil {
-                try await req.db.transaction { try await latch.send(mail, to: address, code: sent, on: $0) }
-            } else {
-                try await latch.rehearseSend(mail, to: address, code: sent, on: req.db)
-            }
+            // and handed over in a committed transaction of its own — queued for an account, written and
+            // taken back for an unknown address, in the same statements (issue 28 §2), which also answers
+            // 503 when the queue is full — and the request recorded (with no user for an unknown address).
+            // (Measured with SMTP: scripts/bench/forgot_timing.py --smtp, docs/PERFORMANCE.md.)
+            try await latch.handOverCodeMail(
+                MailTemplates.passwordResetCode(code.code, language: req.language), to: email.value, code: code.code,
+                forAccount: user != nil)
             try await latch.events.record(
                 .passwordResetRequested, user: user?.id, ip: req.clientIP, now: now, on: req.db)
         }

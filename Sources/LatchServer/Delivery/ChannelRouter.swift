@@ -33,4 +33,12 @@ struct ChannelRouter: MessageDelivery {
             try await mail.rehearse(message, on: database)
         }
     }
+
+    func deliverAsRehearsed(_ message: OutgoingMessage, on database: any Database) async throws {
+        if message.channel == OutgoingMessage.smsChannel {
+            try await sms.deliverAsRehearsed(message, on: database)
+        } else {
+            try await mail.deliverAsRehearsed(message, on: database)
+        }
+    }
 }

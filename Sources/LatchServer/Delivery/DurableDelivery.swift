@@ -24,18 +24,28 @@ struct DurableDelivery: MessageDelivery {
         try await deliver(message, on: database())
     }
 
-    /// The row `deliver` would write — sealed, capacity-checked, inserted — in a transaction rolled
-    /// and taken back in one committed transaction: the same work, the same commit (issue 28 §2: a
-    /// rolled-back transaction was measurably faster than a committed one) and the same refusal when the
-    /// queue is full; the worker is woken as for a real job, and nothing is sent.
+    /// The row `deliver` would write — sealed, capacity-checked, inserted — and taken back, in one
+    /// committed transaction of its own; nothing is sent. `deliverAsRehearsed` is its other side: the
+    /// same statements (its `DELETE` finds no row) and the same commit, so `password/forgot` does the
+    /// same database work for an unknown address as for an account (issue 20 §3, issue 28 §2: a
+    /// rolled-back rehearsal was measurably faster than a committed hand-over).
     func rehearse(_ message: OutgoingMessage, on database: any Database) async throws {
+        try await handOver(message, keep: false, on: database)
+    }
+
+    func deliverAsRehearsed(_ message: OutgoingMessage, on database: any Database) async throws {
+        try await handOver(message, keep: true, on: database)
+    }
+
+    private func handOver(_ message: OutgoingMessage, keep: Bool, on database: any Database) async throws {
         let store = self.store
         let payload = self.payload(message)
         let now = clock.epochSeconds
         do {
+            // The insert comes first: a transaction that writes first never needs SQLite's lock upgrade.
             try await database.transaction { transaction in
                 let id = try await store.enqueue(payload, lane: message.lane, now: now, on: transaction)
-                try await store.discard(id, on: transaction)
+                try await store.discard(keep ? UUID() : id, on: transaction)
             }
         } catch let error as LatchError where error.reasons == LatchError.deliveryQueueFull.reasons {
             metrics.refused.increment()

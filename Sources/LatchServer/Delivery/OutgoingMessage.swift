@@ -47,6 +47,11 @@ public protocol MessageDelivery: Sendable {
     /// account (`password/forgot`, issue 20 §3). A durable queue writes the row in a transaction it
     /// rolls back; deliveries whose hand-over is only memory do nothing.
     func rehearse(_ message: OutgoingMessage, on database: any Database) async throws
+
+    /// Delivers `message` doing exactly the work `rehearse` does (issue 28 §2): the two sides of an
+    /// answer that must not tell whether an address has an account. A durable queue runs the same
+    /// statements in one committed transaction of its own; others deliver as `deliver(_:on:)`.
+    func deliverAsRehearsed(_ message: OutgoingMessage, on database: any Database) async throws
 }
 
 extension MessageDelivery {
@@ -55,4 +60,8 @@ extension MessageDelivery {
     }
 
     public func rehearse(_ message: OutgoingMessage, on database: any Database) async throws {}
+
+    public func deliverAsRehearsed(_ message: OutgoingMessage, on database: any Database) async throws {
+        try await deliver(message, on: database)
+    }
 }

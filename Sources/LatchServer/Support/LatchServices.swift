@@ -95,18 +95,26 @@ public final class LatchServices: Sendable {
         }
     }
 
-    /// Does the work of `send` for `address` and answers as it would (503 when the queue is full), but
-    /// sends nothing: for an address without an account where the answer must not tell (issue 20 §3).
-    func rehearseSend(_ mail: MailTemplates.Mail, to address: String, code: String? = nil, on database: any Database)
+    /// `password/forgot`'s hand-over of `mail` to `address` (issue 20 §3, issue 28 §2): queued when the
+    /// address has an account (`forAccount`), otherwise rehearsed — the same reads and writes, one
+    /// committed transaction each (`MessageDelivery.rehearse`, `deliverAsRehearsed`), the same refusal
+    /// when the queue is full — so neither the answer nor its timing tells. The anti-phishing code is
+    /// read first, on its own: a read at the start of the transaction would need SQLite's lock upgrade,
+    /// which a concurrent writer (the delivery worker) makes fail.
+    func handOverCodeMail(_ mail: MailTemplates.Mail, to address: String, code: String, forAccount: Bool)
         async throws
     {
         var mail = mail
-        // The same read `send` makes (an unknown address has no code, so the mail stays as it is).
+        let database = self.database()
         mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database)
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html)
-        try await delivery.rehearse(message, on: database)
+        if forAccount {
+            try await delivery.deliverAsRehearsed(message, on: database)
+        } else {
+            try await delivery.rehearse(message, on: database)
+        }
     }
 
     /// How many password checks ran (for tests of the lockout gate).
