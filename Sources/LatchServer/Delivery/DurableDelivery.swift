@@ -51,7 +51,7 @@ struct DurableDelivery: MessageDelivery {
             metrics.refused.increment()
             throw error
         }
-        // The worker is not woken: its poll (`LATCH_DELIVERY_POLL_SECONDS`) picks the job up, so the
+        // The worker is not woken: its poll (`LatchConfig.deliveryPollInterval`, 1 s) picks the job up, so the
         // send's work does not follow an account's request more closely than an unknown address's.
     }
 
