@@ -97,7 +97,8 @@ struct SecondFactorService: Sendable {
         let violations = FundPasswordPolicy.violations(of: request.fundPassword)
         guard violations.isEmpty else { throw LatchError.invalid("fund_password", violations.map(\.rawValue)) }
         guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
-        if let loginHash = user.passwordHash, try await latch.passwords.verify(request.fundPassword, against: loginHash) {
+        if let loginHash = user.passwordHash, try await latch.passwords.verify(request.fundPassword, against: loginHash)
+        {
             throw LatchError.invalid("fund_password", [FundPasswordPolicy.Violation.sameAsLoginPassword.rawValue])
         }
         let existing = try await FundPassword.find(caller.user, on: db)
