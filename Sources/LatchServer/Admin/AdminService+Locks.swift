@@ -14,7 +14,9 @@ extension AdminService {
 
     /// The ladders with failures or a lock, and the budgets that are locked or spent, of the user's keys.
     func locks(of user: User, phone: String?, now: Double) async throws -> [AdminLock] {
-        let keys = Self.lockKeys(of: try user.requireID(), email: user.email, phone: phone)
+        let guardKeys = GuardKey.ofAccount(try user.requireID(), email: user.email, phone: phone)
+        let budgetOf = Dictionary(guardKeys.map { ($0.rawValue, $0.budget) }) { first, _ in first }
+        let keys = Array(budgetOf.keys)
         let ladders = try await LoginThrottle.query(on: database).filter(\.$id ~~ keys).all()
             .filter { $0.failures > 0 || ($0.lockedUntil ?? 0) > now }
             .map {
@@ -25,21 +27,14 @@ extension AdminService {
         let budgets = try await GuessBudgetRecord.query(on: database).filter(\.$id ~~ keys).all()
             .compactMap { record -> AdminLock? in
                 let key = record.id ?? ""
-                let budget = Self.budget(of: key)
+                // The notice keys are no guess budgets (`GuardKey.budget`): not a lock to show.
+                guard let budget = budgetOf[key] ?? nil else { return nil }
                 guard record.windowStart > now - budget.window else { return nil } // the window is over
                 let lockedUntil = record.lockedUntil.flatMap { $0 > now ? Date(timeIntervalSince1970: $0) : nil }
                 guard lockedUntil != nil || record.charged >= budget.limit else { return nil }
                 return AdminLock(kind: .budget, key: key, count: record.charged, lockedUntil: lockedUntil)
             }
         return (ladders + budgets).sorted { ($0.kind.rawValue, $0.key) < ($1.kind.rawValue, $1.key) }
-    }
-
-    /// The budget a key is charged against (by its prefix, as `GuardKey.budget` says).
-    static func budget(of key: String) -> GuessBudget {
-        if key.hasPrefix("email:") || key.hasPrefix("user:") { return .passwords }
-        if key.hasPrefix("fund:") { return .fundPasswords }
-        if key.hasPrefix("send:") { return .sends }
-        return .codes
     }
 
     /// Clears the ladders (failures and lock) and forgets the budgets of `keys` (the step-up methods'

@@ -56,15 +56,19 @@ struct SecurityChanges: Sendable {
         try await services.events.record(
             recipe.event, user: actor.user, session: actor.session, ip: actor.ip, now: now, actor: actor.actor,
             detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue, on: database)
+        guard recipe.hold != nil || recipe.notice != nil else { return nil }
+        // The account's row, read once for the hold's exemption and the notice's address.
+        let account = try await database.sql.raw(
+            "SELECT created_at, registering_session_id, email FROM users WHERE id = \(bind: actor.user)"
+        ).first()
         var holdUntil: Double?
-        if let reason = recipe.hold,
-            try await !isSettingUp(recipe, by: actor, now: now, on: database)
-        {
+        if let reason = recipe.hold, try !isSettingUp(recipe, by: actor, account: account, now: now) {
             holdUntil = try await services.holds.start(
                 reason, user: actor.user, session: actor.session, ip: actor.ip, now: now, on: database)
         }
         if let notice = recipe.notice {
-            try await mail(notice, of: change, by: actor, now: now, on: database)
+            let email = try account?.decode(column: "email", as: String?.self)
+            try await mail(notice, of: change, by: actor, email: email, on: database)
         }
         return holdUntil
     }
@@ -84,30 +88,23 @@ struct SecurityChanges: Sendable {
     }
 
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
-    /// account, while the account is younger than the hold.
-    func isSettingUp(
-        _ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, now: Double, on database: any Database
-    )
-        async throws -> Bool
-    {
-        guard recipe.category == .addition, let session = actor.session else { return false }
+    /// `account` (its `users` row), while the account is younger than the hold.
+    private func isSettingUp(
+        _ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, account: (any SQLRow)?, now: Double
+    ) throws -> Bool {
+        guard recipe.category == .addition, let session = actor.session, let account else { return false }
         let holds = services.holds
-        guard holds.hours > 0,
-            let account = try await database.sql.raw(
-                "SELECT created_at, registering_session_id FROM users WHERE id = \(bind: actor.user)"
-            ).first(),
-            now - (try account.decode(column: "created_at", as: Double.self)) < holds.length
+        guard holds.hours > 0, now - (try account.decode(column: "created_at", as: Double.self)) < holds.length
         else { return false }
         return try account.decode(column: "registering_session_id", as: UUID?.self) == session
     }
 
+    /// Mails (or texts) `notice` of `change` to the account's address `email` and the change's other one.
     private func mail(
-        _ notice: SecurityNotice, of change: SecurityChange, by actor: SecurityChangeActor, now: Double,
+        _ notice: SecurityNotice, of change: SecurityChange, by actor: SecurityChangeActor, email: String?,
         on database: any Database
     ) async throws {
         let recipe = change.recipe
-        let row = try await database.sql.raw("SELECT email FROM users WHERE id = \(bind: actor.user)").first()
-        let email = try row?.decode(column: "email", as: String?.self)
         var addresses = email.map { [$0] } ?? []
         if let other = change.alsoNotify, other != email { addresses.append(other) }
         var charge: SecurityNoticeCharge =

@@ -149,10 +149,7 @@ extension LatchServices {
 extension Request {
     /// The signed-in session as the actor of a security change.
     var changeActor: SecurityChangeActor {
-        get throws {
-            let me = try signedIn
-            return SecurityChangeActor(user: me.userID, session: me.sessionID, ip: clientIP, language: language)
-        }
+        get throws { try caller.changeActor }
     }
 
     /// The signed-in session just made `change`: applies its recipe (event, hold, notice) on `database`,

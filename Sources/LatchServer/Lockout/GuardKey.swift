@@ -46,18 +46,17 @@ enum GuardKey: Hashable, Sendable {
         }
     }
 
-    /// The budget a key is charged against.
-    var budget: GuessBudget {
+    /// The fixed budget a key is charged against; nil for the notice keys, whose budgets come from the
+    /// configuration (`LATCH_SECURITY_MAILS_PER_HOUR`, `LATCH_NOTICE_DIGEST_SECONDS`) and are no guesses.
+    var budget: GuessBudget? {
         switch self {
         case .email, .user: .passwords
         case .fundPassword: .fundPasswords
         case .emailCodeSends, .signInCodeSends: .sends
-        case .totp, .totpEnrolment, .emailCode, .signInCode, .smsCode, .notices, .noticeWindow: .codes
+        case .totp, .totpEnrolment, .emailCode, .signInCode, .smsCode: .codes
+        case .notices, .noticeWindow: nil
         }
     }
-
-    /// The purposes of emailed codes sent to an address (linking and removing key by `{user}:{address}`).
-    static let addressPurposes: [EmailCode.Purpose] = [.registration, .passwordReset]
 
     /// Every key that counts against the account of `user` with `email` and `phone`, except those whose
     /// exact form names a session or another address (`patterns`).
@@ -68,12 +67,12 @@ enum GuardKey: Hashable, Sendable {
         ]
         if let email {
             keys.append(.email(email))
-            for purpose in addressPurposes + [.linkEmail, .removeEmail] {
+            for purpose in [EmailCode.Purpose.registration, .passwordReset, .linkEmail, .removeEmail] {
                 keys += [.emailCode(purpose, target: email), .emailCodeSends(purpose, target: email)]
             }
+            // Link and removal codes are checked under `{user}:{address}`.
             for purpose in [EmailCode.Purpose.linkEmail, .removeEmail] {
-                let target = "\(user.key):\(email)"
-                keys += [.emailCode(purpose, target: target)]
+                keys.append(.emailCode(purpose, target: "\(user.key):\(email)"))
             }
         }
         if let phone { keys.append(.smsCode(phone: phone)) }

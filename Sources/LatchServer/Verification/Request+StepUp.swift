@@ -37,6 +37,4 @@ extension Request {
     ) async throws {
         try await stepUp.requireRecentSignIn(orProof: proof, action: action, parameters: parameters)
     }
-
-    static let recentSignIn = StepUp.recentSignIn
 }

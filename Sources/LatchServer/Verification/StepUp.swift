@@ -41,9 +41,7 @@ struct StepUp: Sendable {
         // An action of `LATCH_HOLD_ACTIONS` is held on this path too (issue 28 §2): a thief's fresh
         // session is exactly a recent sign-in.
         try await latch.holds.check(action, of: caller.user, now: latch.clock.epochSeconds, on: db)
-        guard let session = try await Session.find(caller.session, on: db),
-            latch.clock.epochSeconds - session.signedInAt <= Self.recentSignIn
-        else { throw LatchError(.verificationRequired, field: "verification_token") }
+        guard try await signedInRecently() else { throw LatchError(.verificationRequired, field: "verification_token") }
     }
 
     /// Whether the caller's session signed in within the last 10 minutes.
