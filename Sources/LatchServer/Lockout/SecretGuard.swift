@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// What a guarded secret check found.
 enum GuardedCheck: Equatable {
@@ -149,12 +148,5 @@ struct SecretGuard {
         case .failed(let remaining): throw LatchError.wrongCredentials(attemptsRemaining: remaining)
         case .locked(let until): throw LatchError.locked(until: until)
         }
-    }
-}
-
-extension Request {
-    /// The secret guard of this request (its services, database, client address and language).
-    var secretGuard: SecretGuard {
-        SecretGuard(latch: latch, metrics: latchMetrics, db: db, clientIP: clientIP, language: language)
     }
 }

@@ -2,7 +2,6 @@ import Fluent
 import Foundation
 import LatchCore
 import SQLKit
-import Vapor
 
 /// Grant `passkey` (issue 13) without HTTP: the routes make one from their request
 /// (`Request.passkeySignIn`), tests from an application's services and a database.
@@ -80,12 +79,5 @@ struct PasskeySignIn {
     /// 401 AUTH_001 naming why (`field` `credential`).
     static func refused(_ reason: String) -> LatchError {
         LatchError(.wrongCredentials, field: "credential", reasons: [reason])
-    }
-}
-
-extension Request {
-    /// The passkey sign-in of this request (its services, database, client address and language).
-    var passkeySignIn: PasskeySignIn {
-        PasskeySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
     }
 }

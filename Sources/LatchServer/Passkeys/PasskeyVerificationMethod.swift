@@ -1,19 +1,22 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
-extension Request {
-    /// The `passkey` offer of a new verification, when the user has passkeys: a challenge bound to the
+/// The passkey as a method of step-up verification (issue 13), without HTTP (issue 29 §1): its offer in a
+/// new verification, and the check of an attempt by it.
+struct PasskeyVerificationMethod: Sendable {
+    let latch: LatchServices
+    let caller: Caller
+    let db: any Database
+
+    /// The `passkey` offer of a new verification, when the caller has passkeys: a challenge bound to the
     /// verification, and request options whose challenge is `PasskeyVerificationChallenge` of the action,
     /// its parameters' digest, the challenge id and the challenge (ARCHITECTURE.md, "passkeys").
-    func passkeyOffer(verification: UUID, action: String, digest: String, user: UUID) async throws
-        -> VerificationMethodOffer?
-    {
-        let passkeys = try await latch.passkeys.all(of: user, on: db)
+    func offer(verification: UUID, action: String, digest: String) async throws -> VerificationMethodOffer? {
+        let passkeys = try await latch.passkeys.all(of: caller.user, on: db)
         guard !passkeys.isEmpty else { return nil }
         let challenge = try await PasskeyChallengeStore().create(
-            .verification, user: user, verification: verification, now: latch.clock.epochSeconds, on: db)
+            .verification, user: caller.user, verification: verification, now: latch.clock.epochSeconds, on: db)
         let challengeID = try challenge.requireID().uuidString.lowercased()
         let bound = try PasskeyVerificationChallenge.bytes(
             action: action, parametersDigest: digest, challengeID: challengeID, challenge: challenge.challenge)
@@ -27,17 +30,14 @@ extension Request {
             type: .passkey, challengeId: challengeID, challenge: challenge.challenge, options: options)
     }
 
-    /// A `passkey` attempt: an assertion by one of the user's passkeys over this verification's bound
+    /// A `passkey` attempt: an assertion by one of the caller's passkeys over this verification's bound
     /// challenge (used up first). An assertion made for another action or other parameters carries
     /// another challenge, so it fails here.
-    func checkPasskeyAttempt(
-        _ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String
-    )
+    func check(_ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String)
         async throws -> GuardedCheck
     {
-        let me = try signedIn
         guard let passkey = try await latch.passkeys.find(rawID: credential.rawId, on: db),
-            passkey.userID == me.userID
+            passkey.userID == caller.user
         else { throw LatchError.invalid("credential", ["unknown_credential"]) }
         let now = latch.clock.epochSeconds
         guard let challenge = try await PasskeyChallengeStore().consume(verification: verification, now: now, on: db)
@@ -53,14 +53,15 @@ extension Request {
                 .verifyAssertion(
                     credential, challenge: Base64URL.encode(bound), publicKey: passkey.publicKey,
                     backupEligible: passkey.backupEligible)
-            if let handle = assertion.userHandle, handle != PasskeyUserHandle.of(me.userID, secrets: latch.secrets) {
+            if let handle = assertion.userHandle, handle != PasskeyUserHandle.of(caller.user, secrets: latch.secrets) {
                 throw PasskeyCheckFailure.userHandleMismatch
             }
         } catch {
             return .failed(attemptsBeforeLock: 0)
         }
+        let signIn = PasskeySignIn(latch: latch, db: db, clientIP: caller.ip, language: caller.language)
         do {
-            try await passkeySignIn.recordUse(passkey, assertion: assertion, session: me.sessionID, now: now)
+            try await signIn.recordUse(passkey, assertion: assertion, session: caller.session, now: now)
         } catch let error as LatchError where error.reasons == ["counter_regressed"] {
             return .failed(attemptsBeforeLock: 0)
         }

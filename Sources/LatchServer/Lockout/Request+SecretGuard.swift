@@ -1,0 +1,9 @@
+import Fluent
+import Vapor
+
+extension Request {
+    /// The secret guard of this request (its services, database, client address and language).
+    var secretGuard: SecretGuard {
+        SecretGuard(latch: latch, metrics: latchMetrics, db: db, clientIP: clientIP, language: language)
+    }
+}
