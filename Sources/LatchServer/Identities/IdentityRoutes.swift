@@ -60,13 +60,13 @@ struct IdentityRoutes: RouteCollection {
             return try await linkEmail(body, me: me, req)
         case .apple:
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
-            proven = try await req.proveApple(
+            proven = try await req.identityProver.proveApple(
                 Grant.AppleProof(
                     identityToken: try body.identityToken.requiredNonEmpty("identity_token"), nonce: body.nonce,
                     authorizationCode: body.authorizationCode))
         case .wechat:
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
-            proven = try await req.proveWeChat(code: try body.code.requiredNonEmpty("code"))
+            proven = try await req.identityProver.proveWeChat(code: try body.code.requiredNonEmpty("code"))
         case .phone:
             try await req.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             let phone = try Validate.phone(body.phone)
@@ -74,7 +74,7 @@ struct IdentityRoutes: RouteCollection {
             try Validate.sixDigitCode(code)
             // The notice budget is checked before the texted code is used (issue 28 §2).
             try await req.latch.securityChanges.admit(.phoneAdded, by: try req.changeActor, on: req.db)
-            proven = try await req.provePhone(phone, code: code)
+            proven = try await req.identityProver.provePhone(phone, code: code)
         }
         let latch = req.latch
         let now = latch.clock.epochSeconds

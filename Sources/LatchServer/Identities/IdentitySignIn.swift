@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// The sign-in with a proven identity (Apple, WeChat, SMS; C1), without HTTP: the routes make one
 /// from their request (`Request.identitySignIn`), tests from an application's services and a database.
@@ -115,12 +114,5 @@ struct IdentitySignIn {
             .create(on: database)
             return user
         }
-    }
-}
-
-extension Request {
-    /// The identity sign-in of this request (its services, database, client address and language).
-    var identitySignIn: IdentitySignIn {
-        IdentitySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
     }
 }

@@ -2,7 +2,6 @@ import Fluent
 import Foundation
 import LatchCore
 import SQLKit
-import Vapor
 
 /// C8: a sign-in from a device id the account has never used is unusual.
 /// The owner is told by mail; with "verify unusual sign-ins" on (the default) the sign-in stops at
@@ -132,12 +131,5 @@ struct NewDeviceScreening {
             try await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
         }
         return challenge
-    }
-}
-
-extension Request {
-    /// The new-device screening of this request (its services, database, client address and language).
-    var newDeviceScreening: NewDeviceScreening {
-        NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
     }
 }

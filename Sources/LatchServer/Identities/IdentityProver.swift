@@ -1,31 +1,27 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
+import Logging
 
-/// A person proven by Apple, WeChat or an SMS code: the identity to sign in with or link.
-struct ProvenIdentity: Sendable {
-    let provider: SignInProvider
-    let subject: String
-    /// Apple's email (normalised), possibly a private-relay address.
-    var email: String? = nil
-    /// Whether Apple says the email is verified.
-    var emailVerified = false
-    /// A name for a new account (the app's `full_name` on the first Apple sign-in, WeChat's nickname).
-    var nickname: String? = nil
-    /// Apple, when the app sent an `authorization_code`: Apple's refresh token, to keep (sealed) for revocation.
-    var appleRefreshToken: String? = nil
-    /// Apple: the client id the identity token (and the refresh token) were issued to.
-    var appleClientID: String? = nil
-}
+/// Proves a person by Apple, WeChat or an SMS code, without HTTP (issue 29 §1): the sign-in grants and
+/// the linking of an identity both start here.
+struct IdentityProver: Sendable {
+    let latch: LatchServices
+    let services: IdentityServices
+    let metrics: LatchMetrics
+    let db: any Database
+    /// The client's address, for the security events.
+    let clientIP: String?
+    /// The language of the errors and of a lock notice.
+    let language: LatchLanguage
+    let logger: Logger
 
-extension Request {
     /// Checks an Apple identity token (and its nonce), and records its use: a token already accepted
     /// once (here or by another latchd on the same database) is refused with `token_replayed`.
     /// An `authorizationCode` is exchanged at Apple's token endpoint (when the team key is configured)
     /// and must belong to the same person; Apple's refresh token then comes with the identity.
     func proveApple(_ proof: Grant.AppleProof) async throws -> ProvenIdentity {
-        guard let apple = identityServices.apple else {
+        guard let apple = services.apple else {
             throw IdentityFailure.notConfigured(.apple, field: "grant_type").latchError(language: language)
         }
         let (identityToken, nonce, authorizationCode) = (proof.identityToken, proof.nonce, proof.authorizationCode)
@@ -55,7 +51,7 @@ extension Request {
             provider: .apple, subject: verified.subject, email: verified.email, emailVerified: verified.emailVerified,
             nickname: nickname, appleClientID: verified.audience)
         if let authorizationCode {
-            guard let endpoint = identityServices.appleTokens else {
+            guard let endpoint = services.appleTokens else {
                 logger.warning(
                     "an Apple authorization_code was sent but LATCH_APPLE_TEAM_ID/KEY_ID/PRIVATE_KEY are not set: it is ignored, and deleting this account cannot revoke its Apple authorization"
                 )
@@ -79,7 +75,7 @@ extension Request {
 
     /// Exchanges a WeChat OAuth code.
     func proveWeChat(code: String) async throws -> ProvenIdentity {
-        guard let wechat = identityServices.wechat else {
+        guard let wechat = services.wechat else {
             throw IdentityFailure.notConfigured(.wechat, field: "grant_type").latchError(language: language)
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
@@ -100,13 +96,15 @@ extension Request {
     /// number nothing. Wrong: AUTH_003 with the tries left; locked: AUTH_002, and the number is texted once.
     func provePhone(_ phone: PhoneNumber, code: String) async throws -> ProvenIdentity {
         let latch = self.latch
-        let store = identityServices.smsCodes
+        let store = services.smsCodes
         var codeCheck = SMSCodeStore.Check.wrong(attemptsRemaining: 0)
         guard try await store.hasLiveCode(phone: phone.value, now: latch.clock.epochSeconds, on: db) else {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
-        let result = try await secretGuard.guardedCheck(
+        let result = try await SecretGuard(
+            latch: latch, metrics: metrics, db: db, clientIP: clientIP, language: language
+        ).guardedCheck(
             throttle: nil, budget: .codes, key: .smsCode(phone: phone.value), owner: owner, failureEvent: .signInFailed,
             notice: .sms(to: phone.value, SMSCodeText.codesLocked(until:language:))
         ) {
@@ -130,22 +128,5 @@ extension Request {
         guard raw.utf8.count <= 1024 else { throw LatchError.invalid("full_name", ["too_long"]) }
         let cleaned = Validate.deviceName(raw).map { String($0.prefix(64)) }
         return cleaned
-    }
-}
-
-extension Identity {
-    /// The account holding (provider, subject), if any. An identity found on a deleted account (linked
-    /// while the account was being deleted) is erased here, so the number or Apple ID can sign up again.
-    static func owner(of provider: SignInProvider, subject: String, on database: any Database) async throws -> User? {
-        guard
-            let identity = try await Identity.query(on: database)
-                .filter(\.$provider == provider.rawValue).filter(\.$subject == subject).first()
-        else { return nil }
-        guard let user = try await User.find(identity.userID, on: database) else { return nil }
-        guard user.deletedAt == nil else {
-            try await identity.delete(on: database)
-            return nil
-        }
-        return user
     }
 }
