@@ -4,7 +4,7 @@ import SQLKit
 
 /// Emailed 6-digit codes (registration, password reset, email link): 10 minutes, 5 tries, one send a
 /// minute. The address's daily budgets (wrong guesses, sends) are kept by `GuessBudgetStore`: see
-/// `Request.checkEmailCode` and `LatchServices.chargeCodeSend`. Codes are stored only as keyed hashes;
+/// `SecretGuard.checkEmailCode` and `LatchServices.chargeCodeSend`. Codes are stored only as keyed hashes;
 /// every counter changes in one atomic statement.
 struct EmailCodeStore: Sendable {
     static let lifetime: Double = 600

@@ -38,7 +38,7 @@ struct RegistrationRoutes: RouteCollection {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let now = latch.clock.now
-        let pending = try await req.checkEmailCode(
+        let pending = try await req.secretGuard.checkEmailCode(
             body.code, purpose: .registration, id: id, owner: nil, tell: .codeAddress)
         let user = User(
             email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,

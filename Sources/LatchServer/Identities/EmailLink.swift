@@ -41,7 +41,7 @@ struct EmailLink {
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
         let me = try await User.find(userID, on: req.db)
-        let matched = try await req.checkEmailCode(
+        let matched = try await req.secretGuard.checkEmailCode(
             code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).

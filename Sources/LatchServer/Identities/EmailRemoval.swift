@@ -40,7 +40,7 @@ struct EmailRemoval {
     func checkCode(_ code: String, address: String) async throws {
         try Validate.sixDigitCode(code)
         let owner = try await User.find(userID, on: req.db)
-        _ = try await req.checkEmailCode(
+        _ = try await req.secretGuard.checkEmailCode(
             code, purpose: .removeEmail, email: Self.key(userID, address), owner: owner, tell: .address(address))
     }
 

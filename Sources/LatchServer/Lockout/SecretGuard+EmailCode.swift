@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// Who hears of it when an address's emailed codes lock.
 enum CodeLockRecipient {
@@ -11,7 +10,7 @@ enum CodeLockRecipient {
     case nobody
 }
 
-extension Request {
+extension SecretGuard {
     /// Checks an emailed `code` (selected by `id`, or by `purpose` and `email`) as one guess against
     /// the address's budget of wrong codes (`GuessBudget.codes`), which resends and new codes do not
     /// reset. A guess when no code is live costs nothing. Returns what the code carried; throws
@@ -20,7 +19,7 @@ extension Request {
         _ code: String, purpose: EmailCode.Purpose, id: UUID? = nil, email: String? = nil, owner: User?,
         tell recipient: CodeLockRecipient
     ) async throws -> EmailCodeStore.MatchedCode {
-        let latch = self.latch
+        let (latch, db) = (self.latch, self.db)
         let store = latch.emailCodes
         guard
             let target = try await store.liveTarget(
@@ -35,7 +34,7 @@ extension Request {
             case .nobody: .nobody
             }
         var checked = EmailCodeStore.Check.wrong(attemptsRemaining: 0)
-        let result = try await secretGuard.guardedCheck(
+        let result = try await guardedCheck(
             throttle: nil, budget: .codes, key: .emailCode(purpose, target: target), owner: owner,
             failureEvent: .codeFailed, notice: notice
         ) {
