@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// Mails a code that proves an address, for registration (C2) and for adding an email to an account
 /// (`EmailLink`), without HTTP: the send is charged against the address's daily cap, the password
@@ -51,9 +50,4 @@ struct EmailCodeSender {
             return issued
         }
     }
-}
-
-extension Request {
-    /// The email code sender of this request (its services, database and language).
-    var emailCodeSender: EmailCodeSender { EmailCodeSender(latch: latch, db: db, language: language) }
 }
