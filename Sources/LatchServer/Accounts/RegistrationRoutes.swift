@@ -26,7 +26,7 @@ struct RegistrationRoutes: RouteCollection {
         try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(VerifyCodeRequest.self)
         try Validate.sixDigitCode(body.code)
-        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+        guard let id = req.idParameter else {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let tokens = try await req.registrations.verify(id, code: body.code, device: body.device)

@@ -32,15 +32,14 @@ struct AccountSecurityRoutes: RouteCollection {
     }
 
     func removeAntiPhishingCode(_ req: Request) async throws -> HTTPStatus {
-        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
-        let proof = hasBody ? try req.decodeJSON(OptionalVerificationToken.self).verificationToken : nil
+        let proof = req.hasBody ? try req.decodeJSON(OptionalVerificationToken.self).verificationToken : nil
         try await req.accountSecurity.changeAntiPhishingCode(to: nil, proof: proof)
         return .noContent
     }
 
     /// `POST /v1/me/freeze`: `{}` or no body; 204. This session ends with the others.
     func freezeSignedIn(_ req: Request) async throws -> HTTPStatus {
-        if req.body.data.map({ $0.readableBytes > 0 }) == true { _ = try req.decodeJSON(EmptyRequest.self) }
+        if req.hasBody { _ = try req.decodeJSON(EmptyRequest.self) }
         try await req.accountSecurity.freeze()
         return .noContent
     }

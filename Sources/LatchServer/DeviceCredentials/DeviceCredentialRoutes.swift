@@ -34,17 +34,16 @@ struct DeviceCredentialRoutes: RouteCollection {
     }
 
     func unbind(_ req: Request) async throws -> HTTPStatus {
-        let hasBody = req.body.data.map { $0.readableBytes > 0 } == true
-        let proof = hasBody ? try req.decodeJSON(UnbindDeviceCredentialRequest.self).verificationToken : nil
+        let proof = req.hasBody ? try req.decodeJSON(UnbindDeviceCredentialRequest.self).verificationToken : nil
         try await req.deviceCredentials.unbind(
-            req.parameters.get("id").flatMap(UUID.init(uuidString:)), proof: proof, by: try req.caller)
+            req.idParameter, proof: proof, by: try req.caller)
         return .noContent
     }
 
     func challenge(_ req: Request) async throws -> Response {
         try req.chargeRateLimit(.deviceChallenge)
         let info = try await req.deviceCredentials.loginChallenge(
-            for: req.parameters.get("id").flatMap(UUID.init(uuidString:)))
+            for: req.idParameter)
         return try await info.encodeResponse(status: .created, for: req)
     }
 }

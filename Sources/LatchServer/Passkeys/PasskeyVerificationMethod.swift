@@ -21,7 +21,7 @@ struct PasskeyVerificationMethod: Sendable {
         let bound = try PasskeyVerificationChallenge.bytes(
             action: action, parametersDigest: digest, challengeID: challengeID, challenge: challenge.challenge)
         let options = PublicKeyCredentialRequestOptionsJSON(
-            challenge: Base64URL.encode(bound), timeout: PasskeyRoutes.timeout, rpId: latch.config.relyingParty.id,
+            challenge: Base64URL.encode(bound), timeout: PasskeyService.timeout, rpId: latch.config.relyingParty.id,
             allowCredentials: passkeys.map {
                 PublicKeyCredentialDescriptorJSON(id: $0.credentialID, transports: $0.transportList)
             },

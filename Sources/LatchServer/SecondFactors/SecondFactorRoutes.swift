@@ -15,7 +15,7 @@ struct SecondFactorRoutes: RouteCollection {
 
     func enrollTOTP(_ req: Request) async throws -> TOTPEnrollment {
         let proof =
-            req.body.data.map { $0.readableBytes > 0 } == true
+            req.hasBody
             ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
         return try await req.secondFactors.enrollTOTP(proof: proof)
     }

@@ -18,7 +18,7 @@ struct SessionRoutes: RouteCollection {
     }
 
     func revokeOne(_ req: Request) async throws -> HTTPStatus {
-        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw LatchError.notFound }
+        guard let id = req.idParameter else { throw LatchError.notFound }
         try await req.sessions.signOut(id)
         return .noContent
     }

@@ -29,7 +29,7 @@ struct VerificationRoutes: RouteCollection {
         let (answer, id): (Answer, UUID)
         do {
             answer = try Answer(body)
-            guard let parsed = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            guard let parsed = req.idParameter else {
                 throw LatchError.notFound
             }
             id = parsed
