@@ -2,9 +2,6 @@ import Fluent
 import Foundation
 import LatchCore
 import SQLKit
-import Vapor
-
-extension EmailLinkCodeSent: Content {}
 
 /// Adding an email and password to an account that has none (an Apple, WeChat or phone account), in
 /// two calls of `POST /v1/me/identities` with `provider: "email"`: the first (`email`, `password`) mails
@@ -12,22 +9,22 @@ extension EmailLinkCodeSent: Content {}
 ///
 /// The answer to the first call is the same whether or not another account has the address (no
 /// enumeration): that account's owner gets a notice instead of a code, so the second call cannot pass.
-struct EmailLink {
-    let req: Request
+struct EmailLink: Sendable {
+    let latch: LatchServices
+    let secretGuard: SecretGuard
+    let db: any Database
     let userID: UUID
 
     /// First call: checks the address and password and mails a code (202).
-    func sendCode(email rawEmail: String?, password: String?) async throws -> Response {
-        let latch = req.latch
+    func sendCode(email rawEmail: String?, password: String?) async throws -> EmailLinkCodeSent {
         let email = try Validate.email(rawEmail.required("email"))
         let password = try password.required("password")
         try Validate.newPassword(password, policy: latch.passwordPolicy, field: "password")
         try await requireNoEmail()
-        _ = try await req.emailCodeSender.send(
+        _ = try await EmailCodeSender(latch: latch, db: db, language: secretGuard.language).send(
             .linkEmail, to: email, storedAs: Self.key(userID, email.value), password: password,
             codeMail: MailTemplates.emailLinkCode(_:language:))
-        return try await EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime)).encodeResponse(
-            status: .accepted, for: req)
+        return EmailLinkCodeSent(expiresIn: Int(EmailCodeStore.lifetime))
     }
 
     /// Second call: the mailed code adds the address (verified) and the password to the account, and
@@ -40,13 +37,13 @@ struct EmailLink {
         let email = try Validate.email(rawEmail.required("email"))
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
-        let me = try await User.find(userID, on: req.db)
-        let matched = try await req.secretGuard.checkEmailCode(
+        let me = try await User.find(userID, on: db)
+        let matched = try await secretGuard.checkEmailCode(
             code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).
         let userID = self.userID
-        try await req.db.transaction { database in
+        try await db.transaction { database in
             let linked: [any SQLRow]
             do {
                 linked = try await database.sql.raw(
@@ -70,7 +67,7 @@ struct EmailLink {
     }
 
     private func requireNoEmail() async throws {
-        guard let user = try await User.find(userID, on: req.db) else { throw LatchError.sessionExpired }
+        guard let user = try await User.find(userID, on: db) else { throw LatchError.sessionExpired }
         guard user.email == nil else { throw Self.alreadyLinked }
     }
 
