@@ -3,7 +3,6 @@ import Foundation
 import LatchCore
 import Logging
 import SQLKit
-import Vapor
 
 /// Deletes an account (issue 12 §1), for `DELETE /v1/me` and for operators (the admin API and
 /// `latchd admin`), without HTTP:
@@ -28,16 +27,10 @@ public struct AccountDeletion: Sendable {
     let appleTokens: AppleTokenEndpoint?
     let logger: Logger
 
-    public init(application: Application) {
-        latch = application.latch
-        appleTokens = application.identityServices.appleTokens
-        logger = application.logger
-    }
-
-    init(request: Request) {
-        latch = request.latch
-        appleTokens = request.identityServices.appleTokens
-        logger = request.logger
+    init(latch: LatchServices, appleTokens: AppleTokenEndpoint?, logger: Logger) {
+        self.latch = latch
+        self.appleTokens = appleTokens
+        self.logger = logger
     }
 
     /// Deletes the account `userID`; `language` chooses the last mail's. Throws `LatchError.notFound`

@@ -1,10 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
-
-extension AccountExport: Content {}
-extension AccountDeleted: Content {}
 
 extension AccountExport {
     /// Everything latchd holds about `userID` (issue 12 §1, `GET /v1/me/export`), read from the

@@ -2,7 +2,7 @@ import Fluent
 import LatchCore
 import Vapor
 
-/// `GET`/`PATCH /v1/me`: the signed-in user.
+/// The HTTP edge of `ProfileService`: `GET`/`PATCH /v1/me`, the signed-in user.
 struct ProfileRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
@@ -22,32 +22,19 @@ struct ProfileRoutes: RouteCollection {
     }
 
     func show(_ req: Request) async throws -> Response {
-        let me = try req.signedIn
-        guard
-            let profile = try await req.latch.profiles.profile(
-                of: me.userID, now: req.latch.clock.epochSeconds, on: { req.db })
-        else { throw LatchError.sessionExpired }
-        return Response.json(profile.json)
+        Response.json(try await req.profile.show().json)
     }
 
     func update(_ req: Request) async throws -> UserInfo {
+        let service = try req.profile
         let body = try req.decodeJSON(UpdateProfileRequest.self)
-        let nickname = try Validate.nickname(body.nickname)
-        let user = try await currentUser(req)
-        user.nickname = nickname
-        try await user.save(on: req.db)
-        let profile = try await user.profile(on: req.db)
-        try req.latch.profiles.remember(profile, of: try user.requireID(), now: req.latch.clock.epochSeconds)
-        try await req.latch.events.record(
-            .profileUpdated, user: user.id, session: try req.signedIn.sessionID, ip: req.clientIP,
-            now: req.latch.clock.epochSeconds, on: req.db)
-        return profile
+        return try await service.updateNickname(try Validate.nickname(body.nickname))
     }
+}
 
-    private func currentUser(_ req: Request) async throws -> User {
-        guard let user = try await User.find(try req.signedIn.userID, on: req.db) else {
-            throw LatchError.sessionExpired
-        }
-        return user
+extension Request {
+    /// The signed-in session's profile (`ProfileService`).
+    var profile: ProfileService {
+        get throws { ProfileService(latch: latch, caller: try caller, db: db) }
     }
 }

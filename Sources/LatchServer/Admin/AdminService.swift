@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// What operators do to accounts (issue 12 §2), shared by the admin API (`/v1/admin/*`, actor
 /// `key:{fingerprint}`) and `latchd admin …` (actor `console`): find and show users, unlock,
@@ -34,13 +33,6 @@ public struct AdminService: Sendable {
         self.actor = actor
         self.ip = ip
         self.language = language
-    }
-
-    /// The service as `latchd admin` uses it: the app's database and services, actor `console`.
-    public static func console(on app: Application, language: LatchLanguage) -> AdminService {
-        AdminService(
-            latch: app.latch, database: app.db, actor: .console, ip: nil, language: language,
-            deletion: AccountDeletion(application: app))
     }
 
     /// Page sizes of the admin lists: 20 unless asked, at most 100.

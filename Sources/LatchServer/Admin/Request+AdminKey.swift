@@ -20,7 +20,8 @@ extension Request {
         if let presented, let actor = AdminKeys(latch.config.adminKeys).actor(presenting: presented) {
             return AdminService(
                 latch: latch, database: db, actor: actor, ip: clientIP, language: language,
-                deletion: AccountDeletion(request: self))
+                deletion: AccountDeletion(
+                    latch: latch, appleTokens: identityServices.appleTokens, logger: logger))
         }
         try chargeRateLimit(.adminAuth)
         if application.adminAuthFailureAudit.admits(client: rateLimitClientKey, now: latch.clock.epochSeconds) {

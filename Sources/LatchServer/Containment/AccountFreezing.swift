@@ -25,6 +25,16 @@ enum AccountFreezing {
         if user.frozenAt != nil { throw LatchError.accountFrozen }
     }
 
+    /// A security mail's one-time freeze link (`POST /v1/freeze`): a valid, unused, unexpired `token`
+    /// freezes its account (once); any other does nothing, and the caller answers alike.
+    static func freeze(byLink token: String, ip: String?, latch: LatchServices, on database: any Database)
+        async throws
+    {
+        if let userID = try await FreezeTokens.use(token, now: latch.clock.epochSeconds, on: database) {
+            try await freeze(userID, by: .freezeLink, ip: ip, latch: latch, on: database)
+        }
+    }
+
     /// Freezes the account of `userID` (keeping the first time and actor when it already was) and runs
     /// the security reset, also when it was frozen already (a session that slipped in ends too). Records
     /// `account_frozen` (actor, ip) and `security_reset`. Returns whether it was not frozen before; false

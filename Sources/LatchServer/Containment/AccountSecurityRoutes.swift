@@ -50,10 +50,7 @@ struct AccountSecurityRoutes: RouteCollection {
         try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(FreezeRequest.self)
         guard (1...128).contains(body.token.count) else { throw LatchError.invalid("token", ["invalid"]) }
-        let latch = req.latch
-        if let userID = try await FreezeTokens.use(body.token, now: latch.clock.epochSeconds, on: req.db) {
-            try await AccountFreezing.freeze(userID, by: .freezeLink, ip: req.clientIP, latch: latch, on: req.db)
-        }
+        try await AccountFreezing.freeze(byLink: body.token, ip: req.clientIP, latch: req.latch, on: req.db)
         return try await FreezeAccepted().encodeResponse(status: .accepted, for: req)
     }
 }

@@ -2,7 +2,6 @@ import Fluent
 import Foundation
 import LatchCore
 import SQLKit
-import Vapor
 
 /// Security holds (issue 19 §2): after a security change (a password reset or change, 2FA turned off
 /// or reset, the fund password changed or reset, a passkey or device key added, an email or phone added
@@ -143,23 +142,5 @@ extension LatchServices {
     /// The security holds of `config` (issue 19 §2).
     var holds: SecurityHolds {
         SecurityHolds(hours: config.securityHoldHours, actions: config.holdActions, events: events)
-    }
-}
-
-extension Request {
-    /// The signed-in session as the actor of a security change.
-    var changeActor: SecurityChangeActor {
-        get throws { try caller.changeActor }
-    }
-
-    /// The signed-in session just made `change`: applies its recipe (event, hold, notice) on `database`,
-    /// the change's transaction (issue 28 §1, issue 20 §1).
-    func securityChanged(_ change: SecurityChange, on database: any Database) async throws {
-        try await latch.securityChanges.apply(change, by: changeActor, on: database)
-    }
-
-    /// `securityChanged(_:on:)` for a change of `kind` with nothing more to name.
-    func securityChanged(_ kind: SecurityChange.Kind, on database: any Database) async throws {
-        try await securityChanged(SecurityChange(kind), on: database)
     }
 }
