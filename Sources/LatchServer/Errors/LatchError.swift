@@ -1,6 +1,6 @@
 import Foundation
 import LatchCore
-import Vapor
+import NIOHTTP1
 
 /// A domain error with its stable code, HTTP status and details; the error middleware writes it
 /// in the API's error format.

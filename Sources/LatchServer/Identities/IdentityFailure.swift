@@ -1,5 +1,5 @@
 import LatchCore
-import Vapor
+import NIOHTTP1
 
 /// Why an Apple or WeChat sign-in could not go on, turned into the API's error format by
 /// `latchError(language:)` with the existing codes (so every client already knows them):

@@ -1,9 +1,7 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
-
-extension SecurityEventPage: Content {}
+import NIOHTTP1
 
 extension SecurityEventPage {
     /// Page sizes: 50 unless asked, at most 100.
@@ -54,18 +52,5 @@ extension SecurityEventPage {
         guard parts.count == 2, let time = Double(parts[0]), time.isFinite, let id = UUID(uuidString: String(parts[1]))
         else { throw invalid }
         return (time, id)
-    }
-}
-
-extension Request {
-    /// The `limit` query parameter of a paged list: a whole number (its range is the list's), else 400.
-    var pageLimitParameter: Int? {
-        get throws {
-            guard let raw = query[String.self, at: "limit"] else { return nil }
-            guard let limit = Int(raw) else {
-                throw LatchError(.validationFailed, field: "limit", reasons: ["wrong_type"])
-            }
-            return limit
-        }
     }
 }

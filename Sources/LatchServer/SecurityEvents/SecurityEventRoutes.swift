@@ -2,6 +2,8 @@ import Fluent
 import LatchCore
 import Vapor
 
+extension SecurityEventPage: Content {}
+
 /// `GET /v1/security-events?limit=N&cursor=C`: the user's security events, newest first, a page at a
 /// time (issue 20 §5: no "newest N" that a stranger's failures could push real events out of).
 struct SecurityEventRoutes: RouteCollection {

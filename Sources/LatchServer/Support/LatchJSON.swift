@@ -1,5 +1,4 @@
 import Foundation
-import Vapor
 
 /// The JSON coders of the API: ISO 8601 dates, keys as each type declares them (snake_case).
 enum LatchJSON {

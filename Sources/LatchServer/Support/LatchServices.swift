@@ -1,7 +1,6 @@
 import Fluent
 import Foundation
 import LatchCore
-import Vapor
 
 /// Everything the routes use, configured once by `configure(_:_:)` and read as `app.latch`
 /// or `req.latch`. A class: every request reads it several times, and a copy of a struct of two
@@ -119,24 +118,4 @@ public final class LatchServices: Sendable {
 
     /// How many password checks ran (for tests of the lockout gate).
     public var passwordChecksPerformed: Int { passwords.checksPerformed }
-}
-
-extension Application {
-    private struct LatchKey: StorageKey { typealias Value = LatchServices }
-
-    /// Latch's services; set by `configure(_:_:)`.
-    public var latch: LatchServices {
-        get {
-            guard let services = storage[LatchKey.self] else {
-                preconditionFailure("configure(_:_:) sets app.latch before any route runs")
-            }
-            return services
-        }
-        set { storage[LatchKey.self] = newValue }
-    }
-}
-
-extension Request {
-    /// Latch's services.
-    public var latch: LatchServices { application.latch }
 }
