@@ -1,0 +1,52 @@
+import Foundation
+
+/// The verification policy an operator writes (issue 30 §1, `LATCH_POLICY_FILE`): per action, how many
+/// different kinds of factor must pass and which kinds may count, raised by amount tiers; a rolling daily
+/// limit per unit; and a time-lock on a parameter's values never used before. An action the policy does
+/// not name takes `fallback` (the file's `default`, itself one factor of any kind).
+///
+/// A pure value: `requirement(for:parameters:)` decides; the verification service enforces.
+struct VerificationPolicy: Equatable, Sendable {
+    var actions: [String: ActionPolicy]
+    var fallback: ActionPolicy
+
+    /// Without a policy file: one factor of any kind, for every action (today's behaviour).
+    static let unrestricted = VerificationPolicy(actions: [:], fallback: ActionPolicy())
+
+    /// What one action needs.
+    struct ActionPolicy: Equatable, Sendable {
+        /// How many different kinds must pass (1 or 2).
+        var factors = 1
+        /// The kinds that may count.
+        var kinds = Set(PolicyFactorKind.allCases)
+        /// Where the amount and its unit are found among the verification's parameters.
+        var amount: AmountParameters?
+        /// Raised requirements above thresholds, in the file's order.
+        var tiers: [Tier] = []
+        /// Per unit, the most this user may have redeemed for the action in any 24 hours.
+        var dailyLimit: [String: PolicyAmount] = [:]
+        var newValueLock: NewValueLock?
+    }
+
+    /// The parameters naming a verification's amount and its unit (`{"parameter": "amount", "unit": "currency"}`).
+    struct AmountParameters: Equatable, Sendable {
+        var parameter: String
+        var unit: String
+    }
+
+    /// Above `above[unit]` (strictly), `factors` and `kinds` (the action's when nil) apply instead.
+    struct Tier: Equatable, Sendable {
+        var above: [String: PolicyAmount]
+        var factors: Int
+        var kinds: Set<PolicyFactorKind>?
+    }
+
+    /// A value of `parameter` this user never redeemed for the action is locked for `seconds`.
+    struct NewValueLock: Equatable, Sendable {
+        var parameter: String
+        var seconds: Double
+    }
+
+    /// The policy of `action`.
+    func policy(of action: String) -> ActionPolicy { actions[action] ?? fallback }
+}
