@@ -67,4 +67,69 @@ struct ServiceTests {
             }
         }
     }
+
+    @Test(
+        "29 §1 VerificationService: a fund-password attempt answers a proof bound to the action, redeemed once by StepUp",
+        arguments: TestDatabase.all)
+    func test_29_1_verificationServiceWithoutHTTP(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let tokens = try await server.signUp()
+            try await server.setFundPassword(bearer: tokens.accessToken)
+            let caller = try await Self.caller(server, tokens)
+            let (latch, db) = (server.app.latch, server.app.db)
+            let verifications = VerificationService(
+                latch: latch, metrics: server.app.latchMetrics, caller: caller, db: db)
+            let parameters = ["amount": "5.00", "currency": "USDT", "address": "TXabc"]
+
+            let started = try await verifications.start(action: "transfer", parameters: parameters)
+            #expect(started.methods.map(\.type) == [.fundPassword], "\(started.methods)")
+            let id = try #require(UUID(uuidString: started.verificationId))
+            do {
+                _ = try await verifications.attempt(id, .fundPassword("135791"))
+                Issue.record("a wrong fund password passed")
+            } catch let error as LatchError {
+                #expect(error.code == .wrongCode, "\(error)")
+            }
+            let passed = try await verifications.attempt(id, .fundPassword(VerificationSamples.fundPassword))
+
+            let stepUp = StepUp(latch: latch, caller: caller, db: db)
+            do {
+                _ = try await stepUp.redeem(
+                    passed.verificationToken, action: "transfer", parameters: ["amount": "500.00"])
+                Issue.record("a proof was redeemed for other parameters")
+            } catch let error as LatchError {
+                #expect(error.code != .internalError, "\(error)")
+            }
+            let redeemed = try await stepUp.redeem(passed.verificationToken, action: "transfer", parameters: parameters)
+            #expect(redeemed.action == "transfer")
+            await #expect(throws: LatchError.self) {
+                _ = try await stepUp.redeem(passed.verificationToken, action: "transfer", parameters: parameters)
+            }
+        }
+    }
+
+    @Test(
+        "29 §1 PasswordService: a wrong current password counts toward the sign-in lock; the right one ends the other devices",
+        arguments: TestDatabase.all)
+    func test_29_1_passwordServiceWithoutHTTP(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let caller = try await Self.caller(server, try await server.signUp())
+            _ = try await server.signIn(device: ["id": "test-device-0"])
+            let latch = server.app.latch
+            let passwords = PasswordService(
+                latch: latch, metrics: server.app.latchMetrics, db: server.app.db, clientIP: caller.ip, language: .en)
+            do {
+                try await passwords.change(current: "Wrong-Horse-1", new: "Another-Horse-7", by: caller)
+                Issue.record("a wrong current password changed the password")
+            } catch let error as LatchError {
+                #expect(error.code == .wrongCredentials && error.attemptsRemaining == 4, "\(error)")
+            }
+            try await passwords.change(current: "Correct-Horse-9", new: "Another-Horse-7", by: caller)
+
+            let sessions = try await SessionService(latch: latch, caller: caller, db: server.app.db).list()
+            #expect(sessions.map(\.current) == [true], "only the caller's session is left: \(sessions)")
+            #expect(try await server.signIn(password: "Correct-Horse-9").status == 401)
+            #expect(try await server.signIn(password: "Another-Horse-7").status == 200)
+        }
+    }
 }
