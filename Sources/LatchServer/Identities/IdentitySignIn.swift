@@ -3,7 +3,7 @@ import Foundation
 import LatchCore
 
 /// The sign-in with a proven identity (Apple, WeChat, SMS; C1), without HTTP: the routes make one
-/// from their request (`Request.identitySignIn`), tests from an application's services and a database.
+/// from their caller and database (`TokenService`), tests from an application's services and a database.
 struct IdentitySignIn {
     let latch: LatchServices
     let db: any Database

@@ -13,7 +13,7 @@ import SQLKit
 /// has no "first device" any more (issue 10 §2): before, an account registered or first signed in
 /// without a `device.id` knew no device, so whatever id came next was trusted silently.
 ///
-/// Without HTTP: the routes make one from their request (`Request.newDeviceScreening`), tests from an
+/// Without HTTP: the services make one from their caller and database, tests from an
 /// application's services and a database.
 struct NewDeviceScreening {
     let latch: LatchServices

@@ -30,11 +30,4 @@ extension Request {
     ) async throws -> RedeemedVerification {
         try await stepUp.redeem(token, action: action, parameters: parameters, on: database)
     }
-
-    /// `StepUp.requireRecentSignIn` for the signed-in session.
-    func requireRecentSignIn(
-        orProof proof: String?, action: VerificationAction, parameters: [String: String] = [:]
-    ) async throws {
-        try await stepUp.requireRecentSignIn(orProof: proof, action: action, parameters: parameters)
-    }
 }
