@@ -64,7 +64,8 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         AddAdminAuditDetail(), HashKnownDeviceIDs(secrets: SecretBox(secretKey: config.secretKey)),
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
         CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting(),
-        CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddContainmentByConstruction()
+        CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddContainmentByConstruction(),
+        AddVerificationPolicy()
     ] {
         app.migrations.add(migration)
     }

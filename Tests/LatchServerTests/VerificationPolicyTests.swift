@@ -34,7 +34,7 @@ struct VerificationPolicyTests {
     func test_30_1_exampleFileReads() throws {
         let withdrawal = try #require(try Self.policy().actions["withdrawal"])
         #expect(withdrawal.factors == 1)
-        #expect(withdrawal.kinds == Set(PolicyFactorKind.allCases))
+        #expect(withdrawal.kinds == VerificationPolicy.defaultKinds)
         #expect(withdrawal.amount == .init(parameter: "amount", unit: "currency"))
         #expect(withdrawal.tiers.count == 2)
         #expect(withdrawal.tiers[0].above["BTC"] == PolicyAmount("0.5"))
@@ -58,7 +58,7 @@ struct VerificationPolicyTests {
         #expect(try factors("0.5", "BTC") == 1)
         #expect(try factors("0.50000001", "BTC") == 2)
         let low = try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("50000"))
-        #expect(low.kinds == Set(PolicyFactorKind.allCases), "the first tier keeps the action's kinds")
+        #expect(low.kinds == VerificationPolicy.defaultKinds, "the first tier keeps the action's kinds")
         #expect(low.tier?.index == 0)
         #expect(try factors("100000") == 2)
         let high = try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("100000.01"))
@@ -72,7 +72,7 @@ struct VerificationPolicyTests {
         let policy = try Self.policy()
         #expect(try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("99999999", "ETH")).factors == 1)
         let transfer = try policy.requirement(for: "transfer", parameters: ["amount": "not even a number"])
-        #expect(transfer == PolicyRequirement(factors: 1, kinds: Set(PolicyFactorKind.allCases)))
+        #expect(transfer == PolicyRequirement(factors: 1, kinds: VerificationPolicy.defaultKinds))
         let strict = try Self.policy(#"{"actions": {"default": {"factors": 2, "kinds": ["totp", "passkey"]}}}"#)
         #expect(try strict.requirement(for: "anything", parameters: [:]).factors == 2)
         #expect(try strict.requirement(for: "anything", parameters: [:]).kinds == [.totp, .passkey])
@@ -83,7 +83,7 @@ struct VerificationPolicyTests {
         let requirement = try VerificationPolicy.unrestricted.requirement(
             for: "withdrawal", parameters: Self.withdrawal("1000000000"))
         #expect(requirement.factors == 1)
-        #expect(requirement.kinds == Set(PolicyFactorKind.allCases))
+        #expect(requirement.kinds == VerificationPolicy.defaultKinds)
         #expect(requirement.amount == nil)
     }
 

@@ -290,7 +290,8 @@
             case .rateLimited, .sessionExpired, .validationFailed, .malformedBody, .payloadTooLarge, .notFound,
                 .methodNotAllowed,
                 .unsupportedMediaType, .conflict, .verificationRequired, .verificationInvalid, .noVerificationMethod,
-                .limitReached, .internalError, .accountDisabled, .securityHold, .accountFrozen, nil:
+                .limitReached, .internalError, .accountDisabled, .securityHold, .accountFrozen, .policyLimit,
+                .newValueLocked, nil:
                 break
             }
             self.failure = shown

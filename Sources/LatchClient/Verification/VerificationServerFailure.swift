@@ -57,7 +57,9 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
                 } ?? .other(code: code)
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
             .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError,
-            .accountDisabled, .accountFrozen:
+            .accountDisabled, .accountFrozen, .policyLimit, .newValueLocked:
+            // POLICY_LIMIT and NEW_VALUE_LOCKED (issue 30) get pages of their own in issue 30 §3; until
+            // then the page shows the server's message as for any other refusal.
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

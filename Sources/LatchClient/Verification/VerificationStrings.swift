@@ -69,7 +69,7 @@ public struct VerificationStrings: Sendable, Equatable {
         switch target {
         case .fundPassword:
             language.pick("剩余1次尝试机会，之后将使用密码验证", "1 attempt left, then you will verify with your password.")
-        case .totp, .biometric, .passkey:
+        case .totp, .biometric, .passkey, .emailCode:
             language.pick("剩余1次尝试机会，之后将使用其他方式验证", "1 attempt left, then you will verify another way.")
         case nil: attemptsRemaining(1)
         }
@@ -293,6 +293,7 @@ public struct VerificationStrings: Sendable, Equatable {
         case .fundPassword: language.pick("改用资金密码完成验证", "Verifies with your fund password instead.")
         case .biometric: language.pick("改用生物识别完成验证", "Verifies with biometrics instead.")
         case .passkey: language.pick("改用通行密钥完成验证", "Verifies with a passkey instead.")
+        case .emailCode: language.pick("改用邮箱验证码完成验证", "Verifies with a code we email you instead.")
         }
     }
 
@@ -350,7 +351,7 @@ public struct VerificationStrings: Sendable, Equatable {
     public func submitHint(_ method: VerificationMethodKind) -> String {
         switch method {
         case .fundPassword: language.pick("提交资金密码", "Submits the fund password.")
-        case .totp, .biometric, .passkey: language.pick("提交验证码", "Submits the code.")
+        case .totp, .biometric, .passkey, .emailCode: language.pick("提交验证码", "Submits the code.")
         }
     }
 
@@ -444,7 +445,7 @@ public struct VerificationStrings: Sendable, Equatable {
     private func fallbackAdvice(_ target: VerificationMethodKind?) -> String {
         switch target {
         case .fundPassword: language.pick("，请使用密码验证", " Please verify with your password.")
-        case .totp, .biometric, .passkey: language.pick("，请使用其他方式验证", " Please verify another way.")
+        case .totp, .biometric, .passkey, .emailCode: language.pick("，请使用其他方式验证", " Please verify another way.")
         case nil: ""
         }
     }

@@ -59,6 +59,12 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     case securityHoldEnded = "security_hold_ended"
     /// The anti-phishing code was set, changed or removed (issue 19 §4).
     case antiPhishingCodeChanged = "anti_phishing_code_changed"
+    /// The verification policy raised a verification above one factor (an amount tier, issue 30 §1).
+    case verificationPolicyApplied = "verification_policy_applied"
+    /// The verification policy's daily limit refused a verification or its redemption (issue 30 §1).
+    case verificationLimitReached = "verification_limit_reached"
+    /// A value never used before (e.g. a withdrawal address) was time-locked (issue 30 §1).
+    case newValueLocked = "new_value_locked"
 }
 
 extension SecurityEventKind {

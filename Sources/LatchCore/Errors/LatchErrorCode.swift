@@ -44,6 +44,12 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     /// The account is frozen ("this wasn't me", issue 19 §3): no grant signs it in until the owner
     /// recovers it with a password reset by email code (plus the TOTP or a recovery code when 2FA is on) (403).
     case accountFrozen = "ACCOUNT_FROZEN"
+    /// The verification policy's daily limit for the action (issue 30 §1): the body carries `unit`,
+    /// `limit` and `remaining` (decimal strings) (403).
+    case policyLimit = "POLICY_LIMIT"
+    /// A value of the action's locked parameter (e.g. a withdrawal address) this user never used before
+    /// is time-locked (issue 30 §1): the body carries `parameter` and `locked_until` (403).
+    case newValueLocked = "NEW_VALUE_LOCKED"
 
     /// The HTTP status this code answers with unless the case says otherwise (the one place that
     /// pairs them; e.g. VALIDATION_FAILED is 422 for a value that breaks a rule, 400 for a missing one).
@@ -58,7 +64,9 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case .methodNotAllowed: 405
         case .unsupportedMediaType: 415
         case .conflict, .noVerificationMethod, .limitReached: 409
-        case .verificationRequired, .verificationInvalid, .accountDisabled, .securityHold, .accountFrozen: 403
+        case .verificationRequired, .verificationInvalid, .accountDisabled, .securityHold, .accountFrozen, .policyLimit,
+            .newValueLocked:
+            403
         case .internalError: 500
         }
     }
@@ -107,6 +115,10 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.accountFrozen, .zhHans): "账号已冻结。请通过邮箱验证码重置密码以恢复账号（如已开启两步验证，还需验证码或恢复码）"
         case (.accountFrozen, .en):
             "This account is frozen. To recover it, reset your password with the code we email you (and your authenticator code or a recovery code if two-step verification is on)."
+        case (.policyLimit, .zhHans): "已超过今日额度"
+        case (.policyLimit, .en): "This would exceed your limit for the last 24 hours."
+        case (.newValueLocked, .zhHans): "为保障资金安全，新地址需等待一段时间后才能使用"
+        case (.newValueLocked, .en): "For your security, a new address can be used only after a waiting period."
         }
     }
 }

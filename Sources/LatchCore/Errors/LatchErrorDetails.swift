@@ -24,11 +24,20 @@ public struct LatchErrorDetails: Codable, Sendable, Equatable {
     public var reason: String?
     /// For SECURITY_HOLD: the action that is held.
     public var action: String?
+    /// For POLICY_LIMIT: the unit of the limit (e.g. `USDT`).
+    public var unit: String?
+    /// For POLICY_LIMIT: the limit for any 24 hours, a decimal string.
+    public var limit: String?
+    /// For POLICY_LIMIT: what may still be verified in this 24 hours, a decimal string.
+    public var remaining: String?
+    /// For NEW_VALUE_LOCKED: the parameter whose value is locked (e.g. `address`; `locked_until` says until when).
+    public var parameter: String?
 
     public init(
         field: String? = nil, reasons: [String]? = nil, attemptsRemaining: Int? = nil, lockedUntil: Date? = nil,
         retryAfter: Int? = nil, challengeId: String? = nil, method: String? = nil, holdUntil: Date? = nil,
-        reason: String? = nil, action: String? = nil
+        reason: String? = nil, action: String? = nil, unit: String? = nil, limit: String? = nil,
+        remaining: String? = nil, parameter: String? = nil
     ) {
         self.field = field
         self.reasons = reasons
@@ -40,10 +49,14 @@ public struct LatchErrorDetails: Codable, Sendable, Equatable {
         self.holdUntil = holdUntil
         self.reason = reason
         self.action = action
+        self.unit = unit
+        self.limit = limit
+        self.remaining = remaining
+        self.parameter = parameter
     }
 
     enum CodingKeys: String, CodingKey {
-        case field, reasons, method, reason, action
+        case field, reasons, method, reason, action, unit, limit, remaining, parameter
         case holdUntil = "hold_until"
         case challengeId = "challenge_id"
         case attemptsRemaining = "attempts_remaining"

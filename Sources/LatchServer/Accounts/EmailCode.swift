@@ -12,6 +12,9 @@ final class EmailCode: Model, @unchecked Sendable {
         case registration, passwordReset = "password_reset", linkEmail = "link_email"
         /// Removing the account's email (issue 28 §2): a code mailed to that address.
         case removeEmail = "remove_email"
+        /// A verification's `email_code` factor (issue 30 §2), keyed by the account's address; the
+        /// verification row names the code's row, so the code answers that verification only.
+        case verification
     }
 
     @ID(key: .id) var id: UUID?

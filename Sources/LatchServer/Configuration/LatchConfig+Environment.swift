@@ -126,6 +126,7 @@ extension LatchConfig {
         config.relyingParty = try RelyingParty.fromEnvironment(value, issuer: issuer, port: port, mode: mode)
         try config.readOperations(value)
         try config.readContainment(value)
+        try config.readPolicy(value)
         config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config
     }

@@ -116,6 +116,10 @@ public struct LatchConfig: Sendable {
     /// writes a `notice_digests` row instead, and one digest mail lists them once the window has passed
     /// (issue 20 §2).
     public var noticeDigestSeconds = 300
+    /// The verification policy (issue 30, `LATCH_POLICY_FILE`); `.unrestricted` without a file.
+    var verificationPolicy = VerificationPolicy.unrestricted
+    /// The file the policy was read from (nil: none), as `GET /v1/admin/policy` shows it.
+    public internal(set) var policyFile: String?
 
     public init(
         mode: Mode = .development, database: DatabaseLocation = .sqlite(path: "latch.sqlite"),

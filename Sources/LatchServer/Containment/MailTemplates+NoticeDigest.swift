@@ -48,6 +48,8 @@ extension MailTemplates {
         case (.passwordReset, .en): "Your password was reset with a mailed code"
         case (.passwordChanged, .zhHans): "密码被更改"
         case (.passwordChanged, .en): "Your password was changed"
+        case (.newValueLocked, .zhHans): "新的提现地址进入等待期"
+        case (.newValueLocked, .en): "A new address started its waiting period"
         case (.passkeyAdded, .zhHans): "添加了通行密钥"
         case (.passkeyAdded, .en): "A passkey was added"
         case (.passkeyRemoved, .zhHans): "删除了通行密钥"

@@ -132,6 +132,9 @@ extension MailTemplates {
         case .unusualSignInCheckTurnedOff: return securityChange(.unusualSignInCheckTurnedOff, language: language)
         case .otherSessionsEnded: return securityChange(.otherSessionsEnded, language: language)
         case .sessionEnded: return securityChange(.sessionEnded, language: language)
+        case .newValueLocked:
+            return newValueLocked(change.name ?? "", action: change.lockedAction ?? "", until: change.lockedUntil,
+                language: language)
         case .frozen, .unfrozen: return nil
         }
     }

@@ -52,10 +52,12 @@ enum MutatingRoutes {
         "POST /v1/passkeys/authentication/options": .noSecurityChange(
             "a single-use sign-in challenge: changes nothing"),
         // Verification.
-        "POST /v1/verifications": .noSecurityChange("starts a verification (refused during a hold for held actions)"),
+        "POST /v1/verifications": .changes([.newValueLocked]),
         "POST /v1/verifications/:id/attempts": .noSecurityChange(
             "one attempt: guesses are counted by the method's lock, a success issues a single-use proof"),
         "POST /v1/verifications/redeem": .noSecurityChange("a backend uses a proof once (refused during a hold)"),
+        "POST /v1/verifications/:id/email-code": .noSecurityChange(
+            "mails a code for this verification's email_code factor; changes nothing"),
         // Settings, identities and containment.
         "PATCH /v1/me/security-settings": .changes([.unusualSignInCheckTurnedOff, .newDeviceNoticeTurnedOff]),
         "POST /v1/sms/codes": .noSecurityChange("texts a sign-in code; changes nothing"),

@@ -44,6 +44,9 @@ struct SecurityChange: Sendable, Equatable {
         case sessionEnded = "session_ended"
         case frozen
         case unfrozen
+        /// A value never used before (e.g. a withdrawal address) was time-locked by the verification
+        /// policy (issue 30 §1): the owner hears of it, with the value, while it is still locked.
+        case newValueLocked = "new_value_locked"
     }
 
     /// Who the change is for, as the notice budget and the digest see it.
@@ -84,6 +87,9 @@ struct SecurityChange: Sendable, Equatable {
     var alsoNotify: String?
     /// What a password reset ended and kept, for its mail.
     var reset: ResetOutcome?
+    /// For `newValueLocked`: the action, and when the value's lock ends (`name` is the value).
+    var lockedAction: String?
+    var lockedUntil: Double?
 
     /// What a password reset ended, and the ways in and factors it kept (its mail lists both).
     struct ResetOutcome: Sendable, Equatable {
@@ -140,6 +146,9 @@ struct SecurityChange: Sendable, Equatable {
         // link to an account already frozen. The way back is the reset, whose mail tells.
         case .frozen: Recipe(.accountFrozen, .recovery, hold: nil, notice: nil, endsOthers: true)
         case .unfrozen: Recipe(.accountUnfrozen, .recovery, hold: .unfrozen, notice: nil)
+        // A new address is a way out for money: mailed at once (never folded), charged to the session
+        // that asked (so a thief's new addresses cannot spend the owner's share); the lock is the hold.
+        case .newValueLocked: Recipe(.newValueLocked, .addition, hold: nil, notice: .newValueLocked)
         }
     }
 

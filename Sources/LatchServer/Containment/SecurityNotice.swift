@@ -52,6 +52,8 @@ enum SecurityNotice: String, Sendable, CaseIterable {
     case otherSessionsEnded = "other_sessions_ended"
     /// One other session signed out by another.
     case sessionEnded = "session_ended"
+    /// A new value (e.g. a withdrawal address) was time-locked by the verification policy (issue 30 §1).
+    case newValueLocked = "new_value_locked"
 }
 
 /// Who pays for a security notice from the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`,

@@ -57,7 +57,7 @@ enum SecurityReset {
     /// The tables holding a user id whose rows the reset ends (deletes, expires or revokes).
     static let endedTables: Set<String> = [
         "sessions", "device_credentials", "passkeys", "passkey_challenges", "known_devices", "login_challenges",
-        "verifications", "verification_tokens", "totp_credentials"
+        "verifications", "verification_tokens", "totp_credentials", "policy_value_locks"
     ]
 
     /// The tables holding a user id that the reset keeps, and why.
@@ -149,6 +149,8 @@ enum SecurityReset {
             RETURNING token_hash
             """
         ).all().count
+        // Values a thief's session time-locked must not come due after the owner's recovery (issue 30 §1).
+        try await PolicyValueLocks.discardRunning(of: user, now: now, on: sql)
         if case .everything = scope {
             try await endPending(of: user, now: now, on: sql)
         }

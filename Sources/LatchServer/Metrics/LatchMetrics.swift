@@ -24,6 +24,10 @@ final class LatchMetrics: Sendable {
     let signIns: LabeledCounters
     /// `latch_verifications_total{method,outcome}`: step-up attempts by method; outcome `passed` or the error's name.
     let verifications: LabeledCounters
+    /// `latch_policy_decisions_total{decision}` (issue 30): verifications the policy raised to two factors
+    /// (`two_factors`), refused for the daily limit at start or redemption (`limit`), or time-locked for a
+    /// new value (`new_value_locked`). Actions are app-chosen names, so they are not a label.
+    let policyDecisions: LabeledCounters
     /// `latch_locks_total{secret}`: locks started (lockout ladder or spent budget), by the kind of secret guessed.
     let locks: LabeledCounters
     /// `latch_guess_budgets_exhausted_total{secret}`: daily failure budgets spent (each also starts a lock).
@@ -45,6 +49,8 @@ final class LatchMetrics: Sendable {
             "latch_sign_ins_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
         verifications = LabeledCounters(
             "latch_verifications_total", labels: ["method", "outcome"], factory: factory, enabled: enabled)
+        policyDecisions = LabeledCounters(
+            "latch_policy_decisions_total", labels: ["decision"], factory: factory, enabled: enabled)
         locks = LabeledCounters("latch_locks_total", labels: ["secret"], factory: factory, enabled: enabled)
         exhaustedBudgets = LabeledCounters(
             "latch_guess_budgets_exhausted_total", labels: ["secret"], factory: factory, enabled: enabled)

@@ -6,7 +6,7 @@ struct PolicyRequirement: Equatable, Sendable {
     /// How many different kinds must pass.
     var factors: Int
     /// The kinds that may count.
-    var kinds: Set<PolicyFactorKind>
+    var kinds: Set<VerificationMethodKind>
     /// The amount and its unit, when the action names them.
     var amount: (value: PolicyAmount, unit: String)?
     /// The tier that applies (its threshold for the unit), if any.
@@ -28,9 +28,11 @@ extension VerificationPolicy {
         let policy = policy(of: action)
         var requirement = PolicyRequirement(factors: policy.factors, kinds: policy.kinds)
         guard let names = policy.amount else { return requirement }
-        guard let raw = parameters[names.parameter] else { throw LatchError.missing(names.parameter) }
+        guard let raw = parameters[names.parameter] else { throw LatchError.invalid(names.parameter, ["missing"]) }
         guard let amount = PolicyAmount(raw) else { throw LatchError.invalid(names.parameter, ["not_a_decimal"]) }
-        guard let unit = parameters[names.unit], !unit.isEmpty else { throw LatchError.missing(names.unit) }
+        guard let unit = parameters[names.unit], !unit.isEmpty else {
+            throw LatchError.invalid(names.unit, ["missing"])
+        }
         requirement.amount = (amount, unit)
         var best: (index: Int, threshold: PolicyAmount)?
         for (index, tier) in policy.tiers.enumerated() {

@@ -120,14 +120,14 @@ extension VerificationPolicy {
         return number.intValue
     }
 
-    private static func kindSet(_ value: Any, at key: String) throws(PolicyFileError) -> Set<PolicyFactorKind> {
-        let known = PolicyFactorKind.allCases.map(\.rawValue).joined(separator: ", ")
+    private static func kindSet(_ value: Any, at key: String) throws(PolicyFileError) -> Set<VerificationMethodKind> {
+        let known = VerificationMethodKind.allCases.map(\.rawValue).joined(separator: ", ")
         guard let list = value as? [Any], !list.isEmpty else {
             throw PolicyFileError(key: key, reason: "must be a non-empty list of \(known)")
         }
-        var kinds: Set<PolicyFactorKind> = []
+        var kinds: Set<VerificationMethodKind> = []
         for item in list {
-            guard let name = item as? String, let kind = PolicyFactorKind(rawValue: name) else {
+            guard let name = item as? String, let kind = VerificationMethodKind(rawValue: name) else {
                 throw PolicyFileError(key: key, reason: "\(item) is not a factor kind (\(known))")
             }
             kinds.insert(kind)
@@ -135,7 +135,7 @@ extension VerificationPolicy {
         return kinds
     }
 
-    private static func requireEnough(_ kinds: Set<PolicyFactorKind>, for factors: Int, at key: String)
+    private static func requireEnough(_ kinds: Set<VerificationMethodKind>, for factors: Int, at key: String)
         throws(PolicyFileError)
     {
         guard kinds.count >= factors else {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// The verification policy an operator writes (issue 30 §1, `LATCH_POLICY_FILE`): per action, how many
 /// different kinds of factor must pass and which kinds may count, raised by amount tiers; a rolling daily
@@ -10,15 +11,15 @@ struct VerificationPolicy: Equatable, Sendable {
     var actions: [String: ActionPolicy]
     var fallback: ActionPolicy
 
-    /// Without a policy file: one factor of any kind, for every action (today's behaviour).
+    /// Without a policy file: one factor of the default kinds, for every action (today's behaviour).
     static let unrestricted = VerificationPolicy(actions: [:], fallback: ActionPolicy())
 
     /// What one action needs.
     struct ActionPolicy: Equatable, Sendable {
         /// How many different kinds must pass (1 or 2).
         var factors = 1
-        /// The kinds that may count.
-        var kinds = Set(PolicyFactorKind.allCases)
+        /// The kinds that may count (`defaultKinds` unless the file says).
+        var kinds = VerificationPolicy.defaultKinds
         /// Where the amount and its unit are found among the verification's parameters.
         var amount: AmountParameters?
         /// Raised requirements above thresholds, in the file's order.
@@ -28,6 +29,13 @@ struct VerificationPolicy: Equatable, Sendable {
         var newValueLock: NewValueLock?
     }
 
+    /// The kinds that count where the file names none: every kind but the emailed code. A code mailed to
+    /// the account's address is what a thief who phished the mailbox has (issue 28), so it counts only
+    /// where the operator lists it, as the second factor of a tier usually.
+    static let defaultKinds: Set<VerificationMethodKind> = [.biometric, .passkey, .totp, .fundPassword]
+}
+
+extension VerificationPolicy {
     /// The parameters naming a verification's amount and its unit (`{"parameter": "amount", "unit": "currency"}`).
     struct AmountParameters: Equatable, Sendable {
         var parameter: String
@@ -38,7 +46,7 @@ struct VerificationPolicy: Equatable, Sendable {
     struct Tier: Equatable, Sendable {
         var above: [String: PolicyAmount]
         var factors: Int
-        var kinds: Set<PolicyFactorKind>?
+        var kinds: Set<VerificationMethodKind>?
     }
 
     /// A value of `parameter` this user never redeemed for the action is locked for `seconds`.

@@ -39,4 +39,5 @@ extension DeviceCredentialInfo: Content {}
 extension SignatureChallengeInfo: Content {}
 extension VerificationStarted: Content {}
 extension VerificationPassed: Content {}
+extension VerificationAttemptResult: Content {}
 extension RedeemedVerification: Content {}

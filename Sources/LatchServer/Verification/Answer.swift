@@ -12,6 +12,8 @@ enum Answer: Sendable {
     case totp(code: String)
     /// The fund password.
     case fundPassword(String)
+    /// The code mailed for this verification (issue 30 §2).
+    case emailCode(String)
 
     /// Parses `body` by its `method`, in the order the fields were always checked.
     init(_ body: VerificationAttempt) throws {
@@ -33,6 +35,10 @@ enum Answer: Sendable {
             let candidate = try body.fundPassword.requiredNonEmpty("fund_password")
             guard candidate.count <= 64 else { throw LatchError.invalid("fund_password", ["too_long"]) }
             self = .fundPassword(candidate)
+        case .emailCode:
+            let code = try body.code.requiredNonEmpty("code")
+            guard code.count <= 64 else { throw LatchError.invalid("code", ["too_long"]) }
+            self = .emailCode(code)
         }
     }
 
@@ -43,6 +49,7 @@ enum Answer: Sendable {
         case .passkey: .passkey
         case .totp: .totp
         case .fundPassword: .fundPassword
+        case .emailCode: .emailCode
         }
     }
 }

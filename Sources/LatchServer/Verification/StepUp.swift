@@ -19,9 +19,9 @@ struct StepUp: Sendable {
     {
         let now = latch.clock.epochSeconds
         let database = database ?? db
-        let redeemed = try await latch.verificationTokens.redeem(
-            token, user: caller.user, action: action, digest: CanonicalParameters.digest(parameters), now: now,
-            holds: latch.holds, on: database)
+        let redeemed = try await latch.redeemVerification(
+            token, user: caller.user, action: action, digest: CanonicalParameters.digest(parameters),
+            session: caller.session, ip: caller.ip, on: database)
         try await latch.events.record(
             .verificationRedeemed, user: caller.user, session: caller.session, ip: caller.ip, now: now, on: database)
         return redeemed

@@ -16,6 +16,19 @@ final class VerificationRecord: Model, @unchecked Sendable {
     @Field(key: "attempts") var attempts: Int
     @Field(key: "expires_at") var expiresAt: Double
     @OptionalField(key: "completed_at") var completedAt: Double?
+    /// How many different kinds must pass (issue 30; NULL: one).
+    @OptionalField(key: "required_factors") var requiredFactors: Int?
+    /// The kinds that may count, comma-separated (NULL: any).
+    @OptionalField(key: "kinds") var kinds: String?
+    /// The kinds that passed so far, comma-separated, in order.
+    @OptionalField(key: "passed") var passed: String?
+    /// The amount and unit (for the daily limit and the emailed code's mail).
+    @OptionalField(key: "amount") var amount: String?
+    @OptionalField(key: "unit") var unit: String?
+    /// The locked parameter's value, or the `address` parameter, for the emailed code's mail.
+    @OptionalField(key: "target") var target: String?
+    /// The `email_codes` row mailed for this verification.
+    @OptionalField(key: "email_code_id") var emailCodeID: UUID?
 
     init() {}
 }
@@ -56,6 +69,11 @@ final class VerificationToken: Model, @unchecked Sendable {
     /// The session that passed the verification (issue 19 §1: a token of an ended session is refused);
     /// nil for a token issued before that was recorded.
     @OptionalField(key: "session_id") var sessionID: UUID?
+    /// Every kind that passed, comma-separated, in order (issue 30; NULL: `method` alone).
+    @OptionalField(key: "methods") var methods: String?
+    /// The amount and unit the daily limit adds once redeemed (issue 30).
+    @OptionalField(key: "amount") var amount: String?
+    @OptionalField(key: "unit") var unit: String?
 
     init() {}
 }

@@ -10,6 +10,7 @@ struct VerificationRoutes: RouteCollection {
         let signedIn = verifications.grouped(RequireSignedIn())
         signedIn.post(use: start)
         signedIn.post(":id", "attempts", use: attempt)
+        signedIn.post(":id", "email-code", use: sendEmailCode)
         verifications.post("redeem", use: redeem)
     }
 
@@ -22,7 +23,15 @@ struct VerificationRoutes: RouteCollection {
         return try await started.encodeResponse(status: .created, for: req)
     }
 
-    func attempt(_ req: Request) async throws -> VerificationPassed {
+    /// Mails the code of the verification's `email_code` factor: 202 with no body.
+    func sendEmailCode(_ req: Request) async throws -> Response {
+        let service = try req.verifications
+        guard let id = req.idParameter else { throw LatchError.notFound }
+        try await service.sendEmailCode(id)
+        return Response(status: .accepted)
+    }
+
+    func attempt(_ req: Request) async throws -> Response {
         let service = try req.verifications
         let body = try req.decodeJSON(VerificationAttempt.self)
         // An unknown `method` never gets here: decoding it answers 422 `method` `["unknown"]`.
@@ -38,7 +47,7 @@ struct VerificationRoutes: RouteCollection {
             req.latchMetrics.verifications.increment(body.method.rawValue, LatchMetrics.outcome(of: error))
             throw error
         }
-        return try await service.attempt(id, answer)
+        return try await service.attempt(id, answer).encodeResponse(for: req)
     }
 
     /// Redeems with the user's access token, or with a service key (`LATCH_SERVICE_KEYS`) for the
@@ -50,13 +59,18 @@ struct VerificationRoutes: RouteCollection {
         let body = try req.decodeJSON(RedeemVerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
-        guard asService else {
-            return try await req.redeemVerification(
-                body.verificationToken, action: body.action, parameters: body.parameters)
+        do {
+            guard asService else {
+                return try await req.redeemVerification(
+                    body.verificationToken, action: body.action, parameters: body.parameters)
+            }
+            return try await VerificationService.redeemAsService(
+                body.verificationToken, action: body.action, parameters: body.parameters, ip: req.clientIP,
+                latch: req.latch, on: req.db)
+        } catch let error as LatchError where error.code == .policyLimit {
+            req.latchMetrics.policyDecisions.increment("limit")
+            throw error
         }
-        return try await VerificationService.redeemAsService(
-            body.verificationToken, action: body.action, parameters: body.parameters, ip: req.clientIP,
-            latch: req.latch, on: req.db)
     }
 }
 

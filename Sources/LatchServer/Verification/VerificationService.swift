@@ -13,44 +13,169 @@ struct VerificationService: Sendable {
     let db: any Database
 
     /// Starts a verification of `action` with `parameters` (validated by the edge). A running security
-    /// hold answers before any method is offered (issue 19 §2); no method at all is NO_VERIFICATION_METHOD.
+    /// hold answers before any method is offered (issue 19 §2). The policy (issue 30) decides how many
+    /// different kinds must pass and which may count; its daily limit answers 403 POLICY_LIMIT and a new
+    /// value of its locked parameter 403 NEW_VALUE_LOCKED before anything is offered. No method at all,
+    /// or fewer kinds than the policy asks, is NO_VERIFICATION_METHOD.
     func start(action: String, parameters: [String: String]) async throws -> VerificationStarted {
         let now = latch.clock.epochSeconds
         try await latch.holds.check(action, of: caller.user, now: now, on: db)
+        let policy = latch.config.verificationPolicy
+        let requirement = try policy.requirement(for: action, parameters: parameters)
+        let rules = policy.policy(of: action)
+        var plan = VerificationPlan(
+            requiredFactors: requirement.factors, kinds: requirement.kinds, amount: requirement.amount?.value,
+            unit: requirement.amount?.unit, target: parameters["address"])
+        if let (amount, unit) = requirement.amount, let limit = rules.dailyLimit[unit] {
+            do {
+                try await PolicyLedger().check(
+                    amount, limit: limit, user: caller.user, action: action, unit: unit, now: now, on: db)
+            } catch let error as LatchError {
+                try await refused(.verificationLimitReached, decision: "limit", detail: "\(action) \(unit)")
+                throw error
+            }
+        }
+        if let lock = rules.newValueLock {
+            guard let value = parameters[lock.parameter], !value.isEmpty else {
+                throw LatchError.invalid(lock.parameter, ["missing"])
+            }
+            plan.target = value
+            try await admitValue(value, lock, action: action, now: now)
+        }
         let verificationID = UUID()
-
-        var offers: [VerificationMethodOffer] = []
-        let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db)
-        if !credentials.isEmpty {
-            let challenge = try await latch.challenges.create(verification: verificationID, now: now, on: db)
-            offers.append(
-                VerificationMethodOffer(
-                    type: .biometric, credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
-                    challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
-        }
         let digest = CanonicalParameters.digest(parameters)
-        if let passkey = try await passkeys.offer(verification: verificationID, action: action, digest: digest) {
-            offers.append(passkey)
-        }
-        if try await latch.totp.isActive(user: caller.user, on: db) {
-            offers.append(VerificationMethodOffer(type: .totp))
-        }
-        if try await FundPassword.find(caller.user, on: db) != nil {
-            offers.append(VerificationMethodOffer(type: .fundPassword))
-        }
-        guard let preferred = offers.first?.type else {
+        let offers = try await offers(for: verificationID, action: action, digest: digest, plan: plan, passed: [])
+        guard let preferred = offers.first?.type, Set(offers.map(\.type)).count >= plan.requiredFactors else {
             throw LatchError(.noVerificationMethod)
         }
         try await latch.verifications.create(
-            verificationID, user: caller.user, action: action, digest: digest, now: now, on: db)
+            verificationID, user: caller.user, action: action, digest: digest, plan: plan, now: now, on: db)
+        if plan.requiredFactors > 1 {
+            metrics.policyDecisions.increment("two_factors")
+            try await latch.events.record(
+                .verificationPolicyApplied, user: caller.user, session: caller.session, ip: caller.ip, now: now,
+                detail: "\(action) factors=\(plan.requiredFactors)", on: db)
+        }
         return VerificationStarted(
             verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
-            expiresIn: Int(VerificationRecord.lifetime))
+            expiresIn: Int(VerificationRecord.lifetime), requiredFactors: plan.requiredFactors,
+            reasons: PolicyReasons.of(requirement, language: caller.language))
     }
 
-    /// One attempt at verification `id` by one method, counted in `latch_verifications_total`; success
-    /// answers the single-use proof.
-    func attempt(_ id: UUID, _ answer: Answer) async throws -> VerificationPassed {
+    /// Mails the code of verification `id`'s `email_code` factor (issue 30 §2) to the account's address:
+    /// 429 `retry_after` within a minute of the last one, or past the address's daily cap of codes.
+    func sendEmailCode(_ id: UUID) async throws {
+        let now = latch.clock.epochSeconds
+        guard let record = try await latch.verifications.live(id, user: caller.user, now: now, on: db) else {
+            throw LatchError.notFound
+        }
+        let passed = VerificationPlan.kindList(record.passed ?? "")
+        guard record.kinds.map(VerificationPlan.kindSet)?.contains(.emailCode) ?? false,
+            !passed.contains(.emailCode)
+        else { throw LatchError.invalid("method", ["not_offered"]) }
+        guard let address = try await User.find(caller.user, on: db)?.email else {
+            throw LatchError.invalid("method", ["not_offered"])
+        }
+        let send = try await latch.chargeCodeSend(.emailCodeSends(.verification, target: address), on: db)
+        let issued: EmailCodeStore.Issued
+        switch try await latch.emailCodes.issue(.verification, email: address, now: now, on: db) {
+        case .failure(let limited):
+            try await latch.refundCodeSend(send, on: db)
+            throw LatchError.rateLimited(retryAfter: limited.retryAfter)
+        case .success(let code): issued = code
+        }
+        try await latch.verifications.bindEmailCode(issued.id, to: id, on: db)
+        let mail = MailTemplates.verificationCode(
+            issued.code, action: record.action, amount: record.amount, unit: record.unit, target: record.target,
+            language: caller.language)
+        try await latch.send(mail, to: address, code: issued.code)
+    }
+
+    /// The new-value lock (issue 30 §1): a value seen for the first time is recorded, the owner is told
+    /// (in the same transaction) and the request answers NEW_VALUE_LOCKED; so does every request during
+    /// the lock.
+    private func admitValue(
+        _ value: String, _ lock: VerificationPolicy.NewValueLock, action: String, now: Double
+    ) async throws {
+        let (latch, caller) = (self.latch, self.caller)
+        let state = try await db.transaction { database in
+            let state = try await PolicyValueLocks().state(
+                of: value, parameter: lock.parameter, action: action, user: caller.user, seconds: lock.seconds,
+                now: now, on: database)
+            if case .started(let until) = state {
+                var change = SecurityChange(.newValueLocked, name: value)
+                change.lockedAction = action
+                change.lockedUntil = until
+                try await latch.securityChanges.apply(
+                    change,
+                    by: SecurityChangeActor(
+                        user: caller.user, session: caller.session, ip: caller.ip, language: caller.language),
+                    on: database)
+            }
+            return state
+        }
+        let until: Double
+        switch state {
+        case .unlocked: return
+        case .started(let end):
+            metrics.policyDecisions.increment("new_value_locked")
+            until = end
+        case .running(let end): until = end
+        }
+        var error = LatchError(.newValueLocked)
+        error.parameter = lock.parameter
+        error.lockedUntil = Date(timeIntervalSince1970: until)
+        throw error
+    }
+
+    /// Records a refusal by the policy: its security event and its metric.
+    private func refused(_ event: SecurityEventKind, decision: String, detail: String) async throws {
+        metrics.policyDecisions.increment(decision)
+        try await latch.events.record(
+            event, user: caller.user, session: caller.session, ip: caller.ip, now: latch.clock.epochSeconds,
+            detail: detail, on: db)
+    }
+
+    /// The offers of the kinds `plan` lets count and that have not passed yet, each only when the caller
+    /// has it: biometric > passkey > totp > fund_password > email_code. Challenges of earlier offers of
+    /// this verification are retired first, so each offer signs exactly one live challenge.
+    private func offers(
+        for id: UUID, action: String, digest: String, plan: VerificationPlan, passed: [VerificationMethodKind]
+    ) async throws -> [VerificationMethodOffer] {
+        func open(_ kind: VerificationMethodKind) -> Bool { plan.allows(kind) && !passed.contains(kind) }
+        let now = latch.clock.epochSeconds
+        if !passed.isEmpty {
+            try await latch.verifications.retireChallenges(of: id, now: now, on: db)
+        }
+        var offers: [VerificationMethodOffer] = []
+        if open(.biometric) {
+            let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db)
+            if !credentials.isEmpty {
+                let challenge = try await latch.challenges.create(verification: id, now: now, on: db)
+                offers.append(
+                    VerificationMethodOffer(
+                        type: .biometric, credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
+                        challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
+            }
+        }
+        if open(.passkey), let passkey = try await passkeys.offer(verification: id, action: action, digest: digest) {
+            offers.append(passkey)
+        }
+        if open(.totp), try await latch.totp.isActive(user: caller.user, on: db) {
+            offers.append(VerificationMethodOffer(type: .totp))
+        }
+        if open(.fundPassword), try await FundPassword.find(caller.user, on: db) != nil {
+            offers.append(VerificationMethodOffer(type: .fundPassword))
+        }
+        if open(.emailCode), try await User.find(caller.user, on: db)?.email != nil {
+            offers.append(VerificationMethodOffer(type: .emailCode))
+        }
+        return offers
+    }
+
+    /// One attempt at verification `id` by one method, counted in `latch_verifications_total`; the last
+    /// factor the policy asks for answers the single-use proof, an earlier one the progress.
+    func attempt(_ id: UUID, _ answer: Answer) async throws -> VerificationAttemptResult {
         let method = answer.method.rawValue
         do {
             let passed = try await check(id, answer)
@@ -69,9 +194,9 @@ struct VerificationService: Sendable {
         on db: any Database
     ) async throws -> RedeemedVerification {
         let now = latch.clock.epochSeconds
-        let redeemed = try await latch.verificationTokens.redeem(
-            token, user: nil, action: action, digest: CanonicalParameters.digest(parameters), now: now,
-            holds: latch.holds, on: db)
+        let redeemed = try await latch.redeemVerification(
+            token, user: nil, action: action, digest: CanonicalParameters.digest(parameters), session: nil, ip: ip,
+            on: db)
         try await latch.events.record(
             .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: ip, now: now, on: db)
         return redeemed
@@ -85,8 +210,8 @@ struct VerificationService: Sendable {
         SecretGuard(latch: latch, metrics: metrics, db: db, clientIP: caller.ip, language: caller.language)
     }
 
-    /// Checks one attempt by one method and answers the proof.
-    private func check(_ id: UUID, _ answer: Answer) async throws -> VerificationPassed {
+    /// Checks one attempt by one method and answers the proof, or the progress while another factor is needed.
+    private func check(_ id: UUID, _ answer: Answer) async throws -> VerificationAttemptResult {
         let (latch, caller) = (self.latch, self.caller)
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
@@ -100,6 +225,9 @@ struct VerificationService: Sendable {
         case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
+        // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
+        guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
+        guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
         guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
 
         let result: GuardedCheck
@@ -128,6 +256,12 @@ struct VerificationService: Sendable {
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
             result = try await secretGuard.checkFundPassword(
                 candidate, against: fund.passwordHash, of: caller.user, owner: user, session: caller.session)
+        case .emailCode(let code):
+            guard let codeID = attempt.emailCodeID else { throw LatchError.invalid("code", ["not_sent"]) }
+            // Wrong codes count against the address's budget of codes (AUTH_003 / AUTH_002).
+            _ = try await secretGuard.checkEmailCode(
+                code, purpose: .verification, id: codeID, owner: user, tell: .codeAddress)
+            result = .matched
         }
 
         switch result {
@@ -141,23 +275,37 @@ struct VerificationService: Sendable {
                     .verificationFailed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds,
                     on: db)
                 throw LatchError.wrongCode(attemptsRemaining: remaining)
-            case .totp, .fundPassword:
+            case .totp, .fundPassword, .emailCode:
                 throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
             }
         case .locked(let until):
             throw LatchError.methodLocked(until: until, language: caller.language)
         }
 
+        let passed = attempt.passed + [answer.method]
+        if passed.count < attempt.plan.requiredFactors {
+            // One pass recorded once: a racing pass answers 409 and counts nothing.
+            guard try await latch.verifications.recordPass(answer.method, after: attempt.passed, of: id, on: db) else {
+                throw LatchError(.conflict)
+            }
+            try await latch.events.record(
+                .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds,
+                detail: "factor \(passed.count) of \(attempt.plan.requiredFactors): \(answer.method.rawValue)", on: db)
+            let offers = try await offers(for: id, action: action, digest: digest, plan: attempt.plan, passed: passed)
+            return .needsAnotherFactor(
+                VerificationProgress(
+                    remainingFactors: attempt.plan.requiredFactors - passed.count, passed: passed, methods: offers))
+        }
         // Completed once: a second success (a race) gets 409 and no second proof.
         guard try await latch.verifications.complete(id, now: seconds, on: db) else {
             throw LatchError(.conflict)
         }
         let token = try await latch.verificationTokens.issue(
-            user: caller.user, session: caller.session, action: action, digest: digest, method: answer.method,
-            now: seconds, on: db)
+            user: caller.user, session: caller.session, action: action, digest: digest, methods: passed,
+            plan: attempt.plan, now: seconds, on: db)
         try await latch.events.record(
             .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds, on: db)
-        return VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))
+        return .passed(VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime)))
     }
 
     /// A biometric success is a signature by a bound device key over this verification's challenge

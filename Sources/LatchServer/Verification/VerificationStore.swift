@@ -1,13 +1,16 @@
 import Fluent
 import Foundation
+import LatchCore
 import SQLKit
 
-/// Step-up verifications in progress (A5, D3): 5 minutes, 5 attempts, completed at most once.
+/// Step-up verifications in progress (A5, D3): 5 minutes, 5 attempts, completed at most once; under a
+/// policy (issue 30) one row carries every factor of a two-factor verification.
 struct VerificationStore: Sendable {
-    /// Records verification `id` of `user` for `action` (parameters digest `digest`).
-    func create(_ id: UUID, user: UUID, action: String, digest: String, now: Double, on database: any Database)
-        async throws
-    {
+    /// Records verification `id` of `user` for `action` (parameters digest `digest`), needing `plan`.
+    func create(
+        _ id: UUID, user: UUID, action: String, digest: String, plan: VerificationPlan, now: Double,
+        on database: any Database
+    ) async throws {
         let record = VerificationRecord()
         record.id = id
         record.userID = user
@@ -15,6 +18,12 @@ struct VerificationStore: Sendable {
         record.digest = digest
         record.attempts = 0
         record.expiresAt = now + VerificationRecord.lifetime
+        record.requiredFactors = plan.requiredFactors
+        record.kinds = plan.kinds.map(VerificationPlan.list)
+        record.passed = ""
+        record.amount = plan.amount?.description
+        record.unit = plan.unit
+        record.target = plan.target
         try await record.create(on: database)
     }
 
@@ -24,6 +33,11 @@ struct VerificationStore: Sendable {
         let digest: String
         /// Attempts left after this one.
         let attemptsRemaining: Int
+        /// What the verification needs, and the kinds passed so far (in order).
+        let plan: VerificationPlan
+        let passed: [VerificationMethodKind]
+        /// The emailed code's row, once one was mailed.
+        let emailCodeID: UUID?
     }
 
     /// Why no attempt could be used.
@@ -45,19 +59,71 @@ struct VerificationStore: Sendable {
             let row = try await database.sql.useAttempt(
                 VerificationRecord.schema, where: "id = \(bind: id) AND user_id = \(bind: user)",
                 unused: "completed_at",
-                maximum: VerificationRecord.maximumAttempts, now: now, returning: ["action", "digest"])
+                maximum: VerificationRecord.maximumAttempts, now: now,
+                returning: ["action", "digest", "required_factors", "kinds", "passed", "amount", "unit", "target",
+                    "email_code_id"])
         else {
             guard let record = try await VerificationRecord.find(id, on: database), record.userID == user else {
                 return .failure(.unknown)
             }
             return .failure(record.completedAt != nil ? .completed : .dead)
         }
+        let plan = VerificationPlan(
+            requiredFactors: try row.decode(column: "required_factors", as: Int?.self) ?? 1,
+            kinds: try row.decode(column: "kinds", as: String?.self).map(VerificationPlan.kindSet),
+            amount: try row.decode(column: "amount", as: String?.self).flatMap(PolicyAmount.init),
+            unit: try row.decode(column: "unit", as: String?.self),
+            target: try row.decode(column: "target", as: String?.self))
         return .success(
             Attempt(
                 action: try row.decode(column: "action", as: String.self),
                 digest: try row.decode(column: "digest", as: String.self),
                 attemptsRemaining: VerificationRecord.maximumAttempts
-                    - (try row.decode(column: "attempts", as: Int.self))))
+                    - (try row.decode(column: "attempts", as: Int.self)),
+                plan: plan, passed: VerificationPlan.kindList(try row.decode(column: "passed", as: String?.self) ?? ""),
+                emailCodeID: try row.decode(column: "email_code_id", as: UUID?.self)))
+    }
+
+    /// Records that `kind` passed after `passed` (compare-and-set: a racing pass of another attempt
+    /// makes this one answer `false`, 409, so no pass counts twice).
+    func recordPass(
+        _ kind: VerificationMethodKind, after passed: [VerificationMethodKind], of id: UUID, on database: any Database
+    ) async throws -> Bool {
+        let before = VerificationPlan.list(passed)
+        let after = VerificationPlan.list(passed + [kind])
+        let rows = try await database.sql.raw(
+            """
+            UPDATE verifications SET passed = \(bind: after)
+            WHERE id = \(bind: id) AND completed_at IS NULL AND COALESCE(passed, '') = \(bind: before)
+            RETURNING id
+            """
+        ).all()
+        return !rows.isEmpty
+    }
+
+    /// The live, unfinished verification `id` of `user`: what the emailed code's mail names.
+    func live(_ id: UUID, user: UUID, now: Double, on database: any Database) async throws -> VerificationRecord? {
+        guard let record = try await VerificationRecord.find(id, on: database), record.userID == user,
+            record.completedAt == nil, record.expiresAt > now,
+            record.attempts < VerificationRecord.maximumAttempts
+        else { return nil }
+        return record
+    }
+
+    /// Retires the unused challenges of verification `id`'s earlier offers (before new ones are made for
+    /// its next factor), so each offer signs exactly one live challenge.
+    func retireChallenges(of id: UUID, now: Double, on database: any Database) async throws {
+        try await database.sql.raw(
+            "UPDATE signature_challenges SET used_at = \(bind: now) WHERE verification_id = \(bind: id) AND used_at IS NULL"
+        ).run()
+        try await database.sql.raw(
+            "UPDATE passkey_challenges SET used_at = \(bind: now) WHERE verification_id = \(bind: id) AND used_at IS NULL"
+        ).run()
+    }
+
+    /// Binds the emailed code `code` (its `email_codes` row) to verification `id`.
+    func bindEmailCode(_ code: UUID, to id: UUID, on database: any Database) async throws {
+        try await database.sql.raw("UPDATE verifications SET email_code_id = \(bind: code) WHERE id = \(bind: id)").run()
     }
 
     /// Completes verification `id`; `false` when a racing attempt did first (it gets no second proof).

@@ -12,18 +12,19 @@ import SQLKit
 /// security hold pauses is refused with 403 SECURITY_HOLD (and stays unused).
 struct VerificationTokens: Sendable {
     func issue(
-        user: UUID, session: UUID?, action: String, digest: String, method: VerificationMethodKind, now: Double,
-        on database: any Database
-    ) async throws
-        -> String
-    {
+        user: UUID, session: UUID?, action: String, digest: String, methods: [VerificationMethodKind],
+        plan: VerificationPlan, now: Double, on database: any Database
+    ) async throws -> String {
         let token = RandomSecrets.token()
         let record = VerificationToken()
         record.id = SecretBox.hash(token)
         record.userID = user
         record.action = action
         record.digest = digest
-        record.method = method.rawValue
+        record.method = (methods.first ?? .biometric).rawValue
+        record.methods = VerificationPlan.list(methods)
+        record.amount = plan.amount?.description
+        record.unit = plan.unit
         record.verifiedAt = now
         record.expiresAt = now + VerificationToken.lifetime
         record.sessionID = session
@@ -34,7 +35,43 @@ struct VerificationTokens: Sendable {
     /// Uses the token for exactly this action and digest (and this user, when one is given: a
     /// service redeeming with a service key gives none and learns the user from the answer), once.
     /// A token presented for anything else is refused and stays unused; a used one answers 409.
+    ///
+    /// Issue 30 §2: where the policy sets a daily limit for the token's unit, the redemption and the sum
+    /// it adds to are one transaction that first writes the user's row, so two proofs redeemed together
+    /// can never exceed the limit (one answers 403 POLICY_LIMIT and stays unused).
     func redeem(
+        _ token: String, user: UUID?, action: String, digest: String, now: Double, holds: SecurityHolds,
+        policy: VerificationPolicy, on database: any Database
+    ) async throws -> RedeemedVerification {
+        let limits = policy.policy(of: action).dailyLimit
+        guard !limits.isEmpty,
+            let row = try await database.sql.raw(
+                """
+                SELECT user_id, amount, unit FROM verification_tokens
+                WHERE token_hash = \(bind: SecretBox.hash(token)) AND action = \(bind: action)
+                """
+            ).first(),
+            let unit = try row.decode(column: "unit", as: String?.self), let limit = limits[unit],
+            let amount = try row.decode(column: "amount", as: String?.self).flatMap(PolicyAmount.init)
+        else {
+            return try await use(token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
+        }
+        let owner = try row.decode(column: "user_id", as: UUID.self)
+        return try await database.transaction { database in
+            try await database.lockUserRow(owner)
+            let redeemed = try await use(
+                token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
+            let spent = try await PolicyLedger().spent(user: owner, action: action, unit: unit, now: now, on: database)
+            guard spent <= limit else {
+                let before = PolicyAmount(exactly: spent.value - amount.value)
+                throw PolicyLedger.refusal(unit: unit, limit: limit, remaining: .remaining(of: limit, after: before))
+            }
+            return redeemed
+        }
+    }
+
+    /// Marks the token redeemed when everything holds; otherwise says why not.
+    private func use(
         _ token: String, user: UUID?, action: String, digest: String, now: Double, holds: SecurityHolds,
         on database: any Database
     ) async throws -> RedeemedVerification {
@@ -57,13 +94,15 @@ struct VerificationTokens: Sendable {
               AND (session_id IS NULL OR EXISTS (SELECT 1 FROM sessions s
                 WHERE s.id = verification_tokens.session_id AND s.revoked_at IS NULL))
               \(holdFilter)
-            RETURNING user_id, method, verified_at
+            RETURNING user_id, method, methods, verified_at
             """
         ).all()
         if let row = rows.first {
+            let first = try row.decode(column: "method", as: VerificationMethodKind.self)
+            let methods = try row.decode(column: "methods", as: String?.self).map(VerificationPlan.kindList) ?? []
             return RedeemedVerification(
                 userId: try row.decode(column: "user_id", as: UUID.self).uuidString.lowercased(), action: action,
-                method: try row.decode(column: "method", as: VerificationMethodKind.self),
+                methods: methods.isEmpty ? [first] : methods,
                 verifiedAt: Date(timeIntervalSince1970: try row.decode(column: "verified_at", as: Double.self)))
         }
         if let existing = try await VerificationToken.find(hash, on: database), user == nil || existing.userID == user,
