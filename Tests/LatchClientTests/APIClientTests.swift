@@ -110,7 +110,7 @@ struct APIClientTests {
         case .unsupportedMediaType: 415
         case .conflict: 409
         case .verificationRequired, .noVerificationMethod: 403
-        case .verificationInvalid: 403
+        case .verificationInvalid, .policyLimit, .newValueLocked: 403
         case .limitReached: 409
         case .internalError: 500
         case .accountDisabled, .securityHold, .accountFrozen: 403

@@ -123,7 +123,8 @@ struct ServerShapeTests {
                 ["credential"]
             ),
             (VerificationAttempt(method: .totp, code: "123456"), ["code"]),
-            (VerificationAttempt(method: .fundPassword, fundPassword: "246810"), ["fund_password"])
+            (VerificationAttempt(method: .fundPassword, fundPassword: "246810"), ["fund_password"]),
+            (VerificationAttempt(method: .emailCode, code: "135790"), ["code"])
         ]
         #expect(Set(samples.map(\.0.method)) == Set(VerificationMethodKind.allCases), "every method is covered")
         for (body, required) in samples {
@@ -135,6 +136,7 @@ struct ServerShapeTests {
             case .passkey(let credential): #expect(credential.rawId == "AQ")
             case .totp(let code): #expect(code == "123456")
             case .fundPassword(let candidate): #expect(candidate == "246810")
+            case .emailCode(let code): #expect(code == "135790")
             }
             for field in required {
                 var lacking = body

@@ -34,7 +34,7 @@ struct VerificationPolicyTests {
     func test_30_1_exampleFileReads() throws {
         let withdrawal = try #require(try Self.policy().actions["withdrawal"])
         #expect(withdrawal.factors == 1)
-        #expect(withdrawal.kinds == VerificationPolicy.defaultKinds)
+        #expect(withdrawal.kinds == Set(VerificationMethodKind.allCases))
         #expect(withdrawal.amount == .init(parameter: "amount", unit: "currency"))
         #expect(withdrawal.tiers.count == 2)
         #expect(withdrawal.tiers[0].above["BTC"] == PolicyAmount("0.5"))
@@ -58,7 +58,7 @@ struct VerificationPolicyTests {
         #expect(try factors("0.5", "BTC") == 1)
         #expect(try factors("0.50000001", "BTC") == 2)
         let low = try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("50000"))
-        #expect(low.kinds == VerificationPolicy.defaultKinds, "the first tier keeps the action's kinds")
+        #expect(low.kinds == Set(VerificationMethodKind.allCases), "the first tier keeps the action's kinds")
         #expect(low.tier?.index == 0)
         #expect(try factors("100000") == 2)
         let high = try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("100000.01"))

@@ -255,7 +255,16 @@ enum WireSamples {
             RedeemVerificationRequest(verificationToken: jwt, action: "withdrawal", parameters: ["amount": "100.00"])),
         Sample(
             "RedeemedVerification",
-            RedeemedVerification(userId: userID, action: "withdrawal", method: .totp, verifiedAt: later)),
+            RedeemedVerification(userId: userID, action: "withdrawal", methods: [.totp], verifiedAt: later)),
+        Sample(
+            "RedeemedVerification", "two factors",
+            RedeemedVerification(userId: userID, action: "withdrawal", methods: [.biometric, .emailCode], verifiedAt: later)),
+        Sample(
+            "VerificationProgress",
+            VerificationAttemptResult.needsAnotherFactor(
+                VerificationProgress(
+                    remainingFactors: 1, passed: [.biometric],
+                    methods: [VerificationMethodOffer(type: .totp), VerificationMethodOffer(type: .emailCode)]))),
         // Issue 19: containment.
         Sample(
             "Error", "security hold",
