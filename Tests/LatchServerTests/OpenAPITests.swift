@@ -86,8 +86,8 @@ struct OpenAPITests {
                 }
             }
             #expect(
-                checked == 33,
-                "the thirty-three signed-in operations (24 + the five of passkeys + the four of issue 19's containment)"
+                checked == 34,
+                "the thirty-four signed-in operations (24 + the five of passkeys + the four of issue 19's containment + issue 30's emailed code)"
             )
         }
     }

@@ -27,6 +27,10 @@ struct SecurityNoticeTransactionTests {
     /// providers' stand-in) and returns the request that makes it.
     typealias Scenario = @Sendable (TestServer, TokenResponse, ProviderStandIn) async throws -> Act
 
+    /// A policy whose `payout` time-locks new addresses (issue 30 §1), for the `newValueLocked` scenario.
+    static let lockPolicy = try! VerificationPolicy(
+        json: Data(#"{"actions": {"payout": {"new_value_lock": {"parameter": "address", "duration": "24h"}}}}"#.utf8))
+
     static let scenarios: [SecurityNotice: Scenario] = [
         .newDeviceSignIn: { server, tokens, _ in
             let off = try await server.send(
@@ -207,6 +211,14 @@ struct SecurityNoticeTransactionTests {
             _ = try await server.signIn()
             return { try await $0.send(.DELETE, "/v1/sessions?scope=others", body: nil, bearer: tokens.accessToken) }
         },
+        .newValueLocked: { _, tokens, _ in
+            {
+                try await $0.send(
+                    .POST, "/v1/verifications",
+                    json: ["action": "payout", "parameters": ["address": "TNewAddress9"]] as [String: Any],
+                    bearer: tokens.accessToken)
+            }
+        },
         .sessionEnded: { server, tokens, _ in
             _ = try await server.signIn()
             let sessions = try await server.send(.GET, "/v1/sessions", bearer: tokens.accessToken)
@@ -253,7 +265,11 @@ struct SecurityNoticeTransactionTests {
         let providers = try await ProviderStandIn.start(clock: TestClock())
         let clock = TestClock()
         let development = try await TestServer.start(
-            database, clock: clock, signInProviders: providers.providers, adjust: { $0.adminKeys = [adminKey] })
+            database, clock: clock, signInProviders: providers.providers,
+            adjust: {
+                $0.adminKeys = [adminKey]
+                $0.verificationPolicy = lockPolicy
+            })
         let act: Act
         do {
             let tokens = try await development.signUp()
@@ -268,6 +284,7 @@ struct SecurityNoticeTransactionTests {
             database, clock: clock, sharing: development.location, signInProviders: providers.providers,
             adjust: {
                 $0.adminKeys = [adminKey]
+                $0.verificationPolicy = lockPolicy
                 $0.smtpURL = "smtp+insecure://127.0.0.1:9"
                 $0.mailFrom = "latch@latch.test"
                 $0.deliveryQueueCapacity = 0
@@ -299,7 +316,7 @@ struct SecurityNoticeTransactionTests {
         for table in [
             "users", "passkeys", "device_credentials", "identities", "fund_passwords", "totp_credentials",
             "recovery_codes", "known_devices", "sessions", "refresh_tokens", "security_holds", "security_events",
-            "freeze_tokens", "delivery_jobs"
+            "freeze_tokens", "delivery_jobs", "policy_value_locks"
         ] {
             let rows = try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").all()
             state.append("\(table): \(try rows.first?.decode(column: "n", as: Int.self) ?? -1)")

@@ -150,7 +150,8 @@ struct SecurityResetTests {
         "19 §1 after a reset no row of an ended table still opens a door (each ended table checked by its own live-row query)",
         arguments: TestDatabase.all)
     func test_19_1_noEndedTableKeepsALiveRow(database: TestDatabase) async throws {
-        try await withServer(database) { server in
+        try await withServer(database, adjust: { $0.verificationPolicy = SecurityNoticeTransactionTests.lockPolicy }) {
+            server in
             let owner = try await server.signUp()
             let userID = owner.user.id
             try await server.setFundPassword(bearer: owner.accessToken)
@@ -162,6 +163,9 @@ struct SecurityResetTests {
             _ = try await server.passkeyRegistrationOptions(bearer: owner.accessToken)
             _ = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: owner.accessToken)
             _ = try await server.signIn(device: ["id": "another-device"]) // a pending login challenge
+            // A new address time-locked (issue 30 §1).
+            _ = try await server.startVerification(
+                "payout", parameters: ["address": "TThief"], bearer: owner.accessToken)
             let sql = server.app.db as! any SQLDatabase
             let now = server.clock.now.timeIntervalSince1970
             let liveRows = Self.liveRowQueries(user: userID, now: now)
@@ -199,7 +203,9 @@ struct SecurityResetTests {
             "verification_tokens":
                 "SELECT token_hash FROM verification_tokens WHERE user_id = \(bind: id) AND redeemed_at IS NULL AND expires_at > \(bind: now)",
             "totp_credentials":
-                "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: id) AND active = \(bind: false)"
+                "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: id) AND active = \(bind: false)",
+            "policy_value_locks":
+                "SELECT value_hash FROM policy_value_locks WHERE user_id = \(bind: id) AND locked_until > \(bind: now)"
         ]
     }
 

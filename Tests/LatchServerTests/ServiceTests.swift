@@ -90,7 +90,9 @@ struct ServiceTests {
             } catch let error as LatchError {
                 #expect(error.code == .wrongCode, "\(error)")
             }
-            guard case .passed(let passed) = try await verifications.attempt(id, .fundPassword(VerificationSamples.fundPassword))
+            guard
+                case .passed(let passed) = try await verifications.attempt(
+                    id, .fundPassword(VerificationSamples.fundPassword))
             else {
                 Issue.record("one factor answers the proof")
                 return

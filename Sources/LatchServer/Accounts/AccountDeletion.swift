@@ -216,6 +216,7 @@ public struct AccountDeletion: Sendable {
         DeviceCredential.schema, KnownDevice.schema, LoginChallenge.schema, TOTPCredential.schema,
         RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
-        PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema, NoticeDigests.table
+        PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema, NoticeDigests.table,
+        PolicyValueLocks.schema
     ]
 }

@@ -133,7 +133,8 @@ extension MailTemplates {
         case .otherSessionsEnded: return securityChange(.otherSessionsEnded, language: language)
         case .sessionEnded: return securityChange(.sessionEnded, language: language)
         case .newValueLocked:
-            return newValueLocked(change.name ?? "", action: change.lockedAction ?? "", until: change.lockedUntil,
+            return newValueLocked(
+                change.name ?? "", action: change.lockedAction ?? "", until: change.lockedUntil,
                 language: language)
         case .frozen, .unfrozen: return nil
         }

@@ -152,6 +152,12 @@ struct SecurityChange: Sendable, Equatable {
         }
     }
 
+    /// Why an addition starts no hold.
+    static let unheldReason: [Kind: String] = [
+        .newValueLocked:
+            "the value's own time-lock is its hold; holding every action would let one request with a new address pause the owner's withdrawals"
+    ]
+
     /// Why a change with no notice sends none.
     static let silentReason: [Kind: String] = [
         .frozen: "every session ends at once, which the owner sees; the reset that recovers the account mails",

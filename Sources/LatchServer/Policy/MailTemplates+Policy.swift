@@ -41,8 +41,11 @@ extension MailTemplates {
             return Mail(
                 subject: "A new address was used on your Latch account",
                 blocks: [
-                    .text("Your account just asked for \"\(action)\" to this address for the first time:"), .boxed(value),
-                    .text("For your security, it cannot be used before \(time). If this was not you, freeze your account now.")
+                    .text("Your account just asked for \"\(action)\" to this address for the first time:"),
+                    .boxed(value),
+                    .text(
+                        "For your security, it cannot be used before \(time). If this was not you, freeze your account now."
+                    )
                 ],
                 language: language)
         }

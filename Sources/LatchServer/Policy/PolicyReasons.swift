@@ -12,7 +12,8 @@ enum PolicyReasons {
                 VerificationReason(
                     code: "amount_above_threshold",
                     message: language.pick(
-                        "金额超过 \(threshold) \(unit)，需要两项验证", "Amounts above \(threshold) \(unit) need two verifications."))
+                        "金额超过 \(threshold) \(unit)，需要两项验证", "Amounts above \(threshold) \(unit) need two verifications."
+                    ))
             ]
         }
         return [

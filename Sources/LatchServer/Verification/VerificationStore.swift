@@ -60,8 +60,10 @@ struct VerificationStore: Sendable {
                 VerificationRecord.schema, where: "id = \(bind: id) AND user_id = \(bind: user)",
                 unused: "completed_at",
                 maximum: VerificationRecord.maximumAttempts, now: now,
-                returning: ["action", "digest", "required_factors", "kinds", "passed", "amount", "unit", "target",
-                    "email_code_id"])
+                returning: [
+                    "action", "digest", "required_factors", "kinds", "passed", "amount", "unit", "target",
+                    "email_code_id"
+                ])
         else {
             guard let record = try await VerificationRecord.find(id, on: database), record.userID == user else {
                 return .failure(.unknown)
@@ -123,7 +125,8 @@ struct VerificationStore: Sendable {
 
     /// Binds the emailed code `code` (its `email_codes` row) to verification `id`.
     func bindEmailCode(_ code: UUID, to id: UUID, on database: any Database) async throws {
-        try await database.sql.raw("UPDATE verifications SET email_code_id = \(bind: code) WHERE id = \(bind: id)").run()
+        try await database.sql.raw("UPDATE verifications SET email_code_id = \(bind: code) WHERE id = \(bind: id)")
+            .run()
     }
 
     /// Completes verification `id`; `false` when a racing attempt did first (it gets no second proof).

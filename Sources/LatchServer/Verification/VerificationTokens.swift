@@ -54,7 +54,8 @@ struct VerificationTokens: Sendable {
             let unit = try row.decode(column: "unit", as: String?.self), let limit = limits[unit],
             let amount = try row.decode(column: "amount", as: String?.self).flatMap(PolicyAmount.init)
         else {
-            return try await use(token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
+            return try await use(
+                token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
         }
         let owner = try row.decode(column: "user_id", as: UUID.self)
         return try await database.transaction { database in

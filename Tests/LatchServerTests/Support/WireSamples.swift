@@ -258,9 +258,18 @@ enum WireSamples {
             RedeemedVerification(userId: userID, action: "withdrawal", methods: [.totp], verifiedAt: later)),
         Sample(
             "RedeemedVerification", "two factors",
-            RedeemedVerification(userId: userID, action: "withdrawal", methods: [.biometric, .emailCode], verifiedAt: later)),
+            RedeemedVerification(
+                userId: userID, action: "withdrawal", methods: [.biometric, .emailCode], verifiedAt: later)),
         Sample(
             "VerificationProgress",
+            VerificationProgress(
+                remainingFactors: 1, passed: [.fundPassword], methods: [VerificationMethodOffer(type: .emailCode)])),
+        Sample(
+            "VerificationReason",
+            VerificationReason(
+                code: "amount_above_threshold", message: "Amounts above 10,000 USDT need two verifications.")),
+        Sample(
+            "VerificationProgress", "as an attempt's result",
             VerificationAttemptResult.needsAnotherFactor(
                 VerificationProgress(
                     remainingFactors: 1, passed: [.biometric],
