@@ -8,7 +8,10 @@ import Testing
 struct SharedVocabularyTests {
     @Test("test_I14 the verification methods keep their wire names, passkey included")
     func test_I14_verificationMethodWireNames() throws {
-        #expect(VerificationMethodKind.allCases.map(\.rawValue) == ["biometric", "passkey", "totp", "fund_password", "email_code"])
+        #expect(
+            VerificationMethodKind.allCases.map(\.rawValue) == [
+                "biometric", "passkey", "totp", "fund_password", "email_code"
+            ])
         let attempt = VerificationAttempt(method: .fundPassword, fundPassword: "135799")
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(attempt)) as? [String: Any])
         #expect(json["method"] as? String == "fund_password")
