@@ -4,7 +4,7 @@ import ArgumentParser
 /// where latchd's configuration is. Each subcommand opens the same database from the `LATCH_*`
 /// variables (applying any pending migration, as latchd does at start), calls the same `AdminService`,
 /// and is audited with actor `console` (`AdminConsole`). Output: JSON for `find`, `show` and `audit`,
-/// `ok` for the actions. `delete` asks first (type `yes` on stdin) unless `--yes` is given (scripts).
+/// `ok` for the actions; `policy` prints the verification policy latchd runs (issue 30). `delete` asks first (type `yes` on stdin) unless `--yes` is given (scripts).
 /// Exit status: 0 done, 1 refused (e.g. no such user), 2 usage or configuration error, 3 not confirmed.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct AdminCommand: AsyncParsableCommand {
             AdminFindCommand.self, AdminShowCommand.self, AdminUnlockCommand.self, AdminDisableCommand.self,
             AdminEnableCommand.self, AdminSignOutCommand.self, AdminResetTOTPCommand.self,
             AdminResetFundPasswordCommand.self, AdminFreezeCommand.self, AdminUnfreezeCommand.self,
-            AdminLiftHoldCommand.self, AdminDeleteCommand.self, AdminAuditCommand.self
+            AdminLiftHoldCommand.self, AdminDeleteCommand.self, AdminAuditCommand.self, AdminPolicyCommand.self
         ]
     )
 

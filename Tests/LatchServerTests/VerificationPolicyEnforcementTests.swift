@@ -345,4 +345,36 @@ struct VerificationPolicyEnforcementTests {
         let good = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key])
         #expect(good.verificationPolicy == .unrestricted && good.policyFile == nil)
     }
+
+    @Test(
+        "30 §1 operators see the policy latchd runs (GET /v1/admin/policy, audited), defaults filled in, as documented",
+        arguments: [TestDatabase.sqlite])
+    func test_30_1_adminPolicyView(database: TestDatabase) async throws {
+        try await AdminTests.withAdminServer(
+            database,
+            adjust: {
+                Self.withPolicy()(&$0)
+                $0.policyFile = "/etc/latch/policy.json"
+            }
+        ) { server in
+            let answer = try await server.send(.GET, "/v1/admin/policy", bearer: AdminTests.adminKey)
+            #expect(answer.status == 200, "\(answer.text)")
+            let view = try answer.decode(PolicyView.self)
+            #expect(view.file == "/etc/latch/policy.json")
+            let withdrawal = try #require(view.actions["withdrawal"])
+            #expect(withdrawal.tiers.count == 2 && withdrawal.tiers[0].above == ["USDT": "10000", "BTC": "0.5"])
+            #expect(withdrawal.tiers[1].kinds == ["passkey", "totp", "email_code"])
+            #expect(withdrawal.dailyLimit == ["USDT": "50000"])
+            #expect(view.actions["payout"]?.newValueLock == .init(parameter: "address", duration: "90s"))
+            #expect(view.actions["default"]?.kinds == ["biometric", "passkey", "totp", "fund_password"])
+            let schema = try #require(try WireSchemaConformanceTests.validator().schema(named: "PolicyView"))
+            let problems = try WireSchemaConformanceTests.validator().problems(
+                JSONSerialization.jsonObject(with: answer.data), against: schema)
+            #expect(problems.isEmpty, "\(problems)")
+            let refused = try await server.send(.GET, "/v1/admin/policy", bearer: "not-an-admin-key")
+            #expect(refused.status == 401)
+            let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
+            #expect(audit.text.contains("show_policy"), "\(audit.text)")
+        }
+    }
 }

@@ -5,6 +5,7 @@ import Vapor
 extension AdminUserPage: Content {}
 extension AdminUserDetail: Content {}
 extension AdminAuditPage: Content {}
+extension PolicyView: Content {}
 
 /// `/v1/admin/*` (issue 12 §2): the operators' API, authenticated by admin keys, every call audited.
 /// The work is `AdminService`'s; these handlers only read the request and write the answer.
@@ -25,6 +26,7 @@ struct AdminRoutes: RouteCollection {
         admin.delete("users", ":id", "hold", use: action { try await $0.liftHold($1) })
         admin.delete("users", ":id", use: action { try await $0.deleteUser($1) })
         admin.get("audit", use: auditLog)
+        admin.get("policy", use: policy)
     }
 
     /// A handler that authenticates the admin key, runs `work` on the `{id}` user and answers 204.
@@ -43,6 +45,11 @@ struct AdminRoutes: RouteCollection {
         return try await admin.findUsers(
             matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
             limit: try req.pageLimitParameter)
+    }
+
+    /// The verification policy latchd runs (issue 30 §1).
+    func policy(_ req: Request) async throws -> PolicyView {
+        try await req.adminService().policy()
     }
 
     func showUser(_ req: Request) async throws -> AdminUserDetail {

@@ -144,3 +144,12 @@ extension AdminService {
         return escaped + "%"
     }
 }
+
+extension AdminService {
+    /// The verification policy latchd runs (issue 30 §1), audited as `show_policy`.
+    public func policy() async throws -> PolicyView {
+        try await audited("show_policy", target: nil) {
+            latch.config.verificationPolicy.view(file: latch.config.policyFile)
+        }
+    }
+}
