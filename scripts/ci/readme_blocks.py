@@ -4,7 +4,9 @@
   python3 scripts/ci/readme_blocks.py .build/debug/latchd [--list] [--only NAME]
 
 A block is runnable when the line before its ```sh fence is `<!-- readme-test: NAME -->` (an HTML
-comment: invisible on GitHub). Other blocks are prose and never run. For each runnable block, in
+comment: invisible on GitHub); `<!-- readme-test: NAME LATCH_X=value … -->` also gives that block's
+latchd those variables (a value naming a file of the repository, such as a policy file, is read from
+the repository's folder). Other blocks are prose and never run. For each runnable block, in
 order, this script:
 
 - starts a fresh development latchd (the binary given, SQLite in a new temporary folder, a free
@@ -31,13 +33,13 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MARKER = re.compile(r"^<!--\s*readme-test:\s*([A-Za-z0-9_.-]+)\s*-->\s*$")
+MARKER = re.compile(r"^<!--\s*readme-test:\s*([A-Za-z0-9_.-]+)((?:\s+LATCH_[A-Z0-9_]+=\S+)*)\s*-->\s*$")
 EXPECT = re.compile(r"^\s*#\s*⇒\s?(.*)$")
 DEMO = "/tmp/latch-demo"
 
 
 def blocks(readme):
-    """(name, line number, text) of every marked ```sh block."""
+    """(name, line number, text, latchd's extra variables) of every marked ```sh block."""
     lines = open(readme, encoding="utf-8").read().split("\n")
     found = []
     for index, line in enumerate(lines):
@@ -49,7 +51,11 @@ def blocks(readme):
         end = next((j for j in range(index + 2, len(lines)) if lines[j].startswith("```")), None)
         if end is None:
             sys.exit(f"README.md:{index + 2}: block never closed")
-        found.append((marker.group(1), index + 3, "\n".join(lines[index + 2:end])))
+        extra = dict(item.split("=", 1) for item in marker.group(2).split())
+        for variable, value in extra.items():
+            if os.path.exists(os.path.join(ROOT, value)):
+                extra[variable] = os.path.join(ROOT, value)
+        found.append((marker.group(1), index + 3, "\n".join(lines[index + 2:end]), extra))
     return found
 
 
@@ -59,13 +65,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_latchd(binary, folder):
+def start_latchd(binary, folder, extra):
     port = free_port()
     env = dict(os.environ)
     for name in [k for k in env if k.startswith("LATCH_")]:
         del env[name]
     env.update(LATCH_ENV="development", LATCH_HOST="127.0.0.1", LATCH_PORT=str(port),
                LATCH_DATABASE_URL="sqlite://" + os.path.join(folder, "latch.sqlite"))
+    env.update(extra)
     log = open(os.path.join(folder, "latchd.log"), "w")
     process = subprocess.Popen([binary], env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 120
@@ -99,10 +106,10 @@ def expectations(text):
     return steps
 
 
-def run_block(name, first_line, text, binary):
+def run_block(name, first_line, text, extra, binary):
     folder = tempfile.mkdtemp(prefix=f"latch-readme-{name}-")
     shutil.rmtree(DEMO, ignore_errors=True)
-    process, port, server_env = start_latchd(binary, folder)
+    process, port, server_env = start_latchd(binary, folder, extra)
     env = dict(os.environ)
     for variable in [k for k in env if k.startswith("LATCH_")]:
         del env[variable]
@@ -168,7 +175,7 @@ def main():
     args = parser.parse_args()
     found = blocks(os.path.join(ROOT, "README.md"))
     if args.list:
-        for name, line, text in found:
+        for name, line, text, _ in found:
             print(f"{name} (README.md:{line}, {len(text.splitlines())} lines)")
         return 0
     if not found:
@@ -179,7 +186,7 @@ def main():
         print(f"no README block named {args.only}")
         return 1
     binary = os.path.abspath(args.latchd)
-    passed = [run_block(name, line, text, binary) for name, line, text in selected]
+    passed = [run_block(name, line, text, extra, binary) for name, line, text, extra in selected]
     return 0 if all(passed) else 1
 
 
