@@ -118,9 +118,12 @@ struct VerificationService: Sendable {
         switch state {
         case .unlocked: return
         case .started(let end):
+            // The declared change recorded `new_value_locked` and mailed the owner.
             metrics.policyDecisions.increment("new_value_locked")
             until = end
-        case .running(let end): until = end
+        case .running(let end):
+            try await refused(.newValueLocked, decision: "new_value_locked", detail: "\(action) still locked")
+            until = end
         }
         var error = LatchError(.newValueLocked)
         error.parameter = lock.parameter
