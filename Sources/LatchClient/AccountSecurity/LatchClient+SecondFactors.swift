@@ -59,6 +59,28 @@ extension LatchClient {
                 body: attempt, requiresAuthorization: true))
     }
 
+    /// `POST /v1/verifications/{id}/attempts` when a policy may ask for two factors (issue 30): `.passed`
+    /// with the proof, or `.needsAnotherFactor` with the kinds passed so far and the offers still open.
+    public func submitAttemptForResult(_ attempt: VerificationAttempt, verificationID: String) async throws
+        -> VerificationAttemptResult
+    {
+        try await perform(
+            APICall<VerificationAttemptResult>(
+                method: "POST",
+                path: "/v1/verifications/\(APICall<VerificationAttemptResult>.segment(verificationID))/attempts",
+                body: attempt, requiresAuthorization: true))
+    }
+
+    /// `POST /v1/verifications/{id}/email-code` → 202 (issue 30): mails a 6-digit code for this verification,
+    /// answered with `VerificationAttempt(method: .emailCode, code:)`. Within a minute of the last one the
+    /// server answers 429 RATE_LIMITED with `retryAfter`.
+    public func sendVerificationEmailCode(verificationID: String) async throws {
+        try await perform(
+            APICall<Void>(
+                method: "POST", path: "/v1/verifications/\(APICall<Void>.segment(verificationID))/email-code",
+                requiresAuthorization: true))
+    }
+
     /// `POST /v1/verifications/redeem`: uses a proof, once, for exactly this action and these parameters.
     public func redeemVerification(_ token: String, action: String, parameters: [String: String]) async throws
         -> RedeemedVerification

@@ -17,6 +17,11 @@ extension LatchClient {
     /// (after biometrics) when the server does and this device has a passkey that can answer. When a security
     /// hold pauses the action (403 SECURITY_HOLD, issue 19 §2), the page shows the hold (what, why, until when,
     /// counting down by the client's clock) instead of any method; its "关闭" / "Close" returns `.cancelled`.
+    /// Under the server's verification policy (issue 30) the page asks for a second factor of another kind
+    /// after the first ("已通过面容验证，还需完成一项验证" / "Face ID passed. One more verification is needed."), offers
+    /// the emailed code when the server does ("发送验证码" / "Send Code", then the code), and shows a policy limit
+    /// (POLICY_LIMIT) or a locked new value (NEW_VALUE_LOCKED, counting down) as pages of their own, closed with
+    /// `.cancelled`.
     public func verify(
         _ context: VerificationContext, authenticator: any BiometricAuthenticator, keys: any DeviceKeyStore,
         presenter: some VerificationPresenter, language: LatchLanguage, timeZone: TimeZone = .current,

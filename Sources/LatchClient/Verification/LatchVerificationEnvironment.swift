@@ -53,6 +53,26 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         }
     }
 
+    /// One answer; a policy asking for two factors (issue 30) answers the first pass with the progress.
+    public func submitAttemptForResult(_ attempt: VerificationAttempt, verificationID: String) async throws
+        -> VerificationAttemptResult
+    {
+        do {
+            return try await client.submitAttemptForResult(attempt, verificationID: verificationID)
+        } catch {
+            throw Self.failure(from: error)
+        }
+    }
+
+    /// Mails a code for the verification (issue 30); too soon throws `.rateLimited(retryAfter:)`.
+    public func sendVerificationEmailCode(verificationID: String) async throws {
+        do {
+            try await client.sendVerificationEmailCode(verificationID: verificationID)
+        } catch {
+            throw Self.failure(from: error)
+        }
+    }
+
     /// On iOS the permission alert is part of the first Face ID prompt: this answers yes and lets the
     /// prompt report a refusal as `.permissionDenied`.
     public func requestBiometricPermission() async -> Bool {

@@ -26,6 +26,10 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case passcodeFinished(unlocked: Bool, prompt: LatestWork.Ticket)
         case signingFailed
         case attemptSucceeded(VerificationPassed)
+        case attemptNeedsAnotherFactor(VerificationProgress)
+        case emailCodeSent
+        case emailCodeSendFailed(VerificationServerFailure)
+        case emailCodeResendAvailable
         case attemptFailed(VerificationServerFailure)
         case timedOut(verificationID: String)
         case countdownTicked
@@ -43,6 +47,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
     private var prompt = LatestWork()
     /// The next tick of the hold page's countdown (issue 19 §2), while that page is up.
     private var countdown: Task<Void, Never>?
+    /// The end of the emailed code's resend wait (issue 30 §3), while that page waits.
+    private var resendWait: Task<Void, Never>?
 
     public init(flow: VerificationFlow, environment: Environment) {
         self.flow = flow
@@ -93,6 +99,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
                 case .openSettings: return flow.userTappedOpenSettings()
                 case .unlockWithPasscode: return flow.userTappedUnlockWithPasscode()
                 case .usePasskey: return flow.userTappedUsePasskey()
+                case .sendCode: return flow.userTappedSendCode()
                 case .cancel: return flow.userTappedCancel()
                 case .submit:
                     // The field's text arrives as .submittedCode / .submittedFundPassword.
@@ -126,6 +133,14 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             return flow.signingFailed()
         case .attemptSucceeded(let passed):
             return flow.serverAttemptSucceeded(passed)
+        case .attemptNeedsAnotherFactor(let progress):
+            return flow.serverAttemptNeedsAnotherFactor(progress)
+        case .emailCodeSent:
+            return flow.emailCodeSent()
+        case .emailCodeSendFailed(let failure):
+            return flow.emailCodeSendFailed(failure)
+        case .emailCodeResendAvailable:
+            return flow.emailCodeResendAvailable()
         case .attemptFailed(let failure):
             return flow.serverAttemptFailed(failure)
         case .timedOut(let verificationID):
@@ -204,6 +219,31 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             await environment.present(screen)
             let attempt = VerificationAttempt(method: .totp, code: code.value)
             spawn { await Self.submit(attempt, verificationID, environment, continuation) }
+        case .submitEmailCode(let verificationID, let code, let screen):
+            await environment.present(screen)
+            let attempt = VerificationAttempt(method: .emailCode, code: code.value)
+            spawn { await Self.submit(attempt, verificationID, environment, continuation) }
+        case .sendEmailCode(let verificationID, let screen):
+            await environment.present(screen)
+            spawn {
+                do {
+                    try await environment.sendVerificationEmailCode(verificationID: verificationID)
+                    continuation.yield(.emailCodeSent)
+                } catch {
+                    continuation.yield(.emailCodeSendFailed(Self.failure(from: error)))
+                }
+            }
+        case .showAwaitingResend(let screen, let seconds):
+            await environment.present(screen)
+            resendWait?.cancel()
+            resendWait = Task {
+                do {
+                    try await environment.sleep(seconds: seconds)
+                } catch {
+                    return // cancelled: replaced, or the flow finished
+                }
+                continuation.yield(.emailCodeResendAvailable)
+            }
         case .submitFundPassword(let verificationID, let password, let screen):
             await environment.present(screen)
             let attempt = VerificationAttempt(method: .fundPassword, fundPassword: password.value)
@@ -220,6 +260,7 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case .finish(let result, let announcement):
             await stopEvaluation()
             countdown?.cancel()
+            resendWait?.cancel()
             for task in work { task.cancel() }
             work.removeAll()
             continuation.finish()
@@ -261,8 +302,10 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         _ continuation: AsyncStream<Event>.Continuation
     ) async {
         do {
-            continuation.yield(
-                .attemptSucceeded(try await environment.submitAttempt(attempt, verificationID: verificationID)))
+            switch try await environment.submitAttemptForResult(attempt, verificationID: verificationID) {
+            case .passed(let passed): continuation.yield(.attemptSucceeded(passed))
+            case .needsAnotherFactor(let progress): continuation.yield(.attemptNeedsAnotherFactor(progress))
+            }
         } catch {
             continuation.yield(.attemptFailed(failure(from: error)))
         }

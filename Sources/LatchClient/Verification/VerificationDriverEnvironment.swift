@@ -26,6 +26,18 @@ public protocol VerificationDriverEnvironment: Sendable {
     /// as a network failure.
     func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed
 
+    /// `POST /v1/verifications/{id}/attempts` when the policy may ask for two factors (issue 30): the proof,
+    /// or the progress when another factor is still needed. Errors as for `submitAttempt`. Default: the
+    /// answer of `submitAttempt`, as `.passed` (an environment that implements only `submitAttempt` sees a
+    /// progress answer as a network failure, since it cannot decode it).
+    func submitAttemptForResult(_ attempt: VerificationAttempt, verificationID: String) async throws
+        -> VerificationAttemptResult
+
+    /// `POST /v1/verifications/{id}/email-code` (issue 30): mails a code for this verification. Throw
+    /// `VerificationServerFailure` for error answers (`.rateLimited(retryAfter:)` within a minute of the
+    /// last one). Default: throws `.other(code: "EMAIL_CODE_UNSUPPORTED")`.
+    func sendVerificationEmailCode(verificationID: String) async throws
+
     /// Asks for the Face ID permission after the explanation (A6) and says whether it was granted.
     /// On iOS the permission alert is part of the first evaluation: an adapter may answer `true`
     /// here and let `evaluateBiometrics` report `.permissionDenied`.
@@ -68,6 +80,18 @@ public protocol VerificationDriverEnvironment: Sendable {
 }
 
 extension VerificationDriverEnvironment {
+    /// The answer of `submitAttempt`, which can only be a pass.
+    public func submitAttemptForResult(_ attempt: VerificationAttempt, verificationID: String) async throws
+        -> VerificationAttemptResult
+    {
+        .passed(try await submitAttempt(attempt, verificationID: verificationID))
+    }
+
+    /// No emailed codes unless the environment says otherwise.
+    public func sendVerificationEmailCode(verificationID: String) async throws {
+        throw VerificationServerFailure.other(code: "EMAIL_CODE_UNSUPPORTED")
+    }
+
     /// No passkeys unless the environment says otherwise.
     public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool { false }
 

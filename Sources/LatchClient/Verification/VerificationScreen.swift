@@ -35,6 +35,17 @@ public struct VerificationScreen: Sendable, Equatable {
         /// A security hold pauses the action (issue 19 §2): what is held, why, until when, a live
         /// countdown, and "关闭" / "Close" only.
         case securityHold
+        /// A factor passed and the policy needs another (issue 30 §3): which passed, why, and "继续" / "Continue".
+        case factorPassed
+        /// The emailed code (issue 30 §3): "发送验证码" / "Send Code", then the code entry with "重新发送" /
+        /// "Resend Code" after the server's wait.
+        case emailCode
+        /// A policy limit refuses the action (POLICY_LIMIT, issue 30 §3): what, the limit, what is left, and
+        /// "关闭" / "Close" only.
+        case policyLimit
+        /// A new value of the action is locked (NEW_VALUE_LOCKED, issue 30 §3): what, why, until when, a live
+        /// countdown, and "关闭" / "Close" only.
+        case newValueLocked
     }
 
     /// How the message reads: plainly, or as a warning (failures, locks, unavailable biometrics).
@@ -53,6 +64,9 @@ public struct VerificationScreen: Sendable, Equatable {
     /// `VerificationContext.localizedReason`, e.g. "提现 100 USDT 至 TXabc…"), shown on the card under the
     /// title on every page; `nil` when the caller gave none.
     public var operationDescription: String?
+    /// What the server's policy asks for this action, e.g. "需要两项验证。单笔提现超过10000 USDT" / "Two
+    /// verifications are needed. …" (issue 30 §3); `nil` when one verification is enough.
+    public var requirement: String?
     /// The main line, e.g. "第1/3次尝试失败" / "Attempt 1 of 3 failed." or "使用面容ID进行验证" / "Use Face ID to verify.".
     public var message: String
     /// A second line, e.g. "剩余2次尝试机会" / "2 attempts left.".
@@ -71,7 +85,8 @@ public struct VerificationScreen: Sendable, Equatable {
     public var announcement: VerificationAnnouncement
 
     public init(
-        kind: Kind, icon: VerificationIcon, title: String, operationDescription: String? = nil, message: String,
+        kind: Kind, icon: VerificationIcon, title: String, operationDescription: String? = nil,
+        requirement: String? = nil, message: String,
         detail: String? = nil,
         tone: Tone = .regular, input: VerificationInputField? = nil, countdown: VerificationCountdown? = nil,
         buttons: [VerificationButton], isBusy: Bool = false, announcement: VerificationAnnouncement
@@ -80,6 +95,7 @@ public struct VerificationScreen: Sendable, Equatable {
         self.icon = icon
         self.title = title
         self.operationDescription = operationDescription
+        self.requirement = requirement
         self.message = message
         self.detail = detail
         self.tone = tone
@@ -101,6 +117,12 @@ public struct VerificationIcon: Sendable, Equatable {
     /// What the picture shows.
     public enum Symbol: String, Sendable, Equatable, CaseIterable {
         case faceID, touchID, opticID, oneTimeCode, fundPassword, progress, warning, passkey, hold
+        /// The emailed code (issue 30 §3).
+        case email
+        /// A factor passed (issue 30 §3).
+        case factorPassed
+        /// A policy limit (issue 30 §3).
+        case limit
 
         /// The SF Symbol that draws it.
         public var systemImageName: String {
@@ -114,6 +136,9 @@ public struct VerificationIcon: Sendable, Equatable {
             case .warning: "exclamationmark.triangle"
             case .passkey: "person.badge.key"
             case .hold: "clock.badge.exclamationmark"
+            case .email: "envelope"
+            case .factorPassed: "checkmark.shield"
+            case .limit: "gauge.with.needle"
             }
         }
     }
@@ -153,6 +178,8 @@ public struct VerificationButton: Sendable, Equatable, Identifiable {
         case submit
         /// "使用通行密钥验证" / "Verify with Passkey": asks the device's passkey (the system sheet).
         case usePasskey
+        /// "发送验证码" / "Send Code" or "重新发送" / "Resend Code" on the emailed code's page (issue 30 §3).
+        case sendCode
         /// "取消" / "Cancel": closes the page; the action is not executed (A4).
         case cancel
     }

@@ -1,7 +1,7 @@
 import Foundation
 import LatchCore
 
-/// A failed verification call (`POST /v1/verifications` or `…/attempts`), as the flow needs it.
+/// A failed verification call (`POST /v1/verifications`, `…/attempts` or `…/email-code`), as the flow needs it.
 ///
 /// Environments throw it; anything else they throw counts as `.network`. Build it from an error
 /// answer with `init(status:body:)`:
@@ -22,9 +22,18 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
     /// SECURITY_HOLD (issue 19 §2): the action is paused after a recent security change; the page shows
     /// the hold instead of the methods.
     case securityHold(VerificationHold)
+    /// POLICY_LIMIT (issue 30): the action would pass a limit of the operator's policy; the page shows the
+    /// limit instead of the methods.
+    case policyLimit(VerificationPolicyLimit)
+    /// NEW_VALUE_LOCKED (issue 30): a new value of the action (a withdrawal address …) is locked for a
+    /// while; the page counts down to its end instead of showing the methods.
+    case newValueLocked(VerificationNewValueLock)
+    /// RATE_LIMITED with `retry_after` (an emailed code asked for again too soon, issue 30): wait that
+    /// many seconds. Without `retry_after` the answer is `.other`.
+    case rateLimited(retryAfter: Int)
     /// No answer arrived (offline, timeout, TLS failure).
     case network
-    /// Any other answer (rate limited, server error …), with the server's code.
+    /// Any other answer (rate limited without `retry_after`, server error …), with the server's code.
     case other(code: String)
 
     /// The failure an error answer describes.
@@ -55,11 +64,20 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
                     .securityHold(
                         VerificationHold(action: details.action ?? "", reason: details.reason ?? "", holdUntil: $0))
                 } ?? .other(code: code)
-        case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .rateLimited,
-            .methodNotAllowed, .unsupportedMediaType, .verificationRequired, .limitReached, .internalError,
-            .accountDisabled, .accountFrozen, .policyLimit, .newValueLocked:
-            // POLICY_LIMIT and NEW_VALUE_LOCKED (issue 30) get pages of their own in issue 30 §3; until
-            // then the page shows the server's message as for any other refusal.
+        case .policyLimit:
+            self = .policyLimit(
+                VerificationPolicyLimit(
+                    unit: details.unit ?? "", limit: details.limit ?? "", remaining: details.remaining ?? ""))
+        case .newValueLocked:
+            self =
+                details.lockedUntil.map {
+                    .newValueLocked(VerificationNewValueLock(parameter: details.parameter ?? "", lockedUntil: $0))
+                } ?? .other(code: code)
+        case .rateLimited:
+            self = details.retryAfter.map { .rateLimited(retryAfter: $0) } ?? .other(code: code)
+        case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .methodNotAllowed,
+            .unsupportedMediaType, .verificationRequired, .limitReached, .internalError, .accountDisabled,
+            .accountFrozen:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

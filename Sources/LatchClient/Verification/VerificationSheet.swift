@@ -101,6 +101,13 @@
                         .multilineTextAlignment(.center)
                         .foregroundStyle(Color(verification: palette.body))
                 }
+                if let requirement = screen.requirement {
+                    // Issue 30 §3: what the policy asks for ("需要两项验证" / "Two verifications are needed.").
+                    Text(requirement)
+                        .font(.footnote)
+                        .multilineTextAlignment(.center)
+                        .foregroundStyle(Color(verification: palette.body))
+                }
                 Text(screen.message)
                     .font(.body)
                     .multilineTextAlignment(.center)
@@ -211,7 +218,7 @@
             case .submit:
                 if let input = screen.input { submit(input) }
             case .retry, .continue, .usePassword, .otherMethod, .useBiometrics, .openSettings, .unlockWithPasscode,
-                .usePasskey, .cancel:
+                .usePasskey, .sendCode, .cancel:
                 send(.tapped(button.id))
             }
         }

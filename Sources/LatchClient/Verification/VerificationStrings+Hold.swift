@@ -109,7 +109,7 @@ extension VerificationStrings {
 
 /// What a hold pauses, named for people: the actions an exchange usually holds (`LATCH_HOLD_ACTIONS`'
 /// examples), else "此操作" / "this action".
-private struct HeldAction {
+struct HeldAction {
     let zhHans: String
     /// The English subject with its verb: "withdrawals are".
     let enSubject: String

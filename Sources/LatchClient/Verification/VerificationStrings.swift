@@ -421,6 +421,9 @@ public struct VerificationStrings: Sendable, Equatable {
         case .warning: language.pick("提示", "Notice")
         case .passkey: language.pick("通行密钥图标", "Passkey icon")
         case .hold: language.pick("暂停提示图标", "Pause icon")
+        case .email: language.pick("邮件图标", "Email icon")
+        case .factorPassed: language.pick("验证通过图标", "Passed icon")
+        case .limit: language.pick("限额图标", "Limit icon")
         }
     }
 

@@ -143,6 +143,25 @@ extension VerificationFixtures {
         keep("passkey rejected", passkey.serverAttemptFailed(.wrongAnswer(attemptsRemaining: 2)))
         keep("code page with passkey", passkey.userTappedOtherMethod())
 
+        // Issue 30 §3: the page between two factors and the emailed code's pages.
+        var twoFactors = self.flow(device(.available(sensor, permission: .granted)), language: language)
+        _ = twoFactors.start()
+        var policy = started()
+        policy.requiredFactors = 2
+        _ = twoFactors.serverStarted(policy)
+        _ = twoFactors.biometricFinished(.success)
+        keep(
+            "factor passed",
+            twoFactors.serverAttemptNeedsAnotherFactor(
+                VerificationProgress(
+                    remainingFactors: 1, passed: [.biometric], methods: [VerificationMethodOffer(type: .emailCode)])))
+        keep("email code", twoFactors.userTappedContinue())
+        keep("email code sending", twoFactors.userTappedSendCode())
+        keep("email code sent", twoFactors.emailCodeSent())
+        keep("malformed email code", twoFactors.userSubmittedCode("1"))
+        keep("email code checking", twoFactors.userSubmittedCode("123456"))
+        keep("wrong email code", twoFactors.serverAttemptFailed(.wrongAnswer(attemptsRemaining: 2)))
+
         return screens
     }
 }

@@ -10,7 +10,8 @@ extension VerificationFlow.Action {
             .evaluateBiometrics(_, let screen),
             .cancelBiometricEvaluation(let screen), .submitBiometricSignature(_, let screen),
             .submitCode(_, _, let screen), .submitFundPassword(_, _, let screen), .getPasskeyAssertion(_, let screen),
-            .submitPasskeyAssertion(_, _, let screen):
+            .submitPasskeyAssertion(_, _, let screen), .submitEmailCode(_, _, let screen),
+            .sendEmailCode(_, let screen), .showAwaitingResend(let screen, _):
             return screen
         case .requestBiometricPermission, .unlockBiometricsWithPasscode, .openSettings, .finish, .none:
             return nil

@@ -19,11 +19,19 @@ extension VerificationFlow {
         /// Cancel the running biometric prompt (its late result is to be dropped) and show `screen`.
         case cancelBiometricEvaluation(thenShow: VerificationScreen)
         /// Show `screen`, sign the request's message with the device key and send it as a
-        /// `biometric` attempt; report `serverAttemptSucceeded(_:)` / `serverAttemptFailed(_:)`, or
+        /// `biometric` attempt; report `serverAttemptSucceeded(_:)`, `serverAttemptNeedsAnotherFactor(_:)` or `serverAttemptFailed(_:)`, or
         /// `signingFailed()` when the key cannot sign.
         case submitBiometricSignature(VerificationSignatureRequest, screen: VerificationScreen)
         /// Show `screen` and send a `totp` attempt with `code`.
         case submitCode(verificationID: String, code: VerificationSecret, screen: VerificationScreen)
+        /// Show `screen` and send an `email_code` attempt with `code` (issue 30 §3).
+        case submitEmailCode(verificationID: String, code: VerificationSecret, screen: VerificationScreen)
+        /// Show `screen` and ask the server to mail a code for the verification (issue 30 §3); report
+        /// `emailCodeSent()` or `emailCodeSendFailed(_:)`.
+        case sendEmailCode(verificationID: String, screen: VerificationScreen)
+        /// Show `screen`, the emailed code's page while "重新发送" / "Resend Code" waits, and report
+        /// `emailCodeResendAvailable()` after `seconds` (issue 30 §3).
+        case showAwaitingResend(VerificationScreen, seconds: Int)
         /// Show `screen` and send a `fund_password` attempt with `password`.
         case submitFundPassword(verificationID: String, password: VerificationSecret, screen: VerificationScreen)
         /// Show `screen` and ask the device's passkey for an assertion over `options` (the system

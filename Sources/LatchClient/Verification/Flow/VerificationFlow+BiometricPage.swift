@@ -12,9 +12,12 @@ extension VerificationFlow {
         case .active(let session, .biometric(.explainingPermission)):
             state = .active(session, .biometric(.requestingPermission))
             return .requestBiometricPermission
+        case .active(let session, .factorPassed(let progress)):
+            // Issue 30 §3: on to the methods still open for the next factor.
+            return open(session, biometricOffer: progress.methods.first { $0.type == .biometric })
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // A tap on the explanation just replaced (a double tap): nothing to do.
             return .none
         }
@@ -41,6 +44,13 @@ extension VerificationFlow {
             // The page was held while the prompt was up: keep the answer for after the hold.
             state = .held(carried.with(permission: permission), hold)
             return .none
+        case .newValueLocked(let carried, let lock):
+            // The page was locked while the prompt was up: keep the answer for after the lock.
+            state = .newValueLocked(carried.with(permission: permission), lock)
+            return .none
+        case .policyLimited:
+            // The limit page only closes: the answer is not needed.
+            return .none
         case .expired(let carried, let reason):
             // Time ran out while the prompt was up: keep the answer for the next verification.
             state = .expired(carried.with(permission: permission), reason)
@@ -62,7 +72,7 @@ extension VerificationFlow {
             return evaluationFinished(session, outcome)
         case .initial:
             preconditionFailure("no prompt runs before start()")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // A late result of a prompt the flow already left (app switch, time-out, another method,
             // cancel): it means nothing now.
             return .none
@@ -77,7 +87,7 @@ extension VerificationFlow {
         case .finished:
             // Cancelled while signing.
             return .none
-        case .initial, .starting, .startFailed, .active, .expired, .held:
+        case .initial, .starting, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             preconditionFailure(
                 "signing only happens for submitBiometricSignature, returned only on entering submittingSignature")
         }
@@ -95,7 +105,7 @@ extension VerificationFlow {
                     session, sensor: open.route.sensor, reason: .interrupted, failures: open.failures))
         case .initial:
             preconditionFailure("the driver reports lifecycle events only after start()")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // Nothing runs that leaving the app would cut off; the page waits as it is.
             return .none
         }
@@ -158,7 +168,11 @@ extension VerificationFlow {
             return degrade(session, .rejected, sensor: open.route.sensor)
         case .network:
             return awaitRetry(session, .network)
-        case .noVerificationMethod, .other:
+        case .policyLimit(let limit):
+            return policyLimitPage(limit)
+        case .newValueLocked(let lock):
+            return newValueLockPage(session.biometrics.carried, lock)
+        case .noVerificationMethod, .rateLimited, .other:
             return awaitRetry(session, .serverError)
         }
     }

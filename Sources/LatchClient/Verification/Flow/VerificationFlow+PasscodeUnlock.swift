@@ -15,8 +15,9 @@ extension VerificationFlow {
             guard let route = session.biometrics.lockedRoute else { return .none } // only a lockout shows the button
             state = .active(session, .noMethodLeft(notice, .unlockingBiometrics))
             return .unlockBiometricsWithPasscode(passcodePrompt(route))
-        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey), .starting,
-            .startFailed, .expired, .finished, .held:
+        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey),
+            .active(_, .factorPassed), .starting, .startFailed, .expired, .finished, .held, .policyLimited,
+            .newValueLocked:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
         case .initial:
@@ -38,8 +39,9 @@ extension VerificationFlow {
                 return noMethodLeft(session, notice: notice)
             }
             return unlockBiometrics(session, route, permission)
-        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey), .starting,
-            .startFailed, .expired, .finished, .held:
+        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .biometric), .active(_, .passkey),
+            .active(_, .factorPassed), .starting, .startFailed, .expired, .finished, .held, .policyLimited,
+            .newValueLocked:
             // A late answer of a prompt the page already left (time-out, cancel): it means nothing now.
             return .none
         case .initial:

@@ -24,7 +24,7 @@ extension VerificationFlow {
             }
         case .initial:
             preconditionFailure("no sheet is shown before start()")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // A late answer of a sheet the page already left (time-out, cancel): it means nothing now.
             return .none
         }
@@ -101,7 +101,11 @@ extension VerificationFlow {
             return waitForPasskey(session, .rejected(attemptsRemaining: nil))
         case .network:
             return waitForPasskey(session, .network)
-        case .noVerificationMethod, .other:
+        case .policyLimit(let limit):
+            return policyLimitPage(limit)
+        case .newValueLocked(let lock):
+            return newValueLockPage(session.biometrics.carried, lock)
+        case .noVerificationMethod, .rateLimited, .other:
             return waitForPasskey(session, .serverError)
         }
     }

@@ -11,6 +11,9 @@ struct VerificationScreens {
     let timeZone: TimeZone
     /// The caller's description of the action (seed 000 §5.1), shown on every page.
     var operationDescription: String? = nil
+    /// What the policy asks for (issue 30 §3: "需要两项验证" / "Two verifications are needed." and why), shown on
+    /// every page once the verification is open; `nil` when one verification is enough.
+    var requirement: String? = nil
 
     // MARK: Pages
 
@@ -101,8 +104,9 @@ struct VerificationScreens {
     }
 
     func secret(
-        _ session: Session, _ method: VerificationFlow.SecretMethod, notice: Notice?, busy: Bool
+        _ session: Session, _ method: VerificationFlow.SecretMethod, notice: Notice?, busy: Bool, now: Date? = nil
     ) -> VerificationScreen {
+        if method == .emailCode { return emailCode(session, notice: notice, busy: busy, now: now) }
         let (noticeMessage, noticeDetail) = notice.map { lines(for: $0, on: method) } ?? (nil, nil)
         let prompt: String
         let field: VerificationInputField
@@ -129,6 +133,8 @@ struct VerificationScreens {
                 kind: .fundPassword(length: VerificationFlow.codeLength), label: strings.fundPasswordLabel,
                 placeholder: strings.fundPasswordPlaceholder, accessibilityHint: strings.fundPasswordHint,
                 isSecure: true, isEnabled: !busy)
+        case .emailCode:
+            preconditionFailure("the emailed code's page is built by emailCode(_:notice:busy:now:)")
         }
         var buttons = [
             button(.submit, strings.submit, hint: strings.submitHint(method.method), role: .primary, enabled: !busy)
@@ -165,6 +171,7 @@ struct VerificationScreens {
         case .attemptsUsedUp: message = strings.attemptsUsedUp
         case .invalidated: message = strings.verificationInvalid
         case .holdEnded: message = strings.holdEnded
+        case .newValueLockEnded: message = strings.newValueLockEnded
         }
         return screen(
             .expired, icon: .warning, title: strings.verificationTitle, message: message, tone: .warning,
@@ -205,6 +212,103 @@ struct VerificationScreens {
             countdown: countdown, buttons: [close],
             announcement: VerificationAnnouncement(
                 strings.announcement(message, strings.announcement(detail, countdown.until))))
+    }
+
+    /// The emailed code's page (issue 30 §3): before a send, "发送验证码" / "Send Code"; after it, the code entry
+    /// with "重新发送" / "Resend Code", disabled (with the seconds left) until `session.emailCodeResendAt`.
+    func emailCode(_ session: Session, notice: Notice?, busy: Bool, now: Date?) -> VerificationScreen {
+        let (noticeMessage, noticeDetail) = notice.map { lines(for: $0, on: .emailCode) } ?? (nil, nil)
+        var buttons: [VerificationButton] = []
+        var field: VerificationInputField?
+        let prompt: String
+        if let resendAt = session.emailCodeResendAt {
+            prompt = strings.emailCodeSentPrompt
+            field = VerificationInputField(
+                kind: .oneTimeCode(length: VerificationFlow.codeLength), label: strings.oneTimeCodeLabel,
+                placeholder: strings.oneTimeCodePlaceholder, accessibilityHint: strings.emailCodeHint,
+                isSecure: false, isEnabled: !busy)
+            buttons.append(
+                button(.submit, strings.submit, hint: strings.submitHint(.emailCode), role: .primary, enabled: !busy))
+            let wait = now.map { Int(resendAt.timeIntervalSince($0).rounded(.up)) } ?? 0
+            var resend = button(
+                .sendCode, strings.resendCode, hint: strings.sendCodeHint, role: .secondary, enabled: !busy && wait <= 0
+            )
+            if wait > 0 {
+                resend.title = strings.resendCode(in: wait)
+                resend.accessibilityLabel = strings.resendCodeLabel(in: wait)
+            }
+            buttons.append(resend)
+        } else {
+            prompt = strings.emailCodeSendPrompt
+            buttons.append(
+                button(.sendCode, strings.sendCode, hint: strings.sendCodeHint, role: .primary, enabled: !busy))
+        }
+        if let other = session.otherSecret(than: .emailCode) {
+            buttons.append(
+                button(
+                    .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
+                    enabled: !busy))
+        }
+        if session.passkey != nil {
+            buttons.append(
+                button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
+        }
+        if let route = session.biometrics.route {
+            buttons.append(
+                button(
+                    .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
+                    role: .secondary, enabled: !busy))
+        }
+        buttons += biometricRepairs(session, notice: notice, enabled: !busy)
+        buttons.append(cancel())
+        let message = busy ? strings.verifying : (noticeMessage ?? prompt)
+        return screen(
+            .emailCode, icon: busy ? .progress : .email, title: strings.emailCodeTitle, message: message,
+            detail: busy ? nil : noticeDetail, tone: notice == nil || busy ? .regular : .warning, input: field,
+            buttons: buttons, isBusy: busy)
+    }
+
+    /// The page between two factors (issue 30 §3): which passed and how many are left, the policy's reason,
+    /// "继续" / "Continue" and "取消" / "Cancel".
+    func factorPassed(_ session: Session, _ progress: VerificationProgress, sensor: BiometryKind)
+        -> VerificationScreen
+    {
+        screen(
+            .factorPassed, icon: .factorPassed, title: strings.verificationTitle,
+            message: strings.factorPassed(progress.passed, remaining: progress.remainingFactors, sensor: sensor),
+            detail: session.reason,
+            buttons: [button(.continue, strings.continue, hint: strings.nextFactorHint, role: .primary), cancel()])
+    }
+
+    /// The limit page (issue 30 §3): what is limited (the title), why, the limit and what is left; only
+    /// "关闭" / "Close".
+    func policyLimit(_ limit: VerificationPolicyLimit, action: String) -> VerificationScreen {
+        let close = button(.cancel, strings.close, hint: strings.closeHint, role: .cancel)
+        let message = strings.policyLimitMessage
+        let detail = strings.policyLimitDetail(limit)
+        return VerificationScreen(
+            kind: .policyLimit, icon: VerificationIcon(symbol: .limit, accessibilityLabel: strings.iconLabel(.limit)),
+            title: strings.policyLimitTitle(action), operationDescription: operationDescription, message: message,
+            detail: detail, tone: .warning, buttons: [close],
+            announcement: VerificationAnnouncement(strings.announcement(message, detail)))
+    }
+
+    /// The locked new value's page (issue 30 §3) at `now`: what is locked (the title), why, until when and the
+    /// time left; only "关闭" / "Close". The announcement leaves out the seconds, as on the hold page.
+    func newValueLocked(_ lock: VerificationNewValueLock, action: String, now: Date) -> VerificationScreen {
+        let seconds = ScreenCountdown(endsAt: lock.lockedUntil).secondsLeft(at: now)
+        let countdown = VerificationCountdown(
+            endsAt: lock.lockedUntil, until: strings.holdUntil(lock.lockedUntil, in: timeZone),
+            remaining: strings.holdRemaining(seconds: seconds),
+            accessibilityLabel: strings.holdRemainingLabel(seconds: seconds))
+        let message = strings.newValueLockedMessage(lock.parameter)
+        let close = button(.cancel, strings.close, hint: strings.closeHint, role: .cancel)
+        return VerificationScreen(
+            kind: .newValueLocked,
+            icon: VerificationIcon(symbol: .hold, accessibilityLabel: strings.iconLabel(.hold)),
+            title: strings.newValueLockedTitle(lock.parameter), operationDescription: operationDescription,
+            message: message, tone: .warning, countdown: countdown, buttons: [close],
+            announcement: VerificationAnnouncement(strings.announcement(message, countdown.until)))
     }
 
     /// What the passkey page is busy with, if anything.
@@ -321,7 +425,11 @@ struct VerificationScreens {
         case .serverError:
             return (strings.serverFailure, nil)
         case .invalidFormat:
-            return (method == .fundPassword ? strings.invalidFundPasswordFormat : strings.invalidCodeFormat, nil)
+            switch method {
+            case .fundPassword?: return (strings.invalidFundPasswordFormat, nil)
+            case .emailCode?: return (strings.invalidEmailCodeFormat, nil)
+            case .totp?, nil: return (strings.invalidCodeFormat, nil)
+            }
         }
     }
 
@@ -358,7 +466,8 @@ struct VerificationScreens {
     ) -> VerificationScreen {
         VerificationScreen(
             kind: kind, icon: VerificationIcon(symbol: symbol, accessibilityLabel: strings.iconLabel(symbol)),
-            title: title, operationDescription: operationDescription, message: message, detail: detail, tone: tone,
+            title: title, operationDescription: operationDescription, requirement: requirement, message: message,
+            detail: detail, tone: tone,
             input: input, buttons: buttons, isBusy: isBusy,
             announcement: VerificationAnnouncement(strings.announcement(message, detail)))
     }

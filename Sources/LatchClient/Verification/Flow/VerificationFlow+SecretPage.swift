@@ -16,9 +16,18 @@ extension VerificationFlow {
             return .submitCode(
                 verificationID: session.verificationID, code: VerificationSecret(code),
                 screen: screens.secret(session, .totp, notice: nil, busy: true))
+        case .active(let session, .secret(.emailCode, .entering)) where session.emailCodeResendAt != nil:
+            // Issue 30 §3: the emailed code, once one was sent.
+            guard let code = Self.acceptedEmailCode(text) else {
+                return enterSecret(session, .emailCode, notice: .invalidFormat)
+            }
+            state = .active(session, .secret(.emailCode, .submitting))
+            return .submitEmailCode(
+                verificationID: session.verificationID, code: VerificationSecret(code),
+                screen: screens.secret(session, .emailCode, notice: nil, busy: true))
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // Sent from a code field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -37,7 +46,7 @@ extension VerificationFlow {
                 screen: screens.secret(session, .fundPassword, notice: nil, busy: true))
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be typed")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // Sent from a field no longer on screen (or twice): nothing to do.
             return .none
         }
@@ -51,7 +60,7 @@ extension VerificationFlow {
             return enterBiometrics(session)
         case .initial:
             preconditionFailure("no screen is shown before start(), so nothing can be tapped")
-        case .active, .starting, .startFailed, .expired, .held, .finished:
+        case .active, .starting, .startFailed, .expired, .held, .policyLimited, .newValueLocked, .finished:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -67,7 +76,7 @@ extension VerificationFlow {
         case .entering:
             guard let other = session.otherSecret(than: method) else { return .none }
             return enterSecret(session, other, notice: nil)
-        case .submitting, .unlockingBiometrics:
+        case .submitting, .sendingEmailCode, .unlockingBiometrics:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         }
@@ -80,7 +89,7 @@ extension VerificationFlow {
             return expire(session.biometrics.carried, .timedOut)
         case .unlockingBiometrics:
             return expireTakingDownPrompt(session)
-        case .submitting:
+        case .submitting, .sendingEmailCode:
             // The answer is on its way; the server decides (an expired verification answers "gone").
             return .none
         }
@@ -105,7 +114,12 @@ extension VerificationFlow {
             return enterSecret(session, method, notice: .methodLocked(until: until))
         case .network:
             return enterSecret(session, method, notice: .network)
-        case .noVerificationMethod, .other:
+        case .policyLimit(let limit):
+            // The limit was reached by another action meanwhile (issue 30 §3).
+            return policyLimitPage(limit)
+        case .newValueLocked(let lock):
+            return newValueLockPage(session.biometrics.carried, lock)
+        case .noVerificationMethod, .rateLimited, .other:
             return enterSecret(session, method, notice: .serverError)
         }
     }
@@ -120,7 +134,13 @@ extension VerificationFlow {
 
     mutating func enterSecret(_ session: Session, _ method: SecretMethod, notice: Notice?) -> Action {
         state = .active(session, .secret(method, .entering(notice)))
-        return .show(screens.secret(session, method, notice: notice, busy: false))
+        let now = clock()
+        let screen = screens.secret(session, method, notice: notice, busy: false, now: now)
+        if method == .emailCode, let resendAt = session.emailCodeResendAt, resendAt > now {
+            // Issue 30 §3: "重新发送" / "Resend Code" waits for the server's budget.
+            return .showAwaitingResend(screen, seconds: Int(resendAt.timeIntervalSince(now).rounded(.up)))
+        }
+        return .show(screen)
     }
 
     // MARK: Input checks
@@ -136,6 +156,13 @@ extension VerificationFlow {
             return compact
         }
         return nil
+    }
+
+    /// An emailed code: exactly 6 ASCII digits, without spaces; `nil` otherwise.
+    static func acceptedEmailCode(_ text: String) -> String? {
+        let compact = text.filter { !$0.isWhitespace }
+        guard compact.count == codeLength, compact.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return compact
     }
 
     /// A fund password: exactly 6 ASCII digits (surrounding spaces dropped); `nil` otherwise.

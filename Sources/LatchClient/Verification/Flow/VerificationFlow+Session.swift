@@ -112,11 +112,14 @@ extension VerificationFlow {
     enum SecretMethod: Equatable {
         case totp
         case fundPassword
+        /// A code mailed for this verification (issue 30 §3): "发送验证码" / "Send Code" first.
+        case emailCode
 
         var method: VerificationMethodKind {
             switch self {
             case .totp: .totp
             case .fundPassword: .fundPassword
+            case .emailCode: .emailCode
             }
         }
     }
@@ -126,17 +129,53 @@ extension VerificationFlow {
         var verificationID: String
         var offersTOTP: Bool
         var offersFundPassword: Bool
+        /// The server offers a code mailed for this verification (issue 30 §3).
+        var offersEmailCode: Bool
+        /// When the emailed code may be asked for again; `nil` until one was sent (issue 30 §3).
+        var emailCodeResendAt: Date?
         var biometrics: BiometricStanding
         /// Set when the server offers a passkey and this device has one that can answer.
         var passkey: PasskeyRoute?
+        /// Factors the policy asks for (issue 30): 1, or 2 of two different kinds.
+        var requiredFactors: Int
+        /// The policy's first reason for this verification, as the server worded it.
+        var reason: String?
+        /// The kinds that passed so far (issue 30 §3), in order.
+        var passed: [VerificationMethodKind]
 
         init(started: VerificationStarted, biometrics: CarriedBiometrics) {
             let types = Set(started.methods.map(\.type))
             self.verificationID = started.verificationId
             self.offersTOTP = types.contains(.totp)
             self.offersFundPassword = types.contains(.fundPassword)
+            self.offersEmailCode = types.contains(.emailCode)
+            self.emailCodeResendAt = nil
             self.biometrics = BiometricStanding(biometrics)
             self.passkey = nil
+            self.requiredFactors = started.requiredFactors
+            self.reason = started.reasons.first?.message
+            self.passed = []
+        }
+
+        /// The same verification after a factor passed (issue 30 §3): only the offers still open can answer
+        /// it. Biometrics keep their count (their new challenge is read when the page opens); a passkey stays
+        /// only while offered, with the new challenge.
+        mutating func advance(to progress: VerificationProgress) {
+            let types = Set(progress.methods.map(\.type))
+            offersTOTP = types.contains(.totp)
+            offersFundPassword = types.contains(.fundPassword)
+            offersEmailCode = types.contains(.emailCode)
+            if case .open(let failures, let permission, _) = biometrics {
+                biometrics = .open(failures: failures, permission: permission, route: nil)
+            }
+            if passkey != nil, let offer = progress.methods.first(where: { $0.type == .passkey }),
+                let challengeID = offer.challengeId, let options = offer.options
+            {
+                passkey = PasskeyRoute(challengeID: challengeID, options: options)
+            } else {
+                passkey = nil
+            }
+            passed = progress.passed
         }
 
         /// Biometrics as a biometric page has them (every phase but the denial).
@@ -151,21 +190,31 @@ extension VerificationFlow {
 
         /// Where "password verification" goes (A3, A6, A7): the fund password, else 2FA.
         var passwordTarget: SecretMethod? {
-            offersFundPassword ? .fundPassword : (offersTOTP ? .totp : nil)
+            offersFundPassword ? .fundPassword : (offersTOTP ? .totp : (offersEmailCode ? .emailCode : nil))
         }
 
         /// Where "使用其他方式验证" / "Use Another Method" goes from a biometric page (A5): 2FA when bound, else the
         /// fund password.
         /// It is also the first page when biometrics are not enabled (the server's order).
         var otherTargetFromBiometrics: SecretMethod? {
-            offersTOTP ? .totp : (offersFundPassword ? .fundPassword : nil)
+            offersTOTP ? .totp : (offersFundPassword ? .fundPassword : (offersEmailCode ? .emailCode : nil))
         }
 
-        /// Where "使用其他方式验证" / "Use Another Method" goes from a code page: the other code method.
+        /// Where "使用其他方式验证" / "Use Another Method" goes from a code page: the next code method offered, in
+        /// the order 2FA, fund password, emailed code, round again.
         func otherSecret(than method: SecretMethod) -> SecretMethod? {
+            let order: [SecretMethod] = [.totp, .fundPassword, .emailCode]
+            guard let index = order.firstIndex(of: method) else { return nil }
+            let after = Array(order[(index + 1)...]) + Array(order[..<index])
+            return after.first { offers($0) }
+        }
+
+        /// Whether the server offers `method` on this verification.
+        func offers(_ method: SecretMethod) -> Bool {
             switch method {
-            case .totp: offersFundPassword ? .fundPassword : nil
-            case .fundPassword: offersTOTP ? .totp : nil
+            case .totp: offersTOTP
+            case .fundPassword: offersFundPassword
+            case .emailCode: offersEmailCode
             }
         }
     }
@@ -191,6 +240,8 @@ extension VerificationFlow {
         case invalidated
         /// The security hold that refused the action is over (issue 19 §2): the action may be verified now.
         case holdEnded
+        /// The lock on the action's new value is over (issue 30 §3): the action may be verified now.
+        case newValueLockEnded
     }
 
     /// A line shown on a code page or the empty page, above the normal prompt.

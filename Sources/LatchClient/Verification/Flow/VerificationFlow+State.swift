@@ -18,6 +18,12 @@ extension VerificationFlow {
         /// A security hold refuses the action (issue 19 §2): the hold page with its live countdown, until
         /// "关闭" / "Close"; when the hold ends, the page offers "重新验证" / "Start Again".
         case held(CarriedBiometrics, VerificationHold)
+        /// A policy limit refuses the action (POLICY_LIMIT, issue 30): the limit page (what, the limit, what is
+        /// left), until "关闭" / "Close".
+        case policyLimited(VerificationPolicyLimit)
+        /// A new value of the action is locked (NEW_VALUE_LOCKED, issue 30): the page with its live countdown,
+        /// until "关闭" / "Close"; when the lock ends, the page offers "重新验证" / "Start Again".
+        case newValueLocked(CarriedBiometrics, VerificationNewValueLock)
         /// The page is closed (passed, cancelled or failed); later events are ignored.
         case finished
     }
@@ -33,6 +39,9 @@ extension VerificationFlow {
         case passkey(PasskeyPhase)
         /// No method is left to try; only "取消" / "Cancel" (and, after a lockout, the passcode; or Settings).
         case noMethodLeft(Notice?, NoMethodLeftPhase)
+        /// A factor passed and the policy needs another (issue 30 §3): which passed, why another is needed,
+        /// and "继续" / "Continue" to the methods still open (`VerificationProgress.methods`).
+        case factorPassed(VerificationProgress)
     }
 
     /// Where the biometric page is.
@@ -58,6 +67,8 @@ extension VerificationFlow {
         case entering(Notice?)
         /// The code or fund password is with the server.
         case submitting
+        /// The emailed code's page asked the server to mail a code (issue 30 §3).
+        case sendingEmailCode
         /// Biometry is locked out and the device-passcode prompt is up over the page (B2 −8); the page
         /// with `Notice` is shown again when the passcode is not entered.
         case unlockingBiometrics(Notice?)

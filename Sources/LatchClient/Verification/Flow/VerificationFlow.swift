@@ -8,11 +8,13 @@ import LatchCore
 /// and usable (A1), counts failures to three with the seed's exact messages (A3), explains and
 /// handles the Face ID permission (A6), degrades to the password when biometrics cannot be used
 /// (A7), survives interruptions and time-outs (A8), and finishes with the verification token and
-/// the untouched action context (A2), or cancelled with no token (A4).
+/// the untouched action context (A2), or cancelled with no token (A4). Under the server's policy (issue 30 §3)
+/// a passed factor may be followed by the page between the factors and a second one of another kind; a
+/// policy limit or a locked new value replaces the methods with a page of its own.
 ///
 /// The machine is hierarchical: a few outer states (starting, failed to start, active, expired, held,
-/// finished), and inside `active` one open verification with the method page on screen (biometric,
-/// code, passkey, none left). Each page's transitions live in a file of their own; this one holds the
+/// limited by the policy, new value locked, finished), and inside `active` one open verification with the
+/// method page on screen (biometric, code, passkey, none left, a factor passed). Each page's transitions live in a file of their own; this one holds the
 /// outer states and routes each event to the page.
 ///
 /// It performs nothing itself: every event returns the one `Action` the driver must run. Events
@@ -40,9 +42,11 @@ public struct VerificationFlow: Sendable {
     let context: VerificationContext
     let device: VerificationDeviceState
     let strings: VerificationStrings
-    let screens: VerificationScreens
-    /// The current time, for the hold page's countdown (injected: tests decide it).
-    private let clock: @Sendable () -> Date
+    /// Set by `serverStarted(_:)` with the policy's requirement line (issue 30 §3); otherwise fixed.
+    var screens: VerificationScreens
+    /// The current time, for the hold and lock pages' countdowns and the emailed code's resend wait
+    /// (injected: tests decide it).
+    let clock: @Sendable () -> Date
 
     /// A flow for `context` on a device in `device`'s state, speaking `language`; lock and hold times are
     /// shown in `timeZone`, and the hold page counts down by `clock`.
@@ -83,7 +87,7 @@ public struct VerificationFlow: Sendable {
             }
             state = .starting(carried)
             return .startServerVerification(context.request, screen: screens.preparing())
-        case .starting, .startFailed, .active, .expired, .held, .finished:
+        case .starting, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked, .finished:
             preconditionFailure("start() is called once, by the driver, before any other event")
         }
     }
@@ -96,6 +100,7 @@ public struct VerificationFlow: Sendable {
         case .starting(let carried):
             let offer = started.methods.first { $0.type == .biometric }
             var session = Session(started: started, biometrics: carried)
+            screens.requirement = strings.requirement(factors: started.requiredFactors, reason: session.reason)
             if devicePasskey, let passkey = started.methods.first(where: { $0.type == .passkey }),
                 let challengeID = passkey.challengeId, let options = passkey.options
             {
@@ -105,7 +110,7 @@ public struct VerificationFlow: Sendable {
         case .finished:
             // Cancelled while the verification was being opened; it simply expires on the server.
             return .none
-        case .initial, .startFailed, .active, .expired, .held:
+        case .initial, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             preconditionFailure(
                 "serverStarted(_:) answers startServerVerification, which is only returned on entering starting")
         }
@@ -123,17 +128,23 @@ public struct VerificationFlow: Sendable {
             case .securityHold(let hold):
                 // Issue 19 §2: the hold page instead of any method.
                 return holdPage(carried, hold)
+            case .policyLimit(let limit):
+                // Issue 30 §3: the limit page instead of any method.
+                return policyLimitPage(limit)
+            case .newValueLocked(let lock):
+                // Issue 30 §3: the locked new value, counting down, instead of any method.
+                return newValueLockPage(carried, lock)
             case .network:
                 state = .startFailed(carried)
                 return .show(screens.startFailed(.network))
-            case .wrongAnswer, .locked, .verificationGone, .other:
+            case .wrongAnswer, .locked, .verificationGone, .rateLimited, .other:
                 state = .startFailed(carried)
                 return .show(screens.startFailed(.server))
             }
         case .finished:
             // Cancelled while the verification was being opened.
             return .none
-        case .initial, .startFailed, .active, .expired, .held:
+        case .initial, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             preconditionFailure(
                 "serverStartFailed(_:) answers startServerVerification, which is only returned on entering starting")
         }
@@ -148,7 +159,8 @@ public struct VerificationFlow: Sendable {
             return .startServerVerification(context.request, screen: screens.preparing())
         case .active(let session, .biometric(let phase)):
             return biometricPageTappedRetry(session, phase)
-        case .active(_, .secret), .active(_, .passkey), .active(_, .noMethodLeft), .starting, .held, .finished:
+        case .active(_, .secret), .active(_, .passkey), .active(_, .noMethodLeft), .active(_, .factorPassed), .starting,
+            .held, .policyLimited, .newValueLocked, .finished:
             // A tap on a screen just replaced (a double tap): nothing to do.
             return .none
         case .initial:
@@ -160,7 +172,7 @@ public struct VerificationFlow: Sendable {
     /// the server's answer to a sent attempt is still on its way.
     public mutating func userTappedCancel() -> Action {
         switch state {
-        case .starting, .startFailed, .active, .expired, .held:
+        case .starting, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             // On the hold page this is "关闭" / "Close": the action is not carried out either.
             return finish(.cancelled)
         case .initial:
@@ -181,8 +193,9 @@ public struct VerificationFlow: Sendable {
             case .secret(_, let phase): return secretPageTimedOut(session, phase)
             case .passkey(let phase): return passkeyPageTimedOut(session, phase)
             case .noMethodLeft(_, let phase): return noMethodLeftPageTimedOut(session, phase)
+            case .factorPassed: return expire(session.biometrics.carried, .timedOut)
             }
-        case .starting, .startFailed, .expired, .finished, .held:
+        case .starting, .startFailed, .expired, .finished, .held, .policyLimited, .newValueLocked:
             // An earlier verification's timer, or nothing left that could expire.
             return .none
         case .initial:
@@ -190,15 +203,17 @@ public struct VerificationFlow: Sendable {
         }
     }
 
-    /// A second passed on the hold page (issue 19 §2): the countdown moves on; once the hold has ended
-    /// the page offers "重新验证" / "Start Again".
+    /// A second passed on the hold page (issue 19 §2) or the locked new value's page (issue 30 §3): the
+    /// countdown moves on; once the wait has ended the page offers "重新验证" / "Start Again".
     public mutating func holdCountdownTicked() -> Action {
         switch state {
         case .held(let carried, let hold):
             return holdPage(carried, hold)
+        case .newValueLocked(let carried, let lock):
+            return newValueLockPage(carried, lock)
         case .initial:
-            preconditionFailure("the countdown runs only on the hold page, which needs start()")
-        case .starting, .startFailed, .active, .expired, .finished:
+            preconditionFailure("the countdown runs only on the hold and lock pages, which need start()")
+        case .starting, .startFailed, .active, .expired, .policyLimited, .finished:
             // A tick scheduled just before the hold page was left: it means nothing now.
             return .none
         }
@@ -216,7 +231,8 @@ public struct VerificationFlow: Sendable {
             return secretPageTappedOtherMethod(session, method, phase)
         case .active(let session, .passkey(let phase)):
             return passkeyPageTappedOtherMethod(session, phase)
-        case .active(_, .noMethodLeft), .starting, .startFailed, .expired, .finished, .held:
+        case .active(_, .noMethodLeft), .active(_, .factorPassed), .starting, .startFailed, .expired, .finished, .held,
+            .policyLimited, .newValueLocked:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         case .initial:
@@ -231,7 +247,8 @@ public struct VerificationFlow: Sendable {
             return biometricPageTappedUsePassword(session, phase)
         case .active(let session, .passkey(let phase)):
             return passkeyPageTappedUsePassword(session, phase)
-        case .active(_, .secret), .active(_, .noMethodLeft), .starting, .startFailed, .expired, .finished, .held:
+        case .active(_, .secret), .active(_, .noMethodLeft), .active(_, .factorPassed), .starting, .startFailed,
+            .expired, .finished, .held, .policyLimited, .newValueLocked:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         case .initial:
@@ -247,9 +264,10 @@ public struct VerificationFlow: Sendable {
         case .active(let session, .secret(_, .entering)), .active(let session, .noMethodLeft(_, .waiting)):
             guard let route = session.passkey else { return .none }
             return enterPasskey(session, route)
-        case .active(_, .secret(_, .submitting)), .active(_, .secret(_, .unlockingBiometrics)),
-            .active(_, .noMethodLeft(_, .unlockingBiometrics)), .active(_, .biometric), .starting, .startFailed,
-            .expired, .finished, .held:
+        case .active(_, .secret(_, .submitting)), .active(_, .secret(_, .sendingEmailCode)),
+            .active(_, .secret(_, .unlockingBiometrics)), .active(_, .noMethodLeft(_, .unlockingBiometrics)),
+            .active(_, .biometric), .active(_, .factorPassed), .starting, .startFailed,
+            .expired, .finished, .held, .policyLimited, .newValueLocked:
             // The button is not on this screen: a tap on a screen just replaced (or a double tap).
             return .none
         case .initial:
@@ -265,8 +283,9 @@ public struct VerificationFlow: Sendable {
             return .openSettings
         case .active(_, .secret(_, .entering(let notice?))), .active(_, .noMethodLeft(let notice?, .waiting)):
             return notice.offersSettings ? .openSettings : .none
-        case .active(_, .biometric), .active(_, .secret), .active(_, .noMethodLeft), .active(_, .passkey), .starting,
-            .startFailed, .expired, .finished, .held:
+        case .active(_, .biometric), .active(_, .secret), .active(_, .noMethodLeft), .active(_, .passkey),
+            .active(_, .factorPassed), .starting, .startFailed, .expired, .finished, .held, .policyLimited,
+            .newValueLocked:
             // The button is not on this screen: a tap on a screen just replaced.
             return .none
         case .initial:
@@ -287,7 +306,7 @@ public struct VerificationFlow: Sendable {
             // Cancelled while the answer was on its way: the token is dropped unused, so the action is
             // not executed (A4).
             return .none
-        case .initial, .starting, .startFailed, .active, .expired, .held:
+        case .initial, .starting, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             preconditionFailure(
                 "attempts are sent only on entering the submitting phases, which only the answer or finishing leaves")
         }
@@ -305,7 +324,7 @@ public struct VerificationFlow: Sendable {
         case .finished:
             // Cancelled while the answer was on its way.
             return .none
-        case .initial, .starting, .startFailed, .active, .expired, .held:
+        case .initial, .starting, .startFailed, .active, .expired, .held, .policyLimited, .newValueLocked:
             preconditionFailure(
                 "attempts are sent only on entering the submitting phases, which only the answer or finishing leaves")
         }
@@ -313,8 +332,8 @@ public struct VerificationFlow: Sendable {
 
     // MARK: Transitions shared by several pages
 
-    /// Chooses the first page for a freshly opened verification (A1, A5, A7).
-    private mutating func open(_ session: Session, biometricOffer offer: VerificationMethodOffer?) -> Action {
+    /// Chooses the first page for a freshly opened verification (A1, A5, A7), or for its next factor (issue 30 §3).
+    mutating func open(_ session: Session, biometricOffer offer: VerificationMethodOffer?) -> Action {
         var session = session
         guard case .open(let failures, let permission, _) = session.biometrics else {
             // Biometrics were set aside earlier in this flow: straight to the password.
@@ -372,6 +391,21 @@ public struct VerificationFlow: Sendable {
         return .showCountdown(screens.hold(hold, now: now))
     }
 
+    /// The limit page (issue 30 §3): only "关闭" / "Close" leaves it.
+    mutating func policyLimitPage(_ limit: VerificationPolicyLimit) -> Action {
+        state = .policyLimited(limit)
+        return .show(screens.policyLimit(limit, action: context.action))
+    }
+
+    /// The locked new value's page (issue 30 §3) at the clock's time, counting down; the "expired" page with
+    /// "重新验证" / "Start Again" once the lock is over.
+    mutating func newValueLockPage(_ carried: CarriedBiometrics, _ lock: VerificationNewValueLock) -> Action {
+        let now = clock()
+        guard now < lock.lockedUntil else { return expire(carried, .newValueLockEnded) }
+        state = .newValueLocked(carried, lock)
+        return .showCountdown(screens.newValueLocked(lock, action: context.action, now: now))
+    }
+
     mutating func expire(_ carried: CarriedBiometrics, _ reason: ExpiryReason) -> Action {
         state = .expired(carried, reason)
         return .show(screens.expired(reason))
@@ -394,7 +428,7 @@ public struct VerificationFlow: Sendable {
         return .finish(result, announcement: VerificationAnnouncement(text))
     }
 
-    private func proof(_ passed: VerificationPassed, method: VerificationMethodKind) -> VerificationProof {
+    func proof(_ passed: VerificationPassed, method: VerificationMethodKind) -> VerificationProof {
         VerificationProof(
             token: passed.verificationToken, expiresIn: passed.expiresIn, context: context, method: method)
     }

@@ -1,0 +1,106 @@
+// Issue 30 §3 through the driver: the environment answers the first factor with the progress, the page
+// between the factors continues to the emailed code, which is sent and entered; the proof comes back.
+import Foundation
+import LatchClient
+import LatchCore
+import Testing
+
+@Suite("Verification driver with two factors (issue 30 §3)")
+struct VerificationTwoFactorDriverTests {
+    typealias F = VerificationFixtures
+
+    @Test("30 §3 the driver runs Face ID, the page between the factors, then the emailed code (sent, entered)")
+    func test_30_3_driverTwoFactorsWithEmailedCode() async throws {
+        var started = F.started()
+        started.requiredFactors = 2
+        let progress = VerificationProgress(
+            remainingFactors: 1, passed: [.biometric], methods: [VerificationMethodOffer(type: .emailCode)])
+        let environment = TwoFactorEnvironment(
+            started: started, answers: [.needsAnotherFactor(progress), .passed(F.passed)])
+        let driver = VerificationDriver(flow: F.flow(), environment: environment)
+        let run = Task { await driver.run() }
+
+        // Face ID passed; the page says one more is needed.
+        let between = try await environment.next(.factorPassed)
+        #expect(between.message == "已通过面容验证，还需完成一项验证")
+        driver.send(.tapped(.continue))
+
+        // The emailed code: sent on request, then entered.
+        _ = try await environment.next(.emailCode) { $0.input == nil && !$0.isBusy }
+        driver.send(.tapped(.sendCode))
+        _ = try await environment.next(.emailCode) { $0.input != nil && !$0.isBusy }
+        #expect(await environment.emailCodesSent == ["v-1"])
+        driver.send(.submittedCode(VerificationSecret("123456")))
+
+        let result = await run.value
+        #expect(
+            result
+                == .succeeded(
+                    VerificationProof(token: "vt-123", expiresIn: 300, context: F.withdrawal, method: .emailCode)))
+        #expect(await environment.attempts.map(\.method) == [.biometric, .emailCode])
+        #expect(await environment.attempts.last?.code == "123456")
+    }
+}
+
+/// A world whose server asks for two factors: canned attempt results, the emailed codes recorded, timers
+/// that never fire.
+private actor TwoFactorEnvironment: VerificationDriverEnvironment {
+    private let started: VerificationStarted
+    private var answers: [VerificationAttemptResult]
+    private(set) var attempts: [VerificationAttempt] = []
+    private(set) var emailCodesSent: [String] = []
+    private var screens: [VerificationScreen] = []
+    private var cursor = 0
+
+    init(started: VerificationStarted, answers: [VerificationAttemptResult]) {
+        self.started = started
+        self.answers = answers
+    }
+
+    /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
+    func next(
+        _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
+    ) async throws -> VerificationScreen {
+        while true {
+            if let index = screens.indices.dropFirst(cursor).first(where: {
+                screens[$0].kind == kind && predicate(screens[$0])
+            }) {
+                cursor = index + 1
+                return screens[index]
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted { started }
+
+    func submitAttempt(_ attempt: VerificationAttempt, verificationID: String) async throws -> VerificationPassed {
+        Issue.record("the driver asks for the result, never for a pass only")
+        throw VerificationServerFailure.network
+    }
+
+    func submitAttemptForResult(_ attempt: VerificationAttempt, verificationID: String) async throws
+        -> VerificationAttemptResult
+    {
+        attempts.append(attempt)
+        return answers.removeFirst()
+    }
+
+    func sendVerificationEmailCode(verificationID: String) async throws {
+        emailCodesSent.append(verificationID)
+    }
+
+    func requestBiometricPermission() async -> Bool { true }
+    func evaluateBiometrics(_ prompt: VerificationBiometricPrompt) async -> BiometricOutcome { .success }
+    func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool { false }
+    func cancelBiometricEvaluation() async {}
+    func sign(_ message: SignedMessage, credentialID: String) async throws -> String { "sig" }
+    func present(_ screen: VerificationScreen) async { screens.append(screen) }
+    func dismiss(announcing announcement: VerificationAnnouncement) async {}
+    func openSettings() async {}
+
+    /// Timers (the verification's, the resend wait) never fire here.
+    func sleep(seconds: Int) async throws {
+        try await Task.sleep(for: .seconds(3600))
+    }
+}
