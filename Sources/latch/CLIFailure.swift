@@ -10,6 +10,11 @@ struct CLIFailure: Error, Sendable {
         case cancelled = 3
         /// A security hold pauses the action (issue 19 §2): `latch verify` printed the hold page.
         case held = 4
+        /// A policy limit refuses the action (POLICY_LIMIT, issue 30 §3): `latch verify` printed the limit page.
+        case policyLimit = 5
+        /// A new value of the action is locked (NEW_VALUE_LOCKED, issue 30 §3): `latch verify` printed the
+        /// lock page.
+        case newValueLocked = 6
     }
 
     /// The line to print on standard error; empty when everything was already said.
@@ -20,4 +25,6 @@ struct CLIFailure: Error, Sendable {
     static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, status: .usage) }
     static func cancelled(_ message: String = "") -> CLIFailure { CLIFailure(message: message, status: .cancelled) }
     static func held() -> CLIFailure { CLIFailure(message: "", status: .held) }
+    static func policyLimit() -> CLIFailure { CLIFailure(message: "", status: .policyLimit) }
+    static func newValueLocked() -> CLIFailure { CLIFailure(message: "", status: .newValueLocked) }
 }

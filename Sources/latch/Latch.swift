@@ -4,7 +4,8 @@ import Foundation
 /// `latch`: a command-line client of latchd built on LatchClient, with a simulated Face ID / Touch ID
 /// sensor, so that every journey of the product runs on a machine without one.
 ///
-/// Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled by the user, 4 held by a security hold (`verify`).
+/// Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled by the user, 4 held by a security hold (`verify`), 5 over
+/// a policy limit (`verify`), 6 a new value still locked (`verify`).
 @main
 struct Latch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct Latch: AsyncParsableCommand {
         abstract: "A command-line client of latchd, with a simulated Face ID / Touch ID sensor.",
         discussion: """
             Global options (--server, --lang, --home) go before or after the subcommand, e.g. `latch --lang en whoami`.
-            Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user, 4 the action is paused by a security hold (verify prints the hold page).
+            Exit codes: 0 done, 1 failed, 2 usage error, 3 cancelled by the user, 4 the action is paused by a security hold (verify prints the hold page), 5 the action would pass a policy limit (verify prints the limit page), 6 a new value of the action is still locked (verify prints the lock page with its countdown).
             """,
         subcommands: [
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
@@ -21,7 +22,7 @@ struct Latch: AsyncParsableCommand {
         ]
     )
 
-    /// Parses, runs, and turns every outcome into one of the five exit codes (ArgumentParser's own
+    /// Parses, runs, and turns every outcome into one of the seven exit codes (ArgumentParser's own
     /// usage status, 64, becomes 2).
     static func main() async {
         do {

@@ -9,9 +9,11 @@ struct TerminalVerification {
     let answers: [SimulatedAnswer]
     let code: String?
     let fundPassword: String?
+    /// Where the emailed code comes from (issue 30 §3); `nil`: the person types it.
+    var emailCodes: VerificationEmailCodes? = nil
 
     /// The proof of a passed verification of `action`; a cancel throws exit status 3, a security hold 4
-    /// (after the hold page was printed), anything else 1.
+    /// (after the hold page was printed), a policy limit 5, a locked new value 6 (issue 30 §3), anything else 1.
     func verify(_ action: String, parameters: [String: String], description: String? = nil) async throws
         -> VerificationProof
     {
@@ -23,7 +25,7 @@ struct TerminalVerification {
         let sensor = await state.authenticator { prompt in await sensorAnswers.step(for: prompt, kind: kind) }
         let presenter = TerminalVerificationPresenter(
             terminal: context.terminal, text: text, page: page, answers: sensorAnswers,
-            secrets: VerificationSecrets(code: code, fundPassword: fundPassword))
+            secrets: VerificationSecrets(code: code, fundPassword: fundPassword), emailCodes: emailCodes)
 
         let result = await context.client.verify(
             VerificationContext(action: action, parameters: parameters, localizedReason: description),
@@ -35,7 +37,12 @@ struct TerminalVerification {
         case .succeeded(let proof):
             return proof
         case .cancelled:
-            if page.currentKind == .securityHold { throw CLIFailure.held() }
+            switch page.currentKind {
+            case .securityHold?: throw CLIFailure.held()
+            case .policyLimit?: throw CLIFailure.policyLimit()
+            case .newValueLocked?: throw CLIFailure.newValueLocked()
+            default: break
+            }
             guard let reason = page.giveUpReason else { throw CLIFailure.cancelled() }
             if page.currentKind == .startFailed, await !serverAnswers() {
                 throw CLIFailure.failed(text.serverUnreachable)

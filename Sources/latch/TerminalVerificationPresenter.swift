@@ -11,6 +11,8 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     let page: VerificationPage
     let answers: SensorAnswers
     let secrets: VerificationSecrets
+    /// Where the emailed code comes from (issue 30 §3); `nil`: the person types it.
+    var emailCodes: VerificationEmailCodes? = nil
 
     func present(_ screen: VerificationScreen, respond: VerificationResponder) async {
         // A busy screen shown again unchanged is not drawn twice; every other screen is drawn and answered.
@@ -41,6 +43,10 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         terminal.line(terminal.paint("【\(screen.title)】", .bold))
         if let operation = screen.operationDescription {
             terminal.line(operation)
+        }
+        if let requirement = screen.requirement, page.isNewRequirement(requirement) {
+            // Issue 30 §3: what the policy asks for, once per verification.
+            terminal.line(terminal.paint(requirement, .bold))
         }
         let tone: Terminal.Style? = screen.tone == .warning ? .yellow : nil
         terminal.line(tone.map { terminal.paint(screen.message, $0) } ?? screen.message)
@@ -101,14 +107,56 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             }
         case .noMethodAvailable:
             page.giveUp(screen.message, respond: respond)
-        case .securityHold:
-            // Issue 19 §2: the page is printed once; "关闭" / "Close" ends it, and `verify` exits with 4.
+        case .securityHold, .policyLimit, .newValueLocked:
+            // Issue 19 §2, issue 30 §3: the page is printed once; "关闭" / "Close" ends it, and `verify` exits
+            // with 4, 5 or 6.
             respond(.tapped(.cancel))
+        case .factorPassed:
+            // Issue 30 §3: the step was printed; on to the next factor.
+            respond(.tapped(.continue))
+        case .emailCode:
+            await answerEmailCode(screen, respond: respond)
         case .passkey:
             // Busy pages (the software authenticator answers at once) were not answered above; here the
             // passkey page waits after a refused or failed attempt.
             await chooseWithoutScript(screen, giveUpMessage: screen.message, respond: respond)
         }
+    }
+
+    /// The emailed code's page (issue 30 §3): "发送验证码" / "Send Code" first (counting the outbox's codes
+    /// before; a person at a terminal chooses), then the code from the outbox once, else typed. A script
+    /// without the outbox moves on to a secret it was given.
+    private func answerEmailCode(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        let readsOutbox = await emailCodes?.readsOutbox == true
+        if screen.input == nil {
+            if terminal.inputIsTerminal, !readsOutbox { return await choose(screen, respond: respond) }
+            guard screen.button(.sendCode)?.isEnabled == true else { return }
+            do {
+                try await emailCodes?.willSend()
+            } catch {
+                return page.giveUp(outboxFailure(error), respond: respond)
+            }
+            return respond(.tapped(.sendCode))
+        }
+        if readsOutbox {
+            do {
+                if let code = try await emailCodes?.take() {
+                    return respond(.submittedCode(VerificationSecret(code)))
+                }
+            } catch {
+                return page.giveUp(outboxFailure(error), respond: respond)
+            }
+        }
+        let hasOtherSecret = await secrets.hasCode ? true : await secrets.hasFundPassword
+        if !terminal.inputIsTerminal, hasOtherSecret, screen.button(.otherMethod) != nil {
+            return respond(.tapped(.otherMethod))
+        }
+        await askSecret(screen, respond: respond, isCode: true)
+    }
+
+    /// The line for a failure to read the outbox.
+    private func outboxFailure(_ error: any Error) -> String {
+        (error as? CLIFailure)?.message ?? text.noOutbox
     }
 
     /// After a failed or refused biometric prompt: the next scripted answer picks the page's button

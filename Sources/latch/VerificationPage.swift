@@ -7,12 +7,22 @@ final class VerificationPage: Sendable {
     private let current = Mutex<(screen: VerificationScreen, respond: VerificationResponder)?>(nil)
     /// Why the CLI gave up on the page (nothing left to answer with), when it did.
     private let gaveUp = Mutex<String?>(nil)
+    /// The policy's requirement line last printed (issue 30 §3).
+    private let requirement = Mutex<String?>(nil)
 
     /// Makes `screen` the one on show; returns whether it differs from the previous one.
     func show(_ screen: VerificationScreen, respond: VerificationResponder) -> Bool {
         current.withLock { current in
             defer { current = (screen, respond) }
             return current?.screen != screen
+        }
+    }
+
+    /// Whether `line` differs from the requirement printed last (and remembers it).
+    func isNewRequirement(_ line: String) -> Bool {
+        requirement.withLock { last in
+            defer { last = line }
+            return last != line
         }
     }
 
