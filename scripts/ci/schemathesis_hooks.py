@@ -331,6 +331,11 @@ CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[tuple[str, str]] | None]] = {
             ("credential_id", "unknown"),
             ("challenge_id", "unknown_or_used"),
             ("cursor", "invalid"),
+            # Issue 30 §2: what this verification accepts is a server-side fact (its policy, what passed).
+            ("method", "not_offered"),
+            ("method", "already_passed"),
+            ("method", "not_set"),
+            ("code", "not_sent"),
         }),
     ),
 }
