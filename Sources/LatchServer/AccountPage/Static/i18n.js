@@ -143,6 +143,9 @@ const eventNames = {
   security_reset: ["Everything signed out", "安全重置：全部退出登录"],
   security_hold_started: ["Actions paused", "操作已暂停"], security_hold_ended: ["Actions resumed", "操作已恢复"],
   anti_phishing_code_changed: ["Anti-phishing code changed", "防钓鱼码已修改"],
+  verification_policy_applied: ["Two verifications asked for", "需要两项验证"],
+  verification_limit_reached: ["Daily limit reached", "已达每日额度"],
+  new_value_locked: ["New address waiting", "新地址等待期"],
 };
 
 // Why a hold runs (`reason`), both languages.

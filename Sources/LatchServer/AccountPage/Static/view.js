@@ -11,6 +11,7 @@ const recognisable = new Set([
   "totp_activated", "totp_disabled", "recovery_code_used", "fund_password_set", "fund_password_changed",
   "verification_passed", "verification_redeemed", "device_bound", "device_unbound", "security_settings_changed",
   "identity_linked", "identity_unlinked", "passkey_added", "passkey_removed", "anti_phishing_code_changed",
+  "new_value_locked",
 ]);
 
 /** Whether `event` (a security event) gets a "this wasn't me" button: a sign-in or change from another session. */
