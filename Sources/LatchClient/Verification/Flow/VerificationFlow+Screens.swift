@@ -139,24 +139,7 @@ struct VerificationScreens {
         var buttons = [
             button(.submit, strings.submit, hint: strings.submitHint(method.method), role: .primary, enabled: !busy)
         ]
-        if let other = session.otherSecret(than: method) {
-            buttons.append(
-                button(
-                    .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
-                    enabled: !busy))
-        }
-        if session.passkey != nil {
-            buttons.append(
-                button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
-        }
-        if let route = session.biometrics.route {
-            buttons.append(
-                button(
-                    .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
-                    role: .secondary, enabled: !busy))
-        }
-        buttons += biometricRepairs(session, notice: notice, enabled: !busy)
-        buttons.append(cancel())
+        buttons += waysOut(of: method, session, notice: notice, busy: busy)
         let message = busy ? strings.verifying : (noticeMessage ?? prompt)
         let detail = busy ? nil : noticeDetail
         return screen(
@@ -243,24 +226,7 @@ struct VerificationScreens {
             buttons.append(
                 button(.sendCode, strings.sendCode, hint: strings.sendCodeHint, role: .primary, enabled: !busy))
         }
-        if let other = session.otherSecret(than: .emailCode) {
-            buttons.append(
-                button(
-                    .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
-                    enabled: !busy))
-        }
-        if session.passkey != nil {
-            buttons.append(
-                button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
-        }
-        if let route = session.biometrics.route {
-            buttons.append(
-                button(
-                    .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
-                    role: .secondary, enabled: !busy))
-        }
-        buttons += biometricRepairs(session, notice: notice, enabled: !busy)
-        buttons.append(cancel())
+        buttons += waysOut(of: .emailCode, session, notice: notice, busy: busy)
         let message = busy ? strings.verifying : (noticeMessage ?? prompt)
         return screen(
             .emailCode, icon: busy ? .progress : .email, title: strings.emailCodeTitle, message: message,
@@ -387,6 +353,33 @@ struct VerificationScreens {
 
     /// What can bring biometrics back once the password page replaced them: the device passcode after a
     /// lockout (B2 −8), Settings for −5, −6 and −7.
+    /// The buttons of a code page below its own: another code method, the passkey, biometrics, their
+    /// repairs, and "取消" / "Cancel".
+    private func waysOut(of method: VerificationFlow.SecretMethod, _ session: Session, notice: Notice?, busy: Bool)
+        -> [VerificationButton]
+    {
+        var buttons: [VerificationButton] = []
+        if let other = session.otherSecret(than: method) {
+            buttons.append(
+                button(
+                    .otherMethod, strings.otherMethod, hint: strings.otherMethodHint(other.method), role: .secondary,
+                    enabled: !busy))
+        }
+        if session.passkey != nil {
+            buttons.append(
+                button(.usePasskey, strings.usePasskey, hint: strings.usePasskeyHint, role: .secondary, enabled: !busy))
+        }
+        if let route = session.biometrics.route {
+            buttons.append(
+                button(
+                    .useBiometrics, strings.useBiometrics(route.sensor), hint: strings.useBiometricsHint(route.sensor),
+                    role: .secondary, enabled: !busy))
+        }
+        buttons += biometricRepairs(session, notice: notice, enabled: !busy)
+        buttons.append(cancel())
+        return buttons
+    }
+
     private func biometricRepairs(_ session: Session, notice: Notice?, enabled: Bool) -> [VerificationButton] {
         var buttons: [VerificationButton] = []
         if let locked = session.biometrics.lockedRoute {
