@@ -122,7 +122,8 @@ let package = Package(
         ),
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
         // `swift test` build them beside the test bundle.
-        .testTarget(name: "CLITests", dependencies: ["latch", "latchd", "LatchCore", "LatchTestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["latch", "latchd", "LatchClient", "LatchCore", "LatchTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

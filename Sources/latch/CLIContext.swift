@@ -23,7 +23,10 @@ struct CLIContext: Sendable {
         language = options.language
         home = options.homeDirectory
         vault = FileVault(directory: home)
-        client = LatchClient(serverURL: serverURL, vault: vault, acceptLanguage: language.rawValue)
+        // Sessions are bound to a software DPoP key kept in the home (vault item `dpop-key`, a `0600` file; issue 31).
+        client = LatchClient(
+            serverURL: serverURL, vault: vault, acceptLanguage: language.rawValue,
+            dpopKeys: SoftwareDPoPKeyStore(vault: vault))
         keys = SoftwareDeviceKeyStore(vault: vault)
         let server = serverURL
         let origin = ProcessInfo.processInfo.environment["LATCH_PASSKEY_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 }

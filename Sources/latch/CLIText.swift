@@ -207,7 +207,7 @@ struct CLIText: Sendable {
     var sessionHeaders: [String] {
         [
             language.pick("当前", "CURRENT"), "ID", language.pick("设备", "DEVICE"), language.pick("平台", "PLATFORM"),
-            language.pick("最近活动", "LAST ACTIVE")
+            language.pick("密钥绑定", "BOUND"), language.pick("最近活动", "LAST ACTIVE")
         ]
     }
     var thisDevice: String { language.pick("本机", "this device") }

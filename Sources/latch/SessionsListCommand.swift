@@ -2,7 +2,8 @@ import ArgumentParser
 import LatchClient
 import LatchCore
 
-/// `latch sessions [list]`: a table of the signed-in devices, this one marked.
+/// `latch sessions [list]`: a table of the signed-in devices, this one marked, each saying whether it is
+/// bound to a DPoP key (issue 31).
 struct SessionsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the signed-in devices (this one marked).")
@@ -26,6 +27,7 @@ struct SessionsListCommand: AsyncParsableCommand {
                 session.id,
                 session.deviceName ?? session.deviceModel ?? "–",
                 session.platform ?? "–",
+                session.bound ? "DPoP" : "–",
                 CLIText.time(session.lastActiveAt) + (session.current ? " (\(context.text.thisDevice))" : "")
             ]
         }

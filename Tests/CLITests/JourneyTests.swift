@@ -345,6 +345,14 @@ struct JourneyTests {
             let sessions = try JSONDecoder().decode([[String: JSONValue]].self, from: Data(listed.output.utf8))
             #expect(sessions.count == 2)
             #expect(sessions.filter { $0["current"] == .bool(true) }.count == 1)
+            // Issue 31 §3: both CLI sessions are bound to their home's software DPoP key (a 0600 file).
+            #expect(sessions.allSatisfy { $0["bound"] == .bool(true) }, "\(listed)")
+            #expect(rows.dropFirst().allSatisfy { $0.contains("DPoP") }, "\(table)")
+            let keyFile = j.home("phone").appendingPathComponent("dpop-key").path
+            let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(keyFile)")
+            // The laptop's session was ended by the phone: its key went with it (issue 31 §3).
+            #expect(!FileManager.default.fileExists(atPath: j.home("laptop").appendingPathComponent("dpop-key").path))
             #expect(
                 revoke.status == 0 && revoke.output.contains(j.text("已退出所有其他设备", "Signed out every other device.")),
                 "\(revoke)")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchClient
 import LatchTestSupport
 import Testing
 
@@ -11,16 +12,16 @@ import Testing
 typealias Latchd = LatchdProcess
 
 extension LatchdProcess {
-    /// `GET /v1/security-events` with the session stored in `home`: the event types, newest first.
+    /// `GET /v1/security-events` with the session stored in `home`: the event types, newest first. Sent by
+    /// LatchClient as `latch` itself would, with the home's DPoP key (its sessions are bound, issue 31).
     func securityEventTypes(home: URL) async throws -> [String] {
-        let session = try Data(contentsOf: home.appendingPathComponent("session"))
-        let stored = try JSONDecoder().decode(StoredTokens.self, from: session)
-        let answer = try await send("GET", "/v1/security-events", bearer: stored.access_token)
-        #expect(answer.status == 200)
-        return try answer.decode(Page.self).events.map(\.type)
+        let vault = FileVault(directory: home)
+        let client = LatchClient(serverURL: url, vault: vault, dpopKeys: SoftwareDPoPKeyStore(vault: vault))
+        let restored = await client.restoreSession()
+        guard case .signedIn = restored else {
+            Issue.record("no session in \(home.path): \(restored)")
+            return []
+        }
+        return try await client.securityEvents().events.map(\.type)
     }
-
-    private struct StoredTokens: Decodable { let access_token: String }
-    private struct Event: Decodable { let type: String }
-    private struct Page: Decodable { let events: [Event] }
 }

@@ -13,7 +13,7 @@ import Vapor
 final class LiveServer: Sendable {
     private let time: Mutex<Date>
 
-    static func start() async throws -> LiveServer {
+    static func start(adjust: (inout LatchConfig) -> Void = { _ in }) async throws -> LiveServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let server = LiveServer()
@@ -23,6 +23,7 @@ final class LiveServer: Sendable {
         // The clock is the test's and stands still between steps, so buckets would never refill.
         config.rateLimits = RateLimits.standard.scaled(by: 1000)
         config.useLoadIndependentLimits()
+        adjust(&config)
         let started = try await InProcessLatchd.start(config, clock: LatchClock { [server] in server.now })
         server.started.withLock { $0 = started }
         return server
@@ -45,8 +46,11 @@ final class LiveServer: Sendable {
     func stop() async throws { try await started.withLock { $0 }?.stop() }
 
     /// A client of this server with its own vault, on the same clock.
-    func client(vault: InMemoryVault = InMemoryVault()) -> LatchClient {
-        LatchClient(serverURL: serverURL, vault: vault, clock: { [self] in self.now })
+    /// With `dpop`, its sessions are bound to a software DPoP key in the vault (issue 31).
+    func client(vault: InMemoryVault = InMemoryVault(), dpop: Bool = false) -> LatchClient {
+        LatchClient(
+            serverURL: serverURL, vault: vault, clock: { [self] in self.now },
+            dpopKeys: dpop ? SoftwareDPoPKeyStore(vault: vault) : nil)
     }
 
     /// The latest code mailed to `address`.
@@ -57,8 +61,10 @@ final class LiveServer: Sendable {
 }
 
 /// Runs `body` with a live server, stopping it afterwards.
-func withLiveServer(_ body: (LiveServer) async throws -> Void) async throws {
-    let server = try await LiveServer.start()
+func withLiveServer(
+    adjust: (inout LatchConfig) -> Void = { _ in }, _ body: (LiveServer) async throws -> Void
+) async throws {
+    let server = try await LiveServer.start(adjust: adjust)
     do {
         try await body(server)
     } catch {

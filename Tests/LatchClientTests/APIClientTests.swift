@@ -100,7 +100,7 @@ struct APIClientTests {
     /// The status latchd uses for each code.
     static func status(of code: LatchErrorCode) -> Int {
         switch code {
-        case .wrongCredentials, .sessionExpired: 401
+        case .wrongCredentials, .sessionExpired, .dpopInvalid, .useDPoPNonce: 401
         case .locked: 423
         case .wrongCode, .validationFailed, .malformedBody: 400
         case .payloadTooLarge: 413

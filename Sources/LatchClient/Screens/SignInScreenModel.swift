@@ -291,7 +291,7 @@
                 .methodNotAllowed,
                 .unsupportedMediaType, .conflict, .verificationRequired, .verificationInvalid, .noVerificationMethod,
                 .limitReached, .internalError, .accountDisabled, .securityHold, .accountFrozen, .policyLimit,
-                .newValueLocked, nil:
+                .newValueLocked, .dpopInvalid, .useDPoPNonce, nil:
                 break
             }
             self.failure = shown

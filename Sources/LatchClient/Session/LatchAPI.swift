@@ -16,11 +16,16 @@ public struct LatchAPI: Sendable {
     public let transport: any HTTPTransport
     /// Sent as `Accept-Language`, choosing the language of the server's messages (zh-Hans or en).
     public var acceptLanguage: String?
+    /// Signs every request to the server with the session's DPoP key (issue 31 §3); nil: bearer tokens.
+    public var dpop: DPoPSigner?
 
-    public init(serverURL: URL, transport: any HTTPTransport, acceptLanguage: String? = nil) {
+    public init(
+        serverURL: URL, transport: any HTTPTransport, acceptLanguage: String? = nil, dpop: DPoPSigner? = nil
+    ) {
         self.serverURL = serverURL
         self.transport = transport
         self.acceptLanguage = acceptLanguage
+        self.dpop = dpop
     }
 
     // MARK: - Building blocks
@@ -54,8 +59,19 @@ public struct LatchAPI: Sendable {
         }
     }
 
-    /// Sends `request`; a transport failure becomes `LatchClientError.network`.
+    /// Sends `request`; a transport failure becomes `LatchClientError.network`. With a DPoP key (`dpop`),
+    /// a request to the server carries a proof, and one refused with USE_DPOP_NONCE is signed again once
+    /// with the nonce the answer gave.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let dpop, (try? ServerURLPolicy.checkTokenDestination(request.url, server: serverURL)) != nil else {
+            return try await sendOnce(request)
+        }
+        let response = try await sendOnce(try await dpop.signed(request))
+        guard dpop.learnNonce(from: response) else { return response }
+        return try await sendOnce(try await dpop.signed(request))
+    }
+
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         do {
             return try await transport.send(request)
         } catch let error as LatchClientError {

@@ -5,11 +5,14 @@ extension LatchClient {
     /// Signs out (C9): the session ends here at once (tokens deleted from the vault, in-flight refreshes
     /// cancelled and discarded, `state` moves to `.signedOut`, announced once), then the server is told
     /// (`POST /v1/logout`; a failure there is ignored), then `clearAppData` runs for the app's own
-    /// signed-in data. Other vault items (settings, the installation id, device keys) are kept.
+    /// signed-in data. Other vault items (settings, the installation id, device keys) are kept; the
+    /// session's DPoP key is discarded.
     public func signOut(clearAppData: (@Sendable () async -> Void)? = nil) async {
         if let ended = await coordinator.signOut() {
             await endOnServer(ended)
         }
+        // The session's DPoP key goes with it (issue 31 §3), after the server was told with its last proof.
+        try? await api.dpop?.discard()
         await clearAppData?()
     }
 

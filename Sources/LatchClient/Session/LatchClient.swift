@@ -40,15 +40,20 @@ public final class LatchClient: Sendable {
     ///     device's: the first of `Locale.preferredLanguages` that Latch speaks, else English.
     ///   - refreshPolicy: when to refresh (default: less than 5 minutes left).
     ///   - clock: the current time; injected so that tests decide it.
+    ///   - dpopKeys: where the session's DPoP key is kept (issue 31): with one, every sign-in binds its
+    ///     session to the key (`DPoPKeyStores.platformDefault(vault:)`: the Secure Enclave on iOS), every
+    ///     request carries a proof, and signing out discards the key; nil: bearer sessions.
     public init(
         serverURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(),
         acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, dpopKeys: (any DPoPKeyStore)? = nil
     ) {
         assert(ServerURLPolicy.allows(serverURL), InsecureServerURL(url: serverURL).description)
         let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
+        let signer = dpopKeys.map { DPoPSigner(keys: $0, clock: clock) }
         let api = LatchAPI(
-            serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue)
+            serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue,
+            dpop: signer)
         let broadcast = SessionStateBroadcast(.signedOut)
         self.language = language
         self.api = api
@@ -58,7 +63,8 @@ public final class LatchClient: Sendable {
         self.identity = InstallationIdentity(vault: vault)
         self.coordinator = RefreshCoordinator(
             vault: vault, policy: refreshPolicy, clock: clock, broadcast: broadcast,
-            refresh: { refreshToken in try await api.refreshGrant(refreshToken: refreshToken) })
+            refresh: { refreshToken in try await api.refreshGrant(refreshToken: refreshToken) },
+            sessionEnded: { try? await signer?.discard() })
     }
 
     // MARK: - State

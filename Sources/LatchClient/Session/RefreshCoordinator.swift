@@ -40,11 +40,15 @@ actor RefreshCoordinator {
     private var refreshCount: UInt64 = 0
     /// The last vault write failed; retried before the next use of the token.
     private var vaultBehind = false
+    /// Runs when the server ended the session (a security reset, a freeze): the DPoP key goes with it.
+    private let sessionEnded: @Sendable () async -> Void
 
     init(
         vault: any TokenVault, policy: RefreshPolicy, clock: @escaping @Sendable () -> Date,
-        broadcast: SessionStateBroadcast, refresh: @escaping RefreshOperation
+        broadcast: SessionStateBroadcast, refresh: @escaping RefreshOperation,
+        sessionEnded: @escaping @Sendable () async -> Void = {}
     ) {
+        self.sessionEnded = sessionEnded
         self.vault = vault
         self.policy = policy
         self.clock = clock
@@ -216,6 +220,7 @@ actor RefreshCoordinator {
             if let error = error as? LatchClientError, error.isSessionExpired || error.isAccountFrozen {
                 if inFlight?.id == id { inFlight = nil }
                 await endSession(as: .signedOut)
+                await sessionEnded()
             }
             throw error
         }

@@ -77,7 +77,7 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
             self = details.retryAfter.map { .rateLimited(retryAfter: $0) } ?? .other(code: code)
         case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .methodNotAllowed,
             .unsupportedMediaType, .verificationRequired, .limitReached, .internalError, .accountDisabled,
-            .accountFrozen:
+            .accountFrozen, .dpopInvalid, .useDPoPNonce:
             self = .other(code: code)
         case nil:
             self = status == 404 ? .verificationGone : .other(code: code)

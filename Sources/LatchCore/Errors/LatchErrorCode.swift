@@ -50,12 +50,20 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
     /// A value of the action's locked parameter (e.g. a withdrawal address) this user never used before
     /// is time-locked (issue 30 §1): the body carries `parameter` and `locked_until` (403).
     case newValueLocked = "NEW_VALUE_LOCKED"
+    /// A DPoP proof (RFC 9449) is missing where the session or `LATCH_DPOP=required` needs one, or fails a
+    /// check; `reasons` names which (`missing`, `wrong_htu`, `replayed`, `wrong_key`, …). The answer carries
+    /// `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `invalid_token` for a bound token sent as
+    /// `Bearer`) (401; 400 at the token endpoint, as RFC 9449 §5 says).
+    case dpopInvalid = "DPOP_INVALID"
+    /// The proof must carry the server's current nonce (`LATCH_DPOP_NONCE=1`): the `DPoP-Nonce` header of
+    /// this answer holds it; sign the proof again with it (401; 400 at the token endpoint, RFC 9449 §8).
+    case useDPoPNonce = "USE_DPOP_NONCE"
 
     /// The HTTP status this code answers with unless the case says otherwise (the one place that
     /// pairs them; e.g. VALIDATION_FAILED is 422 for a value that breaks a rule, 400 for a missing one).
     public var defaultStatus: Int {
         switch self {
-        case .wrongCredentials, .sessionExpired: 401
+        case .wrongCredentials, .sessionExpired, .dpopInvalid, .useDPoPNonce: 401
         case .locked: 423
         case .wrongCode, .validationFailed, .malformedBody: 400
         case .payloadTooLarge: 413
@@ -119,6 +127,10 @@ public enum LatchErrorCode: String, Sendable, Codable, CaseIterable {
         case (.policyLimit, .en): "This would exceed your limit for the last 24 hours."
         case (.newValueLocked, .zhHans): "为保障资金安全，新地址需等待一段时间后才能使用"
         case (.newValueLocked, .en): "For your security, a new address can be used only after a waiting period."
+        case (.dpopInvalid, .zhHans): "请求未通过设备密钥校验"
+        case (.dpopInvalid, .en): "This request is not signed by the key its session is bound to."
+        case (.useDPoPNonce, .zhHans): "请使用服务器提供的随机数重新签名请求"
+        case (.useDPoPNonce, .en): "Sign the request again with the server's nonce (DPoP-Nonce)."
         }
     }
 }

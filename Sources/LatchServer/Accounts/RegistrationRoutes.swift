@@ -29,7 +29,10 @@ struct RegistrationRoutes: RouteCollection {
         guard let id = req.idParameter else {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
-        let tokens = try await req.registrations.verify(id, code: body.code, device: body.device)
+        var registrations = req.registrations
+        registrations.dpopKey = try await req.latch.dpop.grantKey(
+            req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970, on: req.db)
+        let tokens = try await registrations.verify(id, code: body.code, device: body.device)
         return try await tokens.encodeResponse(status: .created, for: req)
     }
 }

@@ -14,6 +14,8 @@ struct RegistrationService: Sendable {
     let clientIP: String?
     /// The language of the mails and of the errors.
     let language: LatchLanguage
+    /// The DPoP key the request proved: the new session is bound to it (issue 31 §1); nil: a bearer session.
+    var dpopKey: String? = nil
 
     /// Mails a code to `email` (or the warning, when it has an account); `password` (checked against the
     /// policy by the edge) and `nickname` wait with the code until it is used.
@@ -46,7 +48,7 @@ struct RegistrationService: Sendable {
         try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
             .rememberDevice(Validate.deviceName(device?.id), of: try user.requireID())
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, event: .registered, now: now, on: db
+            for: user, device: device, ip: clientIP, event: .registered, boundTo: dpopKey, now: now, on: db
         )
         .tokens
     }

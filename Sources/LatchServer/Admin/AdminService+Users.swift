@@ -68,7 +68,7 @@ extension AdminService {
                         id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName,
                         deviceModel: $0.deviceModel,
                         platform: $0.platform, ip: $0.ip, createdAt: Date(timeIntervalSince1970: $0.createdAt),
-                        lastActiveAt: Date(timeIntervalSince1970: $0.lastActiveAt))
+                        lastActiveAt: Date(timeIntervalSince1970: $0.lastActiveAt), bound: $0.dpopJKT != nil)
                 }
             let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(
                 \.$createdAt

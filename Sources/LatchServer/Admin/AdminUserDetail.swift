@@ -55,9 +55,11 @@ public struct AdminSession: Codable, Sendable, Equatable {
     public var ip: String?
     public var createdAt: Date
     public var lastActiveAt: Date
+    /// Whether the session is bound to a DPoP key (issue 31).
+    public var bound: Bool
 
     enum CodingKeys: String, CodingKey {
-        case id, platform, ip
+        case id, platform, ip, bound
         case deviceName = "device_name"
         case deviceModel = "device_model"
         case createdAt = "created_at"

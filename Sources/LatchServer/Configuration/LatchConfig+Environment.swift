@@ -127,6 +127,7 @@ extension LatchConfig {
         try config.readOperations(value)
         try config.readContainment(value)
         try config.readPolicy(value)
+        try config.readDPoP(value)
         config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config
     }

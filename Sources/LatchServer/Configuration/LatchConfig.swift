@@ -104,6 +104,10 @@ public struct LatchConfig: Sendable {
     /// How long a security hold pauses the held actions after a security change, in hours
     /// (`LATCH_SECURITY_HOLD_HOURS`, 0–8760, default 24; 0 turns holds off). Issue 19 §2.
     public var securityHoldHours = 24
+    /// Whether grants may (`optional`) or must (`required`) carry a DPoP proof (`LATCH_DPOP`, issue 31).
+    public var dpop = DPoPMode.optional
+    /// Whether DPoP proofs must carry a server nonce (`LATCH_DPOP_NONCE=1`, RFC 9449 §8).
+    public var dpopNonces = false
     /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default
     /// `withdrawal`), e.g. `withdrawal,internal_transfer,view_private_key`.
     public var holdActions = ["withdrawal"]

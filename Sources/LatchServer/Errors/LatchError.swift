@@ -12,6 +12,10 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var details: LatchErrorDetails
     /// An explanation replacing the code's standard message (already in the caller's language).
     public var message: String?
+    /// The `WWW-Authenticate` header of a DPoP refusal at a resource (RFC 9449 §7.1); nil: none.
+    public var authenticate: String?
+    /// The `DPoP-Nonce` header (RFC 9449 §8): the nonce the client must sign its next proof with.
+    public var dpopNonce: String?
 
     /// `status` defaults to the code's (`LatchErrorCode.defaultStatus`).
     public init(
@@ -68,6 +72,22 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     /// even be queued. Nothing was sent; asking again later works.
     static let deliveryQueueFull = LatchError(
         .internalError, status: .serviceUnavailable, reasons: ["delivery_queue_full"], retryAfter: 30)
+    /// DPOP_INVALID naming the failed check (`reason`): 400 at the token endpoint (RFC 9449 §5: the error
+    /// `invalid_dpop_proof`), 401 at a resource with `WWW-Authenticate: DPoP` naming `error` (§7.1).
+    static func dpopInvalid(_ reason: String, atTokenEndpoint: Bool, error: String = "invalid_dpop_proof")
+        -> LatchError
+    {
+        var refusal = LatchError(.dpopInvalid, status: atTokenEndpoint ? .badRequest : nil, reasons: [reason])
+        if !atTokenEndpoint { refusal.authenticate = #"DPoP error="\#(error)", algs="ES256""# }
+        return refusal
+    }
+    /// USE_DPOP_NONCE with the nonce to sign with (RFC 9449 §8): 400 at the token endpoint, 401 at a resource.
+    static func useDPoPNonce(_ nonce: String, atTokenEndpoint: Bool) -> LatchError {
+        var refusal = LatchError(.useDPoPNonce, status: atTokenEndpoint ? .badRequest : nil)
+        refusal.dpopNonce = nonce
+        if !atTokenEndpoint { refusal.authenticate = #"DPoP error="use_dpop_nonce", algs="ES256""# }
+        return refusal
+    }
     /// 429 with the seconds to wait.
     static func rateLimited(retryAfter: Int) -> LatchError {
         LatchError(.rateLimited, retryAfter: max(1, retryAfter))

@@ -38,6 +38,8 @@ struct LatchErrorMiddleware: Middleware {
         headers.contentType = .json
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         if let retryAfter = error.retryAfter { headers.replaceOrAdd(name: .retryAfter, value: "\(retryAfter)") }
+        if let authenticate = error.authenticate { headers.replaceOrAdd(name: .wwwAuthenticate, value: authenticate) }
+        if let nonce = error.dpopNonce { headers.replaceOrAdd(name: "DPoP-Nonce", value: nonce) }
         let data = (try? LatchJSON.encoder.encode(body)) ?? Data(#"{"error":"INTERNAL_ERROR"}"#.utf8)
         return Response(status: error.status, headers: headers, body: .init(data: data))
     }

@@ -11,6 +11,8 @@ struct IdentitySignIn {
     let clientIP: String?
     /// The language of the mails (new device, sign-in code).
     let language: LatchLanguage
+    /// The DPoP key the request proved: the new session is bound to it (issue 31 §1); nil: a bearer session.
+    var dpopKey: String? = nil
 
     /// The new-device screening with the same services, database, address and language.
     private var screening: NewDeviceScreening {
@@ -52,7 +54,8 @@ struct IdentitySignIn {
             }
         }
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, now: now, on: db
+            for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, boundTo: dpopKey,
+            now: now, on: db
         )
         .tokens
     }

@@ -12,6 +12,8 @@ struct PasskeySignIn {
     let clientIP: String?
     /// The language of the request (nothing is mailed on a passkey sign-in today).
     let language: LatchLanguage
+    /// The DPoP key the request proved: the new session is bound to it (issue 31 §1); nil: a bearer session.
+    var dpopKey: String? = nil
 
     /// An assertion answering sign-in challenge `challengeID` from
     /// `POST /v1/passkeys/authentication/options`. The challenge is used up before anything is
@@ -51,7 +53,9 @@ struct PasskeySignIn {
         try await recordUse(passkey, assertion: assertion, session: nil, now: seconds)
         try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
             .rememberDevice(Validate.deviceName(device?.id), of: userID)
-        return try await latch.startSession(for: user, device: device, ip: clientIP, now: now, on: db).tokens
+        return try await latch.startSession(
+            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+        ).tokens
     }
 
     /// Stores the new counter, backup state and time of use, in one conditional statement: a counter

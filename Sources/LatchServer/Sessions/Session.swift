@@ -23,6 +23,8 @@ final class Session: Model, @unchecked Sendable {
     @OptionalField(key: "device_model") var deviceModel: String?
     @OptionalField(key: "platform") var platform: String?
     @OptionalField(key: "ip") var ip: String?
+    /// The thumbprint of the DPoP key the session is bound to (issue 31 §1); nil: a bearer session.
+    @OptionalField(key: "dpop_jkt") var dpopJKT: String?
 
     init() {}
 
@@ -30,7 +32,7 @@ final class Session: Model, @unchecked Sendable {
         SessionInfo(
             id: id?.uuidString.lowercased() ?? "", deviceName: deviceName, deviceModel: deviceModel, platform: platform,
             ip: ip, createdAt: Date(timeIntervalSince1970: createdAt),
-            lastActiveAt: Date(timeIntervalSince1970: lastActiveAt), current: id == current)
+            lastActiveAt: Date(timeIntervalSince1970: lastActiveAt), current: id == current, bound: dpopJKT != nil)
     }
 }
 

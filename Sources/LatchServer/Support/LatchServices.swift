@@ -29,6 +29,8 @@ public final class LatchServices: Sendable {
     let verifications = VerificationStore()
     let identities = IdentityStore()
     let verificationTokens: VerificationTokens
+    /// DPoP (RFC 9449, issue 31): the grants' binding and the resource requests' proofs.
+    let dpop: DPoPGuard
     public let delivery: any MessageDelivery
     /// The token buckets of `config.rateLimits` (in this instance's memory).
     let rateLimiter: RateLimiter
@@ -65,6 +67,7 @@ public final class LatchServices: Sendable {
         self.totp = totp
         self.challenges = challenges
         self.verificationTokens = verificationTokens
+        self.dpop = DPoPGuard(mode: config.dpop, nonces: config.dpopNonces ? DPoPNonces(secrets: secrets) : nil)
         self.delivery = delivery
         self.rateLimiter = rateLimiter
         self.outbox = outbox

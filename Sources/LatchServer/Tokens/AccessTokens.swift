@@ -32,11 +32,13 @@ final class AccessTokens: Sendable {
     /// The signing keys as this instance last read them.
     var keys: SigningKeys { ring.current }
 
-    func issue(userID: UUID, sessionID: UUID, now: Date) async throws -> String {
+    /// A token for `sessionID`; with `boundTo` (a DPoP key's thumbprint) it carries `cnf.jkt`.
+    func issue(userID: UUID, sessionID: UUID, boundTo key: String? = nil, now: Date) async throws -> String {
         let iat = Int(now.timeIntervalSince1970)
         let claims = AccessTokenClaims(
             iss: issuer, sub: userID.uuidString.lowercased(), aud: AccessTokenClaims.audience, iat: iat,
-            exp: iat + Self.lifetime, jti: UUID().uuidString.lowercased(), sid: sessionID.uuidString.lowercased())
+            exp: iat + Self.lifetime, jti: UUID().uuidString.lowercased(), sid: sessionID.uuidString.lowercased(),
+            cnf: key.map(AccessTokenClaims.Confirmation.init(jkt:)))
         var header = JWTHeader()
         header.typ = "JWT"
         let keys = self.keys

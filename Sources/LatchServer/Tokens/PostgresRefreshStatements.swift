@@ -7,16 +7,18 @@ enum PostgresRefreshStatements {
     /// A presented token's counter, its session's rotation columns and its user (see
     /// `RefreshTokenRotation.Presented`).
     struct Find: PostgresPreparedStatement {
-        static let name = "latch_refresh_find_v2"
+        static let name = "latch_refresh_find_v3"
         static let sql = """
             SELECT r.counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at, s.refresh_expires_at, s.revoked_at,
-              s.created_at, u.email, u.email_verified, u.nickname, u.created_at
+              s.created_at, s.dpop_jkt, u.email, u.email_verified, u.nickname, u.created_at
             FROM refresh_tokens r
             JOIN sessions s ON s.id = r.session_id
             JOIN users u ON u.id = s.user_id
             WHERE r.token_hash = $1
             """
-        typealias Row = (Int, UUID, UUID, String, Int, Double?, Double, Double?, Double, String?, Bool, String?, Double)
+        typealias Row = (
+            Int, UUID, UUID, String, Int, Double?, Double, Double?, Double, String?, String?, Bool, String?, Double
+        )
 
         let tokenHash: String
 

@@ -42,13 +42,19 @@ struct RefreshTokenRotation: Sendable {
         case replayed(userID: UUID, sessionID: UUID)
         /// Unknown, expired or revoked.
         case invalid
+        /// The session is bound to a DPoP key and the refresh did not prove it (`presented`: the key it
+        /// proved, if any). Nothing moved: the chain stays the owner's (issue 31 §1).
+        case wrongKey(presented: String?)
+        /// `LATCH_DPOP=required` and the session is a bearer one: it cannot be refreshed (sign in again).
+        case notBound
     }
 
     /// Starts a session for `user` and returns its first tokens; 403 ACCOUNT_DISABLED when an operator
     /// disabled the account, 403 ACCOUNT_FROZEN when it is frozen (issue 19 §3): every grant comes here,
     /// so none signs such an account in.
+    /// `boundTo`: the DPoP key's thumbprint the session is bound to for its whole life (issue 31).
     func start(
-        user: User, device: DeviceInfo?, ip: String?, now: Date, on database: any Database
+        user: User, device: DeviceInfo?, ip: String?, boundTo key: String? = nil, now: Date, on database: any Database
     ) async throws -> (Session, TokenResponse) {
         if user.disabledAt != nil { throw LatchError.accountDisabled }
         if user.frozenAt != nil { throw LatchError.accountFrozen }
@@ -68,6 +74,7 @@ struct RefreshTokenRotation: Sendable {
         session.deviceModel = Validate.deviceName(device?.model)
         session.platform = Validate.deviceName(device?.platform)
         session.ip = ip
+        session.dpopJKT = key
         try await insert(session, on: database)
         // Read after the session exists: a disable or freeze that committed before this read is seen here,
         // and one that commits after it revokes this session with the user's others (AccountDisabling,
@@ -84,12 +91,20 @@ struct RefreshTokenRotation: Sendable {
     }
 
     /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
-    /// a rotation, one write (see `rotate`).
-    func refresh(_ token: String, now: Date, on database: any Database) async throws -> Outcome {
+    /// a rotation, one write (see `rotate`). `key`: the DPoP key the request proved (checked by the
+    /// caller); a bound session needs its own, before anything moves. `requireBinding`: `LATCH_DPOP=required`.
+    func refresh(_ token: String, key: String?, requireBinding: Bool = false, now: Date, on database: any Database)
+        async throws -> Outcome
+    {
         let seconds = now.timeIntervalSince1970
         guard let found = try await Presented.find(SecretBox.hash(token), on: database) else { return .invalid }
         var session = found.session
         guard isLive(session, at: seconds) else { return .invalid }
+        if let bound = session.dpopJKT {
+            guard key == bound else { return .wrongKey(presented: key) }
+        } else if requireBinding {
+            return .notBound
+        }
         let sessionID = try session.requireID()
         let secret = try secrets.open(session.sealedSecret)
 
@@ -165,7 +180,7 @@ struct RefreshTokenRotation: Sendable {
                     try row.value("presented_counter"), try row.uuid("id"), try row.uuid("user_id"),
                     try row.value("sealed_secret"), try row.value("counter"), try row.optionalValue("rotated_at"),
                     try row.value("refresh_expires_at"), try row.optionalValue("revoked_at"),
-                    try row.value("created_at"),
+                    try row.value("created_at"), try row.optionalValue("dpop_jkt"),
                     try row.optionalValue("user_email"), try row.value("user_email_verified"),
                     try row.optionalValue("user_nickname"), try row.value("user_created_at")
                 ))
@@ -179,10 +194,12 @@ struct RefreshTokenRotation: Sendable {
             (session.rotatedAt, session.refreshExpiresAt, session.revokedAt, session.createdAt) = (
                 row.5, row.6, row.7, row.8
             )
+            session.dpopJKT = row.9
             self.counter = row.0
             self.session = session
             self.user = User(
-                id: row.2, email: row.9, emailVerified: row.10, passwordHash: nil, nickname: row.11, createdAt: row.12)
+                id: row.2, email: row.10, emailVerified: row.11, passwordHash: nil, nickname: row.12,
+                createdAt: row.13)
         }
     }
 
@@ -219,11 +236,11 @@ struct RefreshTokenRotation: Sendable {
         let rows = try await database.sql.raw(
             """
             INSERT INTO sessions (id, user_id, sealed_secret, counter, refresh_expires_at, created_at, signed_in_at,
-              last_active_at, device_id, device_name, device_model, platform, ip)
+              last_active_at, device_id, device_name, device_model, platform, ip, dpop_jkt)
             SELECT \(bind: session.id), \(bind: session.userID), \(bind: session.sealedSecret), \(bind: session.counter),
               \(bind: session.refreshExpiresAt), \(bind: session.createdAt), \(bind: session.signedInAt),
               \(bind: session.lastActiveAt), \(bind: session.deviceID), \(bind: session.deviceName),
-              \(bind: session.deviceModel), \(bind: session.platform), \(bind: session.ip)
+              \(bind: session.deviceModel), \(bind: session.platform), \(bind: session.ip), \(bind: session.dpopJKT)
             WHERE EXISTS (SELECT 1 FROM users WHERE id = \(bind: session.userID) AND deleted_at IS NULL\(lock))
             RETURNING id
             """
@@ -257,9 +274,11 @@ struct RefreshTokenRotation: Sendable {
 
     private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {
         let sessionID = try session.requireID()
-        let access = try await accessTokens.issue(userID: try user.requireID(), sessionID: sessionID, now: now)
+        let access = try await accessTokens.issue(
+            userID: try user.requireID(), sessionID: sessionID, boundTo: session.dpopJKT, now: now)
         return TokenResponse(
-            accessToken: access, expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
+            accessToken: access, tokenType: session.dpopJKT == nil ? "Bearer" : "DPoP",
+            expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
             refreshExpiresIn: Int(session.refreshExpiresAt - now.timeIntervalSince1970),
             sessionId: sessionID.uuidString.lowercased(), user: user.info)
     }

@@ -9,7 +9,7 @@ import Foundation
 enum SQLiteRefreshStatements {
     static let find = """
         SELECT r.counter AS presented_counter, s.id, s.user_id, s.sealed_secret, s.counter, s.rotated_at,
-          s.refresh_expires_at, s.revoked_at, s.created_at,
+          s.refresh_expires_at, s.revoked_at, s.created_at, s.dpop_jkt,
           u.email AS user_email, u.email_verified AS user_email_verified, u.nickname AS user_nickname,
           u.created_at AS user_created_at
         FROM refresh_tokens r

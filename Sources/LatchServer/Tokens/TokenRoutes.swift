@@ -15,7 +15,12 @@ struct TokenRoutes: RouteCollection {
         let signIns = req.latchMetrics.signIns
         do {
             try req.chargeRateLimit(Self.rateLimitedAction(of: body.grantType))
-            let tokens = try await req.tokens.issue(try Grant(body))
+            let grant = try Grant(body)
+            var service = req.tokens
+            // The proof is checked (and used up) before the grant: a refused proof costs no guess.
+            service.dpopKey = try await req.latch.dpop.grantKey(
+                req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970, on: req.db)
+            let tokens = try await service.issue(grant)
             signIns.increment(body.grantType.rawValue, "succeeded")
             return tokens
         } catch {

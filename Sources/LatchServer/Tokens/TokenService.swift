@@ -17,6 +17,9 @@ struct TokenService: Sendable {
     /// The language of the mails a sign-in causes and of its errors.
     let language: LatchLanguage
     let logger: Logger
+    /// The DPoP key the request proved (`DPoPGuard.grantKey`): the new session is bound to it, and a bound
+    /// session refreshes only with it (issue 31 §1). nil: no proof.
+    var dpopKey: String? = nil
 
     /// Runs `grant` and answers the new tokens.
     func issue(_ grant: Grant) async throws -> TokenResponse {
@@ -36,8 +39,9 @@ struct TokenService: Sendable {
         case .sms(let phone, let code, let device):
             return try await identitySignIn.signIn(with: try await prover.provePhone(phone, code: code), device: device)
         case .passkey(let challengeID, let credential, let device):
-            return try await PasskeySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
-                .signIn(challengeID: challengeID, credential: credential, device: device)
+            return try await PasskeySignIn(
+                latch: latch, db: db, clientIP: clientIP, language: language, dpopKey: dpopKey
+            ).signIn(challengeID: challengeID, credential: credential, device: device)
         }
     }
 
@@ -50,7 +54,7 @@ struct TokenService: Sendable {
     }
 
     private var identitySignIn: IdentitySignIn {
-        IdentitySignIn(latch: latch, db: db, clientIP: clientIP, language: language)
+        IdentitySignIn(latch: latch, db: db, clientIP: clientIP, language: language, dpopKey: dpopKey)
     }
 
     private var prover: IdentityProver {
@@ -69,8 +73,9 @@ struct TokenService: Sendable {
         try AccountDisabling.refuse(user) // before the new-device check mails a code
         try AccountFreezing.refuse(user)
         try await newDeviceScreening.screen(user, device: device)
-        return try await latch.startSession(for: user, device: device, ip: clientIP, now: now, on: db)
-            .tokens
+        return try await latch.startSession(
+            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+        ).tokens
     }
 
     /// B6: a bound device proves possession of its key by signing a fresh login challenge.
@@ -96,8 +101,9 @@ struct TokenService: Sendable {
         try await latch.deviceCredentials.markUsed(credential, now: seconds, on: db)
         // A bound device key is the strongest proof of a known device.
         try await newDeviceScreening.rememberDevice(Validate.deviceName(device?.id), of: credential.userID)
-        return try await latch.startSession(for: user, device: device, ip: clientIP, now: now, on: db)
-            .tokens
+        return try await latch.startSession(
+            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+        ).tokens
     }
 
     /// C8: finishes an unusual sign-in with the mailed code (or a TOTP code), 5 tries, once.
@@ -143,7 +149,7 @@ struct TokenService: Sendable {
                 latch: latch, db: database, clientIP: clientIP, language: language)
             try await screening.rememberDevice(challenge.deviceID, of: challenge.userID)
             let (session, tokens) = try await latch.startSession(
-                for: user, device: device, ip: clientIP, now: now, on: database)
+                for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: database)
             try await screening.notice(user, device: device, session: session.id)
             return tokens
         }
@@ -152,9 +158,16 @@ struct TokenService: Sendable {
     private func refresh(token: String) async throws -> TokenResponse {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw LatchError.sessionExpired }
         let now = latch.clock.now
-        switch try await latch.rotation.refresh(token, now: now, on: db) {
+        switch try await latch.rotation.refresh(
+            token, key: dpopKey, requireBinding: latch.config.dpop == .required, now: now, on: db)
+        {
         case .rotated(let tokens):
             return tokens
+        case .wrongKey(let presented):
+            throw LatchError.dpopInvalid(
+                presented == nil ? "missing" : DPoPProofFailure.wrongKey.rawValue, atTokenEndpoint: true)
+        case .notBound:
+            throw LatchError.dpopInvalid("session_not_bound", atTokenEndpoint: true)
         case .invalid:
             // A frozen account's sessions all ended: say so, so the app can tell the owner how to recover.
             if try await AccountFreezing.ownsFrozenAccount(refreshTokenHash: SecretBox.hash(token), on: db) {
