@@ -96,10 +96,14 @@ public final class LatchClient: Sendable {
     /// remain. For requests an app sends by its own means; ``send(_:)`` also handles a 401.
     ///
     /// Throws ``UntrustedRequestURL`` (and reads no token) when `request.url` is not on this client's
-    /// server, as ``send(_:)`` does.
+    /// server, as ``send(_:)`` does. With a DPoP key (`dpopKeys:`), the request also carries its proof
+    /// and a bound token goes as `Authorization: DPoP`: send it at once (a proof is good for one request,
+    /// for 5 minutes).
     public func authorizedRequest(_ request: HTTPRequest) async throws -> HTTPRequest {
         try ServerURLPolicy.checkTokenDestination(request.url, server: api.serverURL)
-        return request.authorized(with: try await coordinator.accessToken())
+        let authorized = request.authorized(with: try await coordinator.accessToken())
+        guard let dpop = api.dpop else { return authorized }
+        return try await dpop.signed(authorized)
     }
 
     /// Sends `request` with the session's bearer token. When the answer is 401 because the token was
