@@ -26,6 +26,12 @@ struct DPoPJourneyTests {
             _ = try await Self.signUp(client, on: server)
             let sessions = try await client.sessions()
             #expect(sessions.first { $0.current }?.bound == true)
+            // A request the app sends by its own means: the bound token goes as DPoP, with a proof, never as Bearer.
+            let own = try await client.authorizedRequest(
+                HTTPRequest(method: "GET", url: server.serverURL.appendingPathComponent("v1/me")))
+            #expect(own.headers["Authorization"]?.hasPrefix("DPoP ") == true)
+            #expect(own.headers["DPoP"] != nil)
+            #expect(try await URLSessionTransport().send(own).status == 200)
             guard case .found(let stored) = await vault.read("session"),
                 let session = try JSONSerialization.jsonObject(with: stored) as? [String: Any],
                 let refreshToken = session["refresh_token"] as? String
