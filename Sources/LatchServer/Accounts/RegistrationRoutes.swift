@@ -31,7 +31,8 @@ struct RegistrationRoutes: RouteCollection {
         }
         var registrations = req.registrations
         registrations.dpopKey = try await req.latch.dpop.grantKey(
-            req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970, on: req.db)
+            proofs: req.headers["DPoP"], req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970,
+            on: req.db)
         let tokens = try await registrations.verify(id, code: body.code, device: body.device)
         return try await tokens.encodeResponse(status: .created, for: req)
     }

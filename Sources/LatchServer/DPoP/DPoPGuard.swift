@@ -12,13 +12,18 @@ struct DPoPGuard: Sendable {
     let usedAtTokenEndpoint = UsedDPoPProofs()
 
     /// The key (its thumbprint) the grant's session is bound to, or nil for a bearer session (no proof, in
-    /// `optional` mode). The proof is used up here, on every instance at once.
-    func grantKey(_ presented: DPoPPresentation, now: Double, on database: any Database) async throws -> String? {
-        guard let proof = try single(presented.proofs, atTokenEndpoint: true) else {
+    /// `optional` mode). The proof is used up here, on every instance at once. `presented` is read only when
+    /// the request carries a `DPoP` header (`proofs`): a grant without one pays nothing for it.
+    func grantKey(
+        proofs: [String], _ presented: @autoclosure () -> DPoPPresentation, now: Double, on database: any Database
+    )
+        async throws -> String?
+    {
+        guard let proof = try single(proofs, atTokenEndpoint: true) else {
             if mode == .required { throw LatchError.dpopInvalid("missing", atTokenEndpoint: true) }
             return nil
         }
-        let checked = try check(proof, presented, accessToken: nil, now: now, atTokenEndpoint: true)
+        let checked = try check(proof, presented(), accessToken: nil, now: now, atTokenEndpoint: true)
         guard
             try await usedAtTokenEndpoint.firstUse(
                 thumbprint: checked.thumbprint, jti: checked.jti, until: Self.expiry(of: checked), now: now,
@@ -29,10 +34,11 @@ struct DPoPGuard: Sendable {
 
     /// Whether a resource request may use `presented` (its token's binding `boundKey`, nil for a bearer
     /// token): a bearer token only as `Bearer`; a bound one only as `DPoP` with a fresh proof by its key,
-    /// over this method and URI and this very token (`ath`). Throws the first rule broken.
-    func checkResource(_ presented: PresentedToken, boundKey: String?, _ request: DPoPPresentation, now: Double)
-        throws(LatchError)
-    {
+    /// over this method and URI and this very token (`ath`). Throws the first rule broken. `request` is read
+    /// only for a bound token: a bearer one pays nothing for it.
+    func checkResource(
+        _ presented: PresentedToken, boundKey: String?, _ request: @autoclosure () -> DPoPPresentation, now: Double
+    ) throws(LatchError) {
         guard let boundKey else {
             // RFC 9449 §7.2: the DPoP scheme is for bound tokens only.
             if presented.scheme == .dpop {
@@ -43,6 +49,7 @@ struct DPoPGuard: Sendable {
         guard presented.scheme == .dpop else {
             throw LatchError.dpopInvalid("bearer_use", atTokenEndpoint: false, error: "invalid_token")
         }
+        let request = request()
         guard let proof = try single(request.proofs, atTokenEndpoint: false) else {
             throw LatchError.dpopInvalid("missing", atTokenEndpoint: false)
         }

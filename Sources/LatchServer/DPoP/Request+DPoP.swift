@@ -6,10 +6,9 @@ extension Request {
     /// `X-Forwarded-Proto` and `X-Forwarded-Host`, otherwise `http` and the `Host` header (latchd itself
     /// speaks plain HTTP); without a `Host`, the issuer's.
     var dpopPresentation: DPoPPresentation {
-        let issuer = URLComponents(string: latch.config.issuer)
         var scheme = "http"
         var host =
-            headers.first(name: .host) ?? issuer.map { components in
+            headers.first(name: .host) ?? URLComponents(string: latch.config.issuer).map { components in
                 (components.host ?? "") + (components.port.map { ":\($0)" } ?? "")
             } ?? ""
         if let peer = remoteAddress?.ipAddress, let address = IPAddress(peer),

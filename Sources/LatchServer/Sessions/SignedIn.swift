@@ -57,15 +57,13 @@ extension Request {
             let remembered = latch.accessTokens.rememberedClaims(presented.token, now: now),
             latch.sessionStatus.rememberedLiveness(remembered.sessionID, now: now.timeIntervalSince1970) == true
         else { return false }
-        if presented.scheme != .bearer || remembered.claims.cnf != nil {
-            // A refusal here is not this path's to answer: the full check runs the same rules and throws it
-            // (a proof refused here was not recorded as used, so it is refused there for the same reason).
-            guard
-                (try? latch.dpop.checkResource(
-                    presented, boundKey: remembered.claims.cnf?.jkt, dpopPresentation,
-                    now: now.timeIntervalSince1970)) != nil
-            else { return false }
-        }
+        // A refusal here is not this path's to answer: the full check runs the same rules and throws it
+        // (a proof refused here was not recorded as used, so it is refused there for the same reason).
+        guard
+            (try? latch.dpop.checkResource(
+                presented, boundKey: remembered.claims.cnf?.jkt, dpopPresentation, now: now.timeIntervalSince1970))
+                != nil
+        else { return false }
         storage[SignedInKey.self] = SignedInSession(userID: remembered.userID, sessionID: remembered.sessionID)
         return true
     }

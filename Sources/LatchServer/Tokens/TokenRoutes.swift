@@ -19,7 +19,8 @@ struct TokenRoutes: RouteCollection {
             var service = req.tokens
             // The proof is checked (and used up) before the grant: a refused proof costs no guess.
             service.dpopKey = try await req.latch.dpop.grantKey(
-                req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970, on: req.db)
+                proofs: req.headers["DPoP"], req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970,
+                on: req.db)
             let tokens = try await service.issue(grant)
             signIns.increment(body.grantType.rawValue, "succeeded")
             return tokens
