@@ -79,7 +79,10 @@ struct ListenerLimitsTests {
             #expect(closed, "closed after the idle timeout")
             // A lower bound only: a busy machine can make the close later, never earlier.
             #expect(waited >= .milliseconds(900), "not before the idle timeout: \(waited)")
-            #expect(try await server.send(.GET, "/health").status == 200, "the listener still serves")
+            // A fresh connection that a loaded machine leaves silent for the idle timeout is closed too
+            // (ECONNRESET), which is the rule under test, so "still serves" means: a request gets through.
+            let served = try await eventually { (try? await server.send(.GET, "/health"))?.status == 200 }
+            #expect(served, "the listener still serves")
         }
     }
 
