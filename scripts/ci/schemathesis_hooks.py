@@ -336,6 +336,9 @@ CONTRACT_REFUSALS: dict[int, tuple[str, frozenset[tuple[str, str]] | None]] = {
             ("method", "already_passed"),
             ("method", "not_set"),
             ("code", "not_sent"),
+            # A passkey answer's credential must be one of this user's passkeys: a server-side fact, like
+            # `credential_id` for a device key (documented at POST /v1/verifications/{id}/attempts).
+            ("credential", "unknown_credential"),
         }),
     ),
 }
