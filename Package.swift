@@ -74,7 +74,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"]))
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                // App Attest (issue 31 §2): the attestation's X.509 chain and its nonce extension.
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Server"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"]))
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("AccountPage/Static")]
         ),
@@ -94,6 +97,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 // `latchd`, `latchd admin …`, `latchd keys …`, `latchd bcrypt-time` (issue 22 §3).
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
+        ),
+        // A simulated App Attest attester with its own test CA (issue 31 §3), as the software passkey
+        // authenticator is for WebAuthn: the CLI and the tests attest on Linux. Not part of LatchClient, so an
+        // app never links it.
+        .target(
+            name: "LatchAttestSimulator",
+            dependencies: [
+                "LatchClient", "LatchCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1")
             ]
         ),
         .executableTarget(
@@ -137,6 +151,8 @@ let package = Package(
                 "LatchServer",
                 // The durable-queue and key-rotation tests kill -9 and restart the real latchd binary.
                 "latchd",
+                // App Attest tests attest with the simulated attester's test CA (issue 31 §2).
+                "LatchAttestSimulator", "LatchClient",
                 "LatchTestSupport", "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
                 .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),

@@ -65,7 +65,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
         CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting(),
         CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddContainmentByConstruction(),
-        AddVerificationPolicy(), AddDPoPBinding()
+        AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest()
     ] {
         app.migrations.add(migration)
     }
@@ -161,6 +161,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: SecurityEventRoutes())
     try app.register(collection: SecondFactorRoutes())
     try app.register(collection: DeviceCredentialRoutes())
+    try app.register(collection: AppAttestRoutes())
     try app.register(collection: VerificationRoutes())
     try app.register(collection: SecuritySettingsRoutes())
     try app.register(collection: AdminRoutes())

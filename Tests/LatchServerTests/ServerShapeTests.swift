@@ -59,7 +59,7 @@ struct ServerShapeTests {
                 case .password(let email, let password, _):
                     email.value == "a@example.com" && password == "pw" ? .password : .refreshToken
                 case .refresh(let token): token == "r" ? .refreshToken : .password
-                case .deviceSignature(let challenge, let signature, _):
+                case .deviceSignature(let challenge, let signature, _, _):
                     challenge == "c" && signature == "s" ? .deviceSignature : .password
                 case .loginChallenge(let challenge, let code):
                     challenge == "c" && code == "123456" ? .loginChallenge : .password
@@ -131,7 +131,7 @@ struct ServerShapeTests {
             let answer = try Answer(body)
             #expect(answer.method == body.method)
             switch answer {
-            case .biometric(let id, let signature):
+            case .biometric(let id, let signature, _):
                 #expect(id.uuidString == credentialID && signature == "sig")
             case .passkey(let credential): #expect(credential.rawId == "AQ")
             case .totp(let code): #expect(code == "123456")

@@ -10,16 +10,22 @@ public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
     public var verificationToken: String?
     /// `secure_enclave` or `software` (`DeviceKeyProtection.bindable`); absent: recorded as `unknown`.
     public var protection: String?
+    /// App Attest's attestation of an App Attest key over this bind (issue 31 §2).
+    public var appAttest: AppAttestAttestation?
+    /// The app that binds the key (recorded, and shown in the list).
+    public var app: AppIdentity?
 
     public init(
         publicKey: String, deviceName: String? = nil, biometry: BiometryKind? = nil, verificationToken: String? = nil,
-        protection: String? = nil
+        protection: String? = nil, appAttest: AppAttestAttestation? = nil, app: AppIdentity? = nil
     ) {
         self.publicKey = publicKey
         self.deviceName = deviceName
         self.biometry = biometry
         self.verificationToken = verificationToken
         self.protection = protection
+        self.appAttest = appAttest
+        self.app = app
     }
 
     enum CodingKeys: String, CodingKey {
@@ -28,6 +34,8 @@ public struct DeviceCredentialRequest: Codable, Sendable, Equatable {
         case biometry
         case verificationToken = "verification_token"
         case protection
+        case appAttest = "app_attest"
+        case app
     }
 }
 
@@ -51,13 +59,17 @@ public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
     /// Where the private key lives: `secure_enclave`, `software`, or `unknown` for keys bound before the
     /// server recorded it (`DeviceKeyProtection`). `nil` only from a server that predates the field.
     public var protection: String?
+    /// Whether an App Attest attestation vouches for the key (issue 31 §2); `nil` from an older server.
+    public var attested: Bool?
+    /// The app that bound the key (attested, or as it said); `nil` when it did not say.
+    public var app: AppIdentity?
 
     /// `biometry` in the shared vocabulary; `nil` when none was given or it is newer than this library.
     public var biometryKind: BiometryKind? { biometry.flatMap(BiometryKind.init(rawValue:)) }
 
     public init(
         id: String, deviceName: String?, biometry: String?, createdAt: Date, lastUsedAt: Date?,
-        protection: String? = nil
+        protection: String? = nil, attested: Bool? = nil, app: AppIdentity? = nil
     ) {
         self.id = id
         self.deviceName = deviceName
@@ -65,10 +77,12 @@ public struct DeviceCredentialInfo: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.protection = protection
+        self.attested = attested
+        self.app = app
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, biometry, protection
+        case id, biometry, protection, attested, app
         case deviceName = "device_name"
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"

@@ -20,6 +20,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     public var challengeId: String?
     /// `device_signature`: base64url DER ECDSA signature of the `latch-v1` login message.
     public var signature: String?
+    /// `device_signature`: base64url of an App Attest assertion over the same login message (issue 31 §2).
+    public var appAttestAssertion: String?
     /// `login_challenge`: the mailed code (or a TOTP code); `wechat`: the OAuth code; `sms_code`: the texted code.
     public var code: String?
     /// `apple`: the identity token (a JWT) from Sign in with Apple.
@@ -42,7 +44,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
         nonce: String? = nil, fullName: String? = nil, phone: String? = nil,
         credential: AuthenticationResponseJSON? = nil,
-        device: DeviceInfo? = nil, authorizationCode: String? = nil
+        device: DeviceInfo? = nil, authorizationCode: String? = nil, appAttestAssertion: String? = nil
     ) {
         self.grantType = grantType
         self.email = email
@@ -50,6 +52,7 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.challengeId = challengeId
         self.signature = signature
+        self.appAttestAssertion = appAttestAssertion
         self.code = code
         self.identityToken = identityToken
         self.nonce = nonce
@@ -76,5 +79,6 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         case fullName = "full_name"
         case refreshToken = "refresh_token"
         case challengeId = "challenge_id"
+        case appAttestAssertion = "app_attest_assertion"
     }
 }

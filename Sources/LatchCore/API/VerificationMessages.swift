@@ -121,11 +121,13 @@ public struct VerificationAttempt: Codable, Sendable, Equatable {
     public var fundPassword: String?
     /// For `passkey`: the assertion over the offer's `options.challenge`.
     public var credential: AuthenticationResponseJSON?
+    /// For `biometric`: base64url of an App Attest assertion over the same `latch-v1` message (issue 31 §2).
+    public var appAttestAssertion: String?
 
     public init(
         method: VerificationMethodKind, credentialId: String? = nil, signature: String? = nil, code: String? = nil,
         fundPassword: String? = nil,
-        credential: AuthenticationResponseJSON? = nil
+        credential: AuthenticationResponseJSON? = nil, appAttestAssertion: String? = nil
     ) {
         self.method = method
         self.credentialId = credentialId
@@ -133,12 +135,14 @@ public struct VerificationAttempt: Codable, Sendable, Equatable {
         self.code = code
         self.fundPassword = fundPassword
         self.credential = credential
+        self.appAttestAssertion = appAttestAssertion
     }
 
     enum CodingKeys: String, CodingKey {
         case method, signature, code, credential
         case credentialId = "credential_id"
         case fundPassword = "fund_password"
+        case appAttestAssertion = "app_attest_assertion"
     }
 }
 

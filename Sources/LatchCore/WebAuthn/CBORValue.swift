@@ -47,6 +47,12 @@ public indirect enum CBORValue: Sendable, Hashable {
         return nil
     }
 
+    /// The items of an array, else nil.
+    public var arrayItems: [CBORValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
     /// The entries of a map, else nil.
     public var mapEntries: [CBORMapEntry]? {
         if case .map(let entries) = self { return entries }

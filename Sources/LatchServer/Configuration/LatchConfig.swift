@@ -108,6 +108,8 @@ public struct LatchConfig: Sendable {
     public var dpop = DPoPMode.optional
     /// Whether DPoP proofs must carry a server nonce (`LATCH_DPOP_NONCE=1`, RFC 9449 §8).
     public var dpopNonces = false
+    /// App Attest on device binding (issue 31 §2): `LATCH_APP_ATTEST*`.
+    public var appAttest = AppAttestSettings()
     /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default
     /// `withdrawal`), e.g. `withdrawal,internal_transfer,view_private_key`.
     public var holdActions = ["withdrawal"]

@@ -20,6 +20,24 @@ final class DeviceCredential: Model, @unchecked Sendable {
     @OptionalField(key: "session_id") var sessionID: UUID?
     /// Where the private key lives (`DeviceKeyProtection` raw value; see `AddDeviceCredentialProtection`).
     @Field(key: "protection") var protection: String
+    /// The App Attest key that vouches for this key (issue 31 §2; see `AddAppAttest`): nil when bound
+    /// without App Attest.
+    @OptionalField(key: "app_attest_key_id") var appAttestKeyID: String?
+    /// base64url of the attested key's X9.63 point, which assertions are checked with.
+    @OptionalField(key: "app_attest_public_key") var appAttestPublicKey: String?
+    /// The counter of the last assertion (0 after the attestation).
+    @OptionalField(key: "app_attest_counter") var appAttestCounter: Int64?
+    @OptionalField(key: "app_attest_environment") var appAttestEnvironment: String?
+    /// `TEAMID.bundle.id` the key was attested for.
+    @OptionalField(key: "app_attest_app_id") var appAttestAppID: String?
+    /// base64 of Apple's receipt.
+    @OptionalField(key: "app_attest_receipt") var appAttestReceipt: String?
+    /// The app that bound the key: attested (the bundle id of `appAttestAppID`) or as it said.
+    @OptionalField(key: "app_bundle_id") var appBundleID: String?
+    @OptionalField(key: "app_version") var appVersion: String?
+
+    /// Whether an App Attest attestation vouches for this key.
+    var attested: Bool { appAttestPublicKey != nil }
 
     init() {}
 }

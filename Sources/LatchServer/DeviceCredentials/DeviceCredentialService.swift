@@ -20,7 +20,14 @@ struct DeviceCredentialService: Sendable {
         let deviceName = Validate.deviceName(request.deviceName)
         let latch = self.latch
         let canonicalKey = DeviceSignature.publicKeyBase64URL(of: key)
+        let app = try Self.app(request.app)
         try await latch.deviceCredentials.checkRoom(for: canonicalKey, user: caller.user, on: db)
+        // App Attest (issue 31 §2) vouches for the key as sent; a refusal leaves the step-up proof unused.
+        let attested = try await AppAttestService(latch: latch, db: db).attestBinding(
+            request.appAttest, publicKey: request.publicKey, user: caller.user)
+        if let attested, let app, app.bundleId != attested.key.bundleID {
+            throw LatchError.invalid("app", ["bundle_id_not_attested"])
+        }
         // The proof is used only once everything else is known to be fine.
         try await StepUp(latch: latch, caller: caller, db: db)
             .requireRecentSignIn(orProof: request.verificationToken, action: .bindDevice)
@@ -33,6 +40,16 @@ struct DeviceCredentialService: Sendable {
         credential.createdAt = latch.clock.epochSeconds
         credential.sessionID = caller.session
         credential.protection = protection.rawValue
+        credential.appBundleID = attested?.key.bundleID ?? app?.bundleId
+        credential.appVersion = app?.version
+        if let attested {
+            credential.appAttestKeyID = attested.keyID
+            credential.appAttestPublicKey = Base64URL.encode(attested.key.publicKey)
+            credential.appAttestCounter = 0
+            credential.appAttestEnvironment = attested.environment.rawValue
+            credential.appAttestAppID = attested.key.appID
+            credential.appAttestReceipt = Data(attested.key.receipt).base64EncodedString()
+        }
         // The key, its event, the hold and the notice commit together (issue 20 §1).
         try await db.transaction { database in
             try await latch.deviceCredentials.insert(credential, on: database)
@@ -54,14 +71,28 @@ struct DeviceCredentialService: Sendable {
         return protection
     }
 
+    /// The app a bind names, checked: a bundle id of at most 155 letters, digits, dots and hyphens, and
+    /// a version of at most 64 characters (422 `app` `["invalid"]`).
+    static func app(_ declared: AppIdentity?) throws -> AppIdentity? {
+        guard let declared else { return nil }
+        let bundleOK =
+            !declared.bundleId.isEmpty && declared.bundleId.count <= 155
+            && declared.bundleId.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        let versionOK =
+            declared.version.map { !$0.isEmpty && $0.count <= 64 && !$0.contains(where: \.isNewline) } ?? true
+        guard bundleOK, versionOK else { throw LatchError.invalid("app", ["invalid"]) }
+        return declared
+    }
+
     /// The caller's bound keys.
     func list(of caller: Caller) async throws -> [DeviceCredentialInfo] {
-        try await latch.deviceCredentials.all(of: caller.user, on: db).map {
+        try await latch.deviceCredentials.all(of: caller.user, on: db).map { credential in
             DeviceCredentialInfo(
-                id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                createdAt: Date(timeIntervalSince1970: $0.createdAt),
-                lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
-                protection: $0.protection)
+                id: credential.id?.uuidString.lowercased() ?? "", deviceName: credential.deviceName,
+                biometry: credential.biometry, createdAt: Date(timeIntervalSince1970: credential.createdAt),
+                lastUsedAt: credential.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
+                protection: credential.protection, attested: credential.attested,
+                app: credential.appBundleID.map { AppIdentity(bundleId: $0, version: credential.appVersion) })
         }
     }
 

@@ -44,10 +44,16 @@ struct DeviceCredentialStore: Sendable {
         case .sqlite:
             let inserted = try await database.sql.raw(
                 """
-                INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id, protection)
+                INSERT INTO device_credentials (id, user_id, public_key, device_name, biometry, created_at, session_id, protection,
+                  app_attest_key_id, app_attest_public_key, app_attest_counter, app_attest_environment, app_attest_app_id,
+                  app_attest_receipt, app_bundle_id, app_version)
                 SELECT \(bind: credential.requireID()), \(bind: credential.userID), \(bind: credential.publicKey),
                   \(bind: credential.deviceName), \(bind: credential.biometry), \(bind: credential.createdAt),
-                  \(bind: credential.sessionID), \(bind: credential.protection)
+                  \(bind: credential.sessionID), \(bind: credential.protection),
+                  \(bind: credential.appAttestKeyID), \(bind: credential.appAttestPublicKey),
+                  \(bind: credential.appAttestCounter), \(bind: credential.appAttestEnvironment),
+                  \(bind: credential.appAttestAppID), \(bind: credential.appAttestReceipt),
+                  \(bind: credential.appBundleID), \(bind: credential.appVersion)
                 WHERE (SELECT COUNT(*) FROM device_credentials WHERE user_id = \(bind: credential.userID)) < \(bind: Self.limit)
                   AND NOT EXISTS (SELECT 1 FROM device_credentials
                                   WHERE user_id = \(bind: credential.userID) AND public_key = \(bind: credential.publicKey))

@@ -31,6 +31,10 @@ public final class LatchServices: Sendable {
     let verificationTokens: VerificationTokens
     /// DPoP (RFC 9449, issue 31): the grants' binding and the resource requests' proofs.
     let dpop: DPoPGuard
+    /// App Attest (issue 31 §2): Apple's checks, for the configured roots, app ids and environment
+    /// (nil only if the roots cannot be read, which configuration refuses first).
+    let appAttestVerifier: AppAttestVerifier?
+    let appAttestStore = AppAttestStore()
     public let delivery: any MessageDelivery
     /// The token buckets of `config.rateLimits` (in this instance's memory).
     let rateLimiter: RateLimiter
@@ -68,6 +72,7 @@ public final class LatchServices: Sendable {
         self.challenges = challenges
         self.verificationTokens = verificationTokens
         self.dpop = DPoPGuard(mode: config.dpop, nonces: config.dpopNonces ? DPoPNonces(secrets: secrets) : nil)
+        self.appAttestVerifier = try? AppAttestVerifier(config.appAttest)
         self.delivery = delivery
         self.rateLimiter = rateLimiter
         self.outbox = outbox

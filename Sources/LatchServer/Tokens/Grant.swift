@@ -8,8 +8,9 @@ enum Grant: Sendable {
     case password(email: EmailAddress, password: String, device: DeviceInfo?)
     /// C5: a refresh token to rotate.
     case refresh(token: String)
-    /// B6: a bound device's signature over login challenge `challengeID`.
-    case deviceSignature(challengeID: String, signature: String, device: DeviceInfo?)
+    /// B6: a bound device's signature over login challenge `challengeID` (and App Attest's assertion over
+    /// the same message, issue 31 §2).
+    case deviceSignature(challengeID: String, signature: String, assertion: String?, device: DeviceInfo?)
     /// C8: the mailed (or TOTP) code finishing unusual sign-in `challengeID` (its device is the challenge's).
     case loginChallenge(challengeID: String, code: String)
     /// C1: Sign in with Apple.
@@ -44,7 +45,8 @@ enum Grant: Sendable {
         case .deviceSignature:
             self = .deviceSignature(
                 challengeID: try body.challengeId.required("challenge_id"),
-                signature: try body.signature.required("signature"), device: body.device)
+                signature: try body.signature.required("signature"), assertion: body.appAttestAssertion,
+                device: body.device)
         case .loginChallenge:
             let challengeID = try body.challengeId.required("challenge_id")
             let code = try body.code.requiredNonEmpty("code")

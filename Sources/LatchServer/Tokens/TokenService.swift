@@ -28,8 +28,9 @@ struct TokenService: Sendable {
             return try await self.password(email: email, password: password, device: device)
         case .refresh(let token):
             return try await refresh(token: token)
-        case .deviceSignature(let challengeID, let signature, let device):
-            return try await deviceSignature(challengeID: challengeID, signature: signature, device: device)
+        case .deviceSignature(let challengeID, let signature, let assertion, let device):
+            return try await deviceSignature(
+                challengeID: challengeID, signature: signature, assertion: assertion, device: device)
         case .loginChallenge(let challengeID, let code):
             return try await loginChallenge(challengeID: challengeID, code: code)
         case .apple(let proof, let device):
@@ -80,7 +81,7 @@ struct TokenService: Sendable {
 
     /// B6: a bound device proves possession of its key by signing a fresh login challenge.
     private func deviceSignature(
-        challengeID: String, signature: String, device: DeviceInfo?
+        challengeID: String, signature: String, assertion: String?, device: DeviceInfo?
     ) async throws -> TokenResponse {
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
@@ -97,6 +98,13 @@ struct TokenService: Sendable {
         else {
             try await latch.events.record(.signInFailed, user: user.id, ip: clientIP, now: seconds, on: db)
             throw LatchError.wrongCredentials()
+        }
+        // Under App Attest, the app's assertion over the same message (issue 31 §2).
+        do {
+            try await AppAttestService(latch: latch, db: db).checkAssertion(assertion, of: credential, over: message)
+        } catch {
+            try await latch.events.record(.signInFailed, user: user.id, ip: clientIP, now: seconds, on: db)
+            throw error
         }
         try await latch.deviceCredentials.markUsed(credential, now: seconds, on: db)
         // A bound device key is the strongest proof of a known device.

@@ -4,8 +4,9 @@ import LatchCore
 /// A `POST /v1/verifications/{id}/attempts` body parsed once, at the edge: each method with exactly the
 /// fields it is checked with, present (a missing one is 400 `VALIDATION_FAILED` `missing`, naming it).
 enum Answer: Sendable {
-    /// A bound device key's signature over the verification's challenge and the action's digest.
-    case biometric(credentialID: UUID, signature: String)
+    /// A bound device key's signature over the verification's challenge and the action's digest, and
+    /// the App Attest assertion over the same message when the app sent one (issue 31 §2).
+    case biometric(credentialID: UUID, signature: String, assertion: String?)
     /// A passkey assertion over the offer's challenge.
     case passkey(AuthenticationResponseJSON)
     /// A TOTP code or a recovery code.
@@ -24,7 +25,7 @@ enum Answer: Sendable {
             }
             let signature = try body.signature.requiredNonEmpty("signature")
             guard signature.count <= 512 else { throw LatchError.missing("signature") }
-            self = .biometric(credentialID: credentialID, signature: signature)
+            self = .biometric(credentialID: credentialID, signature: signature, assertion: body.appAttestAssertion)
         case .passkey:
             self = .passkey(try body.credential.required("credential"))
         case .totp:

@@ -235,9 +235,9 @@ struct VerificationService: Sendable {
 
         let result: GuardedCheck
         switch answer {
-        case .biometric(let credentialID, let signature):
+        case .biometric(let credentialID, let signature, let assertion):
             result = try await checkSignature(
-                signature, by: credentialID, verification: id, action: action, digest: digest)
+                signature, assertion: assertion, by: credentialID, verification: id, action: action, digest: digest)
         case .passkey(let credential):
             result = try await passkeys.check(credential, verification: id, action: action, digest: digest)
         case .totp(let code):
@@ -312,9 +312,11 @@ struct VerificationService: Sendable {
     }
 
     /// A biometric success is a signature by a bound device key over this verification's challenge
-    /// and the action's digest; the server never trusts a bare "biometrics passed" (A11).
+    /// and the action's digest; the server never trusts a bare "biometrics passed" (A11). Under App Attest
+    /// the assertion over the same message is checked once the signature verified (issue 31 §2).
     private func checkSignature(
-        _ signature: String, by credentialID: UUID, verification: UUID, action: String, digest: String
+        _ signature: String, assertion: String?, by credentialID: UUID, verification: UUID, action: String,
+        digest: String
     ) async throws -> GuardedCheck {
         guard let credential = try await latch.deviceCredentials.find(credentialID, of: caller.user, on: db) else {
             throw LatchError.invalid("credential_id", ["unknown"])
@@ -332,6 +334,7 @@ struct VerificationService: Sendable {
         else {
             return .failed(attemptsBeforeLock: 0)
         }
+        try await AppAttestService(latch: latch, db: db).checkAssertion(assertion, of: credential, over: message)
         try await latch.deviceCredentials.markUsed(credential, now: now, on: db)
         return .matched
     }

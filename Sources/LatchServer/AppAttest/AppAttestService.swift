@@ -1,0 +1,101 @@
+import Fluent
+import Foundation
+import LatchCore
+
+/// App Attest on device binding (issue 31 §2), without HTTP: challenges, the attestation that comes
+/// with a bind, and the assertions that may come with a device key's signature. The rules of
+/// `LATCH_APP_ATTEST` live here; `AppAttestVerifier` holds Apple's checks.
+struct AppAttestService: Sendable {
+    let latch: LatchServices
+    let db: any Database
+
+    /// What a bind's attestation established: the App Attest key to store with the device key.
+    struct AttestedBinding: Sendable {
+        let keyID: String
+        let key: AppAttestVerifier.AttestedKey
+        let environment: AppAttestEnvironment
+    }
+
+    private var mode: AppAttestMode { latch.config.appAttest.mode }
+
+    /// A single-use challenge (5 minutes) for one attestation by the caller.
+    func challenge(for caller: Caller) async throws -> AppAttestChallengeInfo {
+        let (id, challenge) = try await latch.appAttestStore.createChallenge(
+            for: caller.user, now: latch.clock.epochSeconds, on: db)
+        return AppAttestChallengeInfo(
+            challengeId: id.uuidString.lowercased(), challenge: challenge,
+            expiresIn: Int(AppAttestStore.challengeLifetime))
+    }
+
+    /// Checks the attestation of a bind of device key `publicKey` (as sent) by `user`: nil when App Attest
+    /// is off, or optional and none was sent; 422 `app_attest` with the failed check's reason (or
+    /// `required`). The challenge is used here, so run it only once the bind is otherwise known to be fine.
+    func attestBinding(_ attestation: AppAttestAttestation?, publicKey: String, user: UUID) async throws
+        -> AttestedBinding?
+    {
+        guard mode != .off, let verifier = latch.appAttestVerifier else { return nil }
+        guard let attestation else {
+            if mode == .required { throw LatchError.invalid("app_attest", ["required"]) }
+            return nil
+        }
+        guard let object = Base64URL.decode(attestation.attestationObject), object.count <= 64 * 1024,
+            attestation.keyId.count <= 128
+        else { throw Self.refused(.malformed) }
+        let now = latch.clock.now
+        guard let challengeID = UUID(uuidString: attestation.challengeId),
+            let challenge = try await latch.appAttestStore.useChallenge(
+                challengeID, of: user, now: now.timeIntervalSince1970, on: db)
+        else { throw Self.refused(.challengeUnknownOrUsed) }
+        let clientDataHash = AppAttestClientData.hash(
+            AppAttestClientData.binding(challenge: challenge, publicKey: publicKey))
+        do {
+            let key = try await verifier.verifyAttestation(
+                object, keyID: attestation.keyId, clientDataHash: clientDataHash, now: now)
+            return AttestedBinding(keyID: attestation.keyId, key: key, environment: verifier.environment)
+        } catch {
+            throw Self.refused(error)
+        }
+    }
+
+    /// Checks the App Attest assertion that came with a signature by device key `credential` over
+    /// `message`, and stores its counter. Answers whether an assertion was verified. Off: nothing is
+    /// checked. An attested key's assertion must verify; without one (or for a key bound without App
+    /// Attest) `required` refuses with 422 `app_attest_assertion` `required` (`not_attested`).
+    @discardableResult
+    func checkAssertion(_ assertion: String?, of credential: DeviceCredential, over message: SignedMessage)
+        async throws -> Bool
+    {
+        guard mode != .off, let verifier = latch.appAttestVerifier else { return false }
+        guard let publicKeyText = credential.appAttestPublicKey, let appID = credential.appAttestAppID,
+            let publicKey = Base64URL.decode(publicKeyText)
+        else {
+            if mode == .required { throw LatchError.invalid("app_attest_assertion", ["not_attested"]) }
+            return false
+        }
+        guard let assertion else {
+            if mode == .required { throw LatchError.invalid("app_attest_assertion", ["required"]) }
+            return false
+        }
+        guard let bytes = Base64URL.decode(assertion), bytes.count <= 8 * 1024 else {
+            throw Self.refused(.malformed, field: "app_attest_assertion")
+        }
+        let counter: UInt32
+        do {
+            counter = try verifier.verifyAssertion(
+                bytes, clientDataHash: AppAttestClientData.hash(AppAttestClientData.assertion(over: message)),
+                publicKey: publicKey, appID: appID, previousCounter: UInt32(clamping: credential.appAttestCounter ?? 0))
+        } catch {
+            throw Self.refused(error, field: "app_attest_assertion")
+        }
+        guard try await latch.appAttestStore.advanceCounter(of: try credential.requireID(), to: counter, on: db) else {
+            throw Self.refused(.counterNotIncreased, field: "app_attest_assertion")
+        }
+        credential.appAttestCounter = Int64(counter)
+        return true
+    }
+
+    /// 422 VALIDATION_FAILED naming the check that failed.
+    static func refused(_ failure: AppAttestFailure, field: String = "app_attest") -> LatchError {
+        LatchError.invalid(field, [failure.rawValue])
+    }
+}
