@@ -10,6 +10,12 @@ import SQLKit
 ///   Apple's `app_attest_receipt`), NULL for a key bound without App Attest; and the app that bound it
 ///   (`app_bundle_id`, `app_version`), as attested or as the app said.
 struct AddAppAttest: AsyncMigration {
+    static let credentialColumns: [(String, DatabaseSchema.DataType)] = [
+        ("app_attest_key_id", .string), ("app_attest_public_key", .string), ("app_attest_counter", .int64),
+        ("app_attest_environment", .string), ("app_attest_app_id", .string), ("app_attest_receipt", .string),
+        ("app_bundle_id", .string), ("app_version", .string)
+    ]
+
     func prepare(on database: any Database) async throws {
         try await database.schema(AppAttestStore.challengesTable)
             .id()
@@ -20,25 +26,16 @@ struct AddAppAttest: AsyncMigration {
             .create()
         try await database.createIndex(
             "app_attest_challenges_user_id", on: AppAttestStore.challengesTable, columns: "user_id")
-        try await database.schema(DeviceCredential.schema)
-            .field("app_attest_key_id", .string)
-            .field("app_attest_public_key", .string)
-            .field("app_attest_counter", .int64)
-            .field("app_attest_environment", .string)
-            .field("app_attest_app_id", .string)
-            .field("app_attest_receipt", .string)
-            .field("app_bundle_id", .string)
-            .field("app_version", .string)
-            .update()
+        // One column per statement: SQLite adds one column per ALTER TABLE.
+        for (column, type) in Self.credentialColumns {
+            try await database.schema(DeviceCredential.schema).field(.string(column), type).update()
+        }
     }
 
     func revert(on database: any Database) async throws {
         try await database.schema(AppAttestStore.challengesTable).delete()
-        for field in [
-            "app_attest_key_id", "app_attest_public_key", "app_attest_counter", "app_attest_environment",
-            "app_attest_app_id", "app_attest_receipt", "app_bundle_id", "app_version"
-        ] {
-            try await database.schema(DeviceCredential.schema).deleteField(.string(field)).update()
+        for (column, _) in Self.credentialColumns {
+            try await database.schema(DeviceCredential.schema).deleteField(.string(column)).update()
         }
     }
 }
