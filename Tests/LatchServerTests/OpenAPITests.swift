@@ -86,8 +86,8 @@ struct OpenAPITests {
                 }
             }
             #expect(
-                checked == 34,
-                "the thirty-four signed-in operations (24 + the five of passkeys + the four of issue 19's containment + issue 30's emailed code)"
+                checked == 35,
+                "the thirty-five signed-in operations (24 + the five of passkeys + the four of issue 19's containment + issue 30's emailed code + issue 31's App Attest challenge)"
             )
         }
     }

@@ -161,6 +161,7 @@ struct SecurityResetTests {
             _ = try await server.verificationToken(bearer: owner.accessToken)
             _ = try await server.startedVerification(bearer: owner.accessToken)
             _ = try await server.passkeyRegistrationOptions(bearer: owner.accessToken)
+            _ = try await server.send(.POST, "/v1/app-attest/challenges", body: nil, bearer: owner.accessToken)
             _ = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: owner.accessToken)
             _ = try await server.signIn(device: ["id": "another-device"]) // a pending login challenge
             // A new address time-locked (issue 30 §1).
@@ -195,6 +196,8 @@ struct SecurityResetTests {
             "passkeys": "SELECT id FROM passkeys WHERE user_id = \(bind: id)",
             "passkey_challenges":
                 "SELECT id FROM passkey_challenges WHERE user_id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now)",
+            "app_attest_challenges":
+                "SELECT id FROM app_attest_challenges WHERE user_id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now)",
             "known_devices": "SELECT id FROM known_devices WHERE user_id = \(bind: id)",
             "login_challenges":
                 "SELECT id FROM login_challenges WHERE user_id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now)",

@@ -217,6 +217,6 @@ public struct AccountDeletion: Sendable {
         RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
         PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema, NoticeDigests.table,
-        PolicyValueLocks.schema
+        PolicyValueLocks.schema, AppAttestStore.challengesTable
     ]
 }

@@ -27,13 +27,7 @@ extension AccountExport {
             securitySettings: SecuritySettings(
                 verifyUnusualSignIns: user.verifyUnusualSignIns, notifyNewDevices: user.notifyNewDevices),
             sessions: sessions.map { $0.info(current: currentSession) },
-            deviceCredentials: credentials.map {
-                DeviceCredentialInfo(
-                    id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                    createdAt: Date(timeIntervalSince1970: $0.createdAt),
-                    lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
-                    protection: $0.protection)
-            },
+            deviceCredentials: credentials.map(\.info),
             passkeys: passkeys.map(\.info),
             knownDevices: devices.map {
                 KnownDevice(deviceId: $0.deviceID, firstSeenAt: Date(timeIntervalSince1970: $0.firstSeenAt))

@@ -73,12 +73,7 @@ extension AdminService {
             let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(
                 \.$createdAt
             ).all()
-                .map {
-                    DeviceCredentialInfo(
-                        id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName, biometry: $0.biometry,
-                        createdAt: Date(timeIntervalSince1970: $0.createdAt),
-                        lastUsedAt: $0.lastUsedAt.map(Date.init(timeIntervalSince1970:)), protection: $0.protection)
-                }
+                .map(\.info)
             let factors = AdminFactors(
                 totp: try await latch.totp.isActive(user: userID, on: database),
                 fundPassword: try await FundPassword.find(userID, on: database) != nil, biometric: !credentials.isEmpty)

@@ -44,6 +44,8 @@ enum MutatingRoutes {
         "DELETE /v1/device-credentials/:id": .changes([.deviceKeyRemoved]),
         "POST /v1/device-credentials/:id/challenges": .noSecurityChange(
             "a single-use login challenge for a bound key: changes nothing"),
+        "POST /v1/app-attest/challenges": .noSecurityChange(
+            "a single-use App Attest challenge: nothing is bound until POST /v1/device-credentials"),
         "POST /v1/passkeys/registration/options": .noSecurityChange(
             "a single-use registration challenge: nothing is added until POST /v1/passkeys"),
         "POST /v1/passkeys": .changes([.passkeyAdded]),

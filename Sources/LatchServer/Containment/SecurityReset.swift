@@ -57,7 +57,7 @@ enum SecurityReset {
     /// The tables holding a user id whose rows the reset ends (deletes, expires or revokes).
     static let endedTables: Set<String> = [
         "sessions", "device_credentials", "passkeys", "passkey_challenges", "known_devices", "login_challenges",
-        "verifications", "verification_tokens", "totp_credentials", "policy_value_locks"
+        "verifications", "verification_tokens", "totp_credentials", "policy_value_locks", "app_attest_challenges"
     ]
 
     /// The tables holding a user id that the reset keeps, and why.
@@ -158,7 +158,7 @@ enum SecurityReset {
     }
 
     /// What only `.everything` ends: verifications in progress (and their challenges), pending passkey
-    /// registrations, pending codes, and a TOTP enrolment not yet activated.
+    /// registrations and App Attest challenges, pending codes, and a TOTP enrolment not yet activated.
     private static func endPending(of user: UUID, now: Double, on sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
@@ -175,6 +175,13 @@ enum SecurityReset {
         try await sql.raw(
             """
             UPDATE passkey_challenges SET expires_at = \(bind: now)
+            WHERE user_id = \(bind: user) AND used_at IS NULL AND expires_at > \(bind: now)
+            """
+        ).run()
+        // An App Attest challenge binds nothing by itself, but none outlives the reset (issue 31 §2).
+        try await sql.raw(
+            """
+            UPDATE app_attest_challenges SET expires_at = \(bind: now)
             WHERE user_id = \(bind: user) AND used_at IS NULL AND expires_at > \(bind: now)
             """
         ).run()

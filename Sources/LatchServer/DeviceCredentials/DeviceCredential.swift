@@ -39,6 +39,15 @@ final class DeviceCredential: Model, @unchecked Sendable {
     /// Whether an App Attest attestation vouches for this key.
     var attested: Bool { appAttestPublicKey != nil }
 
+    /// The key as the API lists it (`GET /v1/device-credentials`, the export, the admin view).
+    var info: DeviceCredentialInfo {
+        DeviceCredentialInfo(
+            id: id?.uuidString.lowercased() ?? "", deviceName: deviceName, biometry: biometry,
+            createdAt: Date(timeIntervalSince1970: createdAt),
+            lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)), protection: protection, attested: attested,
+            app: appBundleID.map { AppIdentity(bundleId: $0, version: appVersion) })
+    }
+
     init() {}
 }
 

@@ -71,29 +71,23 @@ struct DeviceCredentialService: Sendable {
         return protection
     }
 
-    /// The app a bind names, checked: a bundle id of at most 155 letters, digits, dots and hyphens, and
-    /// a version of at most 64 characters (422 `app` `["invalid"]`).
+    /// The app a bind names, checked: a bundle id of 1–155 letters, digits, dots and hyphens, and a version
+    /// of 1–64 letters, digits, dots, plus and minus signs (422 `app` `["invalid"]`).
     static func app(_ declared: AppIdentity?) throws -> AppIdentity? {
         guard let declared else { return nil }
-        let bundleOK =
-            !declared.bundleId.isEmpty && declared.bundleId.count <= 155
-            && declared.bundleId.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-        let versionOK =
-            declared.version.map { !$0.isEmpty && $0.count <= 64 && !$0.contains(where: \.isNewline) } ?? true
-        guard bundleOK, versionOK else { throw LatchError.invalid("app", ["invalid"]) }
+        func only(_ text: String, _ extra: Set<Character>, upTo limit: Int) -> Bool {
+            !text.isEmpty && text.count <= limit
+                && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || extra.contains($0)) }
+        }
+        guard only(declared.bundleId, [".", "-"], upTo: 155),
+            declared.version.map({ only($0, [".", "+", "-"], upTo: 64) }) ?? true
+        else { throw LatchError.invalid("app", ["invalid"]) }
         return declared
     }
 
     /// The caller's bound keys.
     func list(of caller: Caller) async throws -> [DeviceCredentialInfo] {
-        try await latch.deviceCredentials.all(of: caller.user, on: db).map { credential in
-            DeviceCredentialInfo(
-                id: credential.id?.uuidString.lowercased() ?? "", deviceName: credential.deviceName,
-                biometry: credential.biometry, createdAt: Date(timeIntervalSince1970: credential.createdAt),
-                lastUsedAt: credential.lastUsedAt.map(Date.init(timeIntervalSince1970:)),
-                protection: credential.protection, attested: credential.attested,
-                app: credential.appBundleID.map { AppIdentity(bundleId: $0, version: credential.appVersion) })
-        }
+        try await latch.deviceCredentials.all(of: caller.user, on: db).map(\.info)
     }
 
     /// Unbinds key `id` of the caller. Guarded like binding (issue 10 §2: a stolen access token must not
