@@ -112,7 +112,8 @@ struct AppAttestBindingTests {
             claimed["app"] = ["bundle_id": "com.example.other", "version": "1.0"]
             let lied = try await server.send(.POST, "/v1/device-credentials", json: claimed, bearer: tokens.accessToken)
             #expect(
-                lied.status == 422 && lied.errorBody?.field == "app" && lied.reasons == ["bundle_id_not_attested"], "\(lied.text)")
+                lied.status == 422 && lied.errorBody?.field == "app" && lied.reasons == ["bundle_id_not_attested"],
+                "\(lied.text)")
 
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
             #expect(try listed.decode([DeviceCredentialInfo].self).isEmpty, "nothing was bound")
@@ -181,7 +182,8 @@ struct AppAttestBindingTests {
                 .POST, "/v1/device-credentials", json: ["public_key": DeviceKey().publicKey], bearer: tokens.accessToken
             )
             #expect(
-                plain.status == 422 && plain.errorBody?.field == "app_attest" && plain.reasons == ["required"], "\(plain.text)")
+                plain.status == 422 && plain.errorBody?.field == "app_attest" && plain.reasons == ["required"],
+                "\(plain.text)")
 
             let key = DeviceKey()
             let (credentialID, keyID) = try await server.bindAttested(

@@ -61,7 +61,8 @@ enum WireSamples {
         createdAt: createdAt, lastActiveAt: later, current: true)
     static let deviceCredential = DeviceCredentialInfo(
         id: credentialID, deviceName: "Alice's iPhone", biometry: "face_id", createdAt: createdAt, lastUsedAt: later,
-        protection: "secure_enclave", attested: true, app: AppIdentity(bundleId: "com.example.wallet", version: "2.4.1"))
+        protection: "secure_enclave", attested: true, app: AppIdentity(bundleId: "com.example.wallet", version: "2.4.1")
+    )
     static let passkey = PasskeyInfo(
         id: credentialID, name: "iCloud Keychain", createdAt: createdAt, lastUsedAt: later, backedUp: true,
         backupEligible: true,
