@@ -28,6 +28,8 @@ public final class LatchClient: Sendable {
     /// The current time, as injected at init (the verification page's hold countdown reads it too).
     let clock: @Sendable () -> Date
     let identity: InstallationIdentity
+    /// App Attest on device binding (issue 31 §3), when the app passed an `appAttester`.
+    let appAttest: AppAttestSession?
 
     /// A client of the latchd at `serverURL`, which must be `https` (plain `http` only for a loopback
     /// host, seed 004 §8.1): another URL stops a debug build here, and every call fails with
@@ -43,10 +45,16 @@ public final class LatchClient: Sendable {
     ///   - dpopKeys: where the session's DPoP key is kept (issue 31): with one, every sign-in binds its
     ///     session to the key (`DPoPKeyStores.platformDefault(vault:)`: the Secure Enclave on iOS), every
     ///     request carries a proof, and signing out discards the key; nil: bearer sessions.
+    ///   - appAttester: App Attest (issue 31 §3; `DeviceCheckAppAttester()` on iOS): with one, every device
+    ///     key bind carries an attestation of a fresh App Attest key, and every device-key signature (biometric
+    ///     verification, biometric sign-in) carries that key's assertion; nil, or a device that cannot
+    ///     attest: binds without (latchd decides by `LATCH_APP_ATTEST`).
+    ///   - app: the app's bundle id and version, recorded with every device key bind and listed.
     public init(
         serverURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(),
         acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
-        clock: @escaping @Sendable () -> Date = { Date() }, dpopKeys: (any DPoPKeyStore)? = nil
+        clock: @escaping @Sendable () -> Date = { Date() }, dpopKeys: (any DPoPKeyStore)? = nil,
+        appAttester: (any AppAttester)? = nil, app: AppIdentity? = nil
     ) {
         assert(ServerURLPolicy.allows(serverURL), InsecureServerURL(url: serverURL).description)
         let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
@@ -61,6 +69,7 @@ public final class LatchClient: Sendable {
         self.broadcast = broadcast
         self.clock = clock
         self.identity = InstallationIdentity(vault: vault)
+        self.appAttest = appAttester.map { AppAttestSession(attester: $0, app: app, vault: vault) }
         self.coordinator = RefreshCoordinator(
             vault: vault, policy: refreshPolicy, clock: clock, broadcast: broadcast,
             refresh: { refreshToken in try await api.refreshGrant(refreshToken: refreshToken) },

@@ -112,6 +112,11 @@ public struct LatchVerificationEnvironment<Presenter: VerificationPresenter>: Ve
         }
     }
 
+    /// The client's App Attest assertion over `message` for `credentialID` (issue 31 §3), if it attests.
+    public func appAttestAssertion(over message: SignedMessage, credentialID: String) async -> String? {
+        await client.appAttestAssertion(over: message, credentialID: credentialID)
+    }
+
     public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool {
         await passkeys?.hasPasskey(for: options) ?? false
     }

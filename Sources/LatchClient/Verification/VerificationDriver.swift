@@ -205,15 +205,19 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
         case .submitBiometricSignature(let request, let screen):
             await environment.present(screen)
             spawn {
-                let signature: String
+                let (signature, assertion): (String, String?)
                 do {
-                    signature = try await environment.sign(try request.message(), credentialID: request.credentialID)
+                    let message = try request.message()
+                    signature = try await environment.sign(message, credentialID: request.credentialID)
+                    // App Attest (issue 31 §3): the app's assertion over the same message, when it has one.
+                    assertion = await environment.appAttestAssertion(over: message, credentialID: request.credentialID)
                 } catch {
                     continuation.yield(.signingFailed)
                     return
                 }
                 await Self.submit(
-                    request.attempt(signature: signature), request.verificationID, environment, continuation)
+                    request.attempt(signature: signature, appAttestAssertion: assertion), request.verificationID,
+                    environment, continuation)
             }
         case .submitCode(let verificationID, let code, let screen):
             await environment.present(screen)

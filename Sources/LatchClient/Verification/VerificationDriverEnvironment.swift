@@ -58,6 +58,10 @@ public protocol VerificationDriverEnvironment: Sendable {
     /// signature format). Throws when the key is gone or refuses.
     func sign(_ message: SignedMessage, credentialID: String) async throws -> String
 
+    /// App Attest's assertion (base64url) over `message` by the App Attest key that vouches for device key
+    /// `credentialID` (issue 31 §3), sent beside the signature; nil without App Attest. Default: nil.
+    func appAttestAssertion(over message: SignedMessage, credentialID: String) async -> String?
+
     /// Shows `screen` (and announces `screen.announcement`).
     func present(_ screen: VerificationScreen) async
 
@@ -91,6 +95,9 @@ extension VerificationDriverEnvironment {
     public func sendVerificationEmailCode(verificationID: String) async throws {
         throw VerificationServerFailure.other(code: "EMAIL_CODE_UNSUPPORTED")
     }
+
+    /// No App Attest unless the environment says otherwise.
+    public func appAttestAssertion(over message: SignedMessage, credentialID: String) async -> String? { nil }
 
     /// No passkeys unless the environment says otherwise.
     public func hasPasskey(for options: PublicKeyCredentialRequestOptionsJSON) async -> Bool { false }

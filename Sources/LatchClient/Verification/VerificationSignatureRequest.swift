@@ -33,8 +33,11 @@ public struct VerificationSignatureRequest: Sendable, Equatable {
             action: context.action, parameters: context.parameters, challengeID: challengeID, challenge: challenge)
     }
 
-    /// The attempt to send once `signature` (base64url DER) is made.
-    public func attempt(signature: String) -> VerificationAttempt {
-        VerificationAttempt(method: .biometric, credentialId: credentialID, signature: signature)
+    /// The attempt to send once `signature` (base64url DER) is made, with App Attest's assertion over the
+    /// same message when the app has one (issue 31 §3).
+    public func attempt(signature: String, appAttestAssertion: String? = nil) -> VerificationAttempt {
+        VerificationAttempt(
+            method: .biometric, credentialId: credentialID, signature: signature,
+            appAttestAssertion: appAttestAssertion)
     }
 }
