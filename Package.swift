@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "LatchClient", "LatchCore", "LatchServer", "LatchTestSupport",
+                "LatchClient", "LatchCore", "LatchServer", "LatchTestSupport", "LatchAttestSimulator",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
             ]
         ),
