@@ -113,7 +113,8 @@ let package = Package(
         .executableTarget(
             name: "latch",
             dependencies: [
-                "LatchClient", "LatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LatchClient", "LatchCore", "LatchAttestSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // Test helpers shared by test targets: child processes without Foundation.Process (see ChildProcess),
@@ -137,7 +138,11 @@ let package = Package(
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
         // `swift test` build them beside the test bundle.
         .testTarget(
-            name: "CLITests", dependencies: ["latch", "latchd", "LatchClient", "LatchCore", "LatchTestSupport"]),
+            name: "CLITests",
+            dependencies: [
+                "latch", "latchd", "LatchClient", "LatchCore", "LatchTestSupport", "LatchAttestSimulator",
+                .product(name: "Crypto", package: "swift-crypto")
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

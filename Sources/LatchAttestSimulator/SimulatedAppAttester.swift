@@ -22,7 +22,11 @@ public actor SimulatedAppAttester: AppAttester {
     }
 
     public nonisolated let isSupported = true
-    public let ca: SimulatedAppAttestCA
+    /// The CA (nil until loaded from `vault`, for an attester that keeps its state there).
+    private var ca: SimulatedAppAttestCA?
+    /// Where the CA's root key and the keys are kept between runs (the CLI's home); nil: memory only.
+    private let vault: (any TokenVault)?
+    private var loaded = false
     /// `TEAMID.bundle.id` of the simulated app.
     public let appID: String
     public let environment: AppAttestEnvironment
@@ -37,22 +41,86 @@ public actor SimulatedAppAttester: AppAttester {
     ) {
         self.now = now
         self.ca = ca
+        self.vault = nil
         self.appID = appID
         self.environment = environment
         self.fault = fault
+    }
+
+    /// An attester that keeps its CA (made on first use) and its keys and counters in `vault`, as the
+    /// `latch` CLI does in its home: what one run attests, the next run asserts.
+    public init(
+        appID: String, environment: AppAttestEnvironment = .development, vault: any TokenVault,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.now = now
+        self.ca = nil
+        self.vault = vault
+        self.appID = appID
+        self.environment = environment
+        self.fault = nil
+    }
+
+    /// The vault items of a persistent attester.
+    public static let caVaultKey = "simulated-app-attest-ca"
+    static let keysVaultKey = "simulated-app-attest-keys"
+
+    /// The CA that certifies this attester's keys (for a persistent attester: read from the vault, or made
+    /// and kept there on first use). Its `rootPEM` is what latchd must trust.
+    public func certificateAuthority() async throws -> SimulatedAppAttestCA {
+        if let ca { return ca }
+        guard let vault else { throw SimulatedAppAttesterError.unknownKey }
+        let made: SimulatedAppAttestCA
+        switch await vault.read(Self.caVaultKey) {
+        case .found(let data):
+            made = try SimulatedAppAttestCA(rootKey: try P384.Signing.PrivateKey(rawRepresentation: data))
+        case .notFound:
+            made = try SimulatedAppAttestCA()
+            try await vault.write(made.rootKey.rawRepresentation, for: Self.caVaultKey)
+        case .unavailable: throw SimulatedAppAttesterError.vaultUnavailable
+        }
+        ca = made
+        return made
+    }
+
+    /// Reads the keys a persistent attester kept (once).
+    private func load() async throws {
+        guard !loaded, let vault else { return }
+        loaded = true
+        guard case .found(let data) = await vault.read(Self.keysVaultKey) else { return }
+        let stored = try JSONDecoder().decode([String: StoredKey].self, from: data)
+        for (keyID, entry) in stored {
+            keys[keyID] = (try P256.Signing.PrivateKey(rawRepresentation: entry.key), entry.counter)
+        }
+    }
+
+    /// Keeps the keys of a persistent attester.
+    private func save() async throws {
+        guard let vault else { return }
+        let stored = keys.mapValues { StoredKey(key: $0.key.rawRepresentation, counter: $0.counter) }
+        try await vault.write(try JSONEncoder().encode(stored), for: Self.keysVaultKey)
+    }
+
+    private struct StoredKey: Codable {
+        let key: Data
+        let counter: UInt32
     }
 
     /// Sets `fault` for the attestations and assertions that follow.
     public func setFault(_ fault: Fault?) { self.fault = fault }
 
     public func generateKey() async throws -> String {
+        try await load()
         let key = P256.Signing.PrivateKey()
         let keyID = Data(SHA256.hash(data: key.publicKey.x963Representation)).base64EncodedString()
         keys[keyID] = (key, 0)
+        try await save()
         return keyID
     }
 
     public func attestKey(_ keyID: String, clientDataHash: Data) async throws -> Data {
+        try await load()
+        let ca = try await certificateAuthority()
         guard let (key, _) = keys[keyID], let keyIDBytes = Data(base64Encoded: keyID) else {
             throw SimulatedAppAttesterError.unknownKey
         }
@@ -82,9 +150,11 @@ public actor SimulatedAppAttester: AppAttester {
     }
 
     public func generateAssertion(_ keyID: String, clientDataHash: Data) async throws -> Data {
+        try await load()
         guard var entry = keys[keyID] else { throw SimulatedAppAttesterError.unknownKey }
         entry.counter += 1
         keys[keyID] = entry
+        try await save()
         let authData = rpIDHash + [0x00] + Self.bigEndian(entry.counter)
         let nonce = SHA256.hash(data: authData + Array(clientDataHash))
         let signature = try entry.key.signature(for: Data(nonce))
@@ -126,4 +196,6 @@ public actor SimulatedAppAttester: AppAttester {
 public enum SimulatedAppAttesterError: Error, Sendable {
     /// No key with this id was generated here.
     case unknownKey
+    /// The vault that keeps the attester's state cannot be read now.
+    case vaultUnavailable
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchAttestSimulator
 import LatchClient
 import LatchCore
 
@@ -24,9 +25,13 @@ struct CLIContext: Sendable {
         home = options.homeDirectory
         vault = FileVault(directory: home)
         // Sessions are bound to a software DPoP key kept in the home (vault item `dpop-key`, a `0600` file; issue 31).
+        // With LATCH_APP_ATTEST_SIMULATED_APP_ID, device key binds are attested by the simulated attester
+        // (its CA and keys kept in the home; `latch app-attest root-ca` prints the root latchd must trust).
+        let attester = Self.simulatedAttester(vault: vault)
         client = LatchClient(
             serverURL: serverURL, vault: vault, acceptLanguage: language.rawValue,
-            dpopKeys: SoftwareDPoPKeyStore(vault: vault))
+            dpopKeys: SoftwareDPoPKeyStore(vault: vault), appAttester: attester.map { $0.attester },
+            app: attester.map { $0.app })
         keys = SoftwareDeviceKeyStore(vault: vault)
         let server = serverURL
         let origin = ProcessInfo.processInfo.environment["LATCH_PASSKEY_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -35,6 +40,22 @@ struct CLIContext: Sendable {
             origin: { rpID in origin ?? SoftwarePasskeyAuthenticator.origin(forRPID: rpID, serverURL: server) })
         terminal = .standard
         text = CLIText(language: language, server: serverURL.absoluteString)
+    }
+
+    /// The variable naming the simulated app (`TEAMID.bundle.id`) whose App Attest the CLI simulates.
+    static let simulatedAppIDVariable = "LATCH_APP_ATTEST_SIMULATED_APP_ID"
+
+    /// The simulated App Attest attester of this home, and the app it attests, when
+    /// `LATCH_APP_ATTEST_SIMULATED_APP_ID` names one (issue 31 §3).
+    static func simulatedAttester(vault: FileVault) -> (attester: SimulatedAppAttester, app: AppIdentity)? {
+        guard let appID = ProcessInfo.processInfo.environment[simulatedAppIDVariable], !appID.isEmpty else {
+            return nil
+        }
+        let bundleID = appID.split(separator: ".", maxSplits: 1).last.map(String.init) ?? appID
+        return (
+            SimulatedAppAttester(appID: appID, vault: vault),
+            AppIdentity(bundleId: bundleID)
+        )
     }
 
     /// The signed-in user of the stored session; a failure when there is none.

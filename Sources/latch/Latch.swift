@@ -18,7 +18,7 @@ struct Latch: AsyncParsableCommand {
         subcommands: [
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
             BiometricsCommand.self, PasskeyCommand.self, TwoFactorCommand.self, FundPasswordCommand.self,
-            VerifyCommand.self, AccountCommand.self, PasswordCommand.self
+            VerifyCommand.self, AccountCommand.self, PasswordCommand.self, AppAttestCommand.self
         ]
     )
 

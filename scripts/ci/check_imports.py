@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PLATFORM = {
     "Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
     "Synchronization", "Testing", "XCTest", "Observation", "SwiftUI", "UIKit", "AppKit", "Security",
-    "LocalAuthentication", "AuthenticationServices", "Accessibility", "CryptoKit", "os", "Combine",
+    "LocalAuthentication", "AuthenticationServices", "Accessibility", "CryptoKit", "os", "Combine", "DeviceCheck",
 }
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
