@@ -223,6 +223,47 @@ struct AppAttestBindingTests {
         }
     }
 
+    @Test(
+        "issue 31 §2 a policy's attested_device: only an attested key is offered, and only its asserted answer counts",
+        arguments: TestDatabase.all)
+    func policyAttestedDevice(database: TestDatabase) async throws {
+        let ca = try SimulatedAppAttestCA()
+        let clock = TestClock()
+        let policy = try VerificationPolicy(
+            json: Data(#"{"actions": {"withdrawal": {"kinds": ["biometric"], "attested_device": true}}}"#.utf8))
+        let settings = try Self.settings(.optional, ca: ca)
+        try await withServer(
+            database, clock: clock,
+            adjust: {
+                settings(&$0); $0.verificationPolicy = policy
+            }
+        ) {
+            server in
+            let attester = SimulatedAppAttester(ca: ca, appID: Self.appID, now: { clock.now })
+            let tokens = try await server.signUp()
+            let plainKey = DeviceKey()
+            let plainID = try await server.bindDevice(plainKey, bearer: tokens.accessToken)
+            let key = DeviceKey()
+            let (credentialID, keyID) = try await server.bindAttested(
+                key, attester: attester, bearer: tokens.accessToken)
+
+            let started = try await server.startedVerification(bearer: tokens.accessToken)
+            #expect(
+                started.methods.first { $0.type == .biometric }?.credentialIds == [credentialID],
+                "only the attested key")
+
+            let plain = try await server.biometricAttempt(
+                plainKey, credentialID: plainID, attester: nil, keyID: keyID, bearer: tokens.accessToken)
+            #expect(plain.status == 422 && plain.reasons == ["not_attested"], "\(plain.text)")
+            let unasserted = try await server.biometricAttempt(
+                key, credentialID: credentialID, attester: nil, keyID: keyID, bearer: tokens.accessToken)
+            #expect(unasserted.status == 422 && unasserted.reasons == ["required"], "\(unasserted.text)")
+            let asserted = try await server.biometricAttempt(
+                key, credentialID: credentialID, attester: attester, keyID: keyID, bearer: tokens.accessToken)
+            #expect(asserted.status == 200, "\(asserted.text)")
+        }
+    }
+
     @Test("issue 31 §2 LATCH_APP_ATTEST, its app ids, environment and root file are read strictly")
     func configuration() throws {
         let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
@@ -245,7 +286,15 @@ struct AppAttestBindingTests {
             (["LATCH_APP_ATTEST_APP_IDS": "com.example.wallet"], "LATCH_APP_ATTEST_APP_IDS"),
             (["LATCH_APP_ATTEST_ENVIRONMENT": "sandbox"], "LATCH_APP_ATTEST_ENVIRONMENT"),
             (["LATCH_APP_ATTEST_ROOT_CA_FILE": "/nonexistent.pem"], "LATCH_APP_ATTEST_ROOT_CA_FILE"),
-            (["LATCH_APP_ATTEST_ROOT_CA_FILE": "/etc/hostname"], "LATCH_APP_ATTEST_ROOT_CA_FILE")
+            (["LATCH_APP_ATTEST_ROOT_CA_FILE": "/etc/hostname"], "LATCH_APP_ATTEST_ROOT_CA_FILE"),
+            (
+                ["LATCH_POLICY_FILE": try Self.policyFile(#"{"actions": {"withdrawal": {"attested_device": true}}}"#)],
+                "LATCH_APP_ATTEST"
+            ),
+            (
+                ["LATCH_POLICY_FILE": try Self.policyFile(#"{"actions": {"withdrawal": {"attested_device": 1}}}"#)],
+                "attested_device"
+            )
         ]
         for (values, name) in bad {
             let error = try #require(throws: ConfigurationError.self) {
@@ -253,6 +302,13 @@ struct AppAttestBindingTests {
             }
             #expect("\(error)".contains(name), "\(values)")
         }
+    }
+
+    /// A policy file holding `json`, in the temporary folder.
+    static func policyFile(_ json: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID()).json")
+        try json.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
     }
 }
 

@@ -33,6 +33,10 @@ extension LatchConfig {
             }
             appAttest.environment = environment
         }
+        if verificationPolicy.asksForAttestedDevices, appAttest.mode == .off {
+            throw ConfigurationError(
+                "LATCH_APP_ATTEST", "must be optional or required: the policy file asks for attested_device")
+        }
         if let path = value("LATCH_APP_ATTEST_ROOT_CA_FILE") {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError("LATCH_APP_ATTEST_ROOT_CA_FILE", "\(path): cannot be read")

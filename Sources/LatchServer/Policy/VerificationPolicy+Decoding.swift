@@ -43,7 +43,9 @@ extension VerificationPolicy {
 
     private static func actionPolicy(_ value: Any, at key: String) throws(PolicyFileError) -> ActionPolicy {
         let object = try object(value, at: key)
-        try allowOnly(["factors", "kinds", "amount", "tiers", "daily_limit", "new_value_lock"], in: object, at: key)
+        try allowOnly(
+            ["factors", "kinds", "amount", "tiers", "daily_limit", "new_value_lock", "attested_device"], in: object,
+            at: key)
         var policy = ActionPolicy()
         if let factors = object["factors"] { policy.factors = try factorCount(factors, at: "\(key).factors") }
         if let kinds = object["kinds"] { policy.kinds = try kindSet(kinds, at: "\(key).kinds") }
@@ -77,6 +79,13 @@ extension VerificationPolicy {
             policy.newValueLock = NewValueLock(
                 parameter: try parameterName(fields["parameter"], at: "\(lockKey).parameter"),
                 seconds: try duration(fields["duration"], at: "\(lockKey).duration"))
+        }
+        if let attested = object["attested_device"] {
+            // JSONSerialization reads `true` as an NSNumber of type "c" (a BOOL); the number 1 is not one.
+            guard let flag = attested as? NSNumber, String(cString: flag.objCType) == "c" else {
+                throw PolicyFileError(key: "\(key).attested_device", reason: "must be true or false")
+            }
+            policy.attestedDevice = flag.boolValue
         }
         return policy
     }

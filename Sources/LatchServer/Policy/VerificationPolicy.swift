@@ -27,6 +27,9 @@ struct VerificationPolicy: Equatable, Sendable {
         /// Per unit, the most this user may have redeemed for the action in any 24 hours.
         var dailyLimit: [String: PolicyAmount] = [:]
         var newValueLock: NewValueLock?
+        /// Whether a biometric answer counts only from a device key App Attest vouches for, with the app's
+        /// assertion (issue 31 §2): a script holding a device key of its own cannot pass it.
+        var attestedDevice = false
     }
 
     /// The kinds that count where the file names none: every kind but the emailed code. A code mailed to
@@ -57,4 +60,7 @@ extension VerificationPolicy {
 
     /// The policy of `action`.
     func policy(of action: String) -> ActionPolicy { actions[action] ?? fallback }
+
+    /// Whether any action asks for an attested device (then App Attest must not be off).
+    var asksForAttestedDevices: Bool { fallback.attestedDevice || actions.values.contains(where: \.attestedDevice) }
 }

@@ -152,7 +152,11 @@ struct VerificationService: Sendable {
         }
         var offers: [VerificationMethodOffer] = []
         if open(.biometric) {
-            let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db)
+            // An action asking for an attested device (issue 31 §2) offers only keys App Attest vouches for.
+            let attestedOnly = latch.config.verificationPolicy.policy(of: action).attestedDevice
+            let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db).filter {
+                !attestedOnly || $0.attested
+            }
             if !credentials.isEmpty {
                 let challenge = try await latch.challenges.create(verification: id, now: now, on: db)
                 offers.append(
@@ -334,7 +338,12 @@ struct VerificationService: Sendable {
         else {
             return .failed(attemptsBeforeLock: 0)
         }
-        try await AppAttestService(latch: latch, db: db).checkAssertion(assertion, of: credential, over: message)
+        let asserted = try await AppAttestService(latch: latch, db: db).checkAssertion(
+            assertion, of: credential, over: message)
+        // The policy may let only an attested device's answer count for this action (issue 31 §2).
+        if latch.config.verificationPolicy.policy(of: action).attestedDevice, !asserted {
+            throw LatchError.invalid("app_attest_assertion", [credential.attested ? "required" : "not_attested"])
+        }
         try await latch.deviceCredentials.markUsed(credential, now: now, on: db)
         return .matched
     }
