@@ -154,6 +154,18 @@ struct RefreshCoordinatorTests {
         #expect(!LatchClient.refusesToken(HTTPResponse(status: 403)))
     }
 
+    @Test("31 §3 a bearer session's refresh refused as session_not_bound (LATCH_DPOP=required) ends the session")
+    func test_31_3_sessionNotBoundEndsTheSession() async throws {
+        let harness = SessionHarness(vault: InMemoryVault())
+        try await harness.signIn(expiresIn: 60)
+        await harness.server.set(refreshAnswer: .sessionNotBound)
+
+        await #expect(throws: LatchClientError.self) { _ = try await harness.client.send(orders(harness)) }
+
+        #expect(harness.client.currentState == .signedOut, "signed out, to sign in again with a key")
+        #expect(await harness.vault.read("session") == .notFound)
+    }
+
     @Test func C6_AUTH004OnRefreshClearsVaultAndSignsOutOnce() async throws {
         // Set-up: an expiring session; the server says the session is over; a settings item in the vault.
         let harness = SessionHarness(vault: InMemoryVault(items: ["settings": Data("dark".utf8)]))

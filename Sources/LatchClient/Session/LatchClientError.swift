@@ -54,6 +54,12 @@ public enum LatchClientError: Error, Sendable, CustomStringConvertible {
     /// Whether the session is over (AUTH_004): sign in again.
     public var isSessionExpired: Bool { code == .sessionExpired }
 
+    /// Whether a bearer session's refresh was refused because latchd now requires DPoP-bound sessions
+    /// (400 DPOP_INVALID `session_not_bound`, `LATCH_DPOP=required`, issue 31): the session is over.
+    public var isSessionNotBound: Bool {
+        code == .dpopInvalid && serverError?.reasons?.contains("session_not_bound") == true
+    }
+
     /// Whether an operator disabled the account (403 ACCOUNT_DISABLED, issue 12): no sign-in works
     /// until it is enabled again, so say so (`code.message(in:)` has the words) instead of offering a retry.
     ///

@@ -216,8 +216,11 @@ actor RefreshCoordinator {
         } catch {
             // Signed out (or someone else signed in) meanwhile: this refresh no longer matters.
             guard sessionChanges.isCurrent(started) else { throw LatchClientError.notSignedIn }
-            // A frozen account's sessions were ended by the freeze (issue 19 §3): signed out here too.
-            if let error = error as? LatchClientError, error.isSessionExpired || error.isAccountFrozen {
+            // A frozen account's sessions were ended by the freeze (issue 19 §3): signed out here too. So is a
+            // bearer session that `LATCH_DPOP=required` no longer refreshes (issue 31): sign in again, bound.
+            if let error = error as? LatchClientError,
+                error.isSessionExpired || error.isAccountFrozen || error.isSessionNotBound
+            {
                 if inFlight?.id == id { inFlight = nil }
                 await endSession(as: .signedOut)
                 await sessionEnded()

@@ -12,6 +12,8 @@ actor SessionFakeServer: HTTPTransport {
         case sessionExpired
         case networkFailure
         case serverError
+        /// 400 DPOP_INVALID `session_not_bound`: a bearer session after the operator set `LATCH_DPOP=required`.
+        case sessionNotBound
     }
 
     static let alice = UserInfo(
@@ -163,6 +165,11 @@ actor SessionFakeServer: HTTPTransport {
                 return Self.json(500, #"{"error":"INTERNAL_ERROR","message":"Something went wrong on the server."}"#)
             case .sessionExpired:
                 return Self.sessionExpired
+            case .sessionNotBound:
+                return Self.json(
+                    400,
+                    #"{"error":"DPOP_INVALID","message":"The DPoP proof is not valid.","reasons":["session_not_bound"]}"#
+                )
             case .rotate:
                 guard let token = grant.refreshToken, let user = refreshTokens.removeValue(forKey: token) else {
                     return Self.sessionExpired
