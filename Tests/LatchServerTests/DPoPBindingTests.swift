@@ -195,6 +195,11 @@ struct DPoPBindingTests {
                 "SELECT type FROM security_events WHERE type = 'refresh_token_reused'"
             ).all()
             #expect(events.isEmpty, "the thief's tries are no replay: nothing was revoked")
+            // The owner sees that a copy of the refresh token was tried: one event per refusal, naming how.
+            let refused = try await (server.app.db as! any SQLDatabase).raw(
+                "SELECT detail FROM security_events WHERE type = 'dpop_refused' ORDER BY created_at"
+            ).all().map { try $0.decode(column: "detail", as: String.self) }
+            #expect(refused.sorted() == ["missing", "wrong_key"], "\(refused)")
         }
     }
 

@@ -65,6 +65,9 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     case verificationLimitReached = "verification_limit_reached"
     /// A value never used before (e.g. a withdrawal address) was time-locked (issue 30 §1).
     case newValueLocked = "new_value_locked"
+    /// A DPoP-bound session's refresh token came without its key's proof (`detail` `missing` or `wrong_key`):
+    /// someone holds a copy of it (issue 31 §1). Refused before anything moved.
+    case dpopRefused = "dpop_refused"
 }
 
 extension SecurityEventKind {

@@ -44,7 +44,7 @@ struct RefreshTokenRotation: Sendable {
         case invalid
         /// The session is bound to a DPoP key and the refresh did not prove it (`presented`: the key it
         /// proved, if any). Nothing moved: the chain stays the owner's (issue 31 §1).
-        case wrongKey(presented: String?)
+        case wrongKey(presented: String?, userID: UUID, sessionID: UUID)
         /// `LATCH_DPOP=required` and the session is a bearer one: it cannot be refreshed (sign in again).
         case notBound
     }
@@ -101,7 +101,9 @@ struct RefreshTokenRotation: Sendable {
         var session = found.session
         guard isLive(session, at: seconds) else { return .invalid }
         if let bound = session.dpopJKT {
-            guard key == bound else { return .wrongKey(presented: key) }
+            guard key == bound else {
+                return .wrongKey(presented: key, userID: session.userID, sessionID: try session.requireID())
+            }
         } else if requireBinding {
             return .notBound
         }

@@ -171,9 +171,13 @@ struct TokenService: Sendable {
         {
         case .rotated(let tokens):
             return tokens
-        case .wrongKey(let presented):
-            throw LatchError.dpopInvalid(
-                presented == nil ? "missing" : DPoPProofFailure.wrongKey.rawValue, atTokenEndpoint: true)
+        case .wrongKey(let presented, let userID, let sessionID):
+            let reason = presented == nil ? "missing" : DPoPProofFailure.wrongKey.rawValue
+            // A copy of a bound refresh token is in someone's hands: the owner sees it (nothing moved).
+            try await latch.events.record(
+                .dpopRefused, user: userID, session: sessionID, ip: clientIP, now: now.timeIntervalSince1970,
+                detail: reason, on: db)
+            throw LatchError.dpopInvalid(reason, atTokenEndpoint: true)
         case .notBound:
             throw LatchError.dpopInvalid("session_not_bound", atTokenEndpoint: true)
         case .invalid:

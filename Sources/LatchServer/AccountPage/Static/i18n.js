@@ -146,6 +146,7 @@ const eventNames = {
   verification_policy_applied: ["Two verifications asked for", "需要两项验证"],
   verification_limit_reached: ["Daily limit reached", "已达每日额度"],
   new_value_locked: ["New address waiting", "新地址等待期"],
+  dpop_refused: ["Copied sign-in token refused", "已拒绝被复制的登录凭证"],
 };
 
 // Why a hold runs (`reason`), both languages.
