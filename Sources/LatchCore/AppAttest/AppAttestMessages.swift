@@ -1,23 +1,8 @@
 import Foundation
 
-/// The 201 answer to `POST /v1/app-attest/challenges`: a single-use challenge for one attestation.
-public struct AppAttestChallengeInfo: Codable, Sendable, Equatable {
-    public var challengeId: String
-    public var challenge: String
-    public var expiresIn: Int
-
-    public init(challengeId: String, challenge: String, expiresIn: Int) {
-        self.challengeId = challengeId
-        self.challenge = challenge
-        self.expiresIn = expiresIn
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case challengeId = "challenge_id"
-        case challenge
-        case expiresIn = "expires_in"
-    }
-}
+/// The 201 answer to `POST /v1/app-attest/challenges`: a single-use challenge (300 s) for one attestation.
+/// The same shape as a device key's signature challenge, so the same type.
+public typealias AppAttestChallengeInfo = SignatureChallengeInfo
 
 /// The `app_attest` member of a device key bind: Apple's attestation of an App Attest key, over
 /// `AppAttestClientData.binding(challenge:publicKey:)`.

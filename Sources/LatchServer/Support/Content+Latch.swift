@@ -37,7 +37,6 @@ extension TOTPActivated: Content {}
 extension DeviceCredentialCreated: Content {}
 extension DeviceCredentialInfo: Content {}
 extension SignatureChallengeInfo: Content {}
-extension AppAttestChallengeInfo: Content {}
 extension VerificationStarted: Content {}
 extension VerificationPassed: Content {}
 extension VerificationAttemptResult: Content {}
