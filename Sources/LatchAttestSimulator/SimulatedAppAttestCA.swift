@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchClient
 import SwiftASN1
 import X509
 
@@ -48,6 +49,22 @@ public struct SimulatedAppAttestCA: Sendable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
             },
             issuerPrivateKey: .init(rootKey))
+    }
+
+    /// The vault item holding a kept CA's root key.
+    public static let vaultKey = "simulated-app-attest-ca"
+
+    /// The CA kept in `vault` (the CLI's home), made and kept there on first use.
+    public static func stored(in vault: any TokenVault) async throws -> SimulatedAppAttestCA {
+        switch await vault.read(vaultKey) {
+        case .found(let data):
+            return try SimulatedAppAttestCA(rootKey: try P384.Signing.PrivateKey(rawRepresentation: data))
+        case .notFound:
+            let made = try SimulatedAppAttestCA()
+            try await vault.write(made.rootKey.rawRepresentation, for: vaultKey)
+            return made
+        case .unavailable: throw SimulatedAppAttesterError.vaultUnavailable
+        }
     }
 
     /// The root certificate in PEM: the file for `LATCH_APP_ATTEST_ROOT_CA_FILE`.

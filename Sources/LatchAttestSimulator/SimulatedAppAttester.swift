@@ -61,8 +61,7 @@ public actor SimulatedAppAttester: AppAttester {
         self.fault = nil
     }
 
-    /// The vault items of a persistent attester.
-    public static let caVaultKey = "simulated-app-attest-ca"
+    /// The vault item of a persistent attester's keys (its CA is `SimulatedAppAttestCA.vaultKey`).
     static let keysVaultKey = "simulated-app-attest-keys"
 
     /// The CA that certifies this attester's keys (for a persistent attester: read from the vault, or made
@@ -70,17 +69,9 @@ public actor SimulatedAppAttester: AppAttester {
     public func certificateAuthority() async throws -> SimulatedAppAttestCA {
         if let ca { return ca }
         guard let vault else { throw SimulatedAppAttesterError.unknownKey }
-        let made: SimulatedAppAttestCA
-        switch await vault.read(Self.caVaultKey) {
-        case .found(let data):
-            made = try SimulatedAppAttestCA(rootKey: try P384.Signing.PrivateKey(rawRepresentation: data))
-        case .notFound:
-            made = try SimulatedAppAttestCA()
-            try await vault.write(made.rootKey.rawRepresentation, for: Self.caVaultKey)
-        case .unavailable: throw SimulatedAppAttesterError.vaultUnavailable
-        }
-        ca = made
-        return made
+        let stored = try await SimulatedAppAttestCA.stored(in: vault)
+        ca = stored
+        return stored
     }
 
     /// Reads the keys a persistent attester kept (once).

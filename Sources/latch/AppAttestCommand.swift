@@ -20,9 +20,7 @@ struct AppAttestRootCACommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = CLIContext(global)
-        // The app id does not change the CA; any name serves to reach it.
-        let attester = SimulatedAppAttester(appID: "SIMULATED0.latch", vault: context.vault)
-        let pem = try await attester.certificateAuthority().rootPEM
+        let pem = try await SimulatedAppAttestCA.stored(in: context.vault).rootPEM
         context.terminal.line(pem)
     }
 }

@@ -27,7 +27,7 @@ struct AppAttestCLITests {
         try await journey(.en, environment: environment) { j in
             // The home's simulated CA is the one latchd trusts.
             try await FileVault(directory: j.home()).write(
-                ca.rootKey.rawRepresentation, for: SimulatedAppAttester.caVaultKey)
+                ca.rootKey.rawRepresentation, for: SimulatedAppAttestCA.vaultKey)
             let attested = [CLIContext_simulatedAppID: Self.appID]
             func latch(_ arguments: [String], input: String? = nil, attesting: Bool = true) async throws -> LatchRun {
                 try await CLITests.latch(
