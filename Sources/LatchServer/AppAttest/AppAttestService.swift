@@ -33,7 +33,8 @@ struct AppAttestService: Sendable {
     func attestBinding(_ attestation: AppAttestAttestation?, publicKey: String, user: UUID) async throws
         -> AttestedBinding?
     {
-        guard mode != .off, let verifier = latch.appAttestVerifier else { return nil }
+        guard mode != .off else { return nil }
+        let verifier = try self.verifier
         guard let attestation else {
             if mode == .required { throw LatchError.invalid("app_attest", ["required"]) }
             return nil
@@ -58,23 +59,26 @@ struct AppAttestService: Sendable {
     }
 
     /// Checks the App Attest assertion that came with a signature by device key `credential` over
-    /// `message`, and stores its counter. Answers whether an assertion was verified. Off: nothing is
-    /// checked. An attested key's assertion must verify; without one (or for a key bound without App
-    /// Attest) `required` refuses with 422 `app_attest_assertion` `required` (`not_attested`).
-    @discardableResult
-    func checkAssertion(_ assertion: String?, of credential: DeviceCredential, over message: SignedMessage)
-        async throws -> Bool
-    {
-        guard mode != .off, let verifier = latch.appAttestVerifier else { return false }
+    /// `message`, and stores its counter. Off (and not `required`): nothing is checked. An attested key's
+    /// assertion must verify.
+    /// Without one (or for a key bound without App Attest) the signature stands alone, unless `required`
+    /// (the verification policy's `attested_device`) or `LATCH_APP_ATTEST=required` asks for it: 422
+    /// `app_attest_assertion` `required` (`not_attested`).
+    func checkAssertion(
+        _ assertion: String?, of credential: DeviceCredential, over message: SignedMessage, required: Bool = false
+    ) async throws {
+        let mustAssert = required || mode == .required
+        guard mode != .off || mustAssert else { return }
+        let verifier = try self.verifier
         guard let publicKeyText = credential.appAttestPublicKey, let appID = credential.appAttestAppID,
             let publicKey = Base64URL.decode(publicKeyText)
         else {
-            if mode == .required { throw LatchError.invalid("app_attest_assertion", ["not_attested"]) }
-            return false
+            if mustAssert { throw LatchError.invalid("app_attest_assertion", ["not_attested"]) }
+            return
         }
         guard let assertion else {
-            if mode == .required { throw LatchError.invalid("app_attest_assertion", ["required"]) }
-            return false
+            if mustAssert { throw LatchError.invalid("app_attest_assertion", ["required"]) }
+            return
         }
         guard let bytes = Base64URL.decode(assertion), bytes.count <= 8 * 1024 else {
             throw Self.refused(.malformed, field: "app_attest_assertion")
@@ -91,7 +95,15 @@ struct AppAttestService: Sendable {
             throw Self.refused(.counterNotIncreased, field: "app_attest_assertion")
         }
         credential.appAttestCounter = Int64(counter)
-        return true
+    }
+
+    /// Apple's checks for the configured roots; a 500 (never a pass) if they could not be read, which
+    /// configuration refuses at start, so App Attest fails closed.
+    private var verifier: AppAttestVerifier {
+        get throws {
+            guard let verifier = latch.appAttestVerifier else { throw LatchError(.internalError) }
+            return verifier
+        }
     }
 
     /// 422 VALIDATION_FAILED naming the check that failed.

@@ -52,9 +52,8 @@ extension LatchConfig {
     /// `TEAMID.bundle.id`: ten letters or digits, a dot, and a bundle id.
     static func isAppID(_ text: String) -> Bool {
         let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, parts[0].count == 10,
-            parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-        else { return false }
-        return parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        guard parts.count == 2, parts[0].count == 10 else { return false }
+        return Validate.isASCIIWord(String(parts[0]), allowing: [])
+            && Validate.isASCIIWord(String(parts[1]), allowing: [".", "-"])
     }
 }

@@ -75,12 +75,8 @@ struct DeviceCredentialService: Sendable {
     /// of 1–64 letters, digits, dots, plus and minus signs (422 `app` `["invalid"]`).
     static func app(_ declared: AppIdentity?) throws -> AppIdentity? {
         guard let declared else { return nil }
-        func only(_ text: String, _ extra: Set<Character>, upTo limit: Int) -> Bool {
-            !text.isEmpty && text.count <= limit
-                && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || extra.contains($0)) }
-        }
-        guard only(declared.bundleId, [".", "-"], upTo: 155),
-            declared.version.map({ only($0, [".", "+", "-"], upTo: 64) }) ?? true
+        guard declared.bundleId.count <= 155, Validate.isASCIIWord(declared.bundleId, allowing: [".", "-"]),
+            declared.version.map({ $0.count <= 64 && Validate.isASCIIWord($0, allowing: [".", "+", "-"]) }) ?? true
         else { throw LatchError.invalid("app", ["invalid"]) }
         return declared
     }

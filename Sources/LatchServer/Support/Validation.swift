@@ -56,6 +56,12 @@ enum Validate {
         return (1...64).contains(action.count) && action.allSatisfy { allowed.contains($0) }
     }
 
+    /// Whether `text` is made only of ASCII letters, digits and the characters of `extra`, and is not empty:
+    /// the alphabet of a bundle id (`.` `-`) and of an app version (`.` `+` `-`), issue 31 §2.
+    static func isASCIIWord(_ text: String, allowing extra: Set<Character>) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || extra.contains($0)) }
+    }
+
     /// Action parameters: at most 32, keys 1–64 and values up to 1,024 characters.
     static func parameters(_ parameters: [String: String]) throws {
         guard parameters.count <= 32,

@@ -338,12 +338,10 @@ struct VerificationService: Sendable {
         else {
             return .failed(attemptsBeforeLock: 0)
         }
-        let asserted = try await AppAttestService(latch: latch, db: db).checkAssertion(
-            assertion, of: credential, over: message)
         // The policy may let only an attested device's answer count for this action (issue 31 §2).
-        if latch.config.verificationPolicy.policy(of: action).attestedDevice, !asserted {
-            throw LatchError.invalid("app_attest_assertion", [credential.attested ? "required" : "not_attested"])
-        }
+        try await AppAttestService(latch: latch, db: db).checkAssertion(
+            assertion, of: credential, over: message,
+            required: latch.config.verificationPolicy.policy(of: action).attestedDevice)
         try await latch.deviceCredentials.markUsed(credential, now: now, on: db)
         return .matched
     }
