@@ -65,7 +65,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         AddSecurityEventAggregation(), AddPasskeyChallengeNamedUser(), AddDeliveryJobRecipient(),
         CreateAppleRevocationRetries(), AddAccountContainment(), AddDeliveryJobLane(), AddNewDeviceNoticeSetting(),
         CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind), AddContainmentByConstruction(),
-        AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest()
+        AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance()
     ] {
         app.migrations.add(migration)
     }

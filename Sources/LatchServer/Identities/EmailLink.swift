@@ -14,6 +14,8 @@ struct EmailLink: Sendable {
     let secretGuard: SecretGuard
     let db: any Database
     let userID: UUID
+    /// The session linking the address (kept as `users.email_session_id`, issue 28 §2).
+    var session: UUID?
 
     /// First call: checks the address and password and mails a code (202).
     func sendCode(email rawEmail: String?, password: String?) async throws -> EmailLinkCodeSent {
@@ -42,14 +44,15 @@ struct EmailLink: Sendable {
             code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).
-        let userID = self.userID
+        let (userID, session, now) = (self.userID, self.session, latch.clock.epochSeconds)
         try await db.transaction { database in
             let linked: [any SQLRow]
             do {
                 linked = try await database.sql.raw(
                     """
                     UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
-                      password_hash = \(bind: matched.passwordHash)
+                      password_hash = \(bind: matched.passwordHash), email_added_at = \(bind: now),
+                      email_session_id = \(bind: session)
                     WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
                     RETURNING id
                     """

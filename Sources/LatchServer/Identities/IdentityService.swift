@@ -64,7 +64,8 @@ struct IdentityService: Sendable {
     /// (see `EmailLink`).
     private func linkEmail(_ body: LinkIdentityRequest) async throws -> Outcome {
         let (latch, caller) = (self.latch, self.caller)
-        let link = EmailLink(latch: latch, secretGuard: secretGuard, db: db, userID: caller.user)
+        let link = EmailLink(
+            latch: latch, secretGuard: secretGuard, db: db, userID: caller.user, session: caller.session)
         guard let code = body.code else {
             try await stepUp.requireRecentSignIn(orProof: body.verificationToken, action: .linkIdentity)
             return .codeSent(try await link.sendCode(email: body.email, password: body.password))

@@ -12,8 +12,12 @@ struct PasskeyVerificationMethod: Sendable {
     /// The `passkey` offer of a new verification, when the caller has passkeys: a challenge bound to the
     /// verification, and request options whose challenge is `PasskeyVerificationChallenge` of the action,
     /// its parameters' digest, the challenge id and the challenge (ARCHITECTURE.md, "passkeys").
-    func offer(verification: UUID, action: String, digest: String) async throws -> VerificationMethodOffer? {
-        let passkeys = try await latch.passkeys.all(of: caller.user, on: db)
+    /// Only passkeys `admitting` lets answer are allowed (issue 28 §2: a held action's factors are older
+    /// than the hold).
+    func offer(
+        verification: UUID, action: String, digest: String, admitting: (Passkey) -> Bool = { _ in true }
+    ) async throws -> VerificationMethodOffer? {
+        let passkeys = try await latch.passkeys.all(of: caller.user, on: db).filter(admitting)
         guard !passkeys.isEmpty else { return nil }
         let challenge = try await PasskeyChallengeStore().create(
             .verification, user: caller.user, verification: verification, now: latch.clock.epochSeconds, on: db)
@@ -33,12 +37,14 @@ struct PasskeyVerificationMethod: Sendable {
     /// A `passkey` attempt: an assertion by one of the caller's passkeys over this verification's bound
     /// challenge (used up first). An assertion made for another action or other parameters carries
     /// another challenge, so it fails here.
-    func check(_ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String)
-        async throws -> GuardedCheck
-    {
+    func check(
+        _ credential: AuthenticationResponseJSON, verification: UUID, action: String, digest: String,
+        admitting: (Passkey) -> Bool = { _ in true }
+    ) async throws -> GuardedCheck {
         guard let passkey = try await latch.passkeys.find(rawID: credential.rawId, on: db),
             passkey.userID == caller.user
         else { throw LatchError.invalid("credential", ["unknown_credential"]) }
+        guard admitting(passkey) else { throw LatchError.invalid("method", ["not_offered"]) }
         let now = latch.clock.epochSeconds
         guard let challenge = try await PasskeyChallengeStore().consume(verification: verification, now: now, on: db)
         else {

@@ -9,6 +9,8 @@ final class FundPassword: Model, @unchecked Sendable {
     @ID(custom: "user_id", generatedBy: .user) var id: UUID?
     @Field(key: "password_hash") var passwordHash: String
     @Field(key: "updated_at") var updatedAt: Double
+    /// The session that set it last (issue 28 §2, `AddFactorProvenance`; nil before that or by an operator).
+    @OptionalField(key: "session_id") var sessionID: UUID?
 
     init() {}
 }

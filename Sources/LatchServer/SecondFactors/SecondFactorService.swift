@@ -130,6 +130,7 @@ struct SecondFactorService: Sendable {
         record.id = caller.user
         record.passwordHash = try await latch.passwords.hash(request.fundPassword)
         record.updatedAt = latch.clock.epochSeconds
+        record.sessionID = caller.session
         let isChange = existing != nil
         // The fund password, its event, the hold and the notice commit together (issue 20 §1).
         try await db.transaction { database in

@@ -150,12 +150,17 @@ struct VerificationService: Sendable {
         if !passed.isEmpty {
             try await latch.verifications.retireChallenges(of: id, now: now, on: db)
         }
+        // A held action is answered only by factors older than the hold (issue 28 §2).
+        let seasoning = try await FactorSeasoning.forHeldAction(action, of: caller.user, latch: latch, now: now, on: db)
+        func seasoned(_ kind: VerificationMethodKind) async throws -> Bool {
+            try await seasoning?.admits(kind, of: caller.user, on: db) ?? true
+        }
         var offers: [VerificationMethodOffer] = []
         if open(.biometric) {
             // An action asking for an attested device (issue 31 §2) offers only keys App Attest vouches for.
             let attestedOnly = latch.config.verificationPolicy.policy(of: action).attestedDevice
             let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db).filter {
-                !attestedOnly || $0.attested
+                (!attestedOnly || $0.attested) && seasoning?.mayAnswerHeldAction($0.provenance) ?? true
             }
             if !credentials.isEmpty {
                 let challenge = try await latch.challenges.create(verification: id, now: now, on: db)
@@ -165,16 +170,22 @@ struct VerificationService: Sendable {
                         challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
             }
         }
-        if open(.passkey), let passkey = try await passkeys.offer(verification: id, action: action, digest: digest) {
+        if open(.passkey),
+            let passkey = try await passkeys.offer(
+                verification: id, action: action, digest: digest,
+                admitting: { seasoning?.mayAnswerHeldAction($0.provenance) ?? true })
+        {
             offers.append(passkey)
         }
-        if open(.totp), try await latch.totp.isActive(user: caller.user, on: db) {
+        if open(.totp), try await latch.totp.isActive(user: caller.user, on: db), try await seasoned(.totp) {
             offers.append(VerificationMethodOffer(type: .totp))
         }
-        if open(.fundPassword), try await FundPassword.find(caller.user, on: db) != nil {
+        if open(.fundPassword), try await FundPassword.find(caller.user, on: db) != nil,
+            try await seasoned(.fundPassword)
+        {
             offers.append(VerificationMethodOffer(type: .fundPassword))
         }
-        if open(.emailCode), try await User.find(caller.user, on: db)?.email != nil {
+        if open(.emailCode), try await User.find(caller.user, on: db)?.email != nil, try await seasoned(.emailCode) {
             offers.append(VerificationMethodOffer(type: .emailCode))
         }
         return offers
@@ -236,14 +247,24 @@ struct VerificationService: Sendable {
         guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
         guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
         guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        // A held action is answered only by factors older than the hold (issue 28 §2), also when asked
+        // for by a factor that was not offered.
+        let seasoning = try await FactorSeasoning.forHeldAction(
+            action, of: caller.user, latch: latch, now: seconds, on: db)
+        guard try await seasoning?.admits(answer.method, of: caller.user, on: db) ?? true else {
+            throw LatchError.invalid("method", ["not_offered"])
+        }
 
         let result: GuardedCheck
         switch answer {
         case .biometric(let credentialID, let signature, let assertion):
             result = try await checkSignature(
-                signature, assertion: assertion, by: credentialID, verification: id, action: action, digest: digest)
+                signature, assertion: assertion, by: credentialID, verification: id, action: action, digest: digest,
+                seasoning: seasoning)
         case .passkey(let credential):
-            result = try await passkeys.check(credential, verification: id, action: action, digest: digest)
+            result = try await passkeys.check(
+                credential, verification: id, action: action, digest: digest,
+                admitting: { seasoning?.mayAnswerHeldAction($0.provenance) ?? true })
         case .totp(let code):
             var used: TOTPService.UsedCode?
             result = try await secretGuard.checkTOTP(
@@ -320,10 +341,13 @@ struct VerificationService: Sendable {
     /// the assertion over the same message is checked once the signature verified (issue 31 §2).
     private func checkSignature(
         _ signature: String, assertion: String?, by credentialID: UUID, verification: UUID, action: String,
-        digest: String
+        digest: String, seasoning: FactorSeasoning?
     ) async throws -> GuardedCheck {
         guard let credential = try await latch.deviceCredentials.find(credentialID, of: caller.user, on: db) else {
             throw LatchError.invalid("credential_id", ["unknown"])
+        }
+        guard seasoning?.mayAnswerHeldAction(credential.provenance) ?? true else {
+            throw LatchError.invalid("method", ["not_offered"])
         }
         let now = latch.clock.epochSeconds
         guard let challenge = try await latch.challenges.consume(verification: verification, now: now, on: db) else {
