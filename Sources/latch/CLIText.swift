@@ -95,8 +95,12 @@ struct CLIText: Sendable {
         if screen.button(.otherMethod) != nil { keys.insert(language.pick("o 其他方式", "o other method"), at: 0) }
         if screen.button(.useBiometrics) != nil { keys.insert(language.pick("b 生物识别", "b biometrics"), at: 0) }
         if screen.button(.usePasskey) != nil { keys.insert(language.pick("p 通行密钥", "p passkey"), at: 0) }
+        if screen.button(.sendCode) != nil { keys.insert(language.pick("r 重新发送", "r resend"), at: 0) }
         return language.pick("（", " (") + keys.joined(separator: language.pick("，", ", ")) + language.pick("）", ")")
     }
+
+    /// Issue 30 §3: the resend wait is over.
+    var resendReady: String { language.pick("现在可以重新发送验证码（r）", "You can resend the code now (r).") }
 
     // MARK: Accounts
 

@@ -15,8 +15,17 @@ struct TerminalVerificationPresenter: VerificationPresenter {
     var emailCodes: VerificationEmailCodes? = nil
 
     func present(_ screen: VerificationScreen, respond: VerificationResponder) async {
+        let previous = page.onShow?.screen
         // A busy screen shown again unchanged is not drawn twice; every other screen is drawn and answered.
         guard page.show(screen, respond: respond) || !screen.isBusy else { return }
+        if let previous, Self.resendWaitTicked(from: previous, to: screen) {
+            // Issue 30 §3: only the resend button's seconds changed; the question on screen stands (typing `r`
+            // reads the button as it is now). Once it can be used, say so.
+            if screen.button(.sendCode)?.isEnabled == true, previous.button(.sendCode)?.isEnabled != true {
+                terminal.line(terminal.paint(text.resendReady, .dim))
+            }
+            return
+        }
         render(screen)
         guard !screen.isBusy else { return }
         await answer(screen, respond: respond)
@@ -154,6 +163,13 @@ struct TerminalVerificationPresenter: VerificationPresenter {
         await askSecret(screen, respond: respond, isCode: true)
     }
 
+    /// Whether `screen` is the emailed code's entry shown again only because its resend wait ticked.
+    static func resendWaitTicked(from previous: VerificationScreen, to screen: VerificationScreen) -> Bool {
+        previous.kind == .emailCode && screen.kind == .emailCode && previous.input != nil && screen.input != nil
+            && !previous.isBusy && !screen.isBusy && previous.message == screen.message
+            && previous.detail == screen.detail
+    }
+
     /// The line for a failure to read the outbox.
     private func outboxFailure(_ error: any Error) -> String {
         (error as? CLIFailure)?.message ?? text.noOutbox
@@ -235,6 +251,11 @@ struct TerminalVerificationPresenter: VerificationPresenter {
             respond(.tapped(.useBiometrics))
         case "p" where screen.button(.usePasskey) != nil:
             respond(.tapped(.usePasskey))
+        case "r" where screen.button(.sendCode) != nil:
+            // "重新发送" / "Resend Code" (issue 30 §3), as the button is now: while it waits, its seconds.
+            guard !page.tap(.sendCode), let (current, respond) = page.onShow else { return }
+            terminal.line(terminal.paint(current.button(.sendCode)?.title ?? text.noAnswerLeft, .dim))
+            await askSecret(current, respond: respond, isCode: isCode)
         default:
             respond(
                 isCode ? .submittedCode(VerificationSecret(typed)) : .submittedFundPassword(VerificationSecret(typed)))

@@ -21,6 +21,35 @@ struct PolicyCLITests {
     @Test("30 §3 a two-factor withdrawal, then the limit (5) and a locked new address (6) (en)")
     func test_30_3_twoFactorWithdrawal_en() async throws { try await twoFactorWithdrawal(.en) }
 
+    @Test(
+        "30 §3 at a terminal the emailed code's page takes `r` for Resend: while the wait runs it prints the seconds left and asks again, and the page is not drawn again each second"
+    )
+    func test_30_3_terminalResendKey() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("policy.json")
+        try #"{"actions": {"withdrawal": {"factors": 1, "kinds": ["email_code"]}}}"#.write(
+            to: file, atomically: true, encoding: .utf8)
+
+        try await journey(.en, environment: ["LATCH_POLICY_FILE": file.path]) { j in
+            try await j.signUp("r30@example.com")
+            let session = try j.start(["verify", "withdrawal", "amount=1", "address=TXr30"], atTerminal: true)
+            _ = try await session.waitForOutput(containing: "[Send Code] [Cancel]")
+            session.send("1")
+            _ = try await session.waitForOutput(containing: "We emailed you a code.")
+            try await Task.sleep(for: .seconds(2))
+            session.send("r")
+            let waited = try await session.waitForOutput(containing: "Resend in ")
+            #expect(
+                waited.components(separatedBy: "【Email Code】").count - 1 == 2, "the send page and the entry: \(waited)")
+            #expect(!waited.contains("Enter the 6-digit"), "`r` is not taken for a code: \(waited)")
+            session.send("c")
+            let run = await session.finish()
+            #expect(run.status == 3, "cancelled: \(run)")
+        }
+    }
+
     private func twoFactorWithdrawal(_ language: LatchLanguage) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

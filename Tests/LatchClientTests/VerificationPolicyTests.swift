@@ -119,6 +119,42 @@ struct VerificationPolicyTests {
         #expect(request.challenge == "challenge-second")
     }
 
+    @Test(
+        "30 §3 a method the server does not count says so on the page (already_passed, not_offered), in both languages, instead of the generic server line; the page stays and keeps its ways out"
+    )
+    func test_30_3_methodRefusalsHaveTheirOwnLines() throws {
+        for (language, passed, notOffered) in [
+            (LatchLanguage.zhHans, "这项验证已通过，请完成另一项验证", "此操作不能使用该验证方式，请选择其他方式"),
+            (
+                .en, "This verification already passed. Complete another one.",
+                "This method cannot verify this action. Choose another method."
+            )
+        ] {
+            for (reason, line) in [("already_passed", passed), ("not_offered", notOffered)] {
+                var (flow, _) = Self.flow(F.device(enabled: false), language: language)
+                let first = try #require(flow.serverStarted(F.started(biometric: false)).screen)
+                #expect(first.kind == .oneTimeCode)
+                _ = flow.userSubmittedCode("123456")
+                let failure = VerificationServerFailure(
+                    status: 422,
+                    body: APIErrorBody(
+                        error: "VALIDATION_FAILED", message: "x",
+                        details: LatchErrorDetails(field: "method", reasons: [reason])))
+                #expect(failure == .methodRefused(VerificationMethodRefusal(rawValue: reason)!))
+                let page = try #require(flow.serverAttemptFailed(failure).screen)
+                #expect(page.kind == .oneTimeCode && page.message == line, "\(page.message)")
+                #expect(page.button(.otherMethod) != nil, "another method stays one tap away")
+            }
+        }
+        // Another field's 422 is still the generic line.
+        let other = VerificationServerFailure(
+            status: 422,
+            body: APIErrorBody(
+                error: "VALIDATION_FAILED", message: "x",
+                details: LatchErrorDetails(field: "code", reasons: ["not_sent"])))
+        #expect(other == .other(code: "VALIDATION_FAILED"))
+    }
+
     @Test("30 §3 a time-out on the page between the factors offers a new verification")
     func test_30_3_timeOutBetweenFactors() {
         var (flow, _) = Self.flow()

@@ -40,6 +40,39 @@ struct VerificationTwoFactorDriverTests {
         #expect(await environment.attempts.map(\.method) == [.biometric, .emailCode])
         #expect(await environment.attempts.last?.code == "123456")
     }
+
+    @Test(
+        "30 §3 the resend button's label ticks down each second through the driver (the wait is slept one second at a time), then Resend is enabled"
+    )
+    func test_30_3_resendLabelTicksEachSecond() async throws {
+        let started = VerificationStarted(
+            verificationId: "v-1", methods: [VerificationMethodOffer(type: .emailCode)], preferred: .emailCode,
+            expiresIn: 300)
+        let clock = SessionTestClock()
+        let environment = TwoFactorEnvironment(started: started, answers: [.passed(F.passed)], clock: clock)
+        let flow = VerificationFlow(
+            context: F.withdrawal, device: F.device(), language: .en,
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+        let driver = VerificationDriver(flow: flow, environment: environment)
+        let run = Task { await driver.run() }
+
+        _ = try await environment.next(.emailCode) { $0.input == nil && !$0.isBusy }
+        driver.send(.tapped(.sendCode))
+        var labels: [String] = []
+        while labels.last != "Resend Code", labels.count < 100 {
+            let page = try await environment.next(.emailCode) { $0.input != nil && !$0.isBusy }
+            labels.append(try #require(page.button(.sendCode)?.title))
+        }
+        #expect(labels.count == 61, "60 seconds, one page each, then the enabled button: \(labels)")
+        #expect(labels.first == "Resend in 60 s" && labels[1] == "Resend in 59 s" && labels[59] == "Resend in 1 s")
+        #expect(await environment.resendSleeps.allSatisfy { $0 == 1 }, "one second at a time")
+        driver.send(.submittedCode(VerificationSecret("123456")))
+        guard case .succeeded(let proof) = await run.value else {
+            Issue.record("expected the proof")
+            return
+        }
+        #expect(proof.token == "vt-123")
+    }
 }
 
 /// A world whose server asks for two factors: canned attempt results, the emailed codes recorded, timers
@@ -52,9 +85,14 @@ private actor TwoFactorEnvironment: VerificationDriverEnvironment {
     private var screens: [VerificationScreen] = []
     private var cursor = 0
 
-    init(started: VerificationStarted, answers: [VerificationAttemptResult]) {
+    /// With a clock, a wait of one second (the resend label's tick) passes at once and moves it.
+    private let clock: SessionTestClock?
+    private(set) var resendSleeps: [Int] = []
+
+    init(started: VerificationStarted, answers: [VerificationAttemptResult], clock: SessionTestClock? = nil) {
         self.started = started
         self.answers = answers
+        self.clock = clock
     }
 
     /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
@@ -99,8 +137,13 @@ private actor TwoFactorEnvironment: VerificationDriverEnvironment {
     func dismiss(announcing announcement: VerificationAnnouncement) async {}
     func openSettings() async {}
 
-    /// Timers (the verification's, the resend wait) never fire here.
+    /// Timers never fire here, but for the resend wait's one-second ticks when the test moves a clock.
     func sleep(seconds: Int) async throws {
+        if let clock, seconds <= 1 {
+            resendSleeps.append(seconds)
+            clock.advance(by: TimeInterval(seconds))
+            return
+        }
         try await Task.sleep(for: .seconds(3600))
     }
 }

@@ -242,7 +242,8 @@ public actor VerificationDriver<Environment: VerificationDriverEnvironment> {
             resendWait?.cancel()
             resendWait = Task {
                 do {
-                    try await environment.sleep(seconds: seconds)
+                    // One second at a time: the flow shows the page again with the seconds left (a live label).
+                    try await environment.sleep(seconds: min(seconds, 1))
                 } catch {
                     return // cancelled: replaced, or the flow finished
                 }

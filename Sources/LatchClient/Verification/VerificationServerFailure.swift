@@ -31,6 +31,9 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
     /// RATE_LIMITED with `retry_after` (an emailed code asked for again too soon, issue 30): wait that
     /// many seconds. Without `retry_after` the answer is `.other`.
     case rateLimited(retryAfter: Int)
+    /// The method of the answer does not count here (422 `method` `already_passed` / `not_offered`, issue 30
+    /// §3): the page says so and offers the other methods.
+    case methodRefused(VerificationMethodRefusal)
     /// No answer arrived (offline, timeout, TLS failure).
     case network
     /// Any other answer (rate limited without `retry_after`, server error …), with the server's code.
@@ -75,7 +78,11 @@ public enum VerificationServerFailure: Error, Sendable, Equatable {
                 } ?? .other(code: code)
         case .rateLimited:
             self = details.retryAfter.map { .rateLimited(retryAfter: $0) } ?? .other(code: code)
-        case .wrongCredentials, .validationFailed, .malformedBody, .payloadTooLarge, .methodNotAllowed,
+        case .validationFailed:
+            let refusal =
+                details.field == "method" ? details.reasons?.lazy.compactMap(VerificationMethodRefusal.init).first : nil
+            self = refusal.map { .methodRefused($0) } ?? .other(code: code)
+        case .wrongCredentials, .malformedBody, .payloadTooLarge, .methodNotAllowed,
             .unsupportedMediaType, .verificationRequired, .limitReached, .internalError, .accountDisabled,
             .accountFrozen, .dpopInvalid, .useDPoPNonce:
             self = .other(code: code)

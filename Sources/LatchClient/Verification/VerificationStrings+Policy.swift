@@ -73,6 +73,18 @@ extension VerificationStrings {
     public var sendCode: String { language.pick("发送验证码", "Send Code") }
 
     /// "重新发送" / "Resend Code" once the wait is over.
+    /// The line when the server does not count the answer's method (422 `method`): "这项验证已通过，请完成另一项验证" /
+    /// "This verification already passed. Complete another one.", or "此操作不能使用该验证方式，请选择其他方式" /
+    /// "This method cannot verify this action. Choose another method."
+    public func methodRefused(_ refusal: VerificationMethodRefusal) -> String {
+        switch refusal {
+        case .alreadyPassed:
+            language.pick("这项验证已通过，请完成另一项验证", "This verification already passed. Complete another one.")
+        case .notOffered:
+            language.pick("此操作不能使用该验证方式，请选择其他方式", "This method cannot verify this action. Choose another method.")
+        }
+    }
+
     public var resendCode: String { language.pick("重新发送", "Resend Code") }
 
     /// The resend button while the server's wait runs: "60秒后可重新发送" / "Resend in 60 s".

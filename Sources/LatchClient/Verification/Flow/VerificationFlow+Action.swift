@@ -30,7 +30,8 @@ extension VerificationFlow {
         /// `emailCodeSent()` or `emailCodeSendFailed(_:)`.
         case sendEmailCode(verificationID: String, screen: VerificationScreen)
         /// Show `screen`, the emailed code's page while "重新发送" / "Resend Code" waits, and report
-        /// `emailCodeResendAvailable()` after `seconds` (issue 30 §3).
+        /// `emailCodeResendAvailable()` each second until `seconds` have passed, so the label "N秒后可重新发送" /
+        /// "Resend in N s" ticks down (issue 30 §3).
         case showAwaitingResend(VerificationScreen, seconds: Int)
         /// Show `screen` and send a `fund_password` attempt with `password`.
         case submitFundPassword(verificationID: String, password: VerificationSecret, screen: VerificationScreen)

@@ -163,8 +163,9 @@ extension VerificationFlow {
         case .wrongAnswer(let remaining) where remaining == 0:
             // The signature was refused and the verification is used up: a new one, without biometrics.
             return expire(.closed, .attemptsUsedUp)
-        case .wrongAnswer, .locked:
-            // The server did not accept this device's signature (A11): biometrics cannot prove it here.
+        case .wrongAnswer, .locked, .methodRefused:
+            // The server did not accept this device's signature (A11), or does not count it here (issue 28
+            // §2, issue 30 §3): biometrics cannot prove it here.
             return degrade(session, .rejected, sensor: open.route.sensor)
         case .network:
             return awaitRetry(session, .network)

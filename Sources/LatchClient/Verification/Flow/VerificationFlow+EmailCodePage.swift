@@ -64,7 +64,8 @@ extension VerificationFlow {
         }
     }
 
-    /// The wait after a send is over: "重新发送" / "Resend Code" can be used.
+    /// A second of the wait after a send passed: the page again, with the seconds left on "N秒后可重新发送" /
+    /// "Resend in N s", or "重新发送" / "Resend Code" enabled once the wait is over.
     public mutating func emailCodeResendAvailable() -> Action {
         switch state {
         case .active(let session, .secret(.emailCode, .entering(let notice))):

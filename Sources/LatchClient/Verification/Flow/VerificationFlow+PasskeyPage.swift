@@ -97,7 +97,7 @@ extension VerificationFlow {
         case .wrongAnswer(let remaining):
             guard remaining != 0 else { return expire(session.biometrics.carried, .attemptsUsedUp) }
             return waitForPasskey(session, .rejected(attemptsRemaining: remaining))
-        case .locked:
+        case .locked, .methodRefused:
             return waitForPasskey(session, .rejected(attemptsRemaining: nil))
         case .network:
             return waitForPasskey(session, .network)

@@ -413,6 +413,8 @@ struct VerificationScreens {
             return (message, remaining.map(strings.attemptsRemaining))
         case .methodLocked(let until):
             return (strings.methodLocked, strings.lockedUntil(strings.clockTime(until, in: timeZone)))
+        case .methodRefused(let refusal):
+            return (strings.methodRefused(refusal), nil)
         case .network:
             return (strings.networkFailure, nil)
         case .serverError:

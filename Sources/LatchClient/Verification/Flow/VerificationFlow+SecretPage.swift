@@ -119,6 +119,8 @@ extension VerificationFlow {
             return policyLimitPage(limit)
         case .newValueLocked(let lock):
             return newValueLockPage(session.biometrics.carried, lock)
+        case .methodRefused(let refusal):
+            return enterSecret(session, method, notice: .methodRefused(refusal))
         case .noVerificationMethod, .rateLimited, .other:
             return enterSecret(session, method, notice: .serverError)
         }

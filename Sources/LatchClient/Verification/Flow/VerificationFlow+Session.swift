@@ -254,6 +254,8 @@ extension VerificationFlow {
         case wrongAnswer(attemptsRemaining: Int?)
         /// AUTH_002.
         case methodLocked(until: Date)
+        /// The method does not count here (issue 30 §3).
+        case methodRefused(VerificationMethodRefusal)
         case network
         case serverError
         /// What was typed cannot be a code or fund password.
@@ -268,7 +270,8 @@ extension VerificationFlow {
                 reason.handling == .settingsLike
             case .biometricsUnavailable(.rejected, _), .biometricsUnavailable(.enrollmentChanged, _):
                 false
-            case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .network, .serverError, .invalidFormat:
+            case .tooManyBiometricFailures, .wrongAnswer, .methodLocked, .methodRefused, .network, .serverError,
+                .invalidFormat:
                 false
             }
         }

@@ -137,7 +137,7 @@ public struct VerificationFlow: Sendable {
             case .network:
                 state = .startFailed(carried)
                 return .show(screens.startFailed(.network))
-            case .wrongAnswer, .locked, .verificationGone, .rateLimited, .other:
+            case .wrongAnswer, .locked, .verificationGone, .rateLimited, .methodRefused, .other:
                 state = .startFailed(carried)
                 return .show(screens.startFailed(.server))
             }
