@@ -36,6 +36,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Calls to Apple, WeChat and an SMS gateway without the web framework (issue 29 §2).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Background work (delivery, digests, key reload, revocation listener) as services (issue 29 §2).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // bcrypt without the web framework (issue 29 §2): only its C core and Swift wrapper are built.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // Tests only: the test SMTP server's TLS certificate is made in code (X.509 with subjectAltNames),
         // so `swift test` needs no `openssl` command. Both were already resolved through jwt-kit.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -77,7 +83,13 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 // App Attest (issue 31 §2): the attestation's X.509 chain and its nonce extension.
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Server"])),
-                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"]))
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["Server"]))
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("AccountPage/Static")]
         ),

@@ -100,14 +100,14 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     // must not queue every query behind password hashes.
     let hashingPool = NIOThreadPool(numberOfThreads: System.coreCount)
     hashingPool.start()
-    app.lifecycle.use(ThreadPoolShutdown(pool: hashingPool))
+    // First of the background services, so it stops last (issue 29 §2).
+    app.backgroundServices.add(ThreadPoolService(pool: hashingPool), name: "bcrypt threads")
     let secrets = SecretBox(secretKey: config.secretKey)
     let keys = try await SigningKeyRing(
         secrets: secrets, database: { app.db }, clock: clock, rotationDays: config.keyRotationDays,
         reloadInterval: config.keyReloadInterval, logger: app.logger)
     if config.runsBackgroundTasks {
-        keys.startRefreshing()
-        app.lifecycle.use(keys)
+        app.backgroundServices.add(SigningKeyRing.Refresher(ring: keys), name: "signing key reload")
     }
     let accessTokens = AccessTokens(ring: keys, issuer: config.issuer)
     let sessionStatus = SessionStatusCache()
@@ -118,8 +118,7 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
         listening.options.additionalStartupParameters.append(("application_name", name))
         let listener = SessionRevocationListener(
             configuration: listening, status: sessionStatus, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
-        listener.start()
-        app.lifecycle.use(listener)
+        app.backgroundServices.add(listener, name: "session revocation listener")
     }
     let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
     let delivery = try MessageDeliverySetup.delivery(for: config, outbox: outbox, secrets: secrets, on: app)
@@ -169,11 +168,16 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     try app.register(collection: AccountPageRoutes(links: config.accountPageLinks))
     try app.register(collection: AccountSecurityRoutes())
     try IdentityServices.configure(app, config)
-    if config.runsBackgroundTasks, app.identityServices.appleTokens != nil {
-        app.lifecycle.use(AppleRevocationRetryWorker.task())
+    if config.runsBackgroundTasks, let endpoint = app.identityServices.appleTokens {
+        app.backgroundServices.add(
+            AppleRevocationRetryWorker.task(
+                endpoint: endpoint, services: app.latch, database: { app.db }, logger: app.logger),
+            name: "Apple revocation retries")
     }
     if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
-        app.lifecycle.use(NoticeDigestFlusher.task())
+        app.backgroundServices.add(
+            NoticeDigestFlusher.task(services: app.latch, database: { app.db }, logger: app.logger),
+            name: "notice digests")
     }
     if let outbox {
         try app.register(collection: OutboxRoutes(outbox: outbox))

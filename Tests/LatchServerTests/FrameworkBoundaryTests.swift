@@ -34,24 +34,11 @@ struct FrameworkBoundaryTests {
 
     /// Core files that still import the framework, each with what keeps it there (stage 2 of issue 29).
     static let notYetMoved: [String: String] = [
-        "Accounts/BcryptTiming.swift": "Vapor's Bcrypt (HummingbirdBcrypt replaces it)",
-        "Accounts/PasswordHasher.swift": "Vapor's Bcrypt and the application's thread pool",
         "Admin/AdminAuthFailureAudit.swift": "stored in the Application",
-        "Containment/NoticeDigestFlusher.swift": "a background task on the Application (service-lifecycle)",
-        "Delivery/DeliveryWorker.swift": "a background task on the Application (service-lifecycle)",
         "Delivery/MessageDeliverySetup.swift": "set up on the Application",
-        "Delivery/SMSWebhookDelivery.swift": "Vapor's HTTP client (AsyncHTTPClient replaces it)",
-        "Identities/AppleKeySet.swift": "Vapor's HTTP client (AsyncHTTPClient replaces it)",
-        "Identities/AppleRevocationRetryWorker.swift": "a background task on the Application (service-lifecycle)",
-        "Identities/AppleTokenEndpoint.swift": "Vapor's HTTP client (AsyncHTTPClient replaces it)",
-        "Identities/IdentityServices.swift": "built from the Application's HTTP client",
-        "Identities/WeChatOAuth.swift": "Vapor's HTTP client (AsyncHTTPClient replaces it)",
+        "Identities/IdentityServices.swift": "stored in the Application",
         "Keys/SigningKeyListing.swift": "latchd keys' entry points take the Application",
-        "Keys/SigningKeyRing.swift": "reloads on the Application's lifecycle; Abort",
-        "Logging/LatchLogging.swift": "Vapor's logging bootstrap",
-        "Sessions/SessionRevocationListener.swift": "a background task on the Application (service-lifecycle)",
-        "Support/PeriodicTask.swift": "runs on the Application's event loops (service-lifecycle)",
-        "Support/ThreadPoolShutdown.swift": "the Application's thread pool"
+        "Logging/LatchLogging.swift": "Vapor's logging bootstrap"
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

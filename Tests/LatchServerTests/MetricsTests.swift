@@ -164,7 +164,7 @@ struct MetricsTests {
             channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"),
             metrics: DeliveryMetrics(channel: "sms", metrics: metrics))
         DeliveryMetrics.sampleDepth(of: queue, channel: "sms", metrics: metrics)
-        let delivery = SMSWebhookDelivery(url: URI(string: gateway.url), client: gateway.app.client, queue: queue)
+        let delivery = SMSWebhookDelivery(url: gateway.url, http: .shared, queue: queue)
 
         try await delivery.deliver(SMSWebhookTests.sms())
         let whileQueued = PrometheusText(String(decoding: await metrics.scrape(), as: UTF8.self))

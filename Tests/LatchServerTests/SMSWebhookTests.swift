@@ -67,7 +67,7 @@ struct SMSWebhookTests {
         let gate = TestGate()
         let gateway = try await WebhookStandIn.start(answering: [503, 500, 429], holdingAnswersAt: gate)
         let queue = DeliveryQueue(channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"))
-        let delivery = SMSWebhookDelivery(url: URI(string: gateway.url), client: gateway.app.client, queue: queue)
+        let delivery = SMSWebhookDelivery(url: gateway.url, http: .shared, queue: queue)
 
         try await delivery.deliver(Self.sms())
         gate.open()
@@ -83,7 +83,7 @@ struct SMSWebhookTests {
     func C1_smsWebhookRetriesAreBounded() async throws {
         let gateway = try await WebhookStandIn.start(answering: Array(repeating: 502, count: 20))
         let queue = DeliveryQueue(channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"))
-        let delivery = SMSWebhookDelivery(url: URI(string: gateway.url), client: gateway.app.client, queue: queue)
+        let delivery = SMSWebhookDelivery(url: gateway.url, http: .shared, queue: queue)
 
         try await delivery.deliver(Self.sms())
         await queue.waitUntilIdle()
@@ -96,10 +96,9 @@ struct SMSWebhookTests {
     @Test("C1 a gateway that cannot be reached is retried, then given up, without failing anything")
     func C1_smsWebhookConnectionErrorsAreRetried() async throws {
         let gateway = try await WebhookStandIn.start()
-        let client = gateway.app.client
         let unreachable = "http://127.0.0.1:9/sms" // the discard port: nothing listens there
         let queue = DeliveryQueue(channel: "sms", policy: SMTPClientTests.quick, logger: Logger(label: "test"))
-        var delivery = SMSWebhookDelivery(url: URI(string: unreachable), client: client, queue: queue)
+        var delivery = SMSWebhookDelivery(url: unreachable, http: .shared, queue: queue)
         delivery.timeout = .seconds(1) // the HTTP client keeps retrying a refused connection until then
 
         let started = ContinuousClock.now

@@ -39,6 +39,8 @@ public struct InProcessLatchd: Sendable {
             try prepare(app)
             try await configure(app, config, clock: clock)
             try addRoutes(app)
+            // Boots as `latchd serve` does: the background services (issue 29 §2) start here.
+            try await app.asyncBoot()
             app.http.server.configuration.port = 0
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw StartError.noPort }

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
+import HummingbirdBcrypt
+import NIOCore
 import NIOPosix
 import Synchronization
-import Vapor
 
 /// bcrypt on a thread pool, never on an event loop, behind a bounded queue.
 ///
@@ -13,7 +14,8 @@ import Vapor
 ///
 /// bcrypt reads only the first 72 bytes of its input, so a long password would collide with its
 /// own prefix. The password is therefore first hashed with SHA-256 and base64-encoded (44 bytes,
-/// no NUL), and bcrypt hashes that: every character counts, whatever the length.
+/// no NUL), and bcrypt hashes that: every character counts, whatever the length. The hashes are `$2b$`
+/// (hummingbird-auth's `HummingbirdBcrypt`, issue 29 §2), as Vapor's Bcrypt made them before.
 final class PasswordHasher: Sendable {
     let cost: Int
     private let pool: NIOThreadPool
@@ -32,7 +34,7 @@ final class PasswordHasher: Sendable {
         self.cost = cost
         self.pool = pool
         self.queueLimit = max(1, queueLimit)
-        self.dummyHash = try Bcrypt.hash(Self.prehash(RandomSecrets.token()), cost: cost)
+        self.dummyHash = Bcrypt.hash(Self.prehash(RandomSecrets.token()), cost: UInt8(cost))
     }
 
     /// How many password checks ran since start (tests prove the lockout gate with it).
@@ -60,7 +62,7 @@ final class PasswordHasher: Sendable {
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
         return try await withPlace {
-            try await pool.runIfActive { try Bcrypt.hash(Self.prehash(password), cost: cost) }
+            try await pool.runIfActive { Bcrypt.hash(Self.prehash(password), cost: UInt8(cost)) }
         }
     }
 
@@ -69,7 +71,7 @@ final class PasswordHasher: Sendable {
         let target = hash ?? dummyHash
         let matches = try await withPlace {
             checks.add(1, ordering: .relaxed)
-            return try await pool.runIfActive { try Bcrypt.verify(Self.prehash(password), created: target) }
+            return try await pool.runIfActive { Bcrypt.verify(Self.prehash(password), hash: target) }
         }
         return matches && hash != nil
     }

@@ -2,7 +2,7 @@ import CoreMetrics
 import Fluent
 import Foundation
 import Logging
-import Vapor
+import ServiceLifecycle
 
 /// Sends the durable queue's jobs (`DeliveryJobStore`): one per latchd process, taking turns with any
 /// other instance on the same database.
@@ -17,7 +17,7 @@ import Vapor
 ///
 /// Times are the wall clock (`LatchClock.system` unless a test injects one): backoffs and leases are
 /// waited out for real, and every instance compares them with its own clock.
-actor DeliveryWorker: LifecycleHandler {
+actor DeliveryWorker: Service {
     private let store: DeliveryJobStore
     private let database: @Sendable () -> any Database
     private let carriers: [String: DeliveryCarrier]
@@ -60,7 +60,7 @@ actor DeliveryWorker: LifecycleHandler {
     /// Starts claiming in the background.
     func start() {
         guard loop == nil, !stopped else { return }
-        loop = Task { await self.run() }
+        loop = Task { await self.claimUntilStopped() }
     }
 
     /// Looks for due jobs now (a job was just queued, or a slot freed).
@@ -73,12 +73,16 @@ actor DeliveryWorker: LifecycleHandler {
         }
     }
 
-    /// Stops claiming, cancels the sends in flight and releases their jobs, so another instance (or the
-    /// next start) sends them without waiting for the lease to end.
-    func shutdownAsync(_ application: Application) async {
+    /// As a service (issue 29 §2): claims until the group's graceful shutdown, then `stop()`s, so queued
+    /// mail stays queued for the next start or another instance.
+    func run() async throws {
+        start()
+        try? await gracefulShutdown()
         await stop()
     }
 
+    /// Stops claiming, cancels the sends in flight and releases their jobs, so another instance (or the
+    /// next start) sends them without waiting for the lease to end.
     func stop() async {
         guard !stopped else { return }
         stopped = true
@@ -94,7 +98,7 @@ actor DeliveryWorker: LifecycleHandler {
         }
     }
 
-    private func run() async {
+    private func claimUntilStopped() async {
         while !stopped {
             await claimDueJobs()
             await renewLeasesIfDue()

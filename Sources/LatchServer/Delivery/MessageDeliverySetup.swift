@@ -56,13 +56,13 @@ enum MessageDeliverySetup {
         let smsPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
         if let webhook = config.smsWebhookURL {
             try LatchConfig.validateWebhook(webhook)
-            let (url, client) = (URI(string: webhook), app.client)
+            let (url, http) = (webhook, OutboundHTTP.shared)
             carriers.append(
                 DeliveryCarrier(channel: OutgoingMessage.smsChannel) { payload in
                     switch payload {
                     case .sms(let to, let text):
                         try await SMSWebhookDelivery.post(
-                            to: to, text: text, url: url, client: client, timeout: .seconds(15))
+                            to: to, text: text, url: url, http: http, timeout: .seconds(15))
                     case .mail:
                         throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.smsChannel)
                     }
@@ -90,8 +90,7 @@ enum MessageDeliverySetup {
             lease: config.deliveryLease,
             pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger, metrics: metrics)
         if !carriers.isEmpty, config.runsBackgroundTasks {
-            app.lifecycle.use(worker)
-            Task { await worker.start() }
+            app.backgroundServices.add(worker, name: "delivery worker")
         }
         func durable(
             _ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, channel: String, variable: String

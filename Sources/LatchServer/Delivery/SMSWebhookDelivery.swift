@@ -1,14 +1,12 @@
 import Foundation
 import NIOCore
-import NIOFoundationCompat
-import Vapor
 
 /// SMS through an HTTP gateway (`LATCH_SMS_WEBHOOK_URL`): each message is POSTed as JSON
 /// `{"to": "+8613800138000", "text": "…"}` in the background; any answer other than 2xx, a
 /// timeout or a connection error is retried with backoff by `DeliveryQueue`.
 struct SMSWebhookDelivery: MessageDelivery {
-    let url: URI
-    let client: any Client
+    let url: String
+    let http: OutboundHTTP
     let queue: DeliveryQueue
     var timeout: TimeAmount = .seconds(15)
 
@@ -33,24 +31,20 @@ struct SMSWebhookDelivery: MessageDelivery {
     }
 
     func deliver(_ message: OutgoingMessage) async throws {
-        let (url, client, timeout) = (self.url, self.client, self.timeout)
+        let (url, http, timeout) = (self.url, self.http, self.timeout)
         let (to, text) = (message.to, message.body)
-        try await queue.enqueue { try await Self.post(to: to, text: text, url: url, client: client, timeout: timeout) }
+        try await queue.enqueue { try await Self.post(to: to, text: text, url: url, http: http, timeout: timeout) }
     }
 
     /// One attempt: POSTs `{to, text}` to the gateway; throws `Failure` unless it answers 2xx.
-    static func post(to: String, text: String, url: URI, client: any Client, timeout: TimeAmount) async throws {
+    static func post(to: String, text: String, url: String, http: OutboundHTTP, timeout: TimeAmount) async throws {
         let body = (try? JSONEncoder().encode(Payload(to: to, text: text))) ?? Data()
-        let response: ClientResponse
+        let response: OutboundHTTP.Response
         do {
-            response = try await client.post(url) { request in
-                request.timeout = timeout
-                request.headers.contentType = .json
-                request.body = ByteBuffer(data: body)
-            }
+            response = try await http.post(url, contentType: "application/json", body: body, timeout: timeout)
         } catch {
             throw Failure.transport(String(describing: type(of: error)))
         }
-        guard (200..<300).contains(response.status.code) else { throw Failure.status(response.status.code) }
+        guard (200..<300).contains(response.status) else { throw Failure.status(response.status) }
     }
 }

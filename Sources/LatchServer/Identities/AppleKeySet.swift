@@ -1,8 +1,6 @@
 import Foundation
 import JWTKit
 import NIOCore
-import NIOFoundationCompat
-import Vapor
 
 /// Apple's signing keys (`LATCH_APPLE_JWKS_URL`), fetched once and kept: fetched again after a day,
 /// or when a token names a `kid` the cached set lacks (Apple rotated its keys), at most once a minute
@@ -21,7 +19,7 @@ actor AppleKeySet {
     }
 
     private let url: String
-    private let client: any Client
+    private let http: OutboundHTTP
     private let fetchTimeout: TimeAmount
     private var keys = JWTKeyCollection()
     private var kids: Set<String> = []
@@ -31,9 +29,9 @@ actor AppleKeySet {
     /// How many fetches ran (for tests of the rate limit).
     private(set) var fetchCount = 0
 
-    init(url: String, client: any Client, fetchTimeout: TimeAmount) {
+    init(url: String, http: OutboundHTTP, fetchTimeout: TimeAmount) {
         self.url = url
-        self.client = client
+        self.http = http
         self.fetchTimeout = fetchTimeout
     }
 
@@ -63,9 +61,9 @@ actor AppleKeySet {
 
     private func download(now: Double) async -> Bool {
         do {
-            let response = try await client.get(URI(string: url)) { [fetchTimeout] in $0.timeout = fetchTimeout }
-            guard response.status == HTTPStatus.ok, let body = response.body else { return false }
-            let jwks = try JSONDecoder().decode(JWKS.self, from: Data(buffer: body))
+            let response = try await http.get(url, timeout: fetchTimeout)
+            guard response.status == 200 else { return false }
+            let jwks = try JSONDecoder().decode(JWKS.self, from: response.body)
             let collection = JWTKeyCollection()
             var found: Set<String> = []
             for jwk in jwks.keys where jwk.keyType == .rsa {

@@ -3,7 +3,6 @@ import LatchCore
 import Logging
 import NIOCore
 import NIOFoundationCompat
-import Vapor
 
 /// Apple's REST endpoints for Sign in with Apple tokens (TN3194): the app's `authorization_code` is
 /// exchanged at the token endpoint for Apple's refresh token, which latchd keeps (encrypted) so that
@@ -13,7 +12,7 @@ struct AppleTokenEndpoint: Sendable {
     let teamKey: AppleTeamKey
     let tokenURL: String
     let revokeURL: String
-    let client: any Client
+    let http: OutboundHTTP
     let logger: Logger
     /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
     let timeout: TimeAmount
@@ -29,22 +28,21 @@ struct AppleTokenEndpoint: Sendable {
     /// Exchanges `code` (issued to `clientID`). A code Apple refuses is `IdentityFailure.rejected`
     /// (`invalid_code`); Apple refusing latchd's client secret, or not answering, is `.unavailable`.
     func exchange(code: String, clientID: String, now: Double) async throws -> Exchanged {
-        let form = TokenForm(
-            clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
-            code: code,
-            grantType: "authorization_code")
-        let response: ClientResponse
+        let clientSecret = try AppleClientSecret.make(for: clientID, key: teamKey, now: now)
+        let response: OutboundHTTP.Response
         do {
-            response = try await client.post(URI(string: tokenURL)) { request in
-                request.timeout = timeout
-                try request.content.encode(form, as: .urlEncodedForm)
-            }
+            response = try await http.postForm(
+                tokenURL,
+                [
+                    "client_id": clientID, "client_secret": clientSecret, "code": code,
+                    "grant_type": "authorization_code"
+                ], timeout: timeout)
         } catch {
             logger.warning("Apple token endpoint unreachable")
             throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_unreachable")
         }
-        let body = response.body.map { Data(buffer: $0) } ?? Data()
-        guard response.status == .ok else {
+        let body = response.body
+        guard response.status == 200 else {
             let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: body))?.error
             switch error {
             case "invalid_grant":
@@ -56,7 +54,7 @@ struct AppleTokenEndpoint: Sendable {
                 throw IdentityFailure.unavailable(.apple, reason: "client_secret_refused")
             default:
                 logger.warning(
-                    "Apple token endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64))"
+                    "Apple token endpoint answered \(response.status) \(LogSafeText.escaped(error ?? "", limit: 64))"
                 )
                 throw IdentityFailure.unavailable(.apple, reason: "token_endpoint_failed")
             }
@@ -86,21 +84,19 @@ struct AppleTokenEndpoint: Sendable {
     /// Revokes `refreshToken` (issued to `clientID`) and says how it ended (see `RevokeOutcome`).
     func revokeOutcome(refreshToken: String, clientID: String, now: Double) async -> RevokeOutcome {
         do {
-            let form = RevokeForm(
-                clientID: clientID, clientSecret: try AppleClientSecret.make(for: clientID, key: teamKey, now: now),
-                token: refreshToken, tokenTypeHint: "refresh_token")
-            let response = try await client.post(URI(string: revokeURL)) { request in
-                request.timeout = timeout
-                try request.content.encode(form, as: .urlEncodedForm)
-            }
-            guard response.status == .ok else {
-                let error = response.body.flatMap {
-                    try? JSONDecoder().decode(ErrorAnswer.self, from: Data(buffer: $0))
-                }?.error
+            let clientSecret = try AppleClientSecret.make(for: clientID, key: teamKey, now: now)
+            let response = try await http.postForm(
+                revokeURL,
+                [
+                    "client_id": clientID, "client_secret": clientSecret, "token": refreshToken,
+                    "token_type_hint": "refresh_token"
+                ], timeout: timeout)
+            guard response.status == 200 else {
+                let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: response.body))?.error
                 logger.warning(
-                    "Apple revoke endpoint answered \(response.status.code) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked"
+                    "Apple revoke endpoint answered \(response.status) \(LogSafeText.escaped(error ?? "", limit: 64)); the Apple authorization was not revoked"
                 )
-                let transient = response.status.code >= 500 || response.status == .tooManyRequests
+                let transient = response.status >= 500 || response.status == 429
                 return transient ? .unavailable : .refused
             }
             return .revoked
@@ -122,34 +118,6 @@ struct AppleTokenEndpoint: Sendable {
 
     private struct SubjectClaim: Decodable {
         let sub: String?
-    }
-
-    private struct TokenForm: Content {
-        let clientID: String
-        let clientSecret: String
-        let code: String
-        let grantType: String
-
-        enum CodingKeys: String, CodingKey {
-            case code
-            case clientID = "client_id"
-            case clientSecret = "client_secret"
-            case grantType = "grant_type"
-        }
-    }
-
-    private struct RevokeForm: Content {
-        let clientID: String
-        let clientSecret: String
-        let token: String
-        let tokenTypeHint: String
-
-        enum CodingKeys: String, CodingKey {
-            case token
-            case clientID = "client_id"
-            case clientSecret = "client_secret"
-            case tokenTypeHint = "token_type_hint"
-        }
     }
 
     private struct TokenAnswer: Decodable {

@@ -18,23 +18,23 @@ public struct IdentityServices: Sendable {
 
     /// Sets the services up on `app` (after `app.latch`) and registers their routes.
     static func configure(_ app: Application, _ config: LatchConfig) throws {
-        let client = app.client
+        let http = OutboundHTTP.shared
         let timeout = TimeAmount.seconds(config.providerTimeoutSeconds)
         app.identityServices = IdentityServices(
             apple: config.signInProviders.apple.map {
                 AppleIdentityVerifier(
                     clientIDs: $0.clientIDs,
-                    keySet: AppleKeySet(url: $0.jwksURL, client: client, fetchTimeout: timeout),
+                    keySet: AppleKeySet(url: $0.jwksURL, http: http, fetchTimeout: timeout),
                     requireNonce: $0.requireNonce)
             },
             appleTokens: config.signInProviders.apple.flatMap { apple in
                 apple.teamKey.map {
                     AppleTokenEndpoint(
-                        teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, client: client,
+                        teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, http: http,
                         logger: app.logger, timeout: timeout)
                 }
             },
-            wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, client: client, timeout: timeout) },
+            wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, http: http, timeout: timeout) },
             smsCodes: SMSCodeStore(secrets: SecretBox(secretKey: config.secretKey)))
         try app.register(collection: IdentityRoutes())
     }

@@ -1,8 +1,6 @@
 import Foundation
 import LatchCore
 import NIOCore
-import NIOFoundationCompat
-import Vapor
 
 /// WeChat OAuth 2 (C1): exchanges the app's `code` at `/sns/oauth2/access_token`, then reads
 /// `/sns/userinfo` for the nickname and `unionid`. The person is keyed by `unionid` (the same across
@@ -10,7 +8,7 @@ import Vapor
 /// become clear errors: a bad code is `IdentityFailure.rejected`, WeChat trouble `.unavailable`.
 struct WeChatOAuth: Sendable {
     let settings: SignInProviders.WeChat
-    let client: any Client
+    let http: OutboundHTTP
     /// How long each call may take (`LatchConfig.providerTimeoutSeconds`).
     let timeout: TimeAmount
 
@@ -48,16 +46,13 @@ struct WeChatOAuth: Sendable {
         let queryString = query.sorted { $0.key < $1.key }.map { key, value in
             "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
         }.joined(separator: "&")
-        let response: ClientResponse
+        let response: OutboundHTTP.Response
         do {
-            response = try await client.get(URI(string: settings.apiBase + path + "?" + queryString)) {
-                $0.timeout = timeout
-            }
+            response = try await http.get(settings.apiBase + path + "?" + queryString, timeout: timeout)
         } catch {
             throw Self.unavailable("unreachable")
         }
-        guard response.status == .ok, let body = response.body,
-            let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body))
+        guard response.status == 200, let answer = try? JSONDecoder().decode(Answer.self, from: response.body)
         else { throw Self.unavailable("unexpected_answer") }
         if let errcode = answer.errcode, errcode != 0 { throw Self.error(for: errcode) }
         return answer

@@ -2,8 +2,8 @@ import Fluent
 import Foundation
 import Logging
 import SQLKit
+import ServiceLifecycle
 import Synchronization
-import Vapor
 
 /// This instance's signing keys (`SigningKeys`), kept current with the database: a rotation made by any
 /// instance, or by `latchd keys rotate`, signs here within `reloadInterval`. A token whose `kid` is
@@ -12,7 +12,7 @@ import Vapor
 ///
 /// Every `reloadInterval` it also rotates when the signer is `rotationDays` old. Any number of
 /// instances may try at once: the new key's `generation` is unique, so exactly one is added.
-final class SigningKeyRing: LifecycleHandler, Sendable {
+final class SigningKeyRing: Sendable {
     /// Seconds a superseded key keeps verifying: the access-token lifetime plus 5 minutes for clock
     /// skew and for instances that sign with it until they hear of the rotation.
     static let retireAfter = Double(AccessTokens.lifetime) + 300
@@ -111,7 +111,7 @@ final class SigningKeyRing: LifecycleHandler, Sendable {
             let newest: Int? = try rows.first.flatMap { try $0.decode(column: "newest", as: Int?.self) }
             if let kid = try await rotate(after: newest ?? 0, secrets: secrets, now: now, on: database) { return kid }
         }
-        throw Abort(.conflict, reason: "other instances kept rotating the signing key at the same time")
+        throw RotationContended()
     }
 
     // MARK: Background reload
@@ -132,12 +132,31 @@ final class SigningKeyRing: LifecycleHandler, Sendable {
         refresher.withLock { $0 = task }
     }
 
-    func shutdownAsync(_ application: Application) async {
+    /// Stops reloading.
+    func stopRefreshing() async {
         let task = refresher.withLock { task in
             defer { task = nil }
             return task
         }
         task?.cancel()
         await task?.value
+    }
+}
+
+extension SigningKeyRing {
+    /// Five rotations in a row lost to other instances rotating at the same time.
+    struct RotationContended: Error, CustomStringConvertible {
+        var description: String { "other instances kept rotating the signing key at the same time" }
+    }
+
+    /// The reload as a service (issue 29 §2): from the start of its group to its graceful shutdown.
+    struct Refresher: Service {
+        let ring: SigningKeyRing
+
+        func run() async throws {
+            ring.startRefreshing()
+            try? await gracefulShutdown()
+            await ring.stopRefreshing()
+        }
     }
 }

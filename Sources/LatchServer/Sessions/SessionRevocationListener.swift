@@ -2,8 +2,8 @@ import FluentPostgresDriver
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
-import Vapor
 
 /// On PostgreSQL, hears the sessions that any latchd sharing the database revokes (the NOTIFY of
 /// `CreateSessionRevocationNotice`) and marks them in this instance's status cache at once, so a
@@ -13,8 +13,8 @@ import Vapor
 /// It holds one connection of its own (LISTEN needs a connection that is not returned to a pool).
 /// A lost connection is reopened after `reconnectDelay`; after every (re)connection the cache's
 /// live entries are read again on their next use, since notifications sent meanwhile were missed.
-/// `shutdownAsync` ends it, so it never keeps latchd from stopping.
-final class SessionRevocationListener: LifecycleHandler, Sendable {
+/// The graceful shutdown of its service group ends it (`stop`), so it never keeps latchd from stopping.
+final class SessionRevocationListener: Service, Sendable {
     static let channel = "latch_session_revoked"
     /// The listening connection's `application_name` (followed by the schema, when one is chosen).
     static let applicationName = "latch-revocation-listener"
@@ -44,12 +44,19 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
 
     /// Starts listening in the background.
     func start() {
-        let task = Task { await self.run() }
+        let task = Task { await self.listenUntilStopped() }
         state.withLock { $0.task = task }
     }
 
+    /// As a service (issue 29 §2): listens until the group's graceful shutdown.
+    func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        await stop()
+    }
+
     /// Stops listening: closes the connection and waits for the background task to end.
-    func shutdownAsync(_ application: Application) async {
+    func stop() async {
         let (task, connection) = state.withLock { state in
             state.stopped = true
             return (state.task, state.connection)
@@ -78,7 +85,7 @@ final class SessionRevocationListener: LifecycleHandler, Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stopped } || Task.isCancelled }
 
-    private func run() async {
+    private func listenUntilStopped() async {
         var attempt = 0
         while !isStopped {
             attempt += 1

@@ -1,47 +1,35 @@
-import Foundation
-import Synchronization
-import Vapor
+import Logging
+import ServiceLifecycle
 
-/// A background loop of latchd: runs `round` every `interval` while the application serves (first
-/// after one interval), logs a failed round as a warning naming only the error's type, and ends with
-/// the application.
-final class PeriodicTask: LifecycleHandler, Sendable {
+/// A background loop of latchd, as a swift-service-lifecycle service (issue 29 §2): runs `round` every
+/// `interval` (first after one interval), logs a failed round as a warning naming only the error's type,
+/// and ends at the graceful shutdown of its service group.
+struct PeriodicTask: Service {
     let interval: Duration
     /// What a failed round's warning calls this task.
     let name: String
-    private let round: @Sendable (Application) async throws -> Void
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    let logger: Logger
+    let round: @Sendable () async throws -> Void
 
-    init(every interval: Duration, name: String, round: @escaping @Sendable (Application) async throws -> Void) {
+    init(every interval: Duration, name: String, logger: Logger, round: @escaping @Sendable () async throws -> Void) {
         self.interval = interval
         self.name = name
+        self.logger = logger
         self.round = round
     }
 
-    func didBootAsync(_ application: Application) async throws {
-        let (interval, name, round) = (self.interval, self.name, self.round)
-        task.withLock { running in
-            running = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard !Task.isCancelled else { return }
-                    do {
-                        try await round(application)
-                    } catch {
-                        application.logger.warning(
-                            "\(name) failed this round: \(String(reflecting: type(of: error)))")
-                    }
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                do {
+                    try await round()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.warning("\(name) failed this round: \(String(reflecting: type(of: error)))")
                 }
             }
         }
-    }
-
-    func shutdownAsync(_ application: Application) async {
-        let running = task.withLock { running in
-            defer { running = nil }
-            return running
-        }
-        running?.cancel()
-        await running?.value
     }
 }
