@@ -86,6 +86,43 @@ struct SecurityChangeDeclarationTests {
     }
 
     @Test(
+        "28 §1 a change declared as ending the other sessions is checked: applied while another session is live (a route that forgot to end them) it fails and nothing of it commits; once they are ended it applies",
+        arguments: TestDatabase.all)
+    func test_28_1_endsOtherSessionsIsChecked(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let first = try await server.signUp()
+            let second = try await server.signIn().decode(TokenResponse.self)
+            let app = server.app
+            let user = try #require(UUID(uuidString: first.user.id))
+            let actor = SecurityChangeActor(
+                user: user, session: UUID(uuidString: second.sessionId), ip: nil, language: .en)
+            let declared = SecurityChange.Kind.allCases.filter {
+                SecurityChange.recipe($0).endsOtherSessions && $0 != .sessionEnded
+            }
+            #expect(Set(declared) == [.passwordChanged, .passwordReset, .otherSessionsEnded, .frozen])
+            let eventsBefore = try await server.eventTypes(bearer: second.accessToken)
+            for kind in declared {
+                await #expect(throws: SecurityChanges.OtherSessionsLeftLive.self, "\(kind)") {
+                    try await app.db.transaction { database in
+                        try await app.latch.securityChanges.apply(SecurityChange(kind), by: actor, on: database)
+                    }
+                }
+            }
+            #expect(try await server.eventTypes(bearer: second.accessToken) == eventsBefore, "nothing committed")
+
+            try await app.db.transaction { database in
+                _ = try await app.latch.revocation.revoke(
+                    .allExcept(try #require(actor.session)), of: user, now: app.latch.clock.epochSeconds, on: database)
+                try await app.latch.securityChanges.apply(SecurityChange(.otherSessionsEnded), by: actor, on: database)
+            }
+            let eventsAfter = try await server.eventTypes(bearer: second.accessToken)
+            #expect(
+                eventsAfter.filter { $0 == "other_sessions_revoked" }.count
+                    == eventsBefore.filter { $0 == "other_sessions_revoked" }.count + 1, "\(eventsAfter)")
+        }
+    }
+
+    @Test(
         "28 §1 account deletion's closed world: every table holding a user id is erased by it or kept with a reason, and no erased table keeps a row of the deleted user",
         arguments: TestDatabase.all)
     func test_28_1_deletionLeavesNoRowOfTheUser(database: TestDatabase) async throws {

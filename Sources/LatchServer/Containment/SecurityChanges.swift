@@ -44,6 +44,14 @@ struct SecurityChanges: Sendable {
         var description: String { "security change \(kind.rawValue) applied outside its transaction" }
     }
 
+    /// A change declared as ending the other sessions (`Recipe.endsOtherSessions`) applied while one is
+    /// still live: the route forgot to end them first (a programming error, answered 500 so a test finds
+    /// it, and nothing of the change commits).
+    struct OtherSessionsLeftLive: Error, CustomStringConvertible {
+        let kind: SecurityChange.Kind
+        var description: String { "security change \(kind.rawValue) applied while another session is live" }
+    }
+
     /// Applies `change` made by `actor`, on `database` (the change's transaction). Returns the hold's end
     /// when one started.
     @discardableResult
@@ -53,6 +61,9 @@ struct SecurityChanges: Sendable {
         guard database.inTransaction else { throw OutsideTransaction(kind: change.kind) }
         let recipe = change.recipe
         let now = services.clock.epochSeconds
+        if recipe.endsOtherSessions {
+            try await requireOtherSessionsEnded(change.kind, by: actor, now: now, on: database)
+        }
         try await services.events.record(
             recipe.event, user: actor.user, session: actor.session, ip: actor.ip, now: now, actor: actor.actor,
             detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue, on: database)
@@ -85,6 +96,22 @@ struct SecurityChanges: Sendable {
         if let until = try await services.budgets.spentUntil(key, budget, now: now, on: database) {
             throw LatchError.rateLimited(retryAfter: max(1, Int((until - now).rounded(.up))))
         }
+    }
+
+    /// Throws `OtherSessionsLeftLive` when a session of the user other than the acting one is still live.
+    /// `sessionEnded` ends one chosen session (its route checked that one), so it is not asked about the rest.
+    private func requireOtherSessionsEnded(
+        _ kind: SecurityChange.Kind, by actor: SecurityChangeActor, now: Double, on database: any Database
+    ) async throws {
+        guard kind != .sessionEnded else { return }
+        let acting = actor.session.map { "AND id <> \(bind: $0)" as SQLQueryString } ?? ""
+        let live = try await database.sql.raw(
+            """
+            SELECT id FROM sessions WHERE user_id = \(bind: actor.user) AND revoked_at IS NULL
+              AND refresh_expires_at > \(bind: now) \(acting) LIMIT 1
+            """
+        ).first()
+        guard live == nil else { throw OtherSessionsLeftLive(kind: kind) }
     }
 
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
