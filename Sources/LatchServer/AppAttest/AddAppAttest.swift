@@ -10,10 +10,14 @@ import SQLKit
 ///   Apple's `app_attest_receipt`), NULL for a key bound without App Attest; and the app that bound it
 ///   (`app_bundle_id`, `app_version`), as attested or as the app said.
 struct AddAppAttest: AsyncMigration {
-    static let credentialColumns: [(String, DatabaseSchema.DataType)] = [
-        ("app_attest_key_id", .string), ("app_attest_public_key", .string), ("app_attest_counter", .int64),
-        ("app_attest_environment", .string), ("app_attest_app_id", .string), ("app_attest_receipt", .string),
-        ("app_bundle_id", .string), ("app_version", .string)
+    static let credentialColumns: [Database.AddedColumn] = [
+        (DeviceCredential.schema, "app_attest_key_id", .string),
+        (DeviceCredential.schema, "app_attest_public_key", .string),
+        (DeviceCredential.schema, "app_attest_counter", .int64),
+        (DeviceCredential.schema, "app_attest_environment", .string),
+        (DeviceCredential.schema, "app_attest_app_id", .string),
+        (DeviceCredential.schema, "app_attest_receipt", .string),
+        (DeviceCredential.schema, "app_bundle_id", .string), (DeviceCredential.schema, "app_version", .string)
     ]
 
     func prepare(on database: any Database) async throws {
@@ -26,16 +30,11 @@ struct AddAppAttest: AsyncMigration {
             .create()
         try await database.createIndex(
             "app_attest_challenges_user_id", on: AppAttestStore.challengesTable, columns: "user_id")
-        // One column per statement: SQLite adds one column per ALTER TABLE.
-        for (column, type) in Self.credentialColumns {
-            try await database.schema(DeviceCredential.schema).field(.string(column), type).update()
-        }
+        try await database.addColumns(Self.credentialColumns)
     }
 
     func revert(on database: any Database) async throws {
         try await database.schema(AppAttestStore.challengesTable).delete()
-        for (column, _) in Self.credentialColumns {
-            try await database.schema(DeviceCredential.schema).deleteField(.string(column)).update()
-        }
+        try await database.dropColumns(Self.credentialColumns)
     }
 }

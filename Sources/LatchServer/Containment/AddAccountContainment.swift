@@ -16,9 +16,7 @@ import Fluent
 /// - `security_holds`: the one running hold of a user (`SecurityHolds`).
 struct AddAccountContainment: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        for (table, column, type) in Self.columns {
-            try await database.schema(table).field(.string(column), type).update()
-        }
+        try await database.addColumns(Self.columns)
         try await database.schema(FreezeTokens.schema)
             .field("token_hash", .string, .identifier(auto: false))
             .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
@@ -38,13 +36,11 @@ struct AddAccountContainment: AsyncMigration {
     func revert(on database: any Database) async throws {
         try await database.schema(SecurityHolds.schema).delete()
         try await database.schema(FreezeTokens.schema).delete()
-        for (table, column, _) in Self.columns.reversed() {
-            try await database.schema(table).deleteField(.string(column)).update()
-        }
+        try await database.dropColumns(Self.columns)
     }
 
     /// The added columns, one `ALTER TABLE` each (SQLite adds one column per statement).
-    private static let columns: [(String, String, DatabaseSchema.DataType)] = [
+    private static let columns: [Database.AddedColumn] = [
         (User.schema, "frozen_at", .double),
         (User.schema, "frozen_by", .string),
         (User.schema, "anti_phishing_code", .string),

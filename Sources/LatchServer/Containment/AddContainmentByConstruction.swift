@@ -12,20 +12,16 @@ import Fluent
 ///   the identity (NULL: before this migration, or made with the account). The password reset by email
 ///   ends those another session added within the hold window (`SecurityReset.endPlanted`).
 struct AddContainmentByConstruction: AsyncMigration {
-    static let columns: [(table: String, column: String, type: DatabaseSchema.DataType)] = [
+    static let columns: [Database.AddedColumn] = [
         (User.schema, "previous_email", .string), (User.schema, "registering_session_id", .uuid),
         (TOTPCredential.schema, "session_id", .uuid), (Identity.schema, "session_id", .uuid)
     ]
 
     func prepare(on database: any Database) async throws {
-        for (table, column, type) in Self.columns {
-            try await database.schema(table).field(.string(column), type).update()
-        }
+        try await database.addColumns(Self.columns)
     }
 
     func revert(on database: any Database) async throws {
-        for (table, column, _) in Self.columns {
-            try await database.schema(table).deleteField(.string(column)).update()
-        }
+        try await database.dropColumns(Self.columns)
     }
 }

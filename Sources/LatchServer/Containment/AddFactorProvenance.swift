@@ -8,20 +8,16 @@ import Fluent
 /// - `users.email_added_at`, `users.email_session_id`: when and by which session the account's address
 ///   was linked (NULL: the address came with the account).
 struct AddFactorProvenance: AsyncMigration {
-    static let columns: [(table: String, column: String, type: DatabaseSchema.DataType)] = [
+    static let columns: [Database.AddedColumn] = [
         (FundPassword.schema, "session_id", .uuid), (User.schema, "email_added_at", .double),
         (User.schema, "email_session_id", .uuid)
     ]
 
     func prepare(on database: any Database) async throws {
-        for (table, column, type) in Self.columns {
-            try await database.schema(table).field(.string(column), type).update()
-        }
+        try await database.addColumns(Self.columns)
     }
 
     func revert(on database: any Database) async throws {
-        for (table, column, _) in Self.columns {
-            try await database.schema(table).deleteField(.string(column)).update()
-        }
+        try await database.dropColumns(Self.columns)
     }
 }

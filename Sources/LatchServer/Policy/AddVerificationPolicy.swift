@@ -12,7 +12,7 @@ import SQLKit
 /// - `policy_value_locks`: per user, action and parameter, the SHA-256 of each value seen and until
 ///   when it is locked (`new_value_lock`); a security reset deletes the locks still running.
 struct AddVerificationPolicy: AsyncMigration {
-    static let columns: [(table: String, column: String, type: DatabaseSchema.DataType)] = [
+    static let columns: [Database.AddedColumn] = [
         (VerificationRecord.schema, "required_factors", .int), (VerificationRecord.schema, "kinds", .string),
         (VerificationRecord.schema, "passed", .string), (VerificationRecord.schema, "amount", .string),
         (VerificationRecord.schema, "unit", .string), (VerificationRecord.schema, "target", .string),
@@ -21,9 +21,7 @@ struct AddVerificationPolicy: AsyncMigration {
     ]
 
     func prepare(on database: any Database) async throws {
-        for (table, column, type) in Self.columns {
-            try await database.schema(table).field(.string(column), type).update()
-        }
+        try await database.addColumns(Self.columns)
         try await database.schema(PolicyValueLocks.schema)
             .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
             .field("action", .string, .required)
@@ -40,8 +38,6 @@ struct AddVerificationPolicy: AsyncMigration {
     func revert(on database: any Database) async throws {
         try await database.sql.drop(index: "verification_tokens_spent").run()
         try await database.schema(PolicyValueLocks.schema).delete()
-        for (table, column, _) in Self.columns {
-            try await database.schema(table).deleteField(.string(column)).update()
-        }
+        try await database.dropColumns(Self.columns)
     }
 }

@@ -16,4 +16,21 @@ extension Database {
         for column in columns { builder = builder.column(column) }
         try await builder.run()
     }
+
+    /// A column a migration adds to an existing table.
+    typealias AddedColumn = (table: String, column: String, type: DatabaseSchema.DataType)
+
+    /// Adds `columns`, one `ALTER TABLE` each (SQLite adds one column per statement).
+    func addColumns(_ columns: [AddedColumn]) async throws {
+        for (table, column, type) in columns {
+            try await schema(table).field(.string(column), type).update()
+        }
+    }
+
+    /// Drops `columns` (a migration's revert), the last added first.
+    func dropColumns(_ columns: [AddedColumn]) async throws {
+        for (table, column, _) in columns.reversed() {
+            try await schema(table).deleteField(.string(column)).update()
+        }
+    }
 }
