@@ -21,8 +21,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-        .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
-        // Imported directly (SQL statements, Fluent's lower layer, logging), so declared: CI builds with
+        // Imported directly (SQL statements, FluentKit without Vapor, logging), so declared: CI builds with
         // --explicit-target-dependency-import-check error. Versions as resolved through Vapor and Fluent.
         .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
@@ -58,7 +57,6 @@ let package = Package(
             dependencies: [
                 "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
-                .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(name: "FluentSQL", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
@@ -136,7 +134,12 @@ let package = Package(
             name: "LatchTestSupport",
             dependencies: [
                 "LatchCore", "LatchServer",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                // The tests' HTTP client (`TestHTTP`), independent of the server's web framework.
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"]))
             ],
             path: "Tests/LatchTestSupport",
             exclude: ["README.md"]
@@ -172,7 +175,7 @@ let package = Package(
                 "LatchAttestSimulator", "LatchClient",
                 "LatchTestSupport", "LatchCore",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
-                .product(name: "Fluent", package: "fluent", condition: .when(traits: ["Server"])),
+                .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(
                     name: "FluentPostgresDriver", package: "fluent-postgres-driver",
                     condition: .when(traits: ["Server"])),

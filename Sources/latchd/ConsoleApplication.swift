@@ -1,6 +1,5 @@
 import LatchServer
 import Logging
-import Vapor
 
 /// The LatchServer application an operator's command works on (`latchd admin …`, `latchd keys …`):
 /// latchd's configuration and database, migrated as at start, without background work (no delivery
@@ -10,7 +9,7 @@ import Vapor
 enum ConsoleApplication {
     /// Runs `body` on the configured application, then shuts it down. A configuration error is a
     /// `LatchdFailure` (exit status 2); any other error is thrown as it is.
-    static func run<Output>(_ body: (Application) async throws -> Output) async throws -> Output {
+    static func run<Output>(_ body: (LatchApplication) async throws -> Output) async throws -> Output {
         var config = try LatchConfig.forCommand()
         config.runsBackgroundTasks = false
         LoggingSystem.bootstrap { label in
@@ -18,17 +17,23 @@ enum ConsoleApplication {
             handler.logLevel = .warning
             return handler
         }
-        let app = try await Application.make(Environment(name: config.mode.rawValue, arguments: ["latchd"]))
+        var logger = Logger(label: "latchd")
+        logger.logLevel = .warning
+        let app: LatchApplication
         do {
-            try await configure(app, config)
+            app = try await LatchApplication.make(config, logger: logger)
+        } catch let error as ConfigurationError {
+            throw LatchdFailure.configuration(error)
+        }
+        do {
             let output = try await body(app)
-            try? await app.asyncShutdown()
+            await app.shutdown()
             return output
         } catch let error as ConfigurationError {
-            try? await app.asyncShutdown()
+            await app.shutdown()
             throw LatchdFailure.configuration(error)
         } catch {
-            try? await app.asyncShutdown()
+            await app.shutdown()
             throw error
         }
     }

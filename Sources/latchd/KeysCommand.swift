@@ -1,6 +1,5 @@
 import ArgumentParser
 import LatchServer
-import Vapor
 
 /// `latchd keys list`, `latchd keys rotate` and `latchd keys retire KID`: the signing keys in the
 /// database latchd's configuration names (the running instances pick a change up within seconds).
@@ -30,7 +29,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     /// Runs `change` on the configured application (`ConsoleApplication`), then prints the keys' table.
     /// A failure is one line naming the subcommand (exit status 1).
-    static func perform(_ subcommand: String, _ change: (Application) async throws -> Void) async throws {
+    static func perform(_ subcommand: String, _ change: (LatchApplication) async throws -> Void) async throws {
         do {
             try await ConsoleApplication.run { app in
                 try await change(app)

@@ -5,7 +5,6 @@ import LatchServer
 import LatchTestSupport
 import Synchronization
 import Testing
-import Vapor
 
 /// A real latchd (LatchServer on Vapor's HTTP server, started by `InProcessLatchd`) on a loopback port
 /// with SQLite in a temporary folder, its clock in the test's hands, and LatchClients that talk to it
@@ -37,7 +36,7 @@ final class LiveServer: Sendable {
     }
 
     /// The application LatchServer runs on.
-    var app: Application { started.withLock { $0 }!.app }
+    var app: LatchApplication { started.withLock { $0 }!.app }
     /// Where the server listens (set once it started).
     var serverURL: URL { started.withLock { $0 }?.url ?? URL(fileURLWithPath: "/not-started") }
     var now: Date { time.withLock { $0 } }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import LatchServer
@@ -345,9 +345,8 @@ extension DeliveryTestServer {
         headers.bearerAuthorization = BearerAuthorization(token: bearer)
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
         if body != nil { headers.contentType = .json }
-        let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
-            if let body { request.body = ByteBuffer(data: body) }
-        }
+        let response = try await TestHTTP.send(
+            method, baseURL + path, headers: headers, body: body.map { ByteBuffer(data: $0) })
         return TestResponse(
             status: response.status.code, headers: response.headers,
             data: response.body.map { Data(buffer: $0) } ?? Data())

@@ -139,7 +139,7 @@ struct AccountPageTests {
             #expect(
                 !body.contains("import ") && !body.contains("swift-tools-version") && !body.contains("export "),
                 "\(path) leaked a file")
-            let pageRoutes = server.app.routes.all.filter { $0.path.first?.description == "account" }
+            let pageRoutes = server.vapor.routes.all.filter { $0.path.first?.description == "account" }
             #expect(
                 pageRoutes.count == 7 && pageRoutes.allSatisfy { $0.method == .GET || $0.method == .HEAD },
                 "\(pageRoutes.map(\.description))")

@@ -509,11 +509,8 @@ struct BadRequest: CustomStringConvertible, Sendable {
         if body != nil, let contentType { httpHeaders.add(name: .contentType, value: contentType) }
         for (name, value) in extra { httpHeaders.add(name: name, value: value) }
         let body = self.body
-        let response = try await server.app.client.send(
-            method, headers: httpHeaders, to: URI(string: server.baseURL + path)
-        ) { request in
-            if let body { request.body = ByteBuffer(data: body) }
-        }
+        let response = try await TestHTTP.send(
+            method, server.baseURL + path, headers: httpHeaders, body: body.map { ByteBuffer(data: $0) })
         return TestResponse(
             status: response.status.code, headers: response.headers,
             data: response.body.map { Data(buffer: $0) } ?? Data())

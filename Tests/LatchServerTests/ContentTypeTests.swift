@@ -32,7 +32,7 @@ struct ContentTypeTests {
         arguments: TestDatabase.all)
     func test_10_nonJSONBodiesAre415(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let routes = Self.bodyRoutes(of: server.app)
+            let routes = Self.bodyRoutes(of: server.vapor)
             #expect(routes.count >= 20, "\(routes.count) routes")
             let json = #"{"email":"alice@example.com","password":"Correct-Horse-9","grant_type":"password"}"#
             for (method, path) in routes {

@@ -142,10 +142,10 @@ struct DevelopmentOutboxTests {
         if let host { httpHeaders.add(name: .host, value: host) }
         for (name, value) in headers { httpHeaders.add(name: name, value: value) }
         let request = Request(
-            application: server.app, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"),
+            application: server.vapor, method: .GET, url: URI(string: "/dev/outbox?to=bob@example.com"),
             headers: httpHeaders,
             remoteAddress: try peer.map { try SocketAddress(ipAddress: $0, port: 50_000) },
-            on: server.app.eventLoopGroup.next())
-        return try await server.app.responder.respond(to: request).get()
+            on: server.vapor.eventLoopGroup.next())
+        return try await server.vapor.responder.respond(to: request).get()
     }
 }

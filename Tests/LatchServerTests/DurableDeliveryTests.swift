@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import LatchTestSupport
@@ -22,7 +22,7 @@ struct DurableDeliveryTests {
     }
 
     /// The rows of `delivery_jobs`.
-    static func jobCount(_ app: Application) async throws -> Int {
+    static func jobCount(_ app: LatchApplication) async throws -> Int {
         let rows = try await app.db.sql.raw("SELECT COUNT(*) AS jobs FROM delivery_jobs").all()
         return try rows.first?.decode(column: "jobs", as: Int.self) ?? -1
     }
@@ -40,7 +40,7 @@ struct DurableDeliveryTests {
         }
 
         // Both claim in small batches, concurrently, until nothing is left.
-        func drain(_ app: Application, worker: String) async throws -> [UUID] {
+        func drain(_ app: LatchApplication, worker: String) async throws -> [UUID] {
             var claimed: [UUID] = []
             while true {
                 let jobs = try await store.claim(
@@ -293,9 +293,9 @@ struct DurableDeliveryTests {
         try await withSMTPSink { sink in
             let server = try await DeliveryTestServer.start(
                 database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.metricsPort = 0 })
-            let port = try #require(server.app.metricsPort)
+            let port = try #require(server.vapor.metricsPort)
             func scrape() async throws -> PrometheusText {
-                let response = try await server.app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics"))
+                let response = try await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
                 return PrometheusText(response.body.map { String(buffer: $0) } ?? "")
             }
 

@@ -97,7 +97,7 @@ struct ListenerLimitsTests {
                 $0.metricsMaximumConnections = 3
             }
         ) { server in
-            let port = try #require(server.app.metricsPort)
+            let port = try #require(server.vapor.metricsPort)
             var connections: [SilentConnection] = []
             for _ in 0..<4 { connections.append(try await SilentConnection.open(port: port)) }
             let list = connections
@@ -108,7 +108,7 @@ struct ListenerLimitsTests {
             for connection in list { await connection.close() }
             // Once they are gone, a scrape gets through again.
             let scraped = try await eventually {
-                (try? await server.app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics")))?.status == .ok
+                (try? await TestHTTP.get("http://127.0.0.1:\(port)/metrics"))?.status == .ok
             }
             #expect(scraped, "a scrape is served once the connections are gone")
         }
@@ -121,7 +121,7 @@ struct ListenerLimitsTests {
                 $0.metricsMaximumConnections = 3
             }
         ) { server in
-            let port = try #require(server.app.metricsPort)
+            let port = try #require(server.vapor.metricsPort)
             let idle = try await SilentConnection.open(port: port)
             #expect(await idle.isClosed(within: 120), "closed after a second of silence")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Logging
 import Prometheus
 import Testing
@@ -119,8 +120,8 @@ struct MetricsTests {
         try await withServer(.sqlite) { server in
             let health = try await server.send(.GET, "/health")
             #expect(health.status == 200)
-            #expect(server.app.metricsPort == nil, "nothing listens")
-            #expect(server.app.server is HTTPServer, "the plain server: no metrics listener beside it")
+            #expect(server.vapor.metricsPort == nil, "nothing listens")
+            #expect(server.vapor.server is HTTPServer, "the plain server: no metrics listener beside it")
             #expect(!server.app.latchMetrics.isEnabled)
             #expect(await server.app.latchMetrics.scrape().isEmpty)
         }
@@ -129,11 +130,11 @@ struct MetricsTests {
     @Test("test_12_metricsListenerAnswersOnlyGetMetrics: other paths 404, other methods 405")
     func test_12_metricsListenerAnswersOnlyGetMetrics() async throws {
         try await withServer(.sqlite, adjust: { $0.metricsPort = 0 }) { server in
-            let port = try #require(server.app.metricsPort)
+            let port = try #require(server.vapor.metricsPort)
             let base = "http://127.0.0.1:\(port)"
-            #expect(try await server.app.client.get(URI(string: base + "/health")).status == .notFound)
-            #expect(try await server.app.client.post(URI(string: base + "/metrics")).status == .methodNotAllowed)
-            #expect(try await server.app.client.get(URI(string: base + "/metrics?x=1")).status == .ok)
+            #expect(try await TestHTTP.get(base + "/health").status == .notFound)
+            #expect(try await TestHTTP.post(base + "/metrics").status == .methodNotAllowed)
+            #expect(try await TestHTTP.get(base + "/metrics?x=1").status == .ok)
             #expect(
                 try await server.send(.GET, "/metrics").status == 404, "the API's listener does not serve the metrics")
         }
@@ -142,17 +143,17 @@ struct MetricsTests {
     @Test("test_12_metricsListenerStopsWithTheServer")
     func test_12_metricsListenerStopsWithTheServer() async throws {
         let server = try await TestServer.start(.sqlite, adjust: { $0.metricsPort = 0 })
-        let port = try #require(server.app.metricsPort)
+        let port = try #require(server.vapor.metricsPort)
         _ = try await server.scrape()
         #expect(LoopbackPort.isListening(port))
-        await server.app.server.shutdown()
-        #expect(server.app.metricsPort == nil, "the listener is gone")
+        await server.vapor.server.shutdown()
+        #expect(server.vapor.metricsPort == nil, "the listener is gone")
         // Nothing serves the metrics there any more. (Asked over HTTP rather than "is anything
         // listening": in the full suite another test's server may be given the freed port at once.)
-        let after = try? await server.app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics"))
+        let after = try? await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
         let body = after?.body.map { String(buffer: $0) } ?? ""
         #expect(after?.status != .ok || !body.contains("latch_"), "the listener stopped with the server")
-        try await server.app.asyncShutdown()
+        try await server.vapor.asyncShutdown()
     }
 
     @Test("test_12_deliveriesAreCountedByChannelAndResult: sent, retried, failed, and the queue depth")

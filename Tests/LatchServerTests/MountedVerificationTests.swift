@@ -38,8 +38,7 @@ struct MountedVerificationTests {
                 issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false
             )
             config.useLoadIndependentLimits()
-            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { _ in
-            } addRoutes: { app in
+            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
                 app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in
                     let withdrawal = try req.content.decode(Withdrawal.self)
                     let proof = try await req.redeemVerification(
@@ -48,7 +47,7 @@ struct MountedVerificationTests {
                     return Response(status: .created, body: .init(string: proof.method.rawValue))
                 }
             }
-            app = server.app
+            app = server.vapor
             baseURL = server.baseURL
         }
 
@@ -61,10 +60,8 @@ struct MountedVerificationTests {
             if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
             headers.add(name: .contentType, value: "application/json")
             let body = try JSONSerialization.data(withJSONObject: json)
-            let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) {
-                request in
-                request.body = ByteBuffer(data: body)
-            }
+            let response = try await TestHTTP.send(
+                method, baseURL + path, headers: headers, body: ByteBuffer(data: body))
             return TestResponse(
                 status: response.status.code, headers: response.headers,
                 data: response.body.map { Data(buffer: $0) } ?? Data())

@@ -49,7 +49,7 @@ struct OpenAPITests {
             }
 
             let registered = Set(
-                server.app.routes.all
+                server.vapor.routes.all
                     .filter { $0.method != .HEAD }
                     .map { Operation(method: $0.method.rawValue, path: Self.openAPIPath($0.path)) })
 

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import LatchTestSupport
@@ -97,7 +97,7 @@ struct SafeDefaultsTests {
     func test_10_serverErrorLogsHoldNoDatabaseDetails(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let lines = LogCapture()
-            server.app.logger = Logger(label: "test") { _ in lines }
+            server.vapor.logger = Logger(label: "test") { _ in lines }
             let alice = try await server.signUp("alice@example.com")
             let bob = try await server.signUp("bob@example.com")
             // A constraint latchd does not expect makes the second PATCH fail inside the database;

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import LatchTestSupport
@@ -27,7 +27,7 @@ struct SecurityChangeDeclarationTests {
         arguments: [TestDatabase.sqlite])
     func test_28_1_everyMutatingRouteIsDeclared(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let served = Self.mutatingRoutes(of: server.app)
+            let served = Self.mutatingRoutes(of: server.vapor)
             let declared = Set(MutatingRoutes.declarations.keys)
 
             #expect(served.count >= 40, "the router listed its routes: \(served.sorted())")

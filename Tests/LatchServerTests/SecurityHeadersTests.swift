@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 import Vapor
 
@@ -46,9 +47,9 @@ struct SecurityHeadersTests {
             #expect(api.headers.first(name: "Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
 
             // The metrics listener (not a Vapor server) says the same on its answers.
-            let port = try #require(server.app.metricsPort)
+            let port = try #require(server.vapor.metricsPort)
             for path in ["/metrics", "/elsewhere"] {
-                let metrics = try await server.app.client.get(URI(string: "http://127.0.0.1:\(port)\(path)"))
+                let metrics = try await TestHTTP.get("http://127.0.0.1:\(port)\(path)")
                 #expect(metrics.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
                 #expect(metrics.headers.first(name: "X-Frame-Options") == "DENY", "\(path)")
             }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import FluentPostgresDriver
 import Foundation
 import LatchCore
@@ -214,7 +214,7 @@ struct SessionTests {
             }
             let name = "latch-revocation-listener \(schema)"
             try #require(try await Self.listeners(of: a) == 2)
-            let terminated = try await Self.postgres(url) { sql in
+            let terminated = try await TestDatabase.withPostgres(url) { sql in
                 try await sql.raw(
                     """
                     SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = \(bind: name)
@@ -240,7 +240,7 @@ struct SessionTests {
         let name = "latch-revocation-listener \(schema)"
         var listening = 0
         _ = try await eventually(every: .milliseconds(50)) {
-            listening = try await postgres(url) { sql in
+            listening = try await TestDatabase.withPostgres(url) { sql in
                 try await sql.raw(
                     """
                     SELECT pid FROM pg_stat_activity WHERE application_name = \(bind: name) AND query = 'SELECT 1'
@@ -287,20 +287,6 @@ struct SessionTests {
         }
         try await a.stop()
         try await b.stop()
-    }
-
-    /// Runs `body` on a connection of its own to the PostgreSQL server at `url`.
-    static func postgres<T: Sendable>(_ url: String, _ body: (any SQLDatabase) async throws -> T) async throws -> T {
-        let app = try await Application.make(.testing)
-        do {
-            app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
-            let result = try await body(app.db as! any SQLDatabase)
-            try await app.asyncShutdown()
-            return result
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
-        }
     }
 
     @Test("C8 a refresh moves the session's last activity", arguments: TestDatabase.all)

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import Testing
@@ -69,7 +69,7 @@ struct SignInServicesTests {
 
     /// Which of the device ids these tests use the user's known devices hold (they are stored as keyed
     /// hashes, issue 20 §4, so they are recognised, not read back).
-    private func knownDevices(of user: UUID?, on database: any Database, in app: Application) async throws
+    private func knownDevices(of user: UUID?, on database: any Database, in app: LatchApplication) async throws
         -> Set<String>
     {
         let stored = Set(try await KnownDevice.query(on: database).filter(\.$userID == user!).all().map(\.deviceID))

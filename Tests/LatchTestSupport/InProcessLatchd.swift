@@ -16,8 +16,11 @@ import Vapor
 /// try await server.stop()
 /// ```
 public struct InProcessLatchd: Sendable {
-    /// The Vapor application LatchServer was configured on (its routes, `app.latch`, its client).
-    public let app: Application
+    /// The Latch application served (`app.latch`, `app.db`, its metrics and sign-in services).
+    public var app: LatchApplication { vapor.latchApplication }
+    /// The Vapor application that serves it (its routes, its HTTP client) until the Hummingbird edge
+    /// replaces it (issue 29 §2).
+    public let vapor: Application
     /// `http://127.0.0.1:PORT`, to append paths to.
     public let baseURL: String
 
@@ -26,17 +29,15 @@ public struct InProcessLatchd: Sendable {
 
     public enum StartError: Error { case noPort }
 
-    /// Makes an application (environment `.testing`), runs `prepare` on it (e.g. the test HTTP
-    /// client's pool), configures LatchServer with `config` and `clock`, runs `addRoutes` (routes of
+    /// Makes an application (environment `.testing`), configures LatchServer with `config` and `clock`, runs `addRoutes` (routes of
     /// an app that mounts LatchServer), and starts serving on 127.0.0.1 on a port the kernel picks
     /// (`config.port` is ignored). On any failure the application is shut down before the error is thrown.
     public static func start(
-        _ config: LatchConfig, clock: LatchClock = .system, prepare: (Application) throws -> Void = { _ in },
+        _ config: LatchConfig, clock: LatchClock = .system,
         addRoutes: (Application) throws -> Void = { _ in }
     ) async throws -> InProcessLatchd {
         let app = try await Application.make(.testing)
         do {
-            try prepare(app)
             try await configure(app, config, clock: clock)
             try addRoutes(app)
             // Boots as `latchd serve` does: the background services (issue 29 §2) start here.
@@ -44,7 +45,7 @@ public struct InProcessLatchd: Sendable {
             app.http.server.configuration.port = 0
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = app.http.server.shared.localAddress?.port else { throw StartError.noPort }
-            return InProcessLatchd(app: app, baseURL: "http://127.0.0.1:\(port)")
+            return InProcessLatchd(vapor: app, baseURL: "http://127.0.0.1:\(port)")
         } catch {
             try? await app.asyncShutdown()
             throw error
@@ -53,7 +54,7 @@ public struct InProcessLatchd: Sendable {
 
     /// Stops serving and shuts the application down (database, queues, event loops).
     public func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
+        await vapor.server.shutdown()
+        try await vapor.asyncShutdown()
     }
 }

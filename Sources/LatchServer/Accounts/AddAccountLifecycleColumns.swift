@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Issue 12 §1: the columns of account deletion and Sign in with Apple revocation.
 ///

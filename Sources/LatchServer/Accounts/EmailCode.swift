@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A pending emailed code: a registration waiting for its code, or a password reset.

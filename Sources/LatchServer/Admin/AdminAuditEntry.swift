@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// One admin call (issue 12 §2): who (`actor`), what (`action`, and `detail`: what it was asked, e.g.

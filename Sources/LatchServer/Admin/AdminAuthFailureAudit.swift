@@ -1,5 +1,4 @@
 import Synchronization
-import Vapor
 
 /// How many failed admin authentications reach the audit log (issue 20 §6): each is worth a row, but
 /// a flood of wrong keys must not become a flood of rows. Per client 1 row every 10 seconds (burst
@@ -36,15 +35,5 @@ final class AdminAuthFailureAudit: Sendable {
             state.global = globalBucket
             return true
         }
-    }
-}
-
-extension Application {
-    private struct AdminAuthFailureAuditKey: StorageKey { typealias Value = AdminAuthFailureAudit }
-
-    /// The budget of audit rows for failed admin authentications (set by `configure(_:_:)`).
-    var adminAuthFailureAudit: AdminAuthFailureAudit {
-        get { storage[AdminAuthFailureAuditKey.self] ?? AdminAuthFailureAudit() }
-        set { storage[AdminAuthFailureAuditKey.self] = newValue }
     }
 }

@@ -1,4 +1,3 @@
-import Fluent
 import FluentKit
 import Foundation
 import LatchCore
@@ -24,7 +23,9 @@ extension Request {
                     latch: latch, appleTokens: identityServices.appleTokens, logger: logger))
         }
         try chargeRateLimit(.adminAuth)
-        if application.adminAuthFailureAudit.admits(client: rateLimitClientKey, now: latch.clock.epochSeconds) {
+        if application.latchApplication.adminAuthFailureAudit.admits(
+            client: rateLimitClientKey, now: latch.clock.epochSeconds)
+        {
             let actor = AdminActor.key(fingerprint: presented.map(AdminKeys.fingerprint(of:)) ?? "none")
             do {
                 try await AdminAuditEntry(

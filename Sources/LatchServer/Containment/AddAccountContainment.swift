@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Issue 19 (account-takeover containment): the columns and tables of the security reset, the freeze,
 /// the security hold and the anti-phishing code.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Issue 28 §2 (containment by construction):
 ///

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Issue 28 §2 (`FactorSeasoning`): where each factor's age and adding session are kept, for the factors
 /// that had no such columns.

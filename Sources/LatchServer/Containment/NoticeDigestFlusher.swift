@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Logging
 
 /// Runs `NoticeDigests.flushDue` every 10 seconds while latchd serves (on every instance that runs

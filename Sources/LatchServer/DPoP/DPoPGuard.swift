@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// The DPoP rules of issue 31 §1 without HTTP: which key a grant binds its session to, and whether a

@@ -1,7 +1,8 @@
 import CoreMetrics
-import Fluent
+import FluentKit
+import Logging
 import NIOPosix
-import Vapor
+import ServiceLifecycle
 
 /// Chooses each channel's carrier from the configuration and stops their queues with the app.
 ///
@@ -14,8 +15,9 @@ enum MessageDeliverySetup {
     /// `DeliveryWorker` started here unless `config.runsBackgroundTasks` is off); the development
     /// outbox and the unconfigured channel take theirs at once, in memory.
     static func delivery(
-        for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox, on app: Application,
-        clock: LatchClock = .system
+        for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox,
+        database: @escaping @Sendable () -> any Database, metrics latchMetrics: LatchMetrics, logger: Logger,
+        addService: (any Service, String) -> Void, clock: LatchClock = .system
     ) throws -> any MessageDelivery {
         var carriers: [DeliveryCarrier] = []
         let mailPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
@@ -27,14 +29,14 @@ enum MessageDeliverySetup {
             }
             switch smtp.security {
             case .startTLSRequired:
-                app.logger.notice("mail over \(smtp): STARTTLS required (a server without it fails each mail)")
+                logger.notice("mail over \(smtp): STARTTLS required (a server without it fails each mail)")
             case .implicitTLS:
-                app.logger.notice("mail over \(smtp): TLS from the first byte")
+                logger.notice("mail over \(smtp): TLS from the first byte")
             case .startTLSWhenOffered where !smtp.isLoopback:
-                app.logger.warning(
+                logger.warning(
                     "mail over \(smtp): may travel unencrypted (smtp+insecure://); STARTTLS only when offered")
             case .startTLSWhenOffered:
-                app.logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
+                logger.notice("mail over \(smtp): loopback, STARTTLS when offered")
             }
             let client = try SMTPClient(configuration: smtp)
             let from = try MailAddress(parsing: sender)
@@ -74,23 +76,22 @@ enum MessageDeliverySetup {
 
         let store = DeliveryJobStore(
             secrets: secrets, capacity: config.deliveryQueueCapacity, kind: config.database.kind)
-        let database: @Sendable () -> any Database = { app.db }
         // Metrics (issue 12 §3): sent / retried / failed by the worker, refused at the queue, and each
         // channel's depth (its rows in `delivery_jobs`, on every instance) read at each scrape.
         var metrics: [String: DeliveryMetrics] = [:]
         for channel in carriers.map(\.channel) {
-            metrics[channel] = DeliveryMetrics(channel: channel, metrics: app.latchMetrics)
-            let depth = app.latchMetrics.gauge("latch_delivery_queue_depth", [("channel", channel)])
-            app.latchMetrics.sampleBeforeScrape {
+            metrics[channel] = DeliveryMetrics(channel: channel, metrics: latchMetrics)
+            let depth = latchMetrics.gauge("latch_delivery_queue_depth", [("channel", channel)])
+            latchMetrics.sampleBeforeScrape {
                 if let jobs = try? await store.backlog(channel: channel, on: database()) { depth.record(jobs) }
             }
         }
         let worker = DeliveryWorker(
             store: store, database: database, carriers: carriers, policy: config.deliveryRetry,
             lease: config.deliveryLease,
-            pollInterval: config.deliveryPollInterval, clock: clock, logger: app.logger, metrics: metrics)
+            pollInterval: config.deliveryPollInterval, clock: clock, logger: logger, metrics: metrics)
         if !carriers.isEmpty, config.runsBackgroundTasks {
-            app.backgroundServices.add(worker, name: "delivery worker")
+            addService(worker, "delivery worker")
         }
         func durable(
             _ payload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?, channel: String, variable: String
@@ -101,7 +102,7 @@ enum MessageDeliverySetup {
                 delivery.metrics = metrics[channel] ?? .disabled
                 return delivery
             }
-            return outbox ?? UnconfiguredDelivery(logger: app.logger, variable: variable)
+            return outbox ?? UnconfiguredDelivery(logger: logger, variable: variable)
         }
         return ChannelRouter(
             mail: durable(mailPayload, channel: OutgoingMessage.emailChannel, variable: "LATCH_SMTP_URL"),

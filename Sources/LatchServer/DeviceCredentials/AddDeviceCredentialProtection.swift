@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import FluentSQL
 import LatchCore
 import SQLKit

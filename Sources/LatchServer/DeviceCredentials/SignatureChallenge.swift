@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A fresh random challenge a device key must sign: for sign-in (purpose `login`, bound to one

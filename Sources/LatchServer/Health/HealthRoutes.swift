@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Vapor
 
 /// `GET /health`: the process is serving (liveness; touches nothing). `GET /health/ready`: the

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Logging
 
 /// Runs `AppleRevocationRetries.retryDue` every minute while latchd serves (when Apple's team key

@@ -1,9 +1,8 @@
 import Foundation
+import Logging
 import NIOCore
-import Vapor
 
-/// What the Apple, WeChat and phone sign-ins use, configured once by `configure(_:_:)`:
-/// `app.identityServices`, read as `req.identityServices`. Apple and WeChat are nil when not configured.
+/// What the Apple, WeChat and phone sign-ins use, made once with the `LatchApplication`. Apple and WeChat are nil when not configured.
 public struct IdentityServices: Sendable {
     let apple: AppleIdentityVerifier?
     /// Apple's token and revoke endpoints; nil unless Apple and its team key are configured.
@@ -16,11 +15,11 @@ public struct IdentityServices: Sendable {
         get async { await apple?.keySet.fetchCount ?? 0 }
     }
 
-    /// Sets the services up on `app` (after `app.latch`) and registers their routes.
-    static func configure(_ app: Application, _ config: LatchConfig) throws {
+    /// The services `config` asks for.
+    static func make(_ config: LatchConfig, logger: Logger) -> IdentityServices {
         let http = OutboundHTTP.shared
         let timeout = TimeAmount.seconds(config.providerTimeoutSeconds)
-        app.identityServices = IdentityServices(
+        return IdentityServices(
             apple: config.signInProviders.apple.map {
                 AppleIdentityVerifier(
                     clientIDs: $0.clientIDs,
@@ -31,30 +30,10 @@ public struct IdentityServices: Sendable {
                 apple.teamKey.map {
                     AppleTokenEndpoint(
                         teamKey: $0, tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, http: http,
-                        logger: app.logger, timeout: timeout)
+                        logger: logger, timeout: timeout)
                 }
             },
             wechat: config.signInProviders.wechat.map { WeChatOAuth(settings: $0, http: http, timeout: timeout) },
             smsCodes: SMSCodeStore(secrets: SecretBox(secretKey: config.secretKey)))
-        try app.register(collection: IdentityRoutes())
     }
-}
-
-extension Application {
-    private struct IdentityServicesKey: StorageKey { typealias Value = IdentityServices }
-
-    /// The Apple, WeChat and phone sign-in services; set by `configure(_:_:)`.
-    public var identityServices: IdentityServices {
-        get {
-            guard let services = storage[IdentityServicesKey.self] else {
-                preconditionFailure("configure(_:_:) sets app.identityServices before any route runs")
-            }
-            return services
-        }
-        set { storage[IdentityServicesKey.self] = newValue }
-    }
-}
-
-extension Request {
-    var identityServices: IdentityServices { application.identityServices }
 }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// The pending sign-in code of one phone number, and that number's send counters: one row per

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Issue 12 §3, signing-key rotation: `signing_keys.generation` (1, 2, 3 … unique: the highest signs,

@@ -1,7 +1,6 @@
-import Fluent
+import FluentKit
 import Foundation
 import SQLKit
-import Vapor
 
 /// One row of `latchd keys list`.
 public struct SigningKeyListing: Sendable, Equatable {
@@ -23,11 +22,11 @@ public struct SigningKeyListing: Sendable, Equatable {
     public let retiresAt: Date?
 }
 
-/// The operator's side of signing-key rotation (`latchd keys list|rotate`), on an application that
-/// `configure(_:_:)` set up (with `runsBackgroundTasks` off, for a command).
+/// The operator's side of signing-key rotation (`latchd keys list|rotate`), on a `LatchApplication` (with
+/// `runsBackgroundTasks` off, for a command).
 public enum SigningKeyCommands {
     /// Every stored key, oldest first, with its role at `now`.
-    public static func list(_ app: Application, now: Date = Date()) async throws -> [SigningKeyListing] {
+    public static func list(_ app: LatchApplication, now: Date = Date()) async throws -> [SigningKeyListing] {
         let records = try await SigningKeyRecord.query(on: app.db).sort(\.$generation).sort(\.$id).all()
         let newest = records.compactMap(\.generation).max()
         let seconds = now.timeIntervalSince1970
@@ -48,7 +47,7 @@ public enum SigningKeyCommands {
     /// reads the keys again (within its reload interval, 5 s). When `kid` signs, a new key takes over
     /// first (returned); the other keys are left as they are. Throws `KeyNotFound` for an unknown kid.
     @discardableResult
-    public static func retire(_ app: Application, kid: String, now: Date = Date()) async throws -> String? {
+    public static func retire(_ app: LatchApplication, kid: String, now: Date = Date()) async throws -> String? {
         let seconds = now.timeIntervalSince1970
         guard let record = try await SigningKeyRecord.find(kid, on: app.db) else { throw KeyNotFound(kid: kid) }
         let newest = try await SigningKeyRecord.query(on: app.db).all().compactMap(\.generation).max()
@@ -70,7 +69,7 @@ public enum SigningKeyCommands {
 
     /// Makes a new key the signer at once (every instance signs with it within its key reload
     /// interval, 5 s); the previous ones keep verifying for 2 h 5 min. Returns the new kid.
-    public static func rotate(_ app: Application, now: Date = Date()) async throws -> String {
+    public static func rotate(_ app: LatchApplication, now: Date = Date()) async throws -> String {
         try await SigningKeyRing.rotateNow(secrets: app.latch.secrets, now: now.timeIntervalSince1970, on: app.db)
     }
 }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// An ES256 signing key, its private half encrypted under `LATCH_SECRET_KEY`.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// The failure budget of one target (an address, a number, an account's secret): how many charges

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// The lockout counter of one normalised sign-in identifier (known or not).

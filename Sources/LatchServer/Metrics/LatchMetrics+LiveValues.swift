@@ -1,7 +1,6 @@
 import CoreMetrics
-import Fluent
+import FluentKit
 import NIOCore
-import Vapor
 
 extension LatchMetrics {
     /// Gauges read from live values at each scrape:
@@ -11,13 +10,12 @@ extension LatchMetrics {
     ///   pool took, measured by taking one (no query) — the wait a request would see at that moment
     ///   (Fluent counts no waits of its own);
     /// - `latch_database_up`: 1 when that connection came, else 0.
-    func sampleLiveValues(of app: Application, passwords: PasswordHasher) {
+    func sampleLiveValues(database: any Database, passwords: PasswordHasher) {
         let bcryptDepth = gauge("latch_bcrypt_queue_depth")
         sampleBeforeScrape { bcryptDepth.record(passwords.placesInUse) }
 
         let connectionWait = gauge("latch_database_connection_wait_seconds")
         let databaseUp = gauge("latch_database_up")
-        let database = app.db
         sampleBeforeScrape {
             let start = NIODeadline.now()
             do {

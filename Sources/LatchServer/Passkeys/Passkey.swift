@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A WebAuthn credential of a user (issue 13): its public key (COSE), signature counter and the

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A WebAuthn challenge (issue 13): 32 random bytes, 5 minutes, used at most once. A registration

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A user's fund password (D2): six digits, bcrypt-hashed like a login password.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// One single-use recovery code (a TOTP substitute), stored as a keyed hash.

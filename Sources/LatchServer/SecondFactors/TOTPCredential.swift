@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A user's authenticator-app secret (encrypted), pending until activated with a first code.

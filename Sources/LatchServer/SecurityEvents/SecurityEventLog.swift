@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// Records security events (sign-ins, failures, locks, resets, revocations, replays). Failures that

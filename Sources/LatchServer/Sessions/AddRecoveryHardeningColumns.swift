@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Issue 10 §2: the columns that let a refresh grace answer once and a password change tell the
 /// device keys of this device from the others.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// On PostgreSQL, every revocation of a session (and every deleted session) is announced with

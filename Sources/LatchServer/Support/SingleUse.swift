@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// The two statements that spend a limited secret, written once for every table holding one (email

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// On SQLite, a rotation is one statement (issue 21): the `UPDATE` that moves a session's counter also names

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// The hash of one refresh token ever issued for a session, with its place in the rotation,

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Fluent
+import FluentKit
 import Foundation
 import LatchCore
 import Logging

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 
 /// A step-up verification in progress (A5, D3): one user, one action with the digest of its

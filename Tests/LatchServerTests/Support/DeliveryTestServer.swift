@@ -12,7 +12,8 @@ struct DeliveryTestServer: Sendable {
     let server: InProcessLatchd
     let location: LatchConfig.DatabaseLocation
 
-    var app: Application { server.app }
+    var app: LatchApplication { server.app }
+    var vapor: Application { server.vapor }
     var baseURL: String { server.baseURL }
 
     static func start(
@@ -43,9 +44,7 @@ struct DeliveryTestServer: Sendable {
         headers.contentType = .json
         if let language { headers.add(name: "Accept-Language", value: language) }
         let body = try JSONSerialization.data(withJSONObject: json)
-        let response = try await app.client.post(URI(string: baseURL + path), headers: headers) { request in
-            request.body = ByteBuffer(data: body)
-        }
+        let response = try await TestHTTP.send(.POST, baseURL + path, headers: headers, body: ByteBuffer(data: body))
         return TestResponse(
             status: response.status.code, headers: response.headers,
             data: response.body.map { Data(buffer: $0) } ?? Data())

@@ -1,9 +1,8 @@
-import Fluent
+import FluentKit
 import FluentPostgresDriver
 import Foundation
 import LatchTestSupport
 import Testing
-import Vapor
 
 extension LatchdProcess {
     /// A database for latchd processes: an SQLite file in a new folder, or a new PostgreSQL database
@@ -16,15 +15,9 @@ extension LatchdProcess {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return "sqlite://" + folder.appendingPathComponent("latch.sqlite").path
         case .postgres(let url):
-            let app = try await Application.make(.testing)
-            do {
-                app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
-                try await (app.db as! any SQLDatabase).raw("CREATE DATABASE \(ident: String(name))").run()
-            } catch {
-                try? await app.asyncShutdown()
-                throw error
+            try await TestDatabase.withPostgres(url) { sql in
+                try await sql.raw("CREATE DATABASE \(ident: String(name))").run()
             }
-            try await app.asyncShutdown()
             var components = try #require(URLComponents(string: url))
             components.path = "/" + name
             return try #require(components.string)

@@ -1,5 +1,6 @@
 import Foundation
 import LatchServer
+import LatchTestSupport
 import Testing
 import Vapor
 
@@ -53,8 +54,8 @@ struct PrometheusText {
 extension TestServer {
     /// `GET /metrics` on the metrics listener.
     func scrape() async throws -> PrometheusText {
-        let port = try #require(app.metricsPort, "the metrics listener runs")
-        let response = try await app.client.get(URI(string: "http://127.0.0.1:\(port)/metrics"))
+        let port = try #require(vapor.metricsPort, "the metrics listener runs")
+        let response = try await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
         try #require(response.status == .ok, "scrape: \(response.status)")
         #expect(response.headers.contentType?.description.hasPrefix("text/plain") == true)
         return PrometheusText(response.body.map { String(buffer: $0) } ?? "")

@@ -1,9 +1,10 @@
-import Fluent
+import FluentKit
 import FluentPostgresDriver
 import Foundation
 import LatchServer
+import NIOPosix
+import SQLKit
 import Testing
-import Vapor
 
 /// The databases every server test runs on: SQLite always, PostgreSQL when
 /// `LATCH_TEST_POSTGRES_URL` is set (CI sets it).
@@ -35,16 +36,27 @@ enum TestDatabase: Sendable, CustomTestStringConvertible {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return .sqlite(path: folder.appendingPathComponent("latch.sqlite").path)
         case .postgres(let url):
-            let app = try await Application.make(.testing)
-            do {
-                app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
-                try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA \(ident: String(name))").run()
-            } catch {
-                try await app.asyncShutdown()
-                throw error
+            try await Self.withPostgres(url) { sql in
+                try await sql.raw("CREATE SCHEMA \(ident: String(name))").run()
             }
-            try await app.asyncShutdown()
             return .postgres(url: url, searchPath: [String(name)])
+        }
+    }
+
+    /// Runs `body` on a connection of its own to the PostgreSQL server at `url` (no Latch schema).
+    static func withPostgres<T: Sendable>(_ url: String, _ body: (any SQLDatabase) async throws -> T) async throws -> T
+    {
+        let databases = Databases(threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton)
+        databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
+        do {
+            let database = databases.database(
+                logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
+            let result = try await body(database as! any SQLDatabase)
+            await databases.shutdownAsync()
+            return result
+        } catch {
+            await databases.shutdownAsync()
+            throw error
         }
     }
 }

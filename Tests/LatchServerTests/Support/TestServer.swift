@@ -10,7 +10,10 @@ import Vapor
 /// loopback port, and an HTTP client to talk to it. Every test starts its own on a fresh database.
 final class TestServer: Sendable {
     private let server: InProcessLatchd
-    let app: Application
+    /// The Latch application served (`app.latch`, `app.db`).
+    let app: LatchApplication
+    /// The Vapor application serving it (its HTTP client, its routes).
+    let vapor: Application
     let baseURL: String
     let clock: TestClock
     let location: LatchConfig.DatabaseLocation
@@ -40,14 +43,7 @@ final class TestServer: Sendable {
         // Likewise the bounds that machine load would decide (bcrypt queue, guess wait, readiness).
         config.useLoadIndependentLimits()
         adjust(&config)
-        let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
-            // The test client: the concurrency tests send up to 32 requests at once, and on a loaded 2-core
-            // machine the default 8 connections per host with a 10 s wait for one made them time out
-            // (getConnectionFromPoolTimeout) before latchd had answered.
-            app.http.client.configuration.connectionPool = .init(
-                idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-            app.http.client.configuration.timeout = .init(connect: .seconds(60), read: .seconds(120))
-        }
+        let server = try await InProcessLatchd.start(config, clock: clock.latchClock)
         return TestServer(server: server, clock: clock, location: location, secretKey: secretKey)
     }
 
@@ -57,6 +53,7 @@ final class TestServer: Sendable {
     private init(server: InProcessLatchd, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
         self.server = server
         self.app = server.app
+        self.vapor = server.vapor
         self.baseURL = server.baseURL
         self.clock = clock
         self.location = location
@@ -78,9 +75,8 @@ final class TestServer: Sendable {
         if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
         if body != nil, let contentType { headers.add(name: .contentType, value: contentType) }
         for (name, value) in extra { headers.add(name: name, value: value) }
-        let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
-            if let body { request.body = ByteBuffer(string: body) }
-        }
+        let response = try await TestHTTP.send(
+            method, baseURL + path, headers: headers, body: body.map { ByteBuffer(string: $0) })
         let data = response.body.map { Data(buffer: $0) } ?? Data()
         return TestResponse(status: response.status.code, headers: response.headers, data: data)
     }
@@ -92,9 +88,7 @@ final class TestServer: Sendable {
         var headers = HTTPHeaders()
         headers.add(name: .contentType, value: "application/json")
         for (name, value) in extra { headers.add(name: name, value: value) }
-        let response = try await app.client.send(method, headers: headers, to: URI(string: baseURL + path)) { request in
-            request.body = ByteBuffer(bytes: bytes)
-        }
+        let response = try await TestHTTP.send(method, baseURL + path, headers: headers, body: ByteBuffer(bytes: bytes))
         let data = response.body.map { Data(buffer: $0) } ?? Data()
         return TestResponse(status: response.status.code, headers: response.headers, data: data)
     }
