@@ -41,6 +41,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // bcrypt without the web framework (issue 29 §2): only its C core and Swift wrapper are built.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // Tracing (issue 29 §2): spans through swift-distributed-tracing, exported over OTLP/HTTP by swift-otel
+        // when OTEL_EXPORTER_OTLP_ENDPOINT is set (only the HTTP exporter is built, not gRPC).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Tests only: the test SMTP server's TLS certificate is made in code (X.509 with subjectAltNames),
         // so `swift test` needs no `openssl` command. Both were already resolved through jwt-kit.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -87,7 +91,8 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(
-                    name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["Server"]))
+                    name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"]))
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("AccountPage/Static")]
         ),
@@ -106,7 +111,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 // `latchd`, `latchd admin …`, `latchd keys …`, `latchd bcrypt-time` (issue 22 §3).
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // OTLP export of the spans, bootstrapped by `latchd serve` when an endpoint is configured.
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"]))
             ]
         ),
         // A simulated App Attest attester with its own test CA (issue 31 §3), as the software passkey

@@ -39,6 +39,11 @@ public func configure(_ app: Application, _ config: LatchConfig, clock: LatchClo
     ContentConfiguration.global.use(decoder: LatchJSON.decoder, for: .json)
 
     app.middleware = Middlewares()
+    if LatchTracing.isEnabled {
+        // Outermost, so the span covers the whole answer; Vapor carries its context across its futures.
+        app.traceAutoPropagation = true
+        app.middleware.use(RequestTracingMiddleware())
+    }
     if metrics.isEnabled { app.middleware.use(RequestMetricsMiddleware(series: metrics.requests)) }
     app.middleware.use(SecurityHeadersMiddleware())
     if config.logRequests { app.middleware.use(RequestLogMiddleware()) }

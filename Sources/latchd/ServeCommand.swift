@@ -30,12 +30,15 @@ struct ServeCommand: AsyncParsableCommand {
         var environment = Environment(
             name: config.mode.rawValue, arguments: ["latchd", "serve"] + (log.map { ["--log", $0.rawValue] } ?? []))
         try LatchLogging.bootstrap(config.logFormat, from: &environment)
+        let tracing = try Self.startTracing()
+        defer { tracing?.stop() }
         let app = try await Application.make(environment)
         do {
             try await configure(app, config)
             try await app.execute()
             await app.stopServingGracefully() // SIGTERM: in-flight requests finish before the pools stop
             try await app.asyncShutdown()
+            await tracing?.flush()
         } catch let error as ConfigurationError {
             try? await app.asyncShutdown()
             throw LatchdFailure.configuration(error)
@@ -43,6 +46,16 @@ struct ServeCommand: AsyncParsableCommand {
             app.logger.critical("latchd stopped: \(String(describing: error))")
             try? await app.asyncShutdown()
             throw LatchdFailure.failed("")
+        }
+    }
+
+    /// The span exporter, running until `flush()` (which sends what is queued) when tracing is asked for.
+    private static func startTracing() throws -> RunningService? {
+        do {
+            return try ServeTracing.bootstrap().map(RunningService.init)
+        } catch {
+            throw LatchdFailure.configuration(
+                ConfigurationError("OTEL_EXPORTER_OTLP_ENDPOINT", "tracing cannot start: \(error)"))
         }
     }
 }

@@ -32,6 +32,8 @@ import tempfile
 import time
 import urllib.request
 
+from latchd_process import start_latchd
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = re.compile(r"^<!--\s*readme-test:\s*([A-Za-z0-9_.-]+)((?:\s+LATCH_[A-Z0-9_]+=\S+)*)\s*-->\s*$")
 EXPECT = re.compile(r"^\s*#\s*⇒\s?(.*)$")
@@ -57,36 +59,6 @@ def blocks(readme):
                 extra[variable] = os.path.join(ROOT, value)
         found.append((marker.group(1), index + 3, "\n".join(lines[index + 2:end]), extra))
     return found
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_latchd(binary, folder, extra):
-    port = free_port()
-    env = dict(os.environ)
-    for name in [k for k in env if k.startswith("LATCH_")]:
-        del env[name]
-    env.update(LATCH_ENV="development", LATCH_HOST="127.0.0.1", LATCH_PORT=str(port),
-               LATCH_DATABASE_URL="sqlite://" + os.path.join(folder, "latch.sqlite"))
-    env.update(extra)
-    log = open(os.path.join(folder, "latchd.log"), "w")
-    process = subprocess.Popen([binary], env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("latchd exited at start:\n" + open(log.name).read())
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as answer:
-                if answer.status == 200:
-                    return process, port, env
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("latchd did not answer /health within 120 s:\n" + open(log.name).read())
 
 
 def expectations(text):

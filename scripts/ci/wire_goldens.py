@@ -61,6 +61,8 @@ import tempfile
 import time
 import urllib.request
 
+from latchd_process import start_latchd
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDENS = os.path.join(ROOT, "scripts", "ci", "wire_goldens")
 
@@ -528,35 +530,6 @@ class State(dict):
             yield re.compile(f"(?<![{edge}]){re.escape(value)}(?![{edge}])"), label
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def start_latchd(binary, folder):
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCH_")}
-    env.update(
-        LATCH_ENV="development", LATCH_HOST=HOST, LATCH_PORT=str(port), LATCH_ISSUER="http://127.0.0.1:8080",
-        LATCH_DATABASE_URL="sqlite://" + os.path.join(folder, "latch.sqlite"), LATCH_BCRYPT_COST="4",
-        LATCH_ADMIN_KEYS=ADMIN_KEY, LATCH_TRUSTED_PROXIES=TRUSTED_PROXY)
-    log = open(os.path.join(folder, "latchd.log"), "w")
-    process = subprocess.Popen([binary], env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("latchd exited at start:\n" + open(log.name).read())
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/health", timeout=5) as answer:
-                if answer.status == 200:
-                    return process, port
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("latchd did not answer /health within 120 s:\n" + open(log.name).read())
-
-
 def run_case(case, port, state):
     built = case.send(state)
     requests = built if isinstance(built, list) else [built]
@@ -590,7 +563,9 @@ def main():
 
     folder = tempfile.mkdtemp(prefix="latch-wire-goldens.")
     try:
-        process, port = start_latchd(os.path.abspath(args.latchd), folder)
+        process, port, _ = start_latchd(os.path.abspath(args.latchd), folder, {
+            "LATCH_ISSUER": "http://127.0.0.1:8080", "LATCH_BCRYPT_COST": "4", "LATCH_ADMIN_KEYS": ADMIN_KEY,
+            "LATCH_TRUSTED_PROXIES": TRUSTED_PROXY})
     except (RuntimeError, OSError) as error:
         print(f"wire_goldens: {error}", file=sys.stderr)
         return 2

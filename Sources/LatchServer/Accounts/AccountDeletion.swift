@@ -38,7 +38,7 @@ public struct AccountDeletion: Sendable {
     public func delete(
         userID: UUID, language: LatchLanguage = .en, on database: any Database
     ) async throws -> AppleRevocation {
-        let erased = try await database.transaction { try await erase(userID, on: $0) }
+        let erased = try await database.tracedTransaction { try await erase(userID, on: $0) }
         return await finish(erased, language: language, on: database)
     }
 

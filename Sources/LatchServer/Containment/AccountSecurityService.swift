@@ -32,7 +32,7 @@ struct AccountSecurityService: Sendable {
         let code = try code.map(AntiPhishingCode.validated)
         try await stepUp.requireRecentSignIn(orProof: proof, action: AntiPhishingCode.action)
         let (latch, caller) = (self.latch, self.caller)
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             guard
                 try await database.sql.raw(
                     """

@@ -56,7 +56,7 @@ enum NoticeDigests {
         var mailed = 0
         for user in users {
             do {
-                mailed += try await database.transaction { transaction in
+                mailed += try await database.tracedTransaction { transaction in
                     try await flush(user, services: services, window: window, now: now, on: transaction)
                 }
             } catch NothingToSend.windowOpenOrTaken {

@@ -43,7 +43,7 @@ struct DurableDelivery: MessageDelivery {
         let now = clock.epochSeconds
         do {
             // The insert comes first: a transaction that writes first never needs SQLite's lock upgrade.
-            try await database.transaction { transaction in
+            try await database.tracedTransaction { transaction in
                 let id = try await store.enqueue(payload, lane: message.lane, now: now, on: transaction)
                 try await store.discard(keep ? UUID() : id, on: transaction)
             }

@@ -51,7 +51,7 @@ struct DeviceCredentialService: Sendable {
             credential.appAttestReceipt = Data(attested.key.receipt).base64EncodedString()
         }
         // The key, its event, the hold and the notice commit together (issue 20 §1).
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             try await latch.deviceCredentials.insert(credential, on: database)
             try await latch.securityChanges.apply(
                 SecurityChange(.deviceKeyAdded, name: deviceName), by: caller.changeActor, on: database)
@@ -98,7 +98,7 @@ struct DeviceCredentialService: Sendable {
         try await StepUp(latch: latch, caller: caller, db: db).requireRecentSignIn(
             orProof: proof, action: .unbindDevice, parameters: ["credential_id": id.uuidString.lowercased()])
         let name = credential.deviceName
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             try await latch.deviceCredentials.remove(credential, on: database)
             try await latch.securityChanges.apply(
                 SecurityChange(.deviceKeyRemoved, name: name), by: caller.changeActor, on: database)

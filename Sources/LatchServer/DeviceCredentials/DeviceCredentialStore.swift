@@ -35,7 +35,7 @@ struct DeviceCredentialStore: Sendable {
     func insert(_ credential: DeviceCredential, on database: any Database) async throws {
         switch kind {
         case .postgresql:
-            try await database.transaction { database in
+            try await database.tracedTransaction { database in
                 try await database.lockUserRow(credential.userID)
                 try await SecurityReset.requireLiveSession(credential.sessionID, on: database)
                 try await checkRoom(for: credential.publicKey, user: credential.userID, on: database)

@@ -45,7 +45,7 @@ struct EmailLink: Sendable {
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).
         let (userID, session, now) = (self.userID, self.session, latch.clock.epochSeconds)
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             let linked: [any SQLRow]
             do {
                 linked = try await database.sql.raw(

@@ -50,7 +50,7 @@ struct IdentityService: Sendable {
         let (latch, caller) = (self.latch, self.caller)
         let now = latch.clock.epochSeconds
         // The identity, its event, the hold and the notice commit together (issue 20 §1).
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             try await latch.identities.link(proven, to: caller.user, by: caller.session, now: now, on: database)
             try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: database)
             try await latch.securityChanges.apply(
@@ -111,7 +111,7 @@ struct IdentityService: Sendable {
             case .apple, .wechat: SecurityChange(.identityUnlinked)
             }
         // The unlink, its event, the hold and the notices (to the removed address too) commit together.
-        let outcome = try await db.transaction { database in
+        let outcome = try await db.tracedTransaction { database in
             let outcome = try await latch.identities.unlink(provider, of: caller.user, on: database)
             if case .removed = outcome {
                 try await latch.securityChanges.apply(change, by: caller.changeActor, on: database)

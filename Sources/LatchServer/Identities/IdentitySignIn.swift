@@ -44,7 +44,7 @@ struct IdentitySignIn {
             let known = if let deviceID { try await screening.isKnown(deviceID, of: userID) } else { false }
             let (latch, clientIP, language) = (self.latch, self.clientIP, self.language)
             // The device is remembered only with its notice queued (issue 20 §1).
-            try await db.transaction { database in
+            try await db.tracedTransaction { database in
                 let screening = NewDeviceScreening(latch: latch, db: database, clientIP: clientIP, language: language)
                 try await screening.rememberDevice(deviceID, of: userID)
                 // Not created here, so the account has had a session: any device it does not know is new.
@@ -106,7 +106,7 @@ struct IdentitySignIn {
     }
 
     private func createAccount(for proven: ProvenIdentity, email: String?, now: Double) async throws -> User {
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             let user = User(
                 email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
             try await user.create(on: database)

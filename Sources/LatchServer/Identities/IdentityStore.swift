@@ -42,7 +42,7 @@ struct IdentityStore: Sendable {
     /// Unlinks `provider` from `user`, unless it is the account's last way to sign in
     /// (`User.waysToSignIn`).
     func unlink(_ provider: SignInProvider, of userID: UUID, on database: any Database) async throws -> UnlinkOutcome {
-        try await database.transaction { database in
+        try await database.tracedTransaction { database in
             // Unlinks and passkey removals of one account queue, so two at once cannot remove the last
             // two ways together.
             try await database.lockUserRow(userID)

@@ -89,7 +89,7 @@ final class SigningKeyRing: Sendable {
     static func rotate(after generation: Int, secrets: SecretBox, now: Double, on database: any Database) async throws
         -> String?
     {
-        try await database.transaction { database in
+        try await database.tracedTransaction { database in
             guard
                 let kid = try await SigningKeys.insertKey(
                     generation: generation + 1, secrets: secrets, now: now, on: database)

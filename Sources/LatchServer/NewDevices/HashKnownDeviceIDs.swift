@@ -8,7 +8,7 @@ struct HashKnownDeviceIDs: AsyncMigration {
     let secrets: SecretBox
 
     func prepare(on database: any Database) async throws {
-        try await database.transaction { database in
+        try await database.tracedTransaction { database in
             let rows = try await database.sql.raw("SELECT id, user_id, device_id FROM known_devices").all()
             for row in rows {
                 let id = try row.decode(column: "id", as: UUID.self)

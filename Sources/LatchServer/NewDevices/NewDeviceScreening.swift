@@ -36,7 +36,7 @@ struct NewDeviceScreening {
         }
         guard user.verifyUnusualSignIns else {
             // The device is remembered only with its notice queued (issue 20 §1).
-            try await db.transaction { database in
+            try await db.tracedTransaction { database in
                 let screening = NewDeviceScreening(latch: latch, db: database, clientIP: clientIP, language: language)
                 try await screening.rememberDevice(deviceID, of: userID)
                 try await screening.notice(user, device: device)

@@ -39,7 +39,7 @@ struct SecuritySettingsService: Sendable {
         var changes: [SecurityChange.Kind] = []
         if turnsCheckOff { changes.append(.unusualSignInCheckTurnedOff) }
         if turnsNoticeOff { changes.append(.newDeviceNoticeTurnedOff) }
-        try await db.transaction { [changes] database in
+        try await db.tracedTransaction { [changes] database in
             try await user.save(on: database)
             for change in changes {
                 try await latch.securityChanges.apply(SecurityChange(change), by: caller.changeActor, on: database)

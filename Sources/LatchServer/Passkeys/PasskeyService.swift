@@ -86,7 +86,7 @@ struct PasskeyService: Sendable {
         passkey.createdAt = now
         passkey.sessionID = caller.session
         // The passkey, its event, the hold and the notice commit together (issue 20 §1).
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             try await latch.passkeys.insert(passkey, on: database)
             try await latch.securityChanges.apply(
                 SecurityChange(.passkeyAdded, name: name), by: caller.changeActor, on: database)
@@ -127,7 +127,7 @@ struct PasskeyService: Sendable {
         try await stepUp.requireRecentSignIn(
             orProof: proof, action: Self.removeAction, parameters: ["passkey_id": passkeyID.uuidString.lowercased()])
         let name = passkey.name
-        let removed: Bool = try await db.transaction { database in
+        let removed: Bool = try await db.tracedTransaction { database in
             guard try await latch.passkeys.remove(passkey, on: database) else { return false }
             // The event and the notice commit with the removal (issue 20 §1).
             try await latch.securityChanges.apply(

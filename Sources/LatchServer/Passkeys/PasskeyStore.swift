@@ -48,7 +48,7 @@ struct PasskeyStore: Sendable {
         case .sqlite:
             inserted = try await database.sql.raw(statement).all()
         case .postgresql:
-            inserted = try await database.transaction { database in
+            inserted = try await database.tracedTransaction { database in
                 try await database.lockUserRow(passkey.userID)
                 return try await database.sql.raw(statement).all()
             }
@@ -67,7 +67,7 @@ struct PasskeyStore: Sendable {
     /// together. False when it was the last.
     func remove(_ passkey: Passkey, on database: any Database) async throws -> Bool {
         let id = try passkey.requireID()
-        return try await database.transaction { database in
+        return try await database.tracedTransaction { database in
             try await database.lockUserRow(passkey.userID)
             guard try await User.waysToSignIn(of: passkey.userID, on: database) > 1 else { return false }
             try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()

@@ -54,7 +54,7 @@ struct SecondFactorService: Sendable {
                 do {
                     // The activation, its event, the hold and the notice commit together (issue 28 §2):
                     // a notice that cannot be queued leaves TOTP off and the code unused.
-                    codes = try await db.transaction { database in
+                    codes = try await db.tracedTransaction { database in
                         let codes = try await latch.totp.activate(user: caller.user, code: code, now: now, on: database)
                         try await latch.securityChanges.apply(
                             SecurityChange(.totpAdded), by: caller.changeActor, on: database)
@@ -82,7 +82,7 @@ struct SecondFactorService: Sendable {
         let stepUp = self.stepUp
         // The proof, 2FA off, its event, the hold and the notice commit together (issue 20 §1): a refused
         // notice leaves the proof unspent.
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             _ = try await stepUp.redeem(
                 proof, action: VerificationAction.disableTOTP.rawValue, parameters: [:], on: database)
             try await latch.totp.disable(user: caller.user, on: database)
@@ -133,7 +133,7 @@ struct SecondFactorService: Sendable {
         record.sessionID = caller.session
         let isChange = existing != nil
         // The fund password, its event, the hold and the notice commit together (issue 20 §1).
-        try await db.transaction { database in
+        try await db.tracedTransaction { database in
             do {
                 try await record.save(on: database)
             } catch let error as any DatabaseError where error.isConstraintFailure {

@@ -30,10 +30,10 @@ struct SessionRevocation: Sendable {
     func committing<T: Sendable>(
         on database: any Database, _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
-        if Self.pending != nil { return try await database.transaction(body) }
+        if Self.pending != nil { return try await database.tracedTransaction(body) }
         let pending = Pending()
         let result = try await Self.$pending.withValue(pending) {
-            try await database.transaction(body)
+            try await database.tracedTransaction(body)
         }
         status.markRevoked(pending.ids.withLock { $0 })
         return result

@@ -2,12 +2,13 @@ import FluentKit
 import SQLKit
 
 extension Database {
-    /// The SQL view of this database; both drivers Latch supports are SQL databases.
+    /// The SQL view of this database; both drivers Latch supports are SQL databases. While tracing is on
+    /// (`LatchTracing`), each statement runs in a store-call span.
     var sql: any SQLDatabase {
         guard let sql = self as? any SQLDatabase else {
             preconditionFailure("Latch runs on SQLite or PostgreSQL, both of which are SQL databases")
         }
-        return sql
+        return LatchTracing.isEnabled ? TracedSQLDatabase(base: sql) : sql
     }
 
     /// Creates a plain index (portable `CREATE INDEX`, which Fluent's schema builder lacks).

@@ -25,6 +25,9 @@ struct OutboundHTTP: Sendable {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
+        // No spans of its own: a span names the URL, and WeChat's carries the app secret and the code in its
+        // query (issue 29 §2: no span carries a secret). The request's span covers the call's time.
+        configuration.tracing.tracer = nil
         return OutboundHTTP(
             client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
     }()

@@ -84,12 +84,14 @@ extension Database {
     where Statement.Row: Sendable {
         guard let postgres = self as? any PostgresDatabase else { return nil }
         let logger = self.logger
-        return try await postgres.withConnection { connection in
-            connection.eventLoop.makeFutureWithTask {
-                var rows: [Statement.Row] = []
-                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-                return rows
-            }
-        }.get()
+        return try await LatchTracing.storeCall(StoreCallSpan(sql: Statement.sql), system: "postgresql") {
+            try await postgres.withConnection { connection in
+                connection.eventLoop.makeFutureWithTask {
+                    var rows: [Statement.Row] = []
+                    for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                    return rows
+                }
+            }.get()
+        }
     }
 }

@@ -41,7 +41,9 @@ extension Database {
     /// Runs `sql` on SQLite directly; `nil` on any other database.
     func executeSQLite(_ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow]? {
         guard let sqlite = self as? any SQLiteDatabase else { return nil }
-        return try await sqlite.query(sql, binds)
+        return try await LatchTracing.storeCall(StoreCallSpan(sql: sql), system: "sqlite") {
+            try await sqlite.query(sql, binds)
+        }
     }
 }
 

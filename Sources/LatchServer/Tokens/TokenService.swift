@@ -152,7 +152,7 @@ struct TokenService: Sendable {
             id: challenge.deviceID, name: challenge.deviceName, model: challenge.deviceModel,
             platform: challenge.platform)
         // The device, the session and the new-device notice commit together (issue 20 §1).
-        return try await db.transaction { database in
+        return try await db.tracedTransaction { database in
             let screening = NewDeviceScreening(
                 latch: latch, db: database, clientIP: clientIP, language: language)
             try await screening.rememberDevice(challenge.deviceID, of: challenge.userID)

@@ -98,7 +98,7 @@ struct VerificationService: Sendable {
         _ value: String, _ lock: VerificationPolicy.NewValueLock, action: String, now: Double
     ) async throws {
         let (latch, caller) = (self.latch, self.caller)
-        let state = try await db.transaction { database in
+        let state = try await db.tracedTransaction { database in
             let state = try await PolicyValueLocks().state(
                 of: value, parameter: lock.parameter, action: action, user: caller.user, seconds: lock.seconds,
                 now: now, on: database)

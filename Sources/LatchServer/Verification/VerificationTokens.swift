@@ -58,7 +58,7 @@ struct VerificationTokens: Sendable {
                 token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
         }
         let owner = try row.decode(column: "user_id", as: UUID.self)
-        return try await database.transaction { database in
+        return try await database.tracedTransaction { database in
             try await database.lockUserRow(owner)
             let redeemed = try await use(
                 token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
