@@ -114,6 +114,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // OTLP export of the spans, bootstrapped by `latchd serve` when an endpoint is configured.
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"]))
             ]
