@@ -79,6 +79,47 @@ struct HeldActionFactorTests {
             #expect(try await server.startVerification("transfer", bearer: other.accessToken).status == 201)
         }
     }
+
+    @Test(
+        "28 §2 an operator's lift is kept on the account's row (users.hold_lifted_at), which a held action reads instead of searching the security log: the key added before the lift answers a withdrawal with the log emptied, and the migration fills the column from the log",
+        arguments: TestDatabase.all)
+    func test_28_2_operatorLiftIsReadFromTheAccountRow(database: TestDatabase) async throws {
+        try await AdminTests.withAdminServer(database) { server in
+            let first = try await server.signUp()
+            try await server.setFundPassword(bearer: first.accessToken)
+            server.clock.advance(by: Self.day + 60)
+            let tokens = try await server.signIn().decode(TokenResponse.self)
+            let youngKey = try await server.bindDevice(DeviceKey(), name: "New phone", bearer: tokens.accessToken)
+            let userID = try #require(UUID(uuidString: tokens.user.id))
+            let liftedAt = server.clock.now.timeIntervalSince1970
+            let lifted = try await server.send(
+                .DELETE, "/v1/admin/users/\(tokens.user.id)/hold", bearer: AdminTests.adminKey)
+            #expect(lifted.status == 204, "\(lifted.text)")
+            func storedLift() async throws -> Double? {
+                try await server.app.db.sql.raw("SELECT hold_lifted_at FROM users WHERE id = \(bind: userID)")
+                    .first()?.decode(column: "hold_lifted_at", as: Double?.self)
+            }
+            let stored = try await storedLift()
+            #expect(stored == liftedAt, "\(String(describing: stored)) vs \(liftedAt)")
+
+            // The log no longer tells of the lift: the account's row alone admits the key added before it.
+            try await server.app.db.sql.raw("DELETE FROM security_events").run()
+            let started = try await server.startedVerification(bearer: tokens.accessToken)
+            #expect(started.methods.first?.credentialIds == [youngKey], "\(started.methods)")
+
+            // Lifts made before the column are filled from the log by the migration (its statement, run again).
+            try await server.app.db.sql.raw(
+                """
+                INSERT INTO security_events (id, user_id, type, created_at, actor)
+                VALUES (\(bind: UUID()), \(bind: userID), 'security_hold_ended', 1234.5, 'operator')
+                """
+            ).run()
+            try await server.app.db.sql.raw("UPDATE users SET hold_lifted_at = NULL").run()
+            try await AddHoldLiftedAt.fillFromSecurityLog(on: server.app.db)
+            let filled = try await storedLift()
+            #expect(filled == 1234.5, "\(String(describing: filled))")
+        }
+    }
 }
 
 /// The rule as a pure value (issue 28 §2), at its edges.

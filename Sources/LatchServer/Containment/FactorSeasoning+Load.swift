@@ -12,20 +12,14 @@ extension FactorSeasoning {
         let holds = latch.holds
         guard holds.pauses(action),
             let account = try await database.sql.raw(
-                "SELECT created_at, registering_session_id FROM users WHERE id = \(bind: user)"
+                "SELECT created_at, registering_session_id, hold_lifted_at FROM users WHERE id = \(bind: user)"
             ).first()
         else { return nil }
-        let lifted = try await database.sql.raw(
-            """
-            SELECT MAX(created_at) AS lifted FROM security_events WHERE user_id = \(bind: user)
-              AND type = \(bind: SecurityEventKind.securityHoldEnded.rawValue)
-              AND actor = \(bind: AccountFreezing.Actor.operator.rawValue)
-            """
-        ).first()?.decode(column: "lifted", as: Double?.self)
         return FactorSeasoning(
             holdLength: holds.length, now: now,
             accountCreatedAt: try account.decode(column: "created_at", as: Double.self),
-            registeringSession: try account.decode(column: "registering_session_id", as: UUID?.self), liftedAt: lifted)
+            registeringSession: try account.decode(column: "registering_session_id", as: UUID?.self),
+            liftedAt: try account.decode(column: "hold_lifted_at", as: Double?.self))
     }
 
     /// The provenance of `user`'s factor of `kind` where one row stands for it (TOTP with its recovery

@@ -116,6 +116,10 @@ struct SecurityHolds: Sendable {
             "DELETE FROM security_holds WHERE user_id = \(bind: user) RETURNING reason"
         ).first()
         guard let lifted else { return false }
+        if actor == AccountFreezing.Actor.operator.rawValue {
+            // What `FactorSeasoning` reads: factors added before an operator's lift may answer held actions.
+            try await database.sql.raw("UPDATE users SET hold_lifted_at = \(bind: now) WHERE id = \(bind: user)").run()
+        }
         try await events.record(
             .securityHoldEnded, user: user, ip: ip, now: now, actor: actor,
             detail: try lifted.decode(column: "reason", as: String.self), on: database)

@@ -27,7 +27,7 @@ extension LatchApplication {
             AddNewDeviceNoticeSetting(),
             CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind),
             AddContainmentByConstruction(),
-            AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance()
+            AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt()
         ]
     }
 
