@@ -84,7 +84,9 @@ struct MetricsTests {
             #expect(metrics.value("latch_bcrypt_queue_depth") == 0)
             #expect(metrics.value("latch_database_up") == 1)
             let wait = try #require(metrics.value("latch_database_connection_wait_seconds"))
-            #expect(wait >= 0 && wait < 5)
+            // Measured at the scrape (a connection taken from the pool): a time, not a bound on it — under the
+            // whole suite's load on 2 cores it has passed 5 s (issue 22 §8: no timed assertions).
+            #expect(wait >= 0 && wait.isFinite)
         }
     }
 
