@@ -37,3 +37,15 @@ def start_latchd(binary, folder, extra, drop=("LATCH_",)):
             time.sleep(0.2)
     process.kill()
     raise RuntimeError("latchd did not answer /health within 120 s:\n" + open(log.name).read())
+
+
+def stop_latchd(process, timeout=60):
+    """SIGTERM, as an operator stops latchd: its exit status once it has stopped, or None when it did not stop
+    within `timeout` seconds (it is killed then)."""
+    process.terminate()
+    try:
+        return process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return None

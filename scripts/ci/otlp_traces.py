@@ -21,9 +21,6 @@ import http.server
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,7 +28,7 @@ import time
 import urllib.error
 import urllib.request
 
-from latchd_process import free_port, start_latchd
+from latchd_process import free_port, start_latchd, stop_latchd
 
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from opentelemetry.proto.trace.v1 import trace_pb2
@@ -89,15 +86,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        return None
 
 
 class Client:
@@ -189,7 +177,7 @@ def main():
     process, port, _ = start_latchd(binary, folder, {"OTEL_BSP_SCHEDULE_DELAY": "100", **COST}, drop=DROP)
     Client(port).journey()
     time.sleep(2)
-    check(stop(process) == 0, "without an endpoint latchd stops with exit status 0")
+    check(stop_latchd(process) == 0, "without an endpoint latchd stops with exit status 0")
     check(idle.requests == [], f"without OTEL_EXPORTER_OTLP_ENDPOINT nothing reaches :4318 ({len(idle.requests)})")
     idle.shutdown()
     idle.server_close()
@@ -204,7 +192,7 @@ def main():
         "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "200", **COST}, drop=DROP)
     client = Client(port)
     client.journey()
-    status = stop(process)  # SIGTERM: the exporter sends what it still holds before latchd exits
+    status = stop_latchd(process)  # SIGTERM: the exporter sends what it still holds before latchd exits
     check(status == 0, f"with tracing latchd stops with exit status 0 ({status})")
     if status != 0:
         print(open(os.path.join(folder, "latchd.log")).read()[-3000:])

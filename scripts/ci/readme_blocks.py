@@ -25,14 +25,12 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
-from latchd_process import start_latchd
+from latchd_process import start_latchd, stop_latchd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = re.compile(r"^<!--\s*readme-test:\s*([A-Za-z0-9_.-]+)((?:\s+LATCH_[A-Z0-9_]+=\S+)*)\s*-->\s*$")
@@ -101,11 +99,7 @@ def run_block(name, first_line, text, extra, binary):
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
         output = result.stdout.decode("utf-8", "replace")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_latchd(process, timeout=30)
     took = time.time() - started
     failures = []
     if result.returncode != 0:

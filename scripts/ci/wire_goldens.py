@@ -55,13 +55,10 @@ import os
 import re
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
-from latchd_process import start_latchd
+from latchd_process import start_latchd, stop_latchd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDENS = os.path.join(ROOT, "scripts", "ci", "wire_goldens")
@@ -579,12 +576,7 @@ def main():
         print(f"wire_goldens: {error}\nlatchd's log: {os.path.join(folder, 'latchd.log')}", file=sys.stderr)
         return 2
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_latchd(process, timeout=30)
 
     selected = [name for name in names if not args.only or name in args.only]
     if args.record:
