@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LatchServer
@@ -32,6 +33,21 @@ struct TracingTests {
         #expect(RequestSpan(method: "DELETE", route: nil).name == "DELETE", "no route matched: the method alone")
         #expect(RequestSpan.isFailure(status: 500) && RequestSpan.isFailure(status: 503))
         #expect(!RequestSpan.isFailure(status: 404) && !RequestSpan.isFailure(status: 429))
+    }
+
+    @Test(
+        "29 §2 closed world: every transaction of LatchServer goes through tracedTransaction, so its store calls stay under their request's span"
+    )
+    func test_29_2_everyTransactionKeepsTheTrace() throws {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: FrameworkBoundaryTests.sources.path))
+        var plain: [String] = []
+        for case let path as String in enumerator
+        where path.hasSuffix(".swift") && !path.hasSuffix("Database+TracedTransaction.swift") {
+            let text = try String(
+                contentsOf: FrameworkBoundaryTests.sources.appendingPathComponent(path), encoding: .utf8)
+            if text.contains(".transaction {") || text.contains(".transaction(") { plain.append(path) }
+        }
+        #expect(plain.isEmpty, "a transaction that loses the request's trace context: \(plain)")
     }
 
     @Test("29 §2 a store call's span names its operation and table, read from SQL that holds no values")

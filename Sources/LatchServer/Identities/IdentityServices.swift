@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import NIOCore
 
-/// What the Apple, WeChat and phone sign-ins use, made once with the `LatchApplication`. Apple and WeChat are nil when not configured.
+/// What the Apple, WeChat and phone sign-ins use, made once with the `LatchApplication`. Apple and WeChat are
+/// nil when not configured.
 public struct IdentityServices: Sendable {
     let apple: AppleIdentityVerifier?
     /// Apple's token and revoke endpoints; nil unless Apple and its team key are configured.

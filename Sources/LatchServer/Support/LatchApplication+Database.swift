@@ -60,10 +60,9 @@ extension LatchApplication {
                 // synchronous=NORMAL is per connection and, with WAL, never corrupts the database (a power cut
                 // may lose the last commits, not the file).
                 for eventLoop in eventLoopGroup.makeIterator() {
-                    guard let database = databases.database(logger: logger, on: eventLoop) as? any SQLDatabase
-                    else { continue }
-                    try await database.raw("PRAGMA journal_mode=WAL").run()
-                    try await database.raw("PRAGMA synchronous=NORMAL").run()
+                    let database = opened(databases, logger: logger, on: eventLoop)
+                    try await database.sql.raw("PRAGMA journal_mode=WAL").run()
+                    try await database.sql.raw("PRAGMA synchronous=NORMAL").run()
                 }
             } catch {
                 await databases.shutdownAsync()
@@ -85,6 +84,14 @@ extension LatchApplication {
                 as: .psql)
             return (databases, nil)
         }
+    }
+
+    /// The database of `databases` on `eventLoop`, logging to `logger`; only ever asked before they shut down.
+    static func opened(_ databases: Databases, logger: Logger, on eventLoop: any EventLoop) -> any Database {
+        guard let database = databases.database(logger: logger, on: eventLoop) else {
+            preconditionFailure("the database is used after LatchApplication.shutdown()")
+        }
+        return database
     }
 
     /// Runs the migrations not yet run, as one batch (what Vapor's `autoMigrate` did).

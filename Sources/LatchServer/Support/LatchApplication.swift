@@ -62,10 +62,7 @@ public final class LatchApplication: Service, Sendable {
     /// The database on `eventLoop` (a request's own, so SQLite's connection of that loop serves it), logging
     /// to `logger`.
     public func db(on eventLoop: any EventLoop, logger: Logger) -> any Database {
-        guard let database = databases.database(logger: logger, on: eventLoop) else {
-            preconditionFailure("the database is used after LatchApplication.shutdown()")
-        }
-        return database
+        Self.opened(databases, logger: logger, on: eventLoop)
     }
 
     /// Opens and migrates the database, and makes the services, as `latchd serve` does; nothing runs in the
@@ -95,7 +92,7 @@ public final class LatchApplication: Service, Sendable {
         _ config: LatchConfig, clock: LatchClock, logger: Logger, eventLoopGroup: any EventLoopGroup,
         databases: Databases, hashingPool: NIOThreadPool, pools: [NIOThreadPool]
     ) async throws -> LatchApplication {
-        let database: @Sendable () -> any Database = { databases.database(logger: logger, on: eventLoopGroup.any())! }
+        let database: @Sendable () -> any Database = { opened(databases, logger: logger, on: eventLoopGroup.any()) }
         try await migrate(config, databases: databases, logger: logger, eventLoop: eventLoopGroup.any())
         var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
         func add(_ service: any Service, _ name: String) {
