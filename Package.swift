@@ -16,13 +16,18 @@ let package = Package(
     // work as before, and an app that adds the package with `traits: []` for `LatchClient` resolves
     // only swift-crypto and swift-argument-parser (Fixtures/ClientConsumer proves it, see README).
     traits: [
-        .trait(name: "Server", description: "latchd and LatchServer: Vapor, Fluent, SQLite, PostgreSQL, NIO, JWTKit."),
+        .trait(
+            name: "Server",
+            description: "latchd and LatchServer: Hummingbird, FluentKit, SQLite, PostgreSQL, NIO, JWTKit."),
         .default(enabledTraits: ["Server"])
     ],
     dependencies: [
-        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-        // Imported directly (SQL statements, FluentKit without Vapor, logging), so declared: CI builds with
-        // --explicit-target-dependency-import-check error. Versions as resolved through Vapor and Fluent.
+        // The HTTP edge (issue 29 §2): router, request context, middleware, server, graceful shutdown.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Imported directly (SQL statements, FluentKit, logging), so declared: CI builds with
+        // --explicit-target-dependency-import-check error.
         .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -60,7 +65,9 @@ let package = Package(
             name: "LatchServer",
             dependencies: [
                 "LatchCore",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(name: "FluentSQL", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
@@ -105,8 +112,10 @@ let package = Package(
             name: "latchd",
             dependencies: [
                 "LatchServer", "LatchCore",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 // Swift concurrency on NIO's event loops (issue 21).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -116,7 +125,9 @@ let package = Package(
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Server"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
                 .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"]))
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                // SIGTERM and SIGINT start the graceful shutdown of `latchd serve`.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"]))
             ]
         ),
         // A simulated App Attest attester with its own test CA (issue 31 §3), as the software passkey
@@ -144,12 +155,18 @@ let package = Package(
             name: "LatchTestSupport",
             dependencies: [
                 "LatchCore", "LatchServer",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 // The tests' HTTP client (`TestHTTP`), independent of the server's web framework.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"]))
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                // In-process requests from a chosen peer address (`InProcessLatchd.get(_:peer:host:)`).
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"]))
             ],
             path: "Tests/LatchTestSupport",
             exclude: ["README.md"]
@@ -172,7 +189,9 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "LatchClient", "LatchCore", "LatchServer", "LatchTestSupport", "LatchAttestSimulator",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"]))
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"]))
             ]
         ),
         .testTarget(
@@ -184,7 +203,9 @@ let package = Package(
                 // App Attest tests attest with the simulated attester's test CA (issue 31 §2).
                 "LatchAttestSimulator", "LatchClient",
                 "LatchTestSupport", "LatchCore",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(
                     name: "FluentPostgresDriver", package: "fluent-postgres-driver",

@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
 
-/// A service run in a group of its own beside Vapor's lifecycle (the span exporter), until `flush()` shuts
+/// A service run in a group of its own beside the server's (the span exporter), until `flush()` shuts
 /// it down gracefully and waits for it, or `stop()` cancels it.
 final class RunningService: Sendable {
     private let group: ServiceGroup

@@ -1,14 +1,17 @@
 import ArgumentParser
+import Foundation
 import LatchServer
-import Vapor
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// `latchd serve` (also `latchd` alone): reads the configuration, migrates, serves until SIGTERM or
 /// SIGINT, then lets in-flight requests finish and exits 0. A bad configuration prints one line naming
 /// the variable and exits 2; a failure while serving is logged (critical) and exits 1.
 ///
-/// Where it listens comes from `LATCH_HOST` / `LATCH_PORT` only: Vapor's own `--hostname`, `--port`
-/// and `--bind` are not handed on, so a development latchd stays on loopback unless
-/// `LATCH_ALLOW_DEV_ON_NETWORK=1` says otherwise.
+/// Where it listens comes from `LATCH_HOST` / `LATCH_PORT` only, so a development latchd stays on loopback
+/// unless `LATCH_ALLOW_DEV_ON_NETWORK=1` says otherwise.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -19,32 +22,59 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    // ArgumentParser's Option, not ConsoleKit's (which Vapor exports).
-    @ArgumentParser.Option(
+    @Option(
         help: ArgumentHelp("The log level (default: LOG_LEVEL, else info; notice in production).", valueName: "level"))
     var log: LogLevel?
 
     func run() async throws {
         let config = try LatchConfig.forCommand()
-        // Vapor runs its own `serve` command with these arguments; its log set-up reads (and removes) `--log`.
-        var environment = Environment(
-            name: config.mode.rawValue, arguments: ["latchd", "serve"] + (log.map { ["--log", $0.rawValue] } ?? []))
-        try LatchLogging.bootstrap(config.logFormat, from: &environment)
+        let level: Logger.Level
+        do {
+            level = try LatchLogging.level(
+                requested: log.flatMap { Logger.Level(rawValue: $0.rawValue) },
+                environment: ProcessInfo.processInfo.environment, mode: config.mode)
+        } catch let error as ConfigurationError {
+            throw LatchdFailure.configuration(error)
+        }
+        LatchLogging.bootstrap(config.logFormat, level: level)
+        let logger = {
+            var logger = Logger(label: "latchd")
+            logger.logLevel = level
+            return logger
+        }()
         let tracing = try Self.startTracing()
         defer { tracing?.stop() }
-        let app = try await Application.make(environment)
+        let latch: LatchApplication
         do {
-            try await configure(app, config)
-            try await app.execute()
-            await app.stopServingGracefully() // SIGTERM: in-flight requests finish before the pools stop
-            try await app.asyncShutdown()
-            await tracing?.flush()
+            latch = try await LatchApplication.make(config, logger: logger)
         } catch let error as ConfigurationError {
-            try? await app.asyncShutdown()
             throw LatchdFailure.configuration(error)
         } catch {
-            app.logger.critical("latchd stopped: \(String(describing: error))")
-            try? await app.asyncShutdown()
+            logger.critical("latchd stopped: \(String(describing: error))")
+            throw LatchdFailure.failed("")
+        }
+        do {
+            let router = try latch.makeRouter()
+            let app = latch.application(router: router) { channel in
+                let address = channel.localAddress
+                logger.notice(
+                    "Server started on http://\(address?.ipAddress ?? config.host):\(address?.port ?? config.port)")
+            }
+            // SIGTERM or SIGINT: the server stops taking connections and in-flight requests finish, then the
+            // background work and the database stop; all of it within the grace, then what is left is cancelled.
+            var group = ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = .seconds(config.shutdownGraceSeconds)
+            group.maximumCancellationDuration = .seconds(5)
+            try await ServiceGroup(configuration: group).run()
+            await latch.shutdown()
+            await tracing?.flush()
+        } catch let error as ConfigurationError {
+            await latch.shutdown()
+            throw LatchdFailure.configuration(error)
+        } catch {
+            logger.critical("latchd stopped: \(String(describing: error))")
+            await latch.shutdown()
             throw LatchdFailure.failed("")
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import LatchClient
 import LatchCore
 import LatchServer
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// C1 through the SDK: `requestSMSCode(phone:)` and `signIn(phone:code:)` against a real latchd on
 /// loopback (the code read from its development outbox), the Apple and WeChat calls' wiring, and the

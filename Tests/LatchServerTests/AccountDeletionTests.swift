@@ -3,9 +3,10 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 /// Issue 12 §1: `DELETE /v1/me` erases the person's data, keeps a tombstone, kills every token at once
 /// (on every instance), frees the address and number, and mails the owner a last time.

@@ -3,10 +3,11 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 /// Issue 19 §3, "this wasn't me": a one-time freeze link in every security mail, the signed-in owner's
 /// freeze, the operators' freeze and unfreeze, and recovery by password reset (plus the second factor
@@ -342,9 +343,9 @@ extension DeliveryTestServer {
         -> TestResponse
     {
         var headers = HTTPHeaders()
-        headers.bearerAuthorization = BearerAuthorization(token: bearer)
+        headers.add(name: "Authorization", value: "Bearer \(bearer)")
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
-        if body != nil { headers.contentType = .json }
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         let response = try await TestHTTP.send(
             method, baseURL + path, headers: headers, body: body.map { ByteBuffer(data: $0) })
         return TestResponse(

@@ -1,8 +1,9 @@
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 @testable import LatchServer
 

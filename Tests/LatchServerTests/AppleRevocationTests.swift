@@ -4,9 +4,10 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 /// Issue 12 §1, Sign in with Apple revocation (TN3194): the `apple` grant and Apple linking take the
 /// app's `authorization_code`, latchd exchanges it (client secret: ES256 JWT of the team key) for

@@ -2,8 +2,9 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// Issue 10 §3: no cross-site "simple" POSTs. Every route under `/v1` refuses a body that is not
 /// `Content-Type: application/json` with 415, whether the route reads a body, accepts an empty one,
@@ -11,19 +12,12 @@ import Vapor
 @Suite("JSON bodies only (issue 10 §3)")
 struct ContentTypeTests {
     /// Every registered route under /v1 with a method that can carry a body, parameters filled in.
-    static func bodyRoutes(of app: Application) -> [(HTTPMethod, String)] {
-        app.routes.all.compactMap { route in
-            guard [.POST, .PUT, .PATCH, .DELETE].contains(route.method) else { return nil }
-            let path =
-                "/"
-                + route.path.map { component -> String in
-                    switch component {
-                    case .constant(let text): text
-                    case .parameter: UUID().uuidString
-                    case .anything, .catchall: "x"
-                    }
-                }.joined(separator: "/")
-            return path.hasPrefix("/v1/") ? (route.method, path) : nil
+    static func bodyRoutes(of table: RouteTable) -> [(HTTPMethod, String)] {
+        table.all.compactMap { route in
+            let method = HTTPMethod(rawValue: route.method)
+            guard [.POST, .PUT, .PATCH, .DELETE].contains(method) else { return nil }
+            let path = "/" + route.segments.map { $0.hasPrefix(":") ? UUID().uuidString : $0 }.joined(separator: "/")
+            return path.hasPrefix("/v1/") ? (method, path) : nil
         }
     }
 
@@ -32,7 +26,7 @@ struct ContentTypeTests {
         arguments: TestDatabase.all)
     func test_10_nonJSONBodiesAre415(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let routes = Self.bodyRoutes(of: server.vapor)
+            let routes = Self.bodyRoutes(of: server.app.routeTable)
             #expect(routes.count >= 20, "\(routes.count) routes")
             let json = #"{"email":"alice@example.com","password":"Correct-Horse-9","grant_type":"password"}"#
             for (method, path) in routes {

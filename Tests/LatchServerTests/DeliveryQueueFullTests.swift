@@ -2,9 +2,10 @@ import Foundation
 import LatchCore
 import LatchTestSupport
 import Logging
+import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
-import Vapor
 
 @testable import LatchServer
 

@@ -2,10 +2,11 @@ import FluentKit
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Synchronization
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -293,7 +294,7 @@ struct DurableDeliveryTests {
         try await withSMTPSink { sink in
             let server = try await DeliveryTestServer.start(
                 database, smtpURL: "smtp://127.0.0.1:\(sink.port)", adjust: { $0.metricsPort = 0 })
-            let port = try #require(server.vapor.metricsPort)
+            let port = try #require(server.app.metricsPort)
             func scrape() async throws -> PrometheusText {
                 let response = try await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
                 return PrometheusText(response.body.map { String(buffer: $0) } ?? "")

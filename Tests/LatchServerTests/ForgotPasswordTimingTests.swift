@@ -1,9 +1,10 @@
 import FluentKit
 import Foundation
 import LatchServer
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 /// Issue 10 §3: `POST /v1/password/forgot` does the same work whether or not the account exists,
 /// so its answer and its timing do not tell (the timing itself is measured by

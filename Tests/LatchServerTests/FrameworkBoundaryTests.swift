@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 29 §1, closed world: latchd's rules live in services that import no web framework. A file of
 /// LatchServer that imports one is either the HTTP edge (by its name, or on `edgeFiles` with what it
-/// does at the edge) or on `notYetMoved` with the reason it still needs the framework, to leave in stage 2.
+/// does at the edge) or on `notYetMoved` with the reason it still needs the framework.
 /// A new service that reaches for the framework fails here, and so does a listed file that no longer
 /// needs it (the lists only shrink honestly).
 @Suite("Issue 29 §1: the framework boundary")
@@ -11,31 +11,23 @@ struct FrameworkBoundaryTests {
     /// The web frameworks a service must not import.
     static let frameworks = ["Vapor", "Hummingbird"]
 
-    /// File names that are the HTTP edge by convention: routes, the request's accessors, middleware,
-    /// the app's set-up and its entry points.
+    /// Files that are the HTTP edge by convention: the `Edge` folder (request context, routes, application),
+    /// and elsewhere routes, the request's accessors and middleware.
     static func isEdgeByName(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent
-        return name.hasSuffix("Routes.swift") || name.hasPrefix("Request+") || name.hasSuffix("Middleware.swift")
-            || name == "Configure.swift" || name.hasPrefix("Application+") || name.hasSuffix("+Application.swift")
-            || name.hasSuffix("+Console.swift")
+        return path.hasPrefix("Edge/") || name.hasSuffix("Routes.swift") || name.hasPrefix("Request+")
+            || name.hasSuffix("Middleware.swift")
     }
 
     /// Edge files whose names do not say so, with what they do at the edge.
     static let edgeFiles: [String: String] = [
-        "Errors/AllowedMethods.swift": "405 and Allow headers from the router's routes",
-        "Sessions/BearerToken.swift": "reads the Authorization header",
         "Sessions/SignedIn.swift": "RequireSignedIn: authenticates the request's bearer token",
-        "Support/Content+Latch.swift": "decodes request bodies with the JSON-body rule",
-        "Support/Response+JSON.swift": "writes JSON responses",
-        "Metrics/RequestSeries.swift": "names a request's metrics series by its route",
-        "Metrics/ServerWithMetrics.swift": "the HTTP server with the metrics listener beside it",
-        "Support/LatchApplication+Vapor.swift": "holds the LatchApplication on the Vapor application, run with it"
+        "Support/Content+Latch.swift": "the answers' types as Hummingbird response bodies"
     ]
 
-    /// Core files that still import the framework, each with what keeps it there (stage 2 of issue 29).
-    static let notYetMoved: [String: String] = [
-        "Logging/LatchLogging.swift": "Vapor's logging bootstrap"
-    ]
+    /// Core files that still import the framework, each with what keeps it there. Empty since the edge moved to
+    /// Hummingbird (issue 29 §2): a file added here needs a reason.
+    static let notYetMoved: [String: String] = [:]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/LatchServer")
@@ -74,7 +66,7 @@ struct FrameworkBoundaryTests {
         }
     }
 
-    @Test("29 §1: the check can fail (a service importing Vapor is not the edge)")
+    @Test("29 §1: the check can fail (a service importing the framework is not the edge)")
     func test_29_1_aServiceImportingTheFrameworkIsFound() {
         #expect(!Self.isEdgeByName("Verification/VerificationService.swift"))
         #expect(Self.isEdgeByName("Verification/VerificationRoutes.swift"))

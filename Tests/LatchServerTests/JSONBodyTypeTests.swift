@@ -1,10 +1,11 @@
+import Foundation
+import HTTPTypes
 import Testing
-import Vapor
 
 @testable import LatchServer
 
 /// C11 (issue 21): the JSON-body rule answers from a fast path for the common headers; it must answer exactly
-/// what Vapor's parser answers, for every header a client could send.
+/// what the media-type parser answers, for every header a client could send.
 @Suite("C11 JSON body rule fast path")
 struct JSONBodyTypeTests {
     static let contentTypes: [[String]] = [
@@ -18,12 +19,22 @@ struct JSONBodyTypeTests {
         ["application/x-www-form-urlencoded"], ["multipart/form-data; boundary=x"]
     ]
 
-    @Test("C11 isJSON answers as Vapor's parser", arguments: contentTypes)
+    @Test("C11 isJSON answers as the parser (the first Content-Type line counts)", arguments: contentTypes)
     func C11_isJSONAnswersAsTheParser(values: [String]) {
-        var headers = HTTPHeaders()
-        for value in values { headers.add(name: .contentType, value: value) }
+        var headers = HTTPFields()
+        for value in values { headers.append(HTTPField(name: .contentType, value: value)) }
 
-        #expect(JSONBodyMiddleware.isJSON(headers) == JSONBodyMiddleware.isJSONParsed(headers))
+        #expect(JSONBodyMiddleware.isJSON(headers) == (values.first.map(JSONBodyMiddleware.isJSONParsed) ?? false))
+    }
+
+    @Test("C11 the parser: application/json in any case, with parameters; no wildcard, no other type")
+    func C11_theParserKnowsJSON() {
+        for json in ["application/json", "APPLICATION/JSON", "application/json;charset=utf-8", " application/json "] {
+            #expect(JSONBodyMiddleware.isJSONParsed(json), "\(json)")
+        }
+        for other in ["*/*", "application/*", "application/jsonx", "text/plain", "", "application/json-patch+json"] {
+            #expect(!JSONBodyMiddleware.isJSONParsed(other), "\(other)")
+        }
     }
 
     static let lengths: [[String]] = [
@@ -32,10 +43,10 @@ struct JSONBodyTypeTests {
 
     @Test("C11 hasBody answers as the trimmed comparison", arguments: lengths)
     func C11_hasBodyAnswersAsTheTrimmedComparison(values: [String]) {
-        var headers = HTTPHeaders()
-        for value in values { headers.add(name: .contentLength, value: value) }
+        var headers = HTTPFields()
+        for value in values { headers.append(HTTPField(name: .contentLength, value: value)) }
 
-        let trimmed = headers[.contentLength].contains { $0.trimmingCharacters(in: .whitespaces) != "0" }
+        let trimmed = values.contains { $0.trimmingCharacters(in: .whitespaces) != "0" }
         #expect(JSONBodyMiddleware.hasBody(headers) == trimmed)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import LatchTestSupport
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Synchronization
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -97,7 +97,7 @@ struct ListenerLimitsTests {
                 $0.metricsMaximumConnections = 3
             }
         ) { server in
-            let port = try #require(server.vapor.metricsPort)
+            let port = try #require(server.app.metricsPort)
             var connections: [SilentConnection] = []
             for _ in 0..<4 { connections.append(try await SilentConnection.open(port: port)) }
             let list = connections
@@ -121,7 +121,7 @@ struct ListenerLimitsTests {
                 $0.metricsMaximumConnections = 3
             }
         ) { server in
-            let port = try #require(server.vapor.metricsPort)
+            let port = try #require(server.app.metricsPort)
             let idle = try await SilentConnection.open(port: port)
             #expect(await idle.isClosed(within: 120), "closed after a second of silence")
         }

@@ -2,9 +2,10 @@ import Foundation
 import LatchCore
 import LatchTestSupport
 import Logging
+import NIOCore
+import NIOHTTP1
 import Prometheus
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -122,8 +123,7 @@ struct MetricsTests {
         try await withServer(.sqlite) { server in
             let health = try await server.send(.GET, "/health")
             #expect(health.status == 200)
-            #expect(server.vapor.metricsPort == nil, "nothing listens")
-            #expect(server.vapor.server is HTTPServer, "the plain server: no metrics listener beside it")
+            #expect(server.app.metricsPort == nil, "nothing listens")
             #expect(!server.app.latchMetrics.isEnabled)
             #expect(await server.app.latchMetrics.scrape().isEmpty)
         }
@@ -132,7 +132,7 @@ struct MetricsTests {
     @Test("test_12_metricsListenerAnswersOnlyGetMetrics: other paths 404, other methods 405")
     func test_12_metricsListenerAnswersOnlyGetMetrics() async throws {
         try await withServer(.sqlite, adjust: { $0.metricsPort = 0 }) { server in
-            let port = try #require(server.vapor.metricsPort)
+            let port = try #require(server.app.metricsPort)
             let base = "http://127.0.0.1:\(port)"
             #expect(try await TestHTTP.get(base + "/health").status == .notFound)
             #expect(try await TestHTTP.post(base + "/metrics").status == .methodNotAllowed)
@@ -145,17 +145,16 @@ struct MetricsTests {
     @Test("test_12_metricsListenerStopsWithTheServer")
     func test_12_metricsListenerStopsWithTheServer() async throws {
         let server = try await TestServer.start(.sqlite, adjust: { $0.metricsPort = 0 })
-        let port = try #require(server.vapor.metricsPort)
+        let port = try #require(server.app.metricsPort)
         _ = try await server.scrape()
         #expect(LoopbackPort.isListening(port))
-        await server.vapor.server.shutdown()
-        #expect(server.vapor.metricsPort == nil, "the listener is gone")
+        try await server.stop()
+        #expect(server.app.metricsPort == nil, "the listener is gone")
         // Nothing serves the metrics there any more. (Asked over HTTP rather than "is anything
         // listening": in the full suite another test's server may be given the freed port at once.)
         let after = try? await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
         let body = after?.body.map { String(buffer: $0) } ?? ""
         #expect(after?.status != .ok || !body.contains("latch_"), "the listener stopped with the server")
-        try await server.vapor.asyncShutdown()
     }
 
     @Test("test_12_deliveriesAreCountedByChannelAndResult: sent, retried, failed, and the queue depth")

@@ -1,17 +1,19 @@
 import Foundation
+import Hummingbird
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import Testing
-import Vapor
 
-/// D3 for apps that mount LatchServer in their own Vapor app: their sensitive route calls
-/// `Request.redeemVerification` and runs only with a fresh proof for exactly its parameters.
+/// D3 for apps that embed LatchServer in their own Hummingbird app: their sensitive route calls
+/// `LatchRequest.redeemVerification` and runs only with a fresh proof for exactly its parameters.
 @Suite("Step-up in a mounting app (D3)")
 struct MountedVerificationTests {
     /// The app's own withdrawal body.
-    struct Withdrawal: Content {
+    struct Withdrawal: Decodable {
         var verificationToken: String
         var amount: String
         var address: String
@@ -25,9 +27,9 @@ struct MountedVerificationTests {
     /// An app of its own that mounts LatchServer and adds a withdrawal route guarded by a proof,
     /// served on a loopback port.
     final class MountedApp: Sendable {
-        let app: Application
         let baseURL: String
         let clock: TestClock
+        var app: LatchApplication { server.app }
 
         private let server: InProcessLatchd
 
@@ -38,16 +40,17 @@ struct MountedVerificationTests {
                 issuer: "http://latch.test", secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false
             )
             config.useLoadIndependentLimits()
-            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
-                app.grouped(RequireSignedIn()).post("withdrawals") { req async throws -> Response in
-                    let withdrawal = try req.content.decode(Withdrawal.self)
+            server = try await InProcessLatchd.start(config, clock: clock.latchClock) { latch, router in
+                // The embedding app's own route, added after Latch's (the README's example).
+                latch.routes(on: router).grouped(RequireSignedIn()).post("withdrawals") { req in
+                    let withdrawal = try req.decodeJSON(Withdrawal.self)
                     let proof = try await req.redeemVerification(
                         withdrawal.verificationToken, action: "withdrawal",
                         parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
-                    return Response(status: .created, body: .init(string: proof.method.rawValue))
+                    return Response(
+                        status: .created, body: .init(byteBuffer: ByteBuffer(string: proof.method.rawValue)))
                 }
             }
-            app = server.vapor
             baseURL = server.baseURL
         }
 
@@ -57,8 +60,8 @@ struct MountedVerificationTests {
             -> TestResponse
         {
             var headers = HTTPHeaders()
-            if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
-            headers.add(name: .contentType, value: "application/json")
+            if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+            headers.add(name: "Content-Type", value: "application/json")
             let body = try JSONSerialization.data(withJSONObject: json)
             let response = try await TestHTTP.send(
                 method, baseURL + path, headers: headers, body: ByteBuffer(data: body))

@@ -1,7 +1,8 @@
 import Foundation
+import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -10,7 +11,7 @@ import Vapor
 @Suite("Issue 29 §2: password hashes stay compatible")
 struct PasswordHashCompatibilityTests {
     @Test(
-        "29 §2 bcrypt stays compatible: a $2b$ hash stored before the move verifies (made by Python's bcrypt, and by Vapor's while it is linked), a wrong password does not, and new hashes are $2b$ that Vapor's bcrypt accepts"
+        "29 §2 bcrypt stays compatible: a $2b$ hash stored before the move verifies (made by Python's bcrypt), a wrong password does not, and new hashes are $2b$"
     )
     func test_29_2_bcryptHashesStayCompatible() async throws {
         let pool = NIOThreadPool(numberOfThreads: 1)
@@ -22,11 +23,8 @@ struct PasswordHashCompatibilityTests {
         #expect(try await hasher.verify("Correct-Horse-9", against: stored))
         #expect(!(try await hasher.verify("Correct-Horse-8", against: stored)))
 
-        let byVapor = try Bcrypt.hash(PasswordHasher.prehash("Correct-Horse-9"), cost: 4)
-        #expect(try await hasher.verify("Correct-Horse-9", against: byVapor))
         let new = try await hasher.hash("Correct-Horse-9")
         #expect(new.hasPrefix("$2b$04$"), "\(new)")
-        #expect(try Bcrypt.verify(PasswordHasher.prehash("Correct-Horse-9"), created: new))
         try await pool.shutdownGracefully()
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 @testable import LatchServer
 

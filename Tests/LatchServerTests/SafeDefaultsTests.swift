@@ -3,9 +3,10 @@ import Foundation
 import LatchCore
 import LatchTestSupport
 import Logging
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -64,24 +65,16 @@ struct SafeDefaultsTests {
         "test_10 request paths are logged escaped: %0D%0A in a URL cannot start a forged log line (LATCH_LOG_REQUESTS on)"
     )
     func test_10_requestPathsAreLoggedEscaped() async throws {
-        let app = try await Application.make(.testing)
         let lines = LogCapture()
-        app.logger = Logger(label: "test") { _ in lines }
-        let config = LatchConfig(
-            database: try await TestDatabase.sqlite.makeLocation(), port: 0, secretKey: Data(repeating: 7, count: 32),
-            bcryptCost: 4,
-            logRequests: true)
+        let server = try await TestServer.start(
+            .sqlite, logger: Logger(label: "test") { _ in lines }, adjust: { $0.logRequests = true })
         do {
-            try await configure(app, config, clock: TestClock().latchClock)
-            let request = Request(
-                application: app, method: .GET, url: URI(string: "/v1/nope%0D%0Alevel=info%20message=forged%1B%5B2J"),
-                logger: app.logger, on: app.eventLoopGroup.next())
-            _ = try await app.responder.respond(to: request).get()
+            _ = try await server.send(.GET, "/v1/nope%0D%0Alevel=info%20message=forged%1B%5B2J")
         } catch {
-            try? await app.asyncShutdown()
+            try? await server.stop()
             throw error
         }
-        try await app.asyncShutdown()
+        try await server.stop()
 
         let logged = lines.text.split(separator: "\n").filter { $0.hasPrefix("info ") }.joined(separator: "\n")
         #expect(!logged.contains("\r") && !logged.contains("\u{1B}"), "\(logged)")
@@ -95,9 +88,8 @@ struct SafeDefaultsTests {
         "test_10 a 5xx log names the error type and request id, never the database's error text with user data",
         arguments: TestDatabase.all)
     func test_10_serverErrorLogsHoldNoDatabaseDetails(database: TestDatabase) async throws {
-        try await withServer(database) { server in
-            let lines = LogCapture()
-            server.vapor.logger = Logger(label: "test") { _ in lines }
+        let lines = LogCapture()
+        try await withServer(database, logger: Logger(label: "test") { _ in lines }) { server in
             let alice = try await server.signUp("alice@example.com")
             let bob = try await server.signUp("bob@example.com")
             // A constraint latchd does not expect makes the second PATCH fail inside the database;

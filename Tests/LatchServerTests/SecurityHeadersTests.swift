@@ -1,8 +1,9 @@
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 @testable import LatchServer
 
@@ -47,7 +48,7 @@ struct SecurityHeadersTests {
             #expect(api.headers.first(name: "Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
 
             // The metrics listener (not a Vapor server) says the same on its answers.
-            let port = try #require(server.vapor.metricsPort)
+            let port = try #require(server.app.metricsPort)
             for path in ["/metrics", "/elsewhere"] {
                 let metrics = try await TestHTTP.get("http://127.0.0.1:\(port)\(path)")
                 #expect(metrics.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")

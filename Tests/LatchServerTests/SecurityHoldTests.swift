@@ -3,9 +3,10 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 /// Issue 19 §2: after a security change the held actions (`LATCH_HOLD_ACTIONS`) are paused for
 /// `LATCH_SECURITY_HOLD_HOURS`; other actions are not; a new account setting up starts none.

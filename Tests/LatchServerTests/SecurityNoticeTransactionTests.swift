@@ -2,9 +2,10 @@ import FluentKit
 import Foundation
 import LatchCore
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import SQLKit
 import Testing
-import Vapor
 
 @testable import LatchServer
 

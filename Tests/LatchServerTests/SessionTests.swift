@@ -4,8 +4,9 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// C8 multi-device sessions and C9 sign-out through the real HTTP stack, on one instance and on
 /// two instances sharing a database; and the signed-in user's profile.

@@ -1,8 +1,9 @@
 import FluentKit
 import Foundation
 import LatchCore
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 @testable import LatchServer
 

@@ -1,60 +1,133 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
 import LatchServer
-import Vapor
+import Logging
+import NIOCore
+import NIOEmbedded
+import ServiceLifecycle
+import Synchronization
 
-/// LatchServer inside the test process, served by Vapor's HTTP server on a free loopback port: the one
-/// helper that boots it for the server tests (`TestServer`, `DeliveryTestServer`, an app mounting
+/// LatchServer inside the test process, served by its Hummingbird application on a free loopback port: the
+/// one helper that boots it for the server tests (`TestServer`, `DeliveryTestServer`, an app mounting
 /// LatchServer) and the end-to-end tests (`LiveServer`). Tests that need the real binary (kill -9,
 /// restarts, `latchd admin`, the CLI) use `LatchdProcess`.
 ///
 /// ```swift
 /// let config = LatchConfig(database: .sqlite(path: …), port: 0, issuer: "http://latch.test",
 ///                          secretKey: Data(repeating: 7, count: 32), bcryptCost: 4, logRequests: false)
-/// let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { app in
-///     app.get("extra") { _ in "a route of the embedding app" }   // after configure, before serving
+/// let server = try await InProcessLatchd.start(config, clock: clock.latchClock) { latch, router in
+///     latch.routes(on: router).get("extra") { _ in "a route of the embedding app" }
 /// }
 /// try await server.stop()
 /// ```
 public struct InProcessLatchd: Sendable {
     /// The Latch application served (`app.latch`, `app.db`, its metrics and sign-in services).
-    public var app: LatchApplication { vapor.latchApplication }
-    /// The Vapor application that serves it (its routes, its HTTP client) until the Hummingbird edge
-    /// replaces it (issue 29 §2).
-    public let vapor: Application
+    public let app: LatchApplication
     /// `http://127.0.0.1:PORT`, to append paths to.
     public let baseURL: String
+    private let group: ServiceGroup
+    private let running: Task<Void, Never>
+    private let responder: RouterResponder<LatchRequestContext>
 
     /// `baseURL` as a URL.
     public var url: URL { URL(string: baseURL)! }
 
     public enum StartError: Error { case noPort }
 
-    /// Makes an application (environment `.testing`), configures LatchServer with `config` and `clock`, runs `addRoutes` (routes of
-    /// an app that mounts LatchServer), and starts serving on 127.0.0.1 on a port the kernel picks
-    /// (`config.port` is ignored). On any failure the application is shut down before the error is thrown.
+    /// The logger of a test's server: notices and worse, on standard error.
+    public static var defaultLogger: Logger {
+        var logger = Logger(label: "latchd")
+        logger.logLevel = .notice
+        return logger
+    }
+
+    /// Makes the application with `config` and `clock`, installs Latch on a router, runs `addRoutes` (routes
+    /// of an app that embeds LatchServer), and serves on 127.0.0.1 on a port the kernel picks (`config.port` is
+    /// ignored), running the background work as `latchd serve` does. On any failure the application is shut
+    /// down before the error is thrown.
     public static func start(
-        _ config: LatchConfig, clock: LatchClock = .system,
-        addRoutes: (Application) throws -> Void = { _ in }
+        _ config: LatchConfig, clock: LatchClock = .system, logger: Logger = defaultLogger,
+        addRoutes: (LatchApplication, Router<LatchRequestContext>) throws -> Void = { _, _ in }
     ) async throws -> InProcessLatchd {
-        let app = try await Application.make(.testing)
+        let latch = try await LatchApplication.make(config, clock: clock, logger: logger)
+        let router: Router<LatchRequestContext>
+        let responder: RouterResponder<LatchRequestContext>
         do {
-            try await configure(app, config, clock: clock)
-            try addRoutes(app)
-            // Boots as `latchd serve` does: the background services (issue 29 §2) start here.
-            try await app.asyncBoot()
-            app.http.server.configuration.port = 0
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            guard let port = app.http.server.shared.localAddress?.port else { throw StartError.noPort }
-            return InProcessLatchd(vapor: app, baseURL: "http://127.0.0.1:\(port)")
+            router = try latch.makeRouter()
+            try addRoutes(latch, router)
+            responder = router.buildResponder()
         } catch {
-            try? await app.asyncShutdown()
+            await latch.shutdown()
             throw error
+        }
+        let (ports, bound) = AsyncStream<Int?>.makeStream()
+        let app = latch.application(router: router, port: 0) { channel in
+            bound.yield(channel.localAddress?.port)
+            bound.finish()
+        }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: logger))
+        let running = Task {
+            defer { bound.finish() }
+            do { try await group.run() } catch { logger.error("test server stopped: \(error)") }
+        }
+        var waiting = ports.makeAsyncIterator()
+        guard let port = await waiting.next() ?? nil else {
+            await group.triggerGracefulShutdown()
+            await running.value
+            await latch.shutdown()
+            throw StartError.noPort
+        }
+        return InProcessLatchd(
+            app: latch, baseURL: "http://127.0.0.1:\(port)", group: group, running: running, responder: responder)
+    }
+
+    /// Stops serving (in-flight requests finish) and shuts the application down (database, queues).
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        await running.value
+        await app.shutdown()
+    }
+
+    /// Answers a GET of `target` through the router and all of Latch's middleware without a socket, as if
+    /// sent by `peer` (nil: no peer address known) naming `host` (nil: no `Host`): what a test cannot send from
+    /// 127.0.0.1. Only for routes that need no database (the request's event loop is a test loop).
+    public func get(
+        _ target: String, peer: SocketAddress?, host: String?, headers: [(String, String)] = []
+    ) async throws -> (status: Int, text: String) {
+        let channel = EmbeddedChannel()
+        channel.remoteAddress = peer
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        let request = Request(
+            head: HTTPRequest(method: .get, scheme: nil, authority: host, path: target, headerFields: fields),
+            body: RequestBody(buffer: ByteBuffer()))
+        let context = LatchRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: app.logger))
+        let response = try await responder.respond(to: request, context: context)
+        let collected = CollectedBody()
+        try await response.body.write(CollectingWriter(into: collected))
+        return (response.status.code, String(buffer: collected.buffer.withLock { $0 }))
+    }
+}
+
+/// A response body's bytes, collected by `CollectingWriter`.
+private final class CollectedBody: Sendable {
+    let buffer = Mutex(ByteBuffer())
+}
+
+/// Collects a response body.
+private struct CollectingWriter: ResponseBodyWriter {
+    let into: CollectedBody
+
+    mutating func write(_ part: ByteBuffer) async throws {
+        into.buffer.withLock { buffer in
+            var part = part
+            buffer.writeBuffer(&part)
         }
     }
 
-    /// Stops serving and shuts the application down (database, queues, event loops).
-    public func stop() async throws {
-        await vapor.server.shutdown()
-        try await vapor.asyncShutdown()
-    }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

@@ -14,7 +14,7 @@ cd "$work/app"
 swift package resolve >/dev/null
 swift package show-dependencies --format json >"$work/graph.json"
 swift package show-dependencies
-forbidden="vapor fluent fluent-kit fluent-sqlite-driver fluent-postgres-driver sqlite-nio sqlite-kit postgres-nio postgres-kit sql-kit swift-nio swift-nio-ssl jwt-kit"
+forbidden="vapor hummingbird hummingbird-auth swift-http-types swift-nio-extras fluent fluent-kit fluent-sqlite-driver fluent-postgres-driver sqlite-nio sqlite-kit postgres-nio postgres-kit sql-kit swift-nio swift-nio-ssl jwt-kit"
 found=$(python3 - "$work/graph.json" $forbidden <<'PY'
 import json, sys
 graph = json.load(open(sys.argv[1]))

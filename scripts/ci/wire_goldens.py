@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wire goldens: the exact bytes latchd answers on the wire, pinned (issue 29 §2: "the same bytes on
-the wire" when the HTTP edge moves from Vapor to Hummingbird; docs/HUMMINGBIRD_MOVE.md §5 lists the
-differences these cases are meant to catch).
+the wire" across the move of the HTTP edge from Vapor to Hummingbird). Recorded on Vapor, then on
+Hummingbird; docs/ARCHITECTURE.md ("The HTTP edge") lists what the move changed on the wire and why.
 
   python3 scripts/ci/wire_goldens.py LATCHD_BINARY            # check: exit 1 and a unified diff per differing case
   python3 scripts/ci/wire_goldens.py LATCHD_BINARY --record   # rewrite scripts/ci/wire_goldens/*.txt

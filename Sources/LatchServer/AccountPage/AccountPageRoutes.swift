@@ -1,5 +1,7 @@
 import Foundation
-import Vapor
+import HTTPTypes
+import Hummingbird
+import NIOFoundationCompat
 
 /// `GET /account`: the web account page (issue 13 §3) and its stylesheet and script modules (issue 22 §6),
 /// on the API's origin. Fixed routes serve the files listed in `assets`, read once from the bundle's
@@ -7,12 +9,12 @@ import Vapor
 /// (or outside it) can be asked for. Every answer carries a strict Content-Security-Policy (no inline
 /// script or style, no other origin: the module scripts come from 'self'), `nosniff`, no framing and no
 /// referrer. The HTML's sign-up links are filled from `links` (`LATCH_TERMS_URL`, `LATCH_PRIVACY_URL`).
-struct AccountPageRoutes: RouteCollection {
+struct AccountPageRoutes: LatchRouteCollection {
     /// One file the page is made of.
     struct Asset: Sendable {
-        let path: [PathComponent]
+        let path: [String]
         let resource: String
-        let contentType: HTTPMediaType
+        let contentType: String
     }
 
     static let contentSecurityPolicy =
@@ -26,12 +28,12 @@ struct AccountPageRoutes: RouteCollection {
             Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css"))
         ]
         + ["account.js", "api.js", "i18n.js", "view.js", "webauthn.js"].map { module in
-            Asset(path: ["account", .constant(module)], resource: module, contentType: utf8Text("javascript"))
+            Asset(path: ["account", module], resource: module, contentType: utf8Text("javascript"))
         }
 
     /// `text/SUBTYPE; charset=utf-8`.
-    static func utf8Text(_ subType: String) -> HTTPMediaType {
-        HTTPMediaType(type: "text", subType: subType, parameters: ["charset": "utf-8"])
+    static func utf8Text(_ subType: String) -> String {
+        "text/\(subType); charset=utf-8"
     }
 
     /// The files' bytes, read from the bundle once.
@@ -55,24 +57,22 @@ struct AccountPageRoutes: RouteCollection {
         self.links = links
     }
 
-    func boot(routes: any RoutesBuilder) throws {
+    func boot(routes: LatchRoutes) throws {
         for asset in Self.assets {
             var data = Self.contents[asset.resource] ?? Data()
             if asset.resource == "account.html" {
                 data = Data(links.filling(String(decoding: data, as: UTF8.self)).utf8)
             }
-            routes.get(asset.path) { [data] _ in Self.response(data, type: asset.contentType) }
+            let answer = Self.response(data, type: asset.contentType)
+            routes.get(asset.path) { _ in answer }
         }
     }
 
-    static func response(_ data: Data, type: HTTPMediaType) -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = type
-        headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
-        headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
-        headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
-        headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-        headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        return Response(status: .ok, headers: headers, body: .init(data: data))
+    static func response(_ data: Data, type: String) -> Response {
+        let headers: HTTPFields = [
+            .contentType: type, .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            .xFrameOptions: "DENY", .referrerPolicy: "no-referrer", .cacheControl: "no-cache"
+        ]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 }

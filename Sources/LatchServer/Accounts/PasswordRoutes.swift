@@ -1,17 +1,18 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// The HTTP edge of `PasswordService`: forgot, reset and change, each parsed and validated once.
-struct PasswordRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct PasswordRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         let password = routes.grouped("v1", "password")
         password.post("forgot", use: forgot)
         password.post("reset", use: reset)
         password.grouped(RequireSignedIn()).post("change", use: change)
     }
 
-    func forgot(_ req: Request) async throws -> HTTPStatus {
+    func forgot(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         try req.chargeRateLimit(.codeSend)
         let body = try req.decodeJSON(ForgotPasswordRequest.self)
         let email = try Validate.email(body.email)
@@ -19,7 +20,7 @@ struct PasswordRoutes: RouteCollection {
         return .accepted
     }
 
-    func reset(_ req: Request) async throws -> HTTPStatus {
+    func reset(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(ResetPasswordRequest.self)
         let email = try Validate.email(body.email)
@@ -33,7 +34,7 @@ struct PasswordRoutes: RouteCollection {
         return .noContent
     }
 
-    func change(_ req: Request) async throws -> HTTPStatus {
+    func change(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let caller = try req.caller
         let body = try req.decodeJSON(ChangePasswordRequest.self)
         try Validate.presentedPassword(body.currentPassword, field: "current_password")
@@ -43,7 +44,7 @@ struct PasswordRoutes: RouteCollection {
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// The password flows of this request (`PasswordService`).
     var passwordService: PasswordService {
         PasswordService(latch: latch, metrics: latchMetrics, db: db, clientIP: clientIP, language: language)

@@ -1,38 +1,39 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// The HTTP edge of `ProfileService`: `GET`/`PATCH /v1/me`, the signed-in user.
-struct ProfileRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct ProfileRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
         me.get(use: showFromCacheOrLoad)
         me.patch(use: update)
     }
 
-    /// `GET /v1/me` (issue 21): a profile this instance loaded within 5 s is answered on the event loop
-    /// with its stored body; otherwise `show` loads it.
-    func showFromCacheOrLoad(_ req: Request) -> EventLoopFuture<Response> {
+    /// `GET /v1/me` (issue 21): a profile this instance loaded within 5 s is answered with its stored body;
+    /// otherwise `show` loads it.
+    func showFromCacheOrLoad(_ req: LatchRequest) async throws -> Response {
         if let me = try? req.signedIn,
             let profile = req.latch.profiles.rememberedProfile(of: me.userID, now: req.latch.clock.epochSeconds)
         {
-            return req.eventLoop.makeSucceededFuture(Response.json(profile.json))
+            return Response.json(profile.json)
         }
-        return req.eventLoop.makeFutureWithTask { try await show(req) }
+        return try await show(req)
     }
 
-    func show(_ req: Request) async throws -> Response {
+    func show(_ req: LatchRequest) async throws -> Response {
         Response.json(try await req.profile.show().json)
     }
 
-    func update(_ req: Request) async throws -> UserInfo {
+    func update(_ req: LatchRequest) async throws -> UserInfo {
         let service = try req.profile
         let body = try req.decodeJSON(UpdateProfileRequest.self)
         return try await service.updateNickname(try Validate.nickname(body.nickname))
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// The signed-in session's profile (`ProfileService`).
     var profile: ProfileService {
         get throws { ProfileService(latch: latch, caller: try caller, db: db) }

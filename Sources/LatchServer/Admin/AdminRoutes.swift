@@ -1,16 +1,17 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
-extension AdminUserPage: Content {}
-extension AdminUserDetail: Content {}
-extension AdminAuditPage: Content {}
-extension PolicyView: Content {}
+extension AdminUserPage: ResponseEncodable {}
+extension AdminUserDetail: ResponseEncodable {}
+extension AdminAuditPage: ResponseEncodable {}
+extension PolicyView: ResponseEncodable {}
 
 /// `/v1/admin/*` (issue 12 §2): the operators' API, authenticated by admin keys, every call audited.
 /// The work is `AdminService`'s; these handlers only read the request and write the answer.
-struct AdminRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct AdminRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         let admin = routes.grouped("v1", "admin")
         admin.get("users", use: findUsers)
         admin.get("users", ":id", use: showUser)
@@ -32,7 +33,7 @@ struct AdminRoutes: RouteCollection {
     /// A handler that authenticates the admin key, runs `work` on the `{id}` user and answers 204.
     private func action(
         _ work: @escaping @Sendable (AdminService, String) async throws -> Void
-    ) -> @Sendable (Request) async throws -> HTTPStatus {
+    ) -> @Sendable (LatchRequest) async throws -> HTTPResponse.Status {
         { req in
             let admin = try await req.adminService()
             try await work(admin, try req.userParameter)
@@ -40,7 +41,7 @@ struct AdminRoutes: RouteCollection {
         }
     }
 
-    func findUsers(_ req: Request) async throws -> AdminUserPage {
+    func findUsers(_ req: LatchRequest) async throws -> AdminUserPage {
         let admin = try await req.adminService()
         return try await admin.findUsers(
             matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
@@ -48,28 +49,28 @@ struct AdminRoutes: RouteCollection {
     }
 
     /// The verification policy latchd runs (issue 30 §1).
-    func policy(_ req: Request) async throws -> PolicyView {
+    func policy(_ req: LatchRequest) async throws -> PolicyView {
         try await req.adminService().policy()
     }
 
-    func showUser(_ req: Request) async throws -> AdminUserDetail {
+    func showUser(_ req: LatchRequest) async throws -> AdminUserDetail {
         let admin = try await req.adminService()
         return try await admin.user(try req.userParameter)
     }
 
-    func userSecurityEvents(_ req: Request) async throws -> SecurityEventPage {
+    func userSecurityEvents(_ req: LatchRequest) async throws -> SecurityEventPage {
         let admin = try await req.adminService()
         return try await admin.securityEvents(
             of: try req.userParameter, cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
     }
 
-    func auditLog(_ req: Request) async throws -> AdminAuditPage {
+    func auditLog(_ req: LatchRequest) async throws -> AdminAuditPage {
         let admin = try await req.adminService()
         return try await admin.auditLog(cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// The `{id}` of an admin user route (checked by `AdminService`: not a user → 404).
     fileprivate var userParameter: String {
         get throws {

@@ -1,9 +1,10 @@
 import FluentKit
 import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
-extension Request {
+extension LatchRequest {
     /// The admin service for this request, when it carries an admin key (`Authorization: Bearer KEY`,
     /// one of `LATCH_ADMIN_KEYS`); otherwise 401 AUTH_004 (also when no key is configured: the admin
     /// routes then exist but let nobody in). A user's access token is never an admin key.
@@ -23,7 +24,7 @@ extension Request {
                     latch: latch, appleTokens: identityServices.appleTokens, logger: logger))
         }
         try chargeRateLimit(.adminAuth)
-        if application.latchApplication.adminAuthFailureAudit.admits(
+        if latchApplication.adminAuthFailureAudit.admits(
             client: rateLimitClientKey, now: latch.clock.epochSeconds)
         {
             let actor = AdminActor.key(fingerprint: presented.map(AdminKeys.fingerprint(of:)) ?? "none")

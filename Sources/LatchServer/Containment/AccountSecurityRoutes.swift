@@ -1,9 +1,10 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
 import SQLKit
-import Vapor
 
-extension AccountSecurityStatus: Content {}
+extension AccountSecurityStatus: ResponseEncodable {}
 
 /// The HTTP edge of the account's containment (issue 19; the rules are `AccountSecurityService`'s):
 /// `GET /v1/me/security` (the running hold and the
@@ -11,8 +12,8 @@ extension AccountSecurityStatus: Content {}
 /// verification token for `set_anti_phishing_code`), `POST /v1/me/freeze` (the signed-in owner freezes,
 /// no step-up: freezing must be easy) and `POST /v1/freeze` (a security mail's one-time link, no
 /// sign-in; 202 whether or not the token is valid, rate limited per address like a code check).
-struct AccountSecurityRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct AccountSecurityRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         routes.post("v1", "freeze", use: freezeByLink)
         let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
         me.get("security", use: status)
@@ -21,24 +22,24 @@ struct AccountSecurityRoutes: RouteCollection {
         me.post("freeze", use: freezeSignedIn)
     }
 
-    func status(_ req: Request) async throws -> AccountSecurityStatus {
+    func status(_ req: LatchRequest) async throws -> AccountSecurityStatus {
         try await req.accountSecurity.status()
     }
 
-    func setAntiPhishingCode(_ req: Request) async throws -> HTTPStatus {
+    func setAntiPhishingCode(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let body = try req.decodeJSON(AntiPhishingCodeUpdate.self)
         try await req.accountSecurity.changeAntiPhishingCode(to: body.code, proof: body.verificationToken)
         return .noContent
     }
 
-    func removeAntiPhishingCode(_ req: Request) async throws -> HTTPStatus {
+    func removeAntiPhishingCode(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let proof = req.hasBody ? try req.decodeJSON(OptionalVerificationToken.self).verificationToken : nil
         try await req.accountSecurity.changeAntiPhishingCode(to: nil, proof: proof)
         return .noContent
     }
 
     /// `POST /v1/me/freeze`: `{}` or no body; 204. This session ends with the others.
-    func freezeSignedIn(_ req: Request) async throws -> HTTPStatus {
+    func freezeSignedIn(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         if req.hasBody { _ = try req.decodeJSON(EmptyRequest.self) }
         try await req.accountSecurity.freeze()
         return .noContent
@@ -46,16 +47,16 @@ struct AccountSecurityRoutes: RouteCollection {
 
     /// `POST /v1/freeze` `{token}`: 202 `{"status":"accepted"}` whether or not the token is valid; a
     /// valid, unused, unexpired token freezes its account (once).
-    func freezeByLink(_ req: Request) async throws -> Response {
+    func freezeByLink(_ req: LatchRequest) async throws -> Response {
         try req.chargeRateLimit(.codeCheck)
         let body = try req.decodeJSON(FreezeRequest.self)
         guard (1...128).contains(body.token.count) else { throw LatchError.invalid("token", ["invalid"]) }
         try await AccountFreezing.freeze(byLink: body.token, ip: req.clientIP, latch: req.latch, on: req.db)
-        return try await FreezeAccepted().encodeResponse(status: .accepted, for: req)
+        return try FreezeAccepted().encodeResponse(status: .accepted, for: req)
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// `AccountSecurityService` for the signed-in session.
     var accountSecurity: AccountSecurityService {
         get throws { AccountSecurityService(latch: latch, caller: try caller, db: db) }
@@ -63,7 +64,7 @@ extension Request {
 }
 
 /// The answer of `POST /v1/freeze`, the same for every token.
-struct FreezeAccepted: Content {
+struct FreezeAccepted: ResponseEncodable {
     var status = "accepted"
 }
 

@@ -1,6 +1,8 @@
-import Vapor
+import Foundation
+import HTTPTypes
+import Hummingbird
 
-extension Request {
+extension LatchRequest {
     /// The request as a DPoP proof must name it: its `DPoP` headers, method and URI. The URI's scheme and
     /// host are the ones the client addressed: behind a trusted proxy (`LATCH_TRUSTED_PROXIES`) its
     /// `X-Forwarded-Proto` and `X-Forwarded-Host`, otherwise `http` and the `Host` header (latchd itself
@@ -8,16 +10,17 @@ extension Request {
     var dpopPresentation: DPoPPresentation {
         var scheme = "http"
         var host =
-            headers.first(name: .host) ?? URLComponents(string: latch.config.issuer).map { components in
+            host ?? URLComponents(string: latch.config.issuer).map { components in
                 (components.host ?? "") + (components.port.map { ":\($0)" } ?? "")
             } ?? ""
         if let peer = remoteAddress?.ipAddress, let address = IPAddress(peer),
             latch.config.trustedProxies.trusts(address)
         {
-            if let proto = Self.firstForwarded(headers[.xForwardedProto]) { scheme = proto.lowercased() }
-            if let forwardedHost = Self.firstForwarded(headers[.xForwardedHost]) { host = forwardedHost }
+            if let proto = Self.firstForwarded(headers[values: .xForwardedProto]) { scheme = proto.lowercased() }
+            if let forwardedHost = Self.firstForwarded(headers[values: .xForwardedHost]) { host = forwardedHost }
         }
-        return DPoPPresentation(proofs: headers["DPoP"], method: method.rawValue, uri: "\(scheme)://\(host)\(url.path)")
+        return DPoPPresentation(
+            proofs: headers[values: .dpop], method: method.rawValue, uri: "\(scheme)://\(host)\(path)")
     }
 
     /// The client's end of a forwarded header: its first comma-separated value, trimmed.

@@ -1,4 +1,5 @@
-import Vapor
+import HTTPTypes
+import Hummingbird
 
 /// `GET /dev/outbox?to=ADDRESS`: the development outbox. Registered only in development;
 /// in production the path is unknown (404).
@@ -9,13 +10,13 @@ import Vapor
 /// 127.0.0.0/8 or ::1, any port: a web page that rebinds its own name to 127.0.0.1 — DNS
 /// rebinding — sends its own name and gets the same 404, issue 20 §8), and only for one address at
 /// a time (`?to=` is required: 400 without it).
-struct OutboxRoutes: RouteCollection {
+struct OutboxRoutes: LatchRouteCollection {
     let outbox: DevelopmentOutbox
 
-    func boot(routes: any RoutesBuilder) throws {
+    func boot(routes: LatchRoutes) throws {
         routes.get("dev", "outbox") { req async throws -> [OutgoingMessage] in
             guard LoopbackAddress.isLoopback(req.remoteAddress),
-                let host = req.headers.first(name: .host), LoopbackAddress.isLoopback(hostHeader: host)
+                let host = req.host, LoopbackAddress.isLoopback(hostHeader: host)
             else { throw LatchError.notFound }
             guard let address = req.query[String.self, at: "to"], !address.isEmpty else {
                 throw LatchError.missing("to")

@@ -1,15 +1,16 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// The HTTP edge of device keys for biometric sign-in (B5, B6): each handler parses its request once and
 /// calls one method of `DeviceCredentialService`, where the rules are (issue 29 §1).
-struct DeviceCredentialRoutes: RouteCollection {
+struct DeviceCredentialRoutes: LatchRouteCollection {
     static let limit = DeviceCredentialStore.limit
     /// The step-up action that unbinds a key without a recent sign-in.
     static let unbindAction = VerificationAction.unbindDevice
 
-    func boot(routes: any RoutesBuilder) throws {
+    func boot(routes: LatchRoutes) throws {
         let credentials = routes.grouped("v1", "device-credentials")
         credentials.post(":id", "challenges", use: challenge)
         let signedIn = credentials.grouped(RequireSignedIn())
@@ -18,10 +19,10 @@ struct DeviceCredentialRoutes: RouteCollection {
         signedIn.delete(":id", use: unbind)
     }
 
-    func bind(_ req: Request) async throws -> Response {
+    func bind(_ req: LatchRequest) async throws -> Response {
         let body = try req.decodeJSON(DeviceCredentialRequest.self)
         let created = try await req.deviceCredentials.bind(body, by: try req.caller)
-        return try await created.encodeResponse(status: .created, for: req)
+        return try created.encodeResponse(status: .created, for: req)
     }
 
     /// See `DeviceCredentialService.protection`.
@@ -29,26 +30,26 @@ struct DeviceCredentialRoutes: RouteCollection {
         try DeviceCredentialService.protection(declared)
     }
 
-    func list(_ req: Request) async throws -> [DeviceCredentialInfo] {
+    func list(_ req: LatchRequest) async throws -> [DeviceCredentialInfo] {
         try await req.deviceCredentials.list(of: try req.caller)
     }
 
-    func unbind(_ req: Request) async throws -> HTTPStatus {
+    func unbind(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let proof = req.hasBody ? try req.decodeJSON(UnbindDeviceCredentialRequest.self).verificationToken : nil
         try await req.deviceCredentials.unbind(
             req.idParameter, proof: proof, by: try req.caller)
         return .noContent
     }
 
-    func challenge(_ req: Request) async throws -> Response {
+    func challenge(_ req: LatchRequest) async throws -> Response {
         try req.chargeRateLimit(.deviceChallenge)
         let info = try await req.deviceCredentials.loginChallenge(
             for: req.idParameter)
-        return try await info.encodeResponse(status: .created, for: req)
+        return try info.encodeResponse(status: .created, for: req)
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// `DeviceCredentialService` on this request's database.
     var deviceCredentials: DeviceCredentialService { DeviceCredentialService(latch: latch, db: db) }
 }

@@ -1,49 +1,42 @@
 import Synchronization
-import Vapor
 
-/// Which methods the registered routes accept on a path, so that a known path asked with another
-/// method answers 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110 §15.5.6) instead of Vapor's 404.
-/// Built from `app.routes` on first use, and again whenever routes were added since.
-final class AllowedMethods: Sendable {
-    private struct Pattern {
-        let path: [PathComponent]
-        var methods: Set<String>
+/// Latch's routes as registered through `LatchRoutes` (method and path segments, `:name` capturing one):
+/// which methods a path accepts, so a known path asked with another method answers 405 METHOD_NOT_ALLOWED
+/// with `Allow` (RFC 9110 §15.5.6) instead of 404, and the list the route-walking tests read.
+public final class RouteTable: Sendable {
+    /// One registered route.
+    public struct Route: Sendable, Hashable {
+        public let method: String
+        /// The path's segments; `:name` captures a segment.
+        public let segments: [String]
+
+        /// `/v1/sessions/:id`.
+        public var path: String { "/" + segments.joined(separator: "/") }
     }
 
-    private let built = Mutex<(routeCount: Int, patterns: [Pattern])>((-1, []))
+    private let routes = Mutex<[Route]>([])
 
-    /// The methods allowed on `path`, sorted, or empty when no route has this path.
-    func methods(for path: String, in routes: Routes) -> [String] {
+    /// Every route, in the order registered.
+    public var all: [Route] { routes.withLock { $0 } }
+
+    func add(method: String, path: String) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let patterns = built.withLock { built -> [Pattern] in
-            let all = routes.all
-            if built.routeCount != all.count { built = (all.count, Self.patterns(of: all)) }
-            return built.patterns
-        }
+        routes.withLock { $0.append(Route(method: method, segments: segments)) }
+    }
+
+    /// The methods allowed on `path`, sorted (HEAD wherever GET is), or empty when no route has this path.
+    func methods(for path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var methods = Set<String>()
-        for pattern in patterns where Self.matches(pattern.path, segments) { methods.formUnion(pattern.methods) }
+        for route in all where Self.matches(route.segments, segments) { methods.insert(route.method) }
         if methods.contains("GET") { methods.insert("HEAD") }
         return methods.sorted()
     }
 
-    private static func patterns(of routes: [Route]) -> [Pattern] {
-        var byPath: [String: Pattern] = [:]
-        for route in routes {
-            byPath[route.path.string, default: Pattern(path: route.path, methods: [])].methods.insert(
-                route.method.rawValue)
-        }
-        return Array(byPath.values)
-    }
-
-    private static func matches(_ pattern: [PathComponent], _ segments: [String]) -> Bool {
-        for (index, component) in pattern.enumerated() {
-            switch component {
-            case .catchall: return segments.count > index
-            case .constant(let constant):
-                guard index < segments.count, segments[index] == constant else { return false }
-            case .parameter, .anything: guard index < segments.count else { return false }
+    private static func matches(_ pattern: [String], _ segments: [String]) -> Bool {
+        pattern.count == segments.count
+            && zip(pattern, segments).allSatisfy { template, segment in
+                template.hasPrefix(":") || template == segment
             }
-        }
-        return pattern.count == segments.count
     }
 }

@@ -1,31 +1,40 @@
 import FluentKit
+import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
 
 /// Turns every error into the API's error format (`{"error", "message", …}`), in the request's
 /// language. Decoding problems become 400s naming the field; nothing becomes a bare 500 page.
-struct LatchErrorMiddleware: Middleware {
-    let allowedMethods = AllowedMethods()
-
-    // Future-based (no task hop per request, like `JSONBodyMiddleware`); `recover` also catches what
-    // the next responder returns as a failed future, which is how thrown route errors arrive.
-    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        next.respond(to: request).recover { error in self.response(for: error, to: request) }
+struct LatchErrorMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: LatchRequestContext,
+        next: (Request, LatchRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return response(for: error, to: request, context: context)
+        }
     }
 
-    func response(for error: any Error, to request: Request) -> Response {
-        if error is RouteNotFound {
-            let allowed = allowedMethods.methods(for: request.url.path, in: request.application.routes)
+    func response(for error: any Error, to request: Request, context: LatchRequestContext) -> Response {
+        if let error = error as? HTTPError, error.status == .notFound {
+            let allowed = context.latchApplication?.routeTable.methods(for: request.uri.path) ?? []
             guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
-            let response = Self.response(
-                for: LatchError(.methodNotAllowed), language: request.language)
-            response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+            var response = Self.response(for: LatchError(.methodNotAllowed), language: request.language)
+            response.headers.replaceOrAdd(.allow, allowed.joined(separator: ", "))
             return response
         }
         let latchError = Self.translate(error)
         if latchError.status.code >= 500 {
-            request.logger.error(
-                "request failed", metadata: Self.failureMetadata(for: error, answered: latchError, request: request))
+            context.logger.error(
+                "request failed",
+                metadata: Self.failureMetadata(for: error, answered: latchError, request: request, context: context))
         }
         return Self.response(for: latchError, language: request.language)
     }
@@ -34,27 +43,32 @@ struct LatchErrorMiddleware: Middleware {
         let body = APIErrorBody(
             error: error.code.rawValue, message: error.message ?? error.code.message(in: language),
             details: error.details)
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        if let retryAfter = error.retryAfter { headers.replaceOrAdd(name: .retryAfter, value: "\(retryAfter)") }
-        if let authenticate = error.authenticate { headers.replaceOrAdd(name: .wwwAuthenticate, value: authenticate) }
-        if let nonce = error.dpopNonce { headers.replaceOrAdd(name: "DPoP-Nonce", value: nonce) }
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = "\(retryAfter)" }
+        if let authenticate = error.authenticate { headers[.wwwAuthenticate] = authenticate }
+        if let nonce = error.dpopNonce { headers[.dpopNonce] = nonce }
         let data = (try? LatchJSON.encoder.encode(body)) ?? Data(#"{"error":"INTERNAL_ERROR"}"#.utf8)
-        return Response(status: error.status, headers: headers, body: .init(data: data))
+        return Response(status: status(error.status), headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    /// NIO's status as an HTTP types status, with NIO's reason phrase (the one latchd always sent).
+    static func status(_ status: HTTPResponseStatus) -> HTTPResponse.Status {
+        HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase)
     }
 
     /// What a 5xx log line says: the error's type, the answer's code, whether a database error was a
     /// constraint, connection or syntax failure, the method, path and request id (escaped) — never
     /// the error's own text, which for a database error may echo bound values (PostgreSQL's
     /// `Key (email)=(alice@example.com) already exists`).
-    static func failureMetadata(for error: any Error, answered: LatchError, request: Request) -> Logger.Metadata {
+    static func failureMetadata(
+        for error: any Error, answered: LatchError, request: Request, context: LatchRequestContext
+    ) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
             "error_type": "\(String(reflecting: type(of: error)))",
             "code": "\(answered.code.rawValue)",
             "method": "\(request.method.rawValue)",
-            "path": "\(LogSafeText.escaped(request.url.path))",
-            "request_id": "\(LogSafeText.escaped(request.id, limit: 64))"
+            "path": "\(LogSafeText.escaped(request.uri.path))",
+            "request_id": "\(LogSafeText.escaped(context.requestID, limit: 64))"
         ]
         if let reasons = answered.reasons, error is LatchError {
             metadata["reasons"] = "\(reasons.joined(separator: ","))"
@@ -78,9 +92,10 @@ struct LatchErrorMiddleware: Middleware {
         case let error as UnknownWireValue:
             // A value outside the shared vocabulary (e.g. a verification `method`): 422 `unknown`.
             return .invalid(error.codingPath.isEmpty ? "body" : error.codingPath.joined(separator: "."), ["unknown"])
-        case let error as any AbortError:
+        case let error as any HTTPResponseError:
+            // Hummingbird's own refusals: a body past 64 KiB (NIOTooManyBytesError), a route not found.
             switch error.status {
-            case .payloadTooLarge: return LatchError(.payloadTooLarge)
+            case .contentTooLarge: return LatchError(.payloadTooLarge)
             case .notFound: return .notFound
             case .methodNotAllowed: return LatchError(.methodNotAllowed)
             case .unsupportedMediaType: return LatchError(.unsupportedMediaType)

@@ -1,7 +1,12 @@
+import Hummingbird
 import LatchCore
-import Vapor
 
 extension Request {
     /// The language of this request's answers, from `Accept-Language`.
-    var language: LatchLanguage { LatchLanguage(acceptLanguage: headers.first(name: .acceptLanguage)) }
+    var language: LatchLanguage { LatchLanguage(acceptLanguage: headers[values: .acceptLanguage].first) }
+}
+
+extension LatchRequest {
+    /// The language of this request's answers, from `Accept-Language`.
+    var language: LatchLanguage { request.language }
 }

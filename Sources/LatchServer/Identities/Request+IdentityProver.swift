@@ -1,7 +1,8 @@
 import FluentKit
-import Vapor
+import HTTPTypes
+import Hummingbird
 
-extension Request {
+extension LatchRequest {
     /// The identity proofs of this request (Apple, WeChat, an SMS code).
     var identityProver: IdentityProver {
         IdentityProver(

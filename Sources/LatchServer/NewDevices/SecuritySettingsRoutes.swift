@@ -1,6 +1,7 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// The HTTP edge (the rules are `SecuritySettingsService`'s) of `GET`/`PATCH /v1/me/security-settings`:
 /// "verify unusual sign-ins" (on by default; turning it off needs a recent sign-in or a verification of
@@ -8,27 +9,27 @@ import Vapor
 /// (`notify_new_devices`, on by default; turning it off needs a recent sign-in or a verification of
 /// `disable_new_device_notice` and is mailed as a security notice), and which second factors are set up
 /// (`factors`, so a settings screen needs no export).
-struct SecuritySettingsRoutes: RouteCollection {
+struct SecuritySettingsRoutes: LatchRouteCollection {
     static let disableAction = VerificationAction.disableUnusualSignInCheck
     /// The step-up action that turns the new-device notice off without a recent sign-in.
     static let disableNoticeAction = VerificationAction.disableNewDeviceNotice
 
-    func boot(routes: any RoutesBuilder) throws {
+    func boot(routes: LatchRoutes) throws {
         let settings = routes.grouped("v1", "me", "security-settings").grouped(RequireSignedIn())
         settings.get(use: show)
         settings.patch(use: update)
     }
 
-    func show(_ req: Request) async throws -> SecuritySettings {
+    func show(_ req: LatchRequest) async throws -> SecuritySettings {
         try await req.securitySettings.show()
     }
 
-    func update(_ req: Request) async throws -> SecuritySettings {
+    func update(_ req: LatchRequest) async throws -> SecuritySettings {
         try await req.securitySettings.update(try req.decodeJSON(SecuritySettingsUpdate.self))
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// `SecuritySettingsService` for the signed-in session.
     var securitySettings: SecuritySettingsService {
         get throws { SecuritySettingsService(latch: latch, caller: try caller, db: db) }

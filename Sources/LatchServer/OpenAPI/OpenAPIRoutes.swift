@@ -1,10 +1,11 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import NIOCore
-import Vapor
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of the API, shipped as a resource and kept true
 /// by a test that compares its paths with the registered routes.
-struct OpenAPIRoutes: RouteCollection {
+struct OpenAPIRoutes: LatchRouteCollection {
     static let document: ByteBuffer = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
             let data = try? Data(contentsOf: url)
@@ -12,7 +13,7 @@ struct OpenAPIRoutes: RouteCollection {
         return ByteBuffer(bytes: data)
     }()
 
-    func boot(routes: any RoutesBuilder) throws {
+    func boot(routes: LatchRoutes) throws {
         routes.get("openapi.json") { _ in Response.json(Self.document) }
     }
 }

@@ -1,7 +1,8 @@
 import FluentKit
-import Vapor
+import HTTPTypes
+import Hummingbird
 
-extension Request {
+extension LatchRequest {
     /// The passkey sign-in of this request (its services, database, client address and language).
     var passkeySignIn: PasskeySignIn {
         PasskeySignIn(latch: latch, db: db, clientIP: clientIP, language: language)

@@ -1,11 +1,13 @@
-import Vapor
+import HTTPTypes
+import Hummingbird
 
-extension Request {
+extension LatchRequest {
     /// The client's IP address as latchd sees it: the TCP peer, or behind a trusted proxy
     /// (`LATCH_TRUSTED_PROXIES`) the right-most `X-Forwarded-For` address that is not one
     /// (see `TrustedProxies`). Security events, sessions and mails show this address.
     var clientIP: String? {
-        latch.config.trustedProxies.client(peer: remoteAddress?.ipAddress, forwardedFor: headers[.xForwardedFor])
+        latch.config.trustedProxies.client(
+            peer: remoteAddress?.ipAddress, forwardedFor: headers[values: .xForwardedFor])
     }
 
     /// The key this request's client is counted under by rate limits: its IPv4 address, or the /64

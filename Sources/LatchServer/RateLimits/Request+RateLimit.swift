@@ -1,6 +1,7 @@
-import Vapor
+import HTTPTypes
+import Hummingbird
 
-extension Request {
+extension LatchRequest {
     /// Charges this request to the rate limits of `action` (per client and for all clients); over
     /// either, throws 429 RATE_LIMITED with `retry_after` (and a `Retry-After` header). Call it first,
     /// before any bcrypt or database work.

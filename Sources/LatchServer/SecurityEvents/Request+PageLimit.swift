@@ -1,7 +1,8 @@
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
-extension Request {
+extension LatchRequest {
     /// The `limit` query parameter of a paged list: a whole number (its range is the list's), else 400.
     var pageLimitParameter: Int? {
         get throws {

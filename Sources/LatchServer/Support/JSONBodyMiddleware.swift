@@ -1,49 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// One rule for every request body under `/v1/`: a body (any `Content-Length` above 0, or a chunked
 /// one) must be sent as `Content-Type: application/json` (parameters such as `charset` allowed),
 /// otherwise 415 UNSUPPORTED_MEDIA_TYPE before any route runs, whether or not the route reads it.
 /// So no web page can reach the API with a cross-site "simple" POST (`text/plain`, form encodings
 /// and no type at all are refused), and no route can forget the check.
-///
-/// A future-based `Middleware`, not an `AsyncMiddleware`: it runs on every request, and each async
-/// middleware costs a task and two executor hops per request (issue 10's benchmark rule).
-struct JSONBodyMiddleware: Middleware {
-    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+struct JSONBodyMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: LatchRequestContext,
+        next: (Request, LatchRequestContext) async throws -> Response
+    ) async throws -> Response {
         if Self.hasBody(request.headers), request.isUnder("v1"), !Self.isJSON(request.headers) {
-            return request.eventLoop.makeFailedFuture(LatchError(.unsupportedMediaType))
+            throw LatchError(.unsupportedMediaType)
         }
-        return next.respond(to: request)
+        return try await next(request, context)
     }
 
     /// Whether the headers announce a body: a `Content-Length` other than 0, or any `Transfer-Encoding`.
-    static func hasBody(_ headers: HTTPHeaders) -> Bool {
-        if headers.contains(name: .transferEncoding), !headers[.transferEncoding].isEmpty { return true }
+    static func hasBody(_ headers: HTTPFields) -> Bool {
+        if headers[values: .transferEncoding].contains(where: { !$0.isEmpty }) { return true }
         // A plain number (nearly every request) is compared as it is; anything else is trimmed first.
-        return headers[.contentLength].contains { length in
+        return headers[values: .contentLength].contains { length in
             length.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
                 ? length != "0" : length.trimmingCharacters(in: .whitespaces) != "0"
         }
     }
 
-    /// Whether the content type is `application/json` (type and subtype, any parameters).
+    /// Whether the (first) content type is `application/json` (type and subtype, any parameters).
     ///
     /// The two values clients send (`application/json`, and with `; charset=utf-8`, in any case) are
-    /// recognised without parsing (issue 21: Vapor's directive parser, run twice per request, was 3 % of a
-    /// refresh); anything else goes through the parser. `JSONBodyTypeTests` holds both to the same answers.
-    static func isJSON(_ headers: HTTPHeaders) -> Bool {
-        if let value = headers.first(name: .contentType), isCommonJSONType(value) {
-            return true
-        }
-        return isJSONParsed(headers)
+    /// recognised without parsing (issue 21); anything else goes through `isJSONParsed`.
+    /// `JSONBodyTypeTests` holds both to the same answers.
+    static func isJSON(_ headers: HTTPFields) -> Bool {
+        guard let value = headers[values: .contentType].first else { return false }
+        return isCommonJSONType(value) || isJSONParsed(value)
     }
 
-    /// `isJSON` through Vapor's parser only.
-    static func isJSONParsed(_ headers: HTTPHeaders) -> Bool {
-        // Compared by hand: HTTPMediaType's == lets a `*/*` wildcard equal anything.
-        guard let type = headers.contentType else { return false }
-        return type.type.lowercased() == "application" && type.subType.lowercased() == "json"
+    /// Whether `value` is a media type `application/json`: the type and subtype before any `;`, trimmed,
+    /// compared without case (no wildcard matches).
+    static func isJSONParsed(_ value: String) -> Bool {
+        let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = mediaType.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "application"
+            && parts[1].trimmingCharacters(in: .whitespaces).lowercased() == "json"
     }
 
     private static func isCommonJSONType(_ value: String) -> Bool {

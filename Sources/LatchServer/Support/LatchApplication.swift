@@ -34,6 +34,10 @@ public final class LatchApplication: Service, Sendable {
     let outbox: DevelopmentOutbox?
     /// The budget of audit rows for failed admin authentications.
     let adminAuthFailureAudit = AdminAuthFailureAudit()
+    /// The routes served (Latch's and those an embedding app adds through `routes(on:)`).
+    public let routeTable = RouteTable()
+    /// The metrics listener of the serving application (`application(router:)`), when metrics are on.
+    let metricsListener = Mutex<MetricsListenerService?>(nil)
     private let databases: Databases
     private let threadPools: [NIOThreadPool]
     private let backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]

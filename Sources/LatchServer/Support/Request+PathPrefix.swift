@@ -1,15 +1,9 @@
-import Vapor
+import Hummingbird
 
 extension Request {
-    /// Whether the request is under `/first/…`: read from the route it matched (its path is already
-    /// split), else (no route: a 404) from the URL. `url.path` rebuilds the path through
-    /// `URLComponents` at each call, 7 % of latchd's CPU on `GET /health` when every middleware asked
-    /// for it (issue 21).
+    /// Whether the request's path is under `/first/…` (leading slashes ignored, as routing ignores them).
     func isUnder(_ first: String) -> Bool {
-        if let route {
-            guard case .constant(let component) = route.path.first else { return false }
-            return component == first
-        }
-        return url.path.hasPrefix("/\(first)/")
+        let path = uri.path.utf8.drop { $0 == UInt8(ascii: "/") }
+        return path.starts(with: first.utf8) && path.dropFirst(first.utf8.count).first == UInt8(ascii: "/")
     }
 }

@@ -1,15 +1,16 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// `POST /v1/token`, the HTTP edge of `TokenService`: charges the grant's rate limit, parses the body once
 /// into its `Grant`, runs it and counts the outcome (`latch_sign_ins_total`).
-struct TokenRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct TokenRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         routes.post("v1", "token") { req in Response.json(try await token(req).jsonBody()) }
     }
 
-    func token(_ req: Request) async throws -> TokenResponse {
+    func token(_ req: LatchRequest) async throws -> TokenResponse {
         let body = try req.decodeJSON(TokenRequest.self)
         try body.credential?.checkEncoding()
         let signIns = req.latchMetrics.signIns
@@ -19,7 +20,8 @@ struct TokenRoutes: RouteCollection {
             var service = req.tokens
             // The proof is checked (and used up) before the grant: a refused proof costs no guess.
             service.dpopKey = try await req.latch.dpop.grantKey(
-                proofs: req.headers["DPoP"], req.dpopPresentation, now: req.latch.clock.now.timeIntervalSince1970,
+                proofs: req.headers[values: .dpop], req.dpopPresentation,
+                now: req.latch.clock.now.timeIntervalSince1970,
                 on: req.db)
             let tokens = try await service.issue(grant)
             signIns.increment(body.grantType.rawValue, "succeeded")
@@ -40,7 +42,7 @@ struct TokenRoutes: RouteCollection {
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// The token grants of this request (`TokenService`).
     var tokens: TokenService {
         TokenService(

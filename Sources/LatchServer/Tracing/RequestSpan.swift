@@ -3,19 +3,10 @@
 /// method, the route template and the answer's status. Never the path itself: a path may hold a link's token.
 struct RequestSpan: Equatable, Sendable {
     let method: String
-    /// The matched route's template, parameters as `{name}`; nil when no route matched.
+    /// The matched route's template as the router names it, parameters as `{name}`; nil when no route matched.
     let route: String?
 
     var name: String { route.map { "\(method) \($0)" } ?? method }
-
-    /// The template of a route given as its segments, each a constant or a `:name` parameter (`*` and `**` as
-    /// they are): `["v1", "sessions", ":id"]` is `/v1/sessions/{id}`.
-    static func template(segments: [String]) -> String {
-        "/"
-            + segments.map { segment in
-                segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : segment
-            }.joined(separator: "/")
-    }
 
     /// Whether an answer with `status` marks the span as failed (a server error; a refused request is not).
     static func isFailure(status: Int) -> Bool { status >= 500 }

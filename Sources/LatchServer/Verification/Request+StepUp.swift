@@ -1,9 +1,10 @@
 import FluentKit
 import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
-extension Request {
+extension LatchRequest {
     /// The signed-in session as a service's caller (issue 29 §1).
     var caller: Caller {
         get throws {
@@ -20,8 +21,8 @@ extension Request {
     /// Redeems a verification token for the signed-in user, this `action` and these `parameters`,
     /// exactly once. Apps that mount LatchServer call it in their own sensitive routes:
     ///
-    ///     app.grouped(RequireSignedIn()).post("withdrawals") { req in
-    ///         let body = try req.content.decode(Withdrawal.self)
+    ///     latch.routes(on: router).grouped(RequireSignedIn()).post("withdrawals") { req in
+    ///         let body = try req.decodeJSON(Withdrawal.self)
     ///         _ = try await req.redeemVerification(body.verificationToken, action: "withdrawal", parameters: body.parameters)
     ///         return try await performWithdrawal(body)  // reached only with a fresh, matching proof
     ///     }

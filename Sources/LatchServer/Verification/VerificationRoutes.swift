@@ -1,11 +1,12 @@
 import FluentKit
+import HTTPTypes
+import Hummingbird
 import LatchCore
-import Vapor
 
 /// The HTTP edge of step-up verification (`VerificationService`): each handler parses its request once,
 /// calls one service method and writes the answer.
-struct VerificationRoutes: RouteCollection {
-    func boot(routes: any RoutesBuilder) throws {
+struct VerificationRoutes: LatchRouteCollection {
+    func boot(routes: LatchRoutes) throws {
         let verifications = routes.grouped("v1", "verifications")
         let signedIn = verifications.grouped(RequireSignedIn())
         signedIn.post(use: start)
@@ -14,24 +15,24 @@ struct VerificationRoutes: RouteCollection {
         verifications.post("redeem", use: redeem)
     }
 
-    func start(_ req: Request) async throws -> Response {
+    func start(_ req: LatchRequest) async throws -> Response {
         let service = try req.verifications
         let body = try req.decodeJSON(VerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
         let started = try await service.start(action: body.action, parameters: body.parameters)
-        return try await started.encodeResponse(status: .created, for: req)
+        return try started.encodeResponse(status: .created, for: req)
     }
 
     /// Mails the code of the verification's `email_code` factor: 202 with no body.
-    func sendEmailCode(_ req: Request) async throws -> Response {
+    func sendEmailCode(_ req: LatchRequest) async throws -> Response {
         let service = try req.verifications
         guard let id = req.idParameter else { throw LatchError.notFound }
         try await service.sendEmailCode(id)
-        return Response(status: .accepted)
+        return Response(status: .accepted, body: .init(byteBuffer: ByteBuffer()))
     }
 
-    func attempt(_ req: Request) async throws -> Response {
+    func attempt(_ req: LatchRequest) async throws -> Response {
         let service = try req.verifications
         let body = try req.decodeJSON(VerificationAttempt.self)
         // An unknown `method` never gets here: decoding it answers 422 `method` `["unknown"]`.
@@ -52,9 +53,10 @@ struct VerificationRoutes: RouteCollection {
 
     /// Redeems with the user's access token, or with a service key (`LATCH_SERVICE_KEYS`) for the
     /// backend that executes the action: then the answer's `user_id` says whose proof it was.
-    func redeem(_ req: Request) async throws -> RedeemedVerification {
+    func redeem(_ req: LatchRequest) async throws -> RedeemedVerification {
         let presented = req.headers.bearerToken ?? ""
         let asService = req.latch.config.serviceKeys.contains { SecretBox.constantTimeEquals($0, presented) }
+        var req = req
         if !asService { try await req.authenticateSession() }
         let body = try req.decodeJSON(RedeemVerificationRequest.self)
         try Validate.action(body.action)
@@ -74,7 +76,7 @@ struct VerificationRoutes: RouteCollection {
     }
 }
 
-extension Request {
+extension LatchRequest {
     /// Step-up verification for the signed-in session (`VerificationService`).
     var verifications: VerificationService {
         get throws { VerificationService(latch: latch, metrics: latchMetrics, caller: try caller, db: db) }

@@ -2,9 +2,10 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// A latchd (`InProcessLatchd`) on a loopback port configured with real carriers (`LATCH_SMTP_URL`,
 /// `LATCH_SMS_WEBHOOK_URL`): the delivery tests' counterpart of `TestServer`.
@@ -13,7 +14,6 @@ struct DeliveryTestServer: Sendable {
     let location: LatchConfig.DatabaseLocation
 
     var app: LatchApplication { server.app }
-    var vapor: Application { server.vapor }
     var baseURL: String { server.baseURL }
 
     static func start(
@@ -41,7 +41,7 @@ struct DeliveryTestServer: Sendable {
     /// POSTs `json` to `path`.
     func post(_ path: String, json: [String: Any], language: String? = nil) async throws -> TestResponse {
         var headers = HTTPHeaders()
-        headers.contentType = .json
+        headers.add(name: "Content-Type", value: "application/json")
         if let language { headers.add(name: "Accept-Language", value: language) }
         let body = try JSONSerialization.data(withJSONObject: json)
         let response = try await TestHTTP.send(.POST, baseURL + path, headers: headers, body: ByteBuffer(data: body))

@@ -1,8 +1,9 @@
 import Foundation
 import LatchServer
 import LatchTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// A Prometheus text scrape, parsed into samples so tests can ask for one series by its labels.
 struct PrometheusText {
@@ -54,10 +55,10 @@ struct PrometheusText {
 extension TestServer {
     /// `GET /metrics` on the metrics listener.
     func scrape() async throws -> PrometheusText {
-        let port = try #require(vapor.metricsPort, "the metrics listener runs")
+        let port = try #require(app.metricsPort, "the metrics listener runs")
         let response = try await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
         try #require(response.status == .ok, "scrape: \(response.status)")
-        #expect(response.headers.contentType?.description.hasPrefix("text/plain") == true)
+        #expect(response.headers.first(name: "Content-Type")?.hasPrefix("text/plain") == true)
         return PrometheusText(response.body.map { String(buffer: $0) } ?? "")
     }
 }

@@ -1,16 +1,19 @@
 import Crypto
 import Foundation
+import HTTPTypes
+import Hummingbird
 import JWTKit
 import LatchServer
+import NIOCore
+import NIOFoundationCompat
 import Synchronization
-import Vapor
 import _CryptoExtras
 
-/// Local stand-ins for Apple's key set and WeChat's OAuth API: a second Vapor application on a
+/// Local stand-ins for Apple's key set and WeChat's OAuth API: a Hummingbird application on a
 /// loopback port that answers in the providers' documented JSON shapes, so the real client code of
 /// latchd is exercised over real HTTP.
 final class ProviderStandIn: Sendable {
-    let app: Application
+    let server: StandInServer
     let baseURL: String
     private let box: Box
 
@@ -63,15 +66,15 @@ final class ProviderStandIn: Sendable {
 
     /// Starts the stand-ins; `clock` is the time client secrets are checked against (latchd's test clock).
     static func start(clock: TestClock? = nil) async throws -> ProviderStandIn {
-        let app = try await Application.make(.testing)
+        let app = Router()
         let box = Box()
         let teamKey = P256.Signing.PrivateKey()
         let idTokenKey = try AppleTestKey(kid: "apple-id-token")
         let now: @Sendable () -> Date = { clock?.now ?? Date() }
         do {
             // Apple's token endpoint: form-encoded POST, client secret checked, code exchanged once.
-            app.post("auth", "token") { req -> Response in
-                let form = try req.content.decode([String: String].self, as: .urlEncodedForm)
+            app.post("auth/token") { req, _ -> Response in
+                let form = try await req.form()
                 let clientID = form["client_id"] ?? ""
                 if let refusal = AppleClientSecretCheck.refusal(
                     form["client_secret"], clientID: clientID, publicKey: teamKey.publicKey, now: now())
@@ -95,8 +98,8 @@ final class ProviderStandIn: Sendable {
                 ])
             }
             // Apple's revoke endpoint: form-encoded POST, client secret checked; 200 with an empty body.
-            app.post("auth", "revoke") { req -> Response in
-                let form = try req.content.decode([String: String].self, as: .urlEncodedForm)
+            app.post("auth/revoke") { req, _ -> Response in
+                let form = try await req.form()
                 let clientID = form["client_id"] ?? ""
                 if let refusal = AppleClientSecretCheck.refusal(
                     form["client_secret"], clientID: clientID, publicKey: teamKey.publicKey, now: now())
@@ -105,7 +108,7 @@ final class ProviderStandIn: Sendable {
                     return try Self.json(["error": "invalid_client"], status: .badRequest)
                 }
                 if let forced = box.state.withLock({ $0.forcedRevokeStatus }) {
-                    return try Self.json(["error": "server_error"], status: HTTPResponseStatus(statusCode: Int(forced)))
+                    return try Self.json(["error": "server_error"], status: HTTPResponse.Status(code: Int(forced)))
                 }
                 guard form["token_type_hint"] == "refresh_token", let token = form["token"] else {
                     return try Self.json(["error": "invalid_request"], status: .badRequest)
@@ -117,15 +120,15 @@ final class ProviderStandIn: Sendable {
                 }
                 return Response(status: .ok)
             }
-            app.get("auth", "keys") { _ -> Response in
+            app.get("auth/keys") { _, _ -> Response in
                 let keys = box.state.withLock { state in
                     state.jwksFetches += 1
                     return state.jwks
                 }
                 return try Self.json(["keys": keys])
             }
-            app.get("sns", "oauth2", "access_token") { req -> Response in
-                let query = (try? req.query.decode([String: String].self)) ?? [:]
+            app.get("sns/oauth2/access_token") { req, _ -> Response in
+                let query = req.queryDictionary
                 let answer: [String: Any] = box.state.withLock { state in
                     state.lastExchange = query
                     if let errcode = state.forcedErrcode { return ["errcode": errcode, "errmsg": "system error"] }
@@ -149,8 +152,8 @@ final class ProviderStandIn: Sendable {
                 // WeChat answers JSON with a text/plain content type.
                 return try Self.json(answer, contentType: "text/plain")
             }
-            app.get("sns", "userinfo") { req -> Response in
-                let query = (try? req.query.decode([String: String].self)) ?? [:]
+            app.get("sns/userinfo") { req, _ -> Response in
+                let query = req.queryDictionary
                 let answer: [String: Any] = box.state.withLock { state in
                     guard let openid = query["openid"], query["access_token"] == "ACCESS-\(openid)",
                         let user = state.wechatCodes.values.first(where: { $0.openid == openid })
@@ -165,17 +168,13 @@ final class ProviderStandIn: Sendable {
                 }
                 return try Self.json(answer)
             }
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-            return ProviderStandIn(app: app, baseURL: "http://127.0.0.1:\(port)", box: box, teamKey: teamKey)
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
         }
+        let server = try await StandInServer.start(app)
+        return ProviderStandIn(server: server, baseURL: "http://127.0.0.1:\(server.port)", box: box, teamKey: teamKey)
     }
 
-    private init(app: Application, baseURL: String, box: Box, teamKey: P256.Signing.PrivateKey) {
-        self.app = app
+    private init(server: StandInServer, baseURL: String, box: Box, teamKey: P256.Signing.PrivateKey) {
+        self.server = server
         self.baseURL = baseURL
         self.box = box
         self.teamKey = teamKey
@@ -185,17 +184,15 @@ final class ProviderStandIn: Sendable {
     let teamKey: P256.Signing.PrivateKey
 
     func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
+        await server.stop()
     }
 
-    private static func json(_ object: Any, contentType: String = "application/json", status: HTTPResponseStatus = .ok)
+    private static func json(_ object: Any, contentType: String = "application/json", status: HTTPResponse.Status = .ok)
         throws -> Response
     {
         let data = try JSONSerialization.data(withJSONObject: object)
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: contentType)
-        return Response(status: status, headers: headers, body: .init(data: data))
+        return Response(
+            status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
     // MARK: Apple

@@ -2,9 +2,11 @@ import Foundation
 import LatchCore
 import LatchServer
 import LatchTestSupport
+import Logging
+import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import Testing
-import Vapor
 
 /// A real latchd (the LatchServer library on a real HTTP server, started by `InProcessLatchd`) on a
 /// loopback port, and an HTTP client to talk to it. Every test starts its own on a fresh database.
@@ -12,8 +14,6 @@ final class TestServer: Sendable {
     private let server: InProcessLatchd
     /// The Latch application served (`app.latch`, `app.db`).
     let app: LatchApplication
-    /// The Vapor application serving it (its HTTP client, its routes).
-    let vapor: Application
     let baseURL: String
     let clock: TestClock
     let location: LatchConfig.DatabaseLocation
@@ -24,7 +24,7 @@ final class TestServer: Sendable {
         _ database: TestDatabase, clock: TestClock = TestClock(), sharing location: LatchConfig.DatabaseLocation? = nil,
         secretKey: Data = Data(repeating: 7, count: 32), production: Bool = false, serviceKeys: [String] = [],
         signInProviders: SignInProviders = SignInProviders(), sessionMaxDays: Int = 90,
-        adjust: (inout LatchConfig) -> Void = { _ in }
+        logger: Logger = InProcessLatchd.defaultLogger, adjust: (inout LatchConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         let location = if let location { location } else { try await database.makeLocation() }
         var config = LatchConfig(
@@ -43,7 +43,7 @@ final class TestServer: Sendable {
         // Likewise the bounds that machine load would decide (bcrypt queue, guess wait, readiness).
         config.useLoadIndependentLimits()
         adjust(&config)
-        let server = try await InProcessLatchd.start(config, clock: clock.latchClock)
+        let server = try await InProcessLatchd.start(config, clock: clock.latchClock, logger: logger)
         return TestServer(server: server, clock: clock, location: location, secretKey: secretKey)
     }
 
@@ -53,7 +53,6 @@ final class TestServer: Sendable {
     private init(server: InProcessLatchd, clock: TestClock, location: LatchConfig.DatabaseLocation, secretKey: Data) {
         self.server = server
         self.app = server.app
-        self.vapor = server.vapor
         self.baseURL = server.baseURL
         self.clock = clock
         self.location = location
@@ -61,6 +60,9 @@ final class TestServer: Sendable {
     }
 
     func stop() async throws { try await server.stop() }
+
+    /// The server itself, for requests without a socket (`InProcessLatchd.get(_:peer:host:)`).
+    var inProcess: InProcessLatchd { server }
 
     enum TestServerError: Error { case noPort, noCode }
 
@@ -72,8 +74,8 @@ final class TestServer: Sendable {
         headers extra: [(String, String)] = [], contentType: String? = "application/json"
     ) async throws -> TestResponse {
         var headers = HTTPHeaders()
-        if let bearer { headers.add(name: .authorization, value: "Bearer \(bearer)") }
-        if body != nil, let contentType { headers.add(name: .contentType, value: contentType) }
+        if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if body != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
         for (name, value) in extra { headers.add(name: name, value: value) }
         let response = try await TestHTTP.send(
             method, baseURL + path, headers: headers, body: body.map { ByteBuffer(string: $0) })
@@ -86,7 +88,7 @@ final class TestServer: Sendable {
         async throws -> TestResponse
     {
         var headers = HTTPHeaders()
-        headers.add(name: .contentType, value: "application/json")
+        headers.add(name: "Content-Type", value: "application/json")
         for (name, value) in extra { headers.add(name: name, value: value) }
         let response = try await TestHTTP.send(method, baseURL + path, headers: headers, body: ByteBuffer(bytes: bytes))
         let data = response.body.map { Data(buffer: $0) } ?? Data()
@@ -180,10 +182,10 @@ struct TestResponse: HTTPAnswerBody, Sendable {
 
 /// Runs `body` against a fresh server (its configuration changed by `adjust`) and always stops the server afterwards.
 func withServer(
-    _ database: TestDatabase, clock: TestClock = TestClock(), adjust: (inout LatchConfig) -> Void = { _ in },
-    _ body: (TestServer) async throws -> Void
+    _ database: TestDatabase, clock: TestClock = TestClock(), logger: Logger = InProcessLatchd.defaultLogger,
+    adjust: (inout LatchConfig) -> Void = { _ in }, _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(database, clock: clock, adjust: adjust)
+    let server = try await TestServer.start(database, clock: clock, logger: logger, adjust: adjust)
     do {
         try await body(server)
     } catch {

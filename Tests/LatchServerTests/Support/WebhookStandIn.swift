@@ -1,8 +1,9 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import LatchTestSupport
 import NIOFoundationCompat
 import Synchronization
-import Vapor
 
 /// A stand-in SMS gateway on a loopback port: records every `POST /sms` and answers the statuses
 /// it was given, in order (200 once they run out).
@@ -18,7 +19,7 @@ final class WebhookStandIn: Sendable {
         init(statuses: [UInt]) { self.statuses = Mutex(statuses) }
     }
 
-    let app: Application
+    let server: StandInServer
     let url: String
     private let recorder: Recorder
 
@@ -27,29 +28,24 @@ final class WebhookStandIn: Sendable {
         -> WebhookStandIn
     {
         let recorder = Recorder(statuses: statuses)
-        let app = try await Application.make(.testing)
-        app.post("sms") { req async -> Response in
-            let body = req.body.data.map { Data(buffer: $0) } ?? Data()
+        let router = Router()
+        router.post("sms") { req, _ -> Response in
+            let body = (try? await req.bodyBytes()).map { Data(buffer: $0) } ?? Data()
             let json = (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:]
             recorder.received.withLock {
-                $0.append(Received(contentType: req.headers.first(name: .contentType), json: json))
+                $0.append(Received(contentType: req.headers[values: .contentType].first, json: json))
             }
             await gate?.enterAndWait()
             let status = recorder.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
-            return Response(status: HTTPResponseStatus(statusCode: Int(status)))
+            return Response(status: HTTPResponse.Status(code: Int(status)))
         }
-        do {
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
-        }
-        guard let port = app.http.server.shared.localAddress?.port else { throw TestServer.TestServerError.noPort }
-        return WebhookStandIn(app: app, url: "http://127.0.0.1:\(port)/sms?token=s3cret", recorder: recorder)
+        let server = try await StandInServer.start(router)
+        return WebhookStandIn(
+            server: server, url: "http://127.0.0.1:\(server.port)/sms?token=s3cret", recorder: recorder)
     }
 
-    private init(app: Application, url: String, recorder: Recorder) {
-        self.app = app
+    private init(server: StandInServer, url: String, recorder: Recorder) {
+        self.server = server
         self.url = url
         self.recorder = recorder
     }
@@ -63,7 +59,6 @@ final class WebhookStandIn: Sendable {
     }
 
     func stop() async throws {
-        await app.server.shutdown()
-        try await app.asyncShutdown()
+        await server.stop()
     }
 }

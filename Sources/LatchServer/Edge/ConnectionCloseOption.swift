@@ -1,0 +1,30 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Makes a request's `Connection` header read `close` when any of its options is `close` in any case
+/// (`Connection: Close`, `keep-alive, close`): connection options are case-insensitive (RFC 9110 §7.6.1),
+/// but Hummingbird ends the connection after the answer only for the exact value `close`.
+final class ConnectionCloseOption: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), Self.asksToClose(head.headerFields) else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headerFields[.connection] = "close"
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// Whether some `Connection` option is `close` but the header is not exactly `close`.
+    static func asksToClose(_ fields: HTTPFields) -> Bool {
+        let lines = fields[values: .connection]
+        guard !lines.isEmpty, lines != ["close"] else { return false }
+        return lines.contains { line in
+            line.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "close" }
+        }
+    }
+}

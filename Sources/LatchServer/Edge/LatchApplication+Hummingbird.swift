@@ -1,0 +1,88 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+extension LatchApplication {
+    /// A router for Latch (HEAD answered by each GET route) with Latch's middleware and routes installed.
+    /// An embedding app adds its own routes after, through `routes(on:)`.
+    public func makeRouter() throws -> Router<LatchRequestContext> {
+        let router = Router(context: LatchRequestContext.self, options: .autoGenerateHeadEndpoints)
+        try install(on: router)
+        return router
+    }
+
+    /// Installs Latch's middleware and routes on `router`. Hummingbird applies a router's middleware to the
+    /// routes added after it, so this must come before any route of the embedding app.
+    public func install(on router: Router<LatchRequestContext>) throws {
+        precondition(router.routes.isEmpty, "install Latch on the router before adding routes of your own")
+        // Outermost, so the span covers the whole answer.
+        if LatchTracing.isEnabled { router.add(middleware: RequestTracingMiddleware()) }
+        router.add(middleware: LatchContextMiddleware(application: self))
+        if latchMetrics.isEnabled { router.add(middleware: RequestMetricsMiddleware(series: latchMetrics.requests)) }
+        router.add(middleware: SecurityHeadersMiddleware())
+        if config.logRequests { router.add(middleware: RequestLogMiddleware()) }
+        router.add(middleware: NoStoreMiddleware())
+        router.add(middleware: LatchErrorMiddleware())
+        router.add(middleware: JSONBodyMiddleware())
+
+        let routes = routes(on: router)
+        var collections: [any LatchRouteCollection] = [
+            HealthRoutes(readiness: ReadinessCheck(timeout: config.readinessTimeout)), JWKSRoutes(), OpenAPIRoutes(),
+            RegistrationRoutes(), TokenRoutes(), ProfileRoutes(), AccountLifecycleRoutes(), SessionRoutes(),
+            PasswordRoutes(), SecurityEventRoutes(), SecondFactorRoutes(), DeviceCredentialRoutes(), AppAttestRoutes(),
+            VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), PasskeyRoutes(),
+            AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes()
+        ]
+        if let outbox {
+            collections.append(OutboxRoutes(outbox: outbox))
+            logger.notice(
+                "development outbox enabled: mail and SMS without a configured carrier are kept in memory at GET /dev/outbox"
+            )
+        }
+        for collection in collections { try collection.boot(routes: routes) }
+    }
+
+    /// Routes on `router` (or a group of it) that read `LatchRequest`s and are listed in `routeTable`.
+    public func routes(on router: some RouterMethods<LatchRequestContext>) -> LatchRoutes {
+        LatchRoutes(group: router.group(), table: routeTable)
+    }
+
+    /// The Hummingbird application that serves `router` on the configured host and port (`LATCH_HOST`,
+    /// `LATCH_PORT`; idle connections closed after `LATCH_IDLE_TIMEOUT_SECONDS`), running this application
+    /// (its background work) and the metrics listener beside the server. Run it in a `ServiceGroup`; at its
+    /// graceful shutdown the server stops first (in-flight requests finish), then the metrics listener, then
+    /// the background work and the database.
+    public func application(
+        router: Router<LatchRequestContext>, port: Int? = nil,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var services: [any Service] = [self]
+        if let metricsPort = config.metricsPort {
+            let listener = MetricsListenerService(
+                metrics: latchMetrics, host: config.metricsHost, port: metricsPort,
+                limits: MetricsListener.Limits(
+                    idleTimeout: .seconds(Int64(config.metricsIdleTimeoutSeconds)),
+                    maximumConnections: config.metricsMaximumConnections),
+                group: eventLoopGroup)
+            metricsListener.withLock { $0 = listener }
+            services.append(listener)
+        }
+        return Application(
+            router: router,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionCloseOption()],
+                    idleTimeout: .seconds(Int64(config.idleTimeoutSeconds)))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(config.host, port: port ?? config.port), serverName: nil),
+            services: services, onServerRunning: onServerRunning,
+            eventLoopGroupProvider: .shared(eventLoopGroup), logger: logger)
+    }
+
+    /// The port the metrics listener is bound to while the application serves (nil when metrics are off or
+    /// it is not serving); tests bind port 0 and read the real one here.
+    public var metricsPort: Int? { metricsListener.withLock { $0 }?.boundPort }
+}

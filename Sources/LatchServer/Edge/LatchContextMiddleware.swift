@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The first middleware on Latch's router: puts the application into the request's context and names the
+/// request (`X-Request-Id` as sent, at most 64 characters, else a new UUID) in its logger's `request-id`.
+struct LatchContextMiddleware: RouterMiddleware {
+    let application: LatchApplication
+
+    func handle(
+        _ request: Request, context: LatchRequestContext,
+        next: (Request, LatchRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.latchApplication = application
+        let sent = request.headers[values: .xRequestID].first.map { String($0.prefix(64)) }
+        context.requestID = sent.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString
+        context.logger[metadataKey: "request-id"] = .string(context.requestID)
+        // Hummingbird's own random id is replaced by this one (logs carry one id per request).
+        context.logger[metadataKey: "hb.request.id"] = nil
+        return try await next(request, context)
+    }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = Self("X-Request-Id")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
+    static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xForwardedHost = Self("X-Forwarded-Host")!
+    static let dpop = Self("DPoP")!
+    static let dpopNonce = Self("DPoP-Nonce")!
+    static let pragma = Self("Pragma")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+}
