@@ -66,6 +66,8 @@ let package = Package(
             dependencies: [
                 "LatchCore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                // HTTP1Channel's configuration (idle timeout, the Connection option handler).
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
@@ -204,6 +206,11 @@ let package = Package(
                 "LatchAttestSimulator", "LatchClient",
                 "LatchTestSupport", "LatchCore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                // The stand-ins of Apple, WeChat and the SMS gateway run as services (StandInServer).
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                // HTTP1Channel's configuration (idle timeout, the Connection option handler).
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),

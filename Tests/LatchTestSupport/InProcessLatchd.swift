@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdCore
 import LatchServer
 import Logging
 import NIOCore
