@@ -116,8 +116,6 @@ let package = Package(
                 "LatchServer", "LatchCore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 // Swift concurrency on NIO's event loops (issue 21).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -209,10 +207,7 @@ let package = Package(
                 // The stand-ins of Apple, WeChat and the SMS gateway run as services (StandInServer).
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                // HTTP1Channel's configuration (idle timeout, the Connection option handler).
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Server"])),
                 .product(
                     name: "FluentPostgresDriver", package: "fluent-postgres-driver",
