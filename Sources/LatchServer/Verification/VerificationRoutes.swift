@@ -1,4 +1,5 @@
 import FluentKit
+import Foundation
 import HTTPTypes
 import Hummingbird
 import LatchCore
