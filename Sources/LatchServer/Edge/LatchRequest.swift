@@ -43,8 +43,6 @@ public struct LatchRequest: Sendable {
     public var logger: Logger { context.logger }
     /// The header fields. Repeated fields: `headers[values: name]` lists each line, `headers[name]` joins them.
     public var headers: HTTPFields { request.headers }
-    /// The first line of the header `name`, as NIO's `first(name:)` answered.
-    func firstHeader(_ name: HTTPField.Name) -> String? { request.headers[values: name].first }
     public var method: HTTPRequest.Method { request.method }
     /// The path as it arrived (percent-encoded, without the query).
     public var path: String { request.uri.path }
