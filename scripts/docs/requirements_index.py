@@ -1,20 +1,57 @@
 #!/usr/bin/env python3
-"""Keeps docs/REQUIREMENTS.md true as the code changes.
+"""Keeps docs/REQUIREMENTS.md, and what the documents say about the code, true as the code changes.
 
     python3 scripts/docs/requirements_index.py          # rewrite the generated test index
-    python3 scripts/docs/requirements_index.py --check  # exit 1 if the index is stale or a path is gone
+    python3 scripts/docs/requirements_index.py --check  # exit 1, naming file and line, if a document is stale
 
 The index lists, for every requirement ID, the tests that name it: Swift Testing `@Test` functions
 whose name or display name cites a SPEC ID (A1…D3, CW-023), an issue (`test_10_…`, `"10 §2 …"`,
 `"issue 11 …"`) or a section of seed 004 (`seed_6_2_…`). A test that cites nothing inherits the IDs
 of its `@Suite`. It is written between the BEGIN/END markers of docs/REQUIREMENTS.md.
 
-`--check` also verifies that every repository path written in backticks in docs/REQUIREMENTS.md and
-docs/ARCHITECTURE.md (`Sources/…`, `Tests/…`, `scripts/…`, `docs/…`, `Fixtures/…`, and the short
-forms `Client/…`, `Server/…`, `LatchServerTests/…`) exists, that every `LATCH_*` variable the
-sources read is named in docs/ARCHITECTURE.md, and that every section a comment, test or document
-cites exists: `STYLE §N` in docs/STYLE.md, `seed NNN §X.Y` (and `seed §X.Y`, meaning seed 004) in
-the seed documents (../shared/seeds, skipped with a note when that folder is not beside the repo).
+`--check` runs every check below; each is one function with its own docstring:
+
+- `stale_index`: the generated index differs from what the tests say.
+- `missing_paths`: a repository path written in backticks in REQUIREMENTS.md or ARCHITECTURE.md
+  (`Sources/…`, `Tests/…`, `scripts/…`, `docs/…`, `Fixtures/…`, and the short forms `Client/…`,
+  `Server/…`, `LatchServerTests/…`) does not exist.
+- `missing_sections`: a cited `STYLE §N` that docs/STYLE.md lacks, or `seed NNN §X.Y` (`seed §X.Y` means
+  seed 004) that the seed documents lack (../shared/seeds; skipped with a note when it is not beside
+  the repository).
+- `duplicate_ids`: two rows of REQUIREMENTS.md's tables have the same ID (first cell).
+- `open_rows_with_tests`: a row that is wholly open while tests cite it. A row is wholly open when its
+  "What it means" cell says `Open.` or `Open (…)`, that is the word Open not followed by a colon; a row
+  that says `Open: X` (or `open: X`) is finished except X, and is not checked. A test cites a row with
+  a SPEC ID (A3, CW-023) when the index lists it under that ID; it cites `Issue N §M` when its function
+  name starts `test_N_M_` or `issueN_M_`, or its display name `N §M`, `issue N §M` or `test_N_M`
+  (`Issue N §M–§K` covers sections M to K); it cites a row `Issue N` (no section, or a label such as
+  `Issue 19 (SDK, CLI)`) when it names issue N at all.
+- `leftover_issue_markers`: a `*(issue N …)*` marker (work announced for an issue) in docs/*.md or
+  README.md; once the issue is done the sentence must say what the code does.
+- `operation_counts`: a number of operations written in docs/*.md or README.md ("71 operations", also
+  across a line break) that differs from the operations of Sources/LatchServer/OpenAPI/openapi.json
+  (each method under each path).
+- `missing_folders`: a direct subfolder of Sources/LatchClient or Sources/LatchServer that no folder
+  table of ARCHITECTURE.md names. A folder is named when the first cell of a table row holds it in
+  backticks, in full (`Sources/LatchClient/Session/`) or, within section 3 (LatchServer) or section 9
+  (LatchClient), in short (`Accounts/`).
+- `configuration_variables`: a `LATCH_*` variable the code reads (a `"LATCH_…"` string literal in
+  Sources/, except the test suite's `LATCH_TEST_*`) that the configuration reference does not name, or
+  a variable the reference names that appears nowhere in Sources/, Tests/, scripts/ or .ci/. The
+  reference is docs/CONFIGURATION.md when it exists, else README.md's "## Configuration" section.
+- `enum_lists`: a list of enum cases in a document that differs from the Swift enum's. A list is marked
+  with an HTML comment naming the enum and its file, and ends at `<!-- /enum -->`:
+
+      <!-- enum: LatchErrorCode in Sources/LatchCore/Errors/LatchErrorCode.swift -->
+      | code | status | … |          (or prose: `a`, `b` and `c`)
+      <!-- /enum -->
+
+  Between the two, every backticked word is a listed case, except in a table, where only the first
+  cell of each row counts. When the list writes its cases as `.name`, only such words count and they are
+  compared with the case names; otherwise every word is compared with the raw values (a case without one
+  has its name as raw value, as in Swift). The set must be equal: no
+  case missing, none extra, none twice. The enum is read from the Swift source by a regular expression
+  (`case` lines at the enum's top level); a nested enum is named by its last part (`GrantType`).
 """
 import os
 import re
@@ -29,7 +66,7 @@ END = "<!-- END TEST INDEX -->"
 
 SPEC_ID = re.compile(r"(?<![A-Za-z0-9])([A-D](?:1[0-2]|[1-9]))(?![0-9])")
 CW = re.compile(r"CW-023")
-ISSUE_NUMBER = r"([12][0-9])"  # issues 10–29
+ISSUE_NUMBER = r"([1-3][0-9])"  # issues 10–39
 ISSUE = [
     re.compile(r"^test_" + ISSUE_NUMBER + r"(?:_|$)"),    # function test_12_metricsAreOffByDefault
     re.compile(r"^issue_?" + ISSUE_NUMBER + r"(?:_|$)"),  # function issue11_fifthConsecutiveFailure…
@@ -127,7 +164,7 @@ def scan_tests():
         tags = tags_in(function, display)
         if not tags:
             tags = {t for t in tags_in("", suite) if not t.startswith("seed")}
-        result.append((path, function, tags))
+        result.append((path, function, display, tags))
     return result
 
 
@@ -145,7 +182,7 @@ def sort_key(tag):
 def render(rows):
     by_tag = defaultdict(lambda: defaultdict(list))
     untagged = defaultdict(list)
-    for path, function, tags in rows:
+    for path, function, _, tags in rows:
         if not tags:
             untagged[path].append(function)
         for tag in tags:
@@ -205,21 +242,6 @@ def missing_paths():
     return missing
 
 
-def unnamed_variables():
-    """`LATCH_*` names that Sources/ reads but docs/ARCHITECTURE.md does not mention."""
-    architecture = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
-    if not os.path.exists(architecture):
-        return []
-    text = open(architecture, encoding="utf-8").read()
-    names = set()
-    for root, _, files in os.walk(os.path.join(ROOT, "Sources")):
-        for name in files:
-            if name.endswith(".swift"):
-                names.update(re.findall(r'"(LATCH_[A-Z0-9_]+)"', open(os.path.join(root, name), encoding="utf-8").read()))
-    return [f"docs/ARCHITECTURE.md: does not name {name} (read in Sources/)" for name in sorted(names)
-            if not re.search(r"`" + name + r"`", text)]
-
-
 SEEDS = os.path.join(ROOT, "..", "shared", "seeds")
 STYLE = os.path.join(ROOT, "docs", "STYLE.md")
 CITED_STYLE = re.compile(r"\bSTYLE(?:\.md)? §([0-9]+)")
@@ -267,14 +289,264 @@ def missing_sections():
     return missing
 
 
+def relative(path):
+    return os.path.relpath(path, ROOT)
+
+
+def line_of(text, offset):
+    return text.count("\n", 0, offset) + 1
+
+
+def requirement_rows():
+    """[(line number, ID, "What it means" cell)] of the hand-written tables of REQUIREMENTS.md."""
+    rows = []
+    for number, line in enumerate(open(DOC, encoding="utf-8"), 1):
+        if line.startswith(BEGIN):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) < 2 or cells[0] in ("ID", "Section") or set(cells[0]) <= set("-: "):
+            continue
+        rows.append((number, cells[0], cells[1]))
+    return rows
+
+
+def duplicate_ids():
+    """Two rows of REQUIREMENTS.md's tables with the same ID."""
+    first, problems = {}, []
+    for number, rid, _ in requirement_rows():
+        if rid in first:
+            problems.append(f"docs/REQUIREMENTS.md:{number}: duplicate requirement ID \"{rid}\" "
+                            f"(first at line {first[rid]})")
+        else:
+            first[rid] = number
+    return problems
+
+
+ISSUE_SECTION_FUNCTION = re.compile(r"^(?:test_|issue_?)([1-3][0-9])_([0-9]+)_")
+ISSUE_SECTION_DISPLAY = re.compile(r"^(?:[Ii]ssue |test_)?([1-3][0-9])(?: §|_)([0-9]+)\b")
+WHOLLY_OPEN = re.compile(r"(?:^|[.;]\s)Open(?:\.|\s*\(|\s*$)")
+
+
+def cites_row(rid, function, display, tags):
+    """Whether a test (function name, display name, index tags) cites a REQUIREMENTS.md row ID."""
+    issue = re.match(r"Issue ([0-9]+)(?: §([0-9]+)(?:\s*[–-]\s*§([0-9]+))?)?", rid)
+    if not issue:
+        return rid in tags
+    number = issue.group(1)
+    if "I" + number not in tags:
+        return False
+    if not issue.group(2):
+        return True
+    sections = range(int(issue.group(2)), int(issue.group(3) or issue.group(2)) + 1)
+    for pattern, name in ((ISSUE_SECTION_FUNCTION, function), (ISSUE_SECTION_DISPLAY, display)):
+        match = pattern.match(name)
+        if match and match.group(1) == number and int(match.group(2)) in sections:
+            return True
+    return False
+
+
+def open_rows_with_tests(tests):
+    """Wholly open rows of REQUIREMENTS.md (`Open.`, `Open (…)`, not `Open: …`) that tests cite."""
+    problems = []
+    for number, rid, meaning in requirement_rows():
+        if not WHOLLY_OPEN.search(meaning):
+            continue
+        citing = sorted({function for _, function, display, tags in tests if cites_row(rid, function, display, tags)})
+        if citing:
+            shown = ", ".join(citing[:3]) + (f" and {len(citing) - 3} more" if len(citing) > 3 else "")
+            problems.append(f"docs/REQUIREMENTS.md:{number}: \"{rid}\" is marked Open but {len(citing)} tests "
+                            f"cite it ({shown}); say what is done, or what exactly stays open (\"Open: …\")")
+    return problems
+
+
+def document_files():
+    """docs/*.md and README.md."""
+    docs = os.path.join(ROOT, "docs")
+    return sorted(os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md")) + [os.path.join(ROOT, "README.md")]
+
+
+ISSUE_MARKER = re.compile(r"\*\((?:issue|Issue) [0-9]+[^)]*\)\*")
+
+
+def leftover_issue_markers():
+    """`*(issue N …)*` markers (work an issue was to do) left in docs/*.md or README.md."""
+    problems = []
+    for path in document_files():
+        for number, line in enumerate(open(path, encoding="utf-8"), 1):
+            for marker in ISSUE_MARKER.findall(line):
+                problems.append(f"{relative(path)}:{number}: leftover marker {marker}: say what the code does now")
+    return problems
+
+
+OPENAPI = os.path.join(ROOT, "Sources", "LatchServer", "OpenAPI", "openapi.json")
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+OPERATION_COUNT = re.compile(r"\b([0-9][0-9,]*)\s+(?:HTTP\s+|API\s+)?operations\b")
+
+
+def operation_counts():
+    """Numbers of operations in docs/*.md or README.md that differ from openapi.json's."""
+    import json
+    document = json.load(open(OPENAPI, encoding="utf-8"))
+    count = sum(1 for item in document["paths"].values() for method in item if method in HTTP_METHODS)
+    problems = []
+    for path in document_files():
+        text = open(path, encoding="utf-8").read()
+        for match in OPERATION_COUNT.finditer(text):
+            if int(match.group(1).replace(",", "")) != count:
+                problems.append(f"{relative(path)}:{line_of(text, match.start())}: says \"{' '.join(match.group(0).split())}\", "
+                                f"but {relative(OPENAPI)} has {count} operations")
+    return problems
+
+
+def missing_folders():
+    """Direct subfolders of Sources/LatchClient and Sources/LatchServer that ARCHITECTURE.md's folder tables lack."""
+    architecture = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+    named, section = set(), ""
+    for line in open(architecture, encoding="utf-8"):
+        heading = re.match(r"## ([0-9]+)\.", line)
+        if heading:
+            section = heading.group(1)
+        if not line.startswith("|"):
+            continue
+        first = line.strip().strip("|").split("|")[0]
+        for token in re.findall(r"`([^`]+)`", first):
+            token = token.rstrip("/")
+            if token.startswith(("Sources/LatchClient/", "Sources/LatchServer/")):
+                named.add(token)
+            elif section == "3" and "/" not in token:
+                named.add("Sources/LatchServer/" + token)
+            elif section == "9" and "/" not in token:
+                named.add("Sources/LatchClient/" + token)
+    problems = []
+    for module in ("LatchClient", "LatchServer"):
+        top = os.path.join(ROOT, "Sources", module)
+        for name in sorted(os.listdir(top)):
+            folder = f"Sources/{module}/{name}"
+            if os.path.isdir(os.path.join(top, name)) and folder not in named:
+                problems.append(f"docs/ARCHITECTURE.md: no folder table names `{folder}/` "
+                                f"({'section 9' if module == 'LatchClient' else 'section 3'})")
+    return problems
+
+
+def swift_files(*tops):
+    for top in tops:
+        for root, _, names in os.walk(os.path.join(ROOT, top)):
+            for name in names:
+                yield os.path.join(root, name)
+
+
+def configuration_variables():
+    """`LATCH_*` variables read in Sources/ but not in the configuration reference, and the reverse."""
+    reference = os.path.join(ROOT, "docs", "CONFIGURATION.md")
+    if os.path.exists(reference):
+        text = open(reference, encoding="utf-8").read()
+        where, offset = relative(reference), 0
+    else:
+        reference = os.path.join(ROOT, "README.md")
+        readme = open(reference, encoding="utf-8").read()
+        start = readme.find("\n## Configuration")
+        if start < 0:
+            return ["README.md: has no \"## Configuration\" section and docs/CONFIGURATION.md does not exist"]
+        following = readme.find("\n## ", start + 1)
+        text = readme[start:following if following > 0 else len(readme)]
+        where, offset = "README.md", line_of(readme, start + 1) - 1
+    documented = {}
+    for match in re.finditer(r"\bLATCH_[A-Z0-9_]*[A-Z0-9]\b", text):
+        documented.setdefault(match.group(0), offset + line_of(text, match.start()))
+    read = {}
+    for path in swift_files("Sources"):
+        if path.endswith(".swift"):
+            source = open(path, encoding="utf-8").read()
+            for match in re.finditer(r'"(LATCH_[A-Z0-9_]+)"', source):
+                if not match.group(1).startswith("LATCH_TEST_"):
+                    read.setdefault(match.group(1), f"{relative(path)}:{line_of(source, match.start())}")
+    anywhere = ""
+    for path in swift_files("Sources", "Tests", "scripts", ".ci"):
+        if path.endswith((".swift", ".py", ".sh", ".lua", ".go", ".js")) or os.path.basename(path) == "run":
+            anywhere += open(path, encoding="utf-8", errors="replace").read()
+    problems = [f"{read[name]}: reads {name}, which {where} does not document" for name in sorted(read) if name not in documented]
+    problems += [f"{where}:{line}: documents {name}, which no code in Sources/, Tests/, scripts/ or .ci/ reads"
+                 for name, line in sorted(documented.items()) if not re.search(r"\b" + name + r"\b", anywhere)]
+    return problems
+
+
+def swift_enum(path, name):
+    """{case name: raw value} of `enum name` in a Swift file (top-level `case` lines only), or None."""
+    source = open(path, encoding="utf-8").read()
+    declaration = re.search(r"\benum\s+" + re.escape(name) + r"\b[^{]*\{", source)
+    if not declaration:
+        return None
+    cases, depth = {}, 1
+    for line in source[declaration.end():].split("\n"):
+        code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line.split("//")[0])
+        if depth == 1:
+            match = re.match(r"\s*(?:indirect\s+)?case\s+(.*)", line.split("//")[0])
+            if match:
+                for item in re.split(r",(?![^(]*\))", match.group(1)):
+                    part = re.match(r'\s*`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\([^)]*\))?\s*(?:=\s*"((?:[^"\\]|\\.)*)")?', item)
+                    if part:
+                        cases[part.group(1)] = part.group(2) if part.group(2) is not None else part.group(1)
+        depth += code.count("{") - code.count("}")
+        if depth <= 0:
+            break
+    return cases
+
+
+ENUM_MARKER = re.compile(r"<!--\s*enum:\s*([A-Za-z0-9_.]+)\s+in\s+(\S+)\s*-->")
+ENUM_END = "<!-- /enum -->"
+
+
+def enum_lists():
+    """Lists of enum cases in docs/*.md, marked `<!-- enum: Type in path -->` … `<!-- /enum -->`, that differ from the enum's."""
+    problems = []
+    for path in document_files():
+        text = open(path, encoding="utf-8").read()
+        for marker in ENUM_MARKER.finditer(text):
+            where = f"{relative(path)}:{line_of(text, marker.start())}"
+            type_name, source = marker.group(1).split(".")[-1], os.path.join(ROOT, marker.group(2))
+            end = text.find(ENUM_END, marker.end())
+            if end < 0:
+                problems.append(f"{where}: the enum list of {marker.group(1)} has no {ENUM_END}")
+                continue
+            cases = swift_enum(source, type_name) if os.path.exists(source) else None
+            if cases is None:
+                problems.append(f"{where}: no enum {type_name} in {marker.group(2)}")
+                continue
+            listed = []
+            for line in text[marker.end():end].split("\n"):
+                if line.lstrip().startswith("|"):
+                    cells = line.strip().strip("|").split("|")
+                    if set(cells[0].strip()) <= set("-: "):
+                        continue
+                    line = cells[0]
+                listed += re.findall(r"`([^`]+)`", line)
+            by_name = any(word.startswith(".") for word in listed)
+            if by_name:
+                listed = [word for word in listed if word.startswith(".")]
+            expected = set(cases) if by_name else set(cases.values())
+            words = [w.lstrip(".").split("(")[0] for w in listed]
+            missing = sorted(expected - set(words))
+            extra = sorted(set(words) - expected)
+            twice = sorted({w for w in words if words.count(w) > 1})
+            kind = "case names" if by_name else "raw values"
+            for label, values in (("lacks", missing), ("lists, but the enum has no", extra), ("lists twice", twice)):
+                if values:
+                    problems.append(f"{where}: the list of {marker.group(1)} ({kind}) {label} "
+                                    + ", ".join(values) + f" ({marker.group(2)})")
+    return problems
+
+
 def main():
     check = "--check" in sys.argv[1:]
     text = open(DOC, encoding="utf-8").read()
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < 0:
         sys.exit(f"{DOC}: the BEGIN/END markers of the test index are missing")
-    fresh = text[:start] + render(scan_tests()) + text[end + len(END):]
-    problems = missing_paths() + unnamed_variables() + missing_sections()
+    tests = scan_tests()
+    fresh = text[:start] + render(tests) + text[end + len(END):]
+    problems = (missing_paths() + missing_sections() + duplicate_ids() + open_rows_with_tests(tests)
+                + leftover_issue_markers() + operation_counts() + missing_folders() + configuration_variables()
+                + enum_lists())
     if check:
         if fresh != text:
             problems.insert(0, "docs/REQUIREMENTS.md: the test index is stale; run python3 scripts/docs/requirements_index.py")
@@ -284,7 +556,7 @@ def main():
     if fresh != text:
         open(DOC, "w", encoding="utf-8").write(fresh)
     for problem in problems:
-        print("missing path:", problem)
+        print(problem)
     sys.exit(1 if problems else 0)
 
 
