@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Runs the README's runnable shell blocks against a fresh development latchd (issue 22 §9).
+"""Runs the runnable shell blocks of README.md and docs/*.md against a fresh development latchd
+(issue 22 §9; issue 32 §1 moved most of them from the README into docs/).
 
   python3 scripts/ci/readme_blocks.py .build/debug/latchd [--list] [--only NAME]
 
 A block is runnable when the line before its ```sh fence is `<!-- readme-test: NAME -->` (an HTML
 comment: invisible on GitHub); `<!-- readme-test: NAME LATCH_X=value … -->` also gives that block's
 latchd those variables (a value naming a file of the repository, such as a policy file, is read from
-the repository's folder). Other blocks are prose and never run. For each runnable block, in
+the repository's folder). Other blocks are prose and never run. The files are read in a fixed order,
+README.md first, then docs/*.md sorted by name; a block's NAME is unique across them (`--only NAME`
+runs that one), and every message names the block's file and line. For each runnable block, in
 order, this script:
 
 - starts a fresh development latchd (the binary given, SQLite in a new temporary folder, a free
   loopback port, everything else at its defaults) and waits for `GET /health`;
 - runs the block with `bash -euo pipefail` in the repository's folder, with `LATCH_SERVER` (read by
-  the README's commands and by `latch`), `LATCH_PORT` and `LATCH_DATABASE_URL` of that latchd in the
+  the documents' commands and by `latch`), `LATCH_PORT` and `LATCH_DATABASE_URL` of that latchd in the
   environment, so `latchd admin …` / `latchd keys …` in a block act on the same database; the demo
   folder `/tmp/latch-demo` the blocks use is emptied first;
 - fails when any command of the block exits non-zero, or when the block's expectations are not met:
@@ -38,24 +41,45 @@ EXPECT = re.compile(r"^\s*#\s*⇒\s?(.*)$")
 DEMO = "/tmp/latch-demo"
 
 
-def blocks(readme):
-    """(name, line number, text, latchd's extra variables) of every marked ```sh block."""
-    lines = open(readme, encoding="utf-8").read().split("\n")
+def documents():
+    """The files whose blocks run, in their fixed order: README.md, then docs/*.md by name."""
+    docs = os.path.join(ROOT, "docs")
+    names = sorted(n for n in os.listdir(docs) if n.endswith(".md")) if os.path.isdir(docs) else []
+    return ["README.md"] + [os.path.join("docs", n) for n in names]
+
+
+def blocks(document):
+    """(name, "file:line" of the block's first line, text, latchd's extra variables) of every marked
+    ```sh block of one document (a path relative to the repository)."""
+    lines = open(os.path.join(ROOT, document), encoding="utf-8").read().split("\n")
     found = []
     for index, line in enumerate(lines):
         marker = MARKER.match(line)
         if not marker:
             continue
         if index + 1 >= len(lines) or not lines[index + 1].startswith("```sh"):
-            sys.exit(f"README.md:{index + 1}: readme-test marker not followed by a ```sh block")
+            sys.exit(f"{document}:{index + 1}: readme-test marker not followed by a ```sh block")
         end = next((j for j in range(index + 2, len(lines)) if lines[j].startswith("```")), None)
         if end is None:
-            sys.exit(f"README.md:{index + 2}: block never closed")
+            sys.exit(f"{document}:{index + 2}: block never closed")
         extra = dict(item.split("=", 1) for item in marker.group(2).split())
         for variable, value in extra.items():
             if os.path.exists(os.path.join(ROOT, value)):
                 extra[variable] = os.path.join(ROOT, value)
-        found.append((marker.group(1), index + 3, "\n".join(lines[index + 2:end]), extra))
+        found.append((marker.group(1), f"{document}:{index + 3}", "\n".join(lines[index + 2:end]), extra))
+    return found
+
+
+def all_blocks():
+    """The blocks of every document, in order; a name used twice stops the run (`--only` needs one)."""
+    found, seen = [], {}
+    for document in documents():
+        for block in blocks(document):
+            name, where = block[0], block[1]
+            if name in seen:
+                sys.exit(f"{where}: block name '{name}' is already used at {seen[name]}")
+            seen[name] = where
+            found.append(block)
     return found
 
 
@@ -76,7 +100,7 @@ def expectations(text):
     return steps
 
 
-def run_block(name, first_line, text, extra, binary):
+def run_block(name, where, text, extra, binary):
     folder = tempfile.mkdtemp(prefix=f"latch-readme-{name}-")
     shutil.rmtree(DEMO, ignore_errors=True)
     process, port, server_env = start_latchd(binary, folder, extra)
@@ -121,14 +145,14 @@ def run_block(name, first_line, text, extra, binary):
             unread = unread.split(text, 1)[1]
     shown = re.sub(r"@@readme-expect \d+@@\n?", "", output)
     if failures:
-        print(f"--- README block '{name}' (README.md:{first_line}) FAILED after {took:.0f} s")
+        print(f"--- block '{name}' ({where}) FAILED after {took:.0f} s")
         print(shown)
         for failure in failures:
             print("FAILED: " + failure)
         print("latchd's log: " + os.path.join(folder, "latchd.log"))
         return False
     checked = sum(len(expected) for _, expected in steps)
-    print(f"--- README block '{name}' (README.md:{first_line}): ok, {checked} answers checked, {took:.0f} s")
+    print(f"--- block '{name}' ({where}): ok, {checked} answers checked, {took:.0f} s")
     shutil.rmtree(folder, ignore_errors=True)
     return True
 
@@ -139,20 +163,20 @@ def main():
     parser.add_argument("--list", action="store_true", help="list the runnable blocks and exit")
     parser.add_argument("--only", help="run only the block of this name")
     args = parser.parse_args()
-    found = blocks(os.path.join(ROOT, "README.md"))
+    found = all_blocks()
     if args.list:
-        for name, line, text, _ in found:
-            print(f"{name} (README.md:{line}, {len(text.splitlines())} lines)")
+        for name, where, text, _ in found:
+            print(f"{name} ({where}, {len(text.splitlines())} lines)")
         return 0
     if not found:
-        print("no runnable README blocks found (<!-- readme-test: NAME --> before a ```sh fence)")
+        print("no runnable blocks found in README.md or docs/*.md (<!-- readme-test: NAME --> before a ```sh fence)")
         return 1
     selected = [b for b in found if args.only in (None, b[0])]
     if not selected:
-        print(f"no README block named {args.only}")
+        print(f"no block named {args.only} in README.md or docs/*.md")
         return 1
     binary = os.path.abspath(args.latchd)
-    passed = [run_block(name, line, text, extra, binary) for name, line, text, extra in selected]
+    passed = [run_block(name, where, text, extra, binary) for name, where, text, extra in selected]
     return 0 if all(passed) else 1
 
 
