@@ -16,7 +16,7 @@ struct Latchd: AsyncParsableCommand {
         abstract: "Latch's authentication server: reads the LATCH_* configuration, migrates the database, serves.",
         discussion: """
             Without a subcommand latchd serves. Every command reads its configuration from the LATCH_* \
-            environment variables (see the README); a bad value stops it with one line naming the variable.
+            environment variables (see docs/CONFIGURATION.md); a bad value stops it with one line naming the variable.
             Exit status: 0 done, 1 failed or refused (e.g. NOT_FOUND), 2 usage or configuration error, \
             3 not confirmed (admin delete).
             """,

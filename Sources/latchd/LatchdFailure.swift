@@ -4,7 +4,7 @@ import LatchServer
 /// How a latchd command ends other than successfully: one line (or the usage) for the operator, and
 /// the exit status.
 struct LatchdFailure: Error, Sendable {
-    /// The process's exit status (README, "Admin API and `latchd admin`").
+    /// The process's exit status (docs/OPERATIONS.md, "Admin API and `latchd admin`").
     enum Status: Int32, Sendable {
         /// The command failed, or the service refused it (e.g. `NOT_FOUND`).
         case failed = 1

@@ -9,7 +9,7 @@ struct PolicyCommandTests {
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/examples/exchange-policy.json")
 
-    @Test("30 §1 latchd admin policy prints the policy latchd runs (the README's example), defaults filled in")
+    @Test("30 §1 latchd admin policy prints the policy latchd runs (the example policy file), defaults filled in")
     func test_30_1_adminPolicyCommand() async throws {
         try await withLatchd(environment: ["LATCH_POLICY_FILE": Self.example.path]) { server in
             let run = try await server.run(["admin", "policy"])

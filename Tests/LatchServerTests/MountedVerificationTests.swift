@@ -41,7 +41,7 @@ struct MountedVerificationTests {
             )
             config.useLoadIndependentLimits()
             server = try await InProcessLatchd.start(config, clock: clock.latchClock) { latch, router in
-                // The embedding app's own route, added after Latch's (the README's example).
+                // The embedding app's own route, added after Latch's (the example of docs/EMBEDDING.md).
                 latch.routes(on: router).grouped(RequireSignedIn()).post("withdrawals") { req in
                     let withdrawal = try req.decodeJSON(Withdrawal.self)
                     let proof = try await req.redeemVerification(
