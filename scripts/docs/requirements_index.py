@@ -401,8 +401,8 @@ def operation_counts():
 def missing_folders():
     """Direct subfolders of Sources/LatchClient and Sources/LatchServer that ARCHITECTURE.md's folder tables lack."""
     architecture = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
-    named, section = set(), ""
-    for line in open(architecture, encoding="utf-8"):
+    named, section, table_line = set(), "", {}
+    for number, line in enumerate(open(architecture, encoding="utf-8"), 1):
         heading = re.match(r"## ([0-9]+)\.", line)
         if heading:
             section = heading.group(1)
@@ -411,6 +411,9 @@ def missing_folders():
         first = line.strip().strip("|").split("|")[0]
         for token in re.findall(r"`([^`]+)`", first):
             token = token.rstrip("/")
+            module = "LatchServer" if section == "3" else "LatchClient" if section == "9" else None
+            if module and (token.startswith(f"Sources/{module}/") or "/" not in token):
+                table_line.setdefault(module, number)
             if token.startswith(("Sources/LatchClient/", "Sources/LatchServer/")):
                 named.add(token)
             elif section == "3" and "/" not in token:
@@ -423,8 +426,8 @@ def missing_folders():
         for name in sorted(os.listdir(top)):
             folder = f"Sources/{module}/{name}"
             if os.path.isdir(os.path.join(top, name)) and folder not in named:
-                problems.append(f"docs/ARCHITECTURE.md: no folder table names `{folder}/` "
-                                f"({'section 9' if module == 'LatchClient' else 'section 3'})")
+                problems.append(f"docs/ARCHITECTURE.md:{table_line.get(module, 1)}: the folder table of {module} "
+                                f"does not name `{folder}/`")
     return problems
 
 
