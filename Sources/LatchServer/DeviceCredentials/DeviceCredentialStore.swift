@@ -15,6 +15,32 @@ struct DeviceCredentialStore: Sendable {
         try await DeviceCredential.query(on: database).filter(\.$userID == user).sort(\.$createdAt).all()
     }
 
+    /// What a verification offers of a bound key: its id, whether App Attest vouches for it, and its
+    /// provenance (issue 28 §2).
+    struct Offered: Sendable, Equatable {
+        let id: UUID
+        let attested: Bool
+        let provenance: FactorSeasoning.Provenance
+    }
+
+    /// The user's keys as a verification offers them, oldest first: one direct statement of four columns
+    /// (issue 29 §2's hot read; the whole model with its App Attest fields is not needed to offer a key).
+    func offered(of user: UUID, on database: any Database) async throws -> [Offered] {
+        try await database.sql.raw(
+            """
+            SELECT id, created_at, session_id, app_attest_public_key IS NOT NULL AS attested FROM device_credentials
+            WHERE user_id = \(bind: user) ORDER BY created_at
+            """
+        ).all().map { row in
+            Offered(
+                id: try row.decode(column: "id", as: UUID.self),
+                attested: try row.decode(column: "attested", as: Bool.self),
+                provenance: .init(
+                    addedAt: try row.decode(column: "created_at", as: Double.self),
+                    session: try row.decode(column: "session_id", as: UUID?.self)))
+        }
+    }
+
     /// Key `id`, if it is `user`'s (any user's when `user` is nil).
     func find(_ id: UUID, of user: UUID? = nil, on database: any Database) async throws -> DeviceCredential? {
         guard let credential = try await DeviceCredential.find(id, on: database) else { return nil }
@@ -72,8 +98,10 @@ struct DeviceCredentialStore: Sendable {
 
     /// Records a use of the key at `now`.
     func markUsed(_ credential: DeviceCredential, now: Double, on database: any Database) async throws {
+        try await database.sql.raw(
+            "UPDATE device_credentials SET last_used_at = \(bind: now) WHERE id = \(bind: credential.requireID())"
+        ).run()
         credential.lastUsedAt = now
-        try await credential.save(on: database)
     }
 
     /// Removes the key and its pending challenges.

@@ -150,23 +150,26 @@ struct VerificationService: Sendable {
         if !passed.isEmpty {
             try await latch.verifications.retireChallenges(of: id, now: now, on: db)
         }
+        guard let factors = try await AccountFactors.read(of: caller.user, on: db) else {
+            throw LatchError.sessionExpired
+        }
         // A held action is answered only by factors older than the hold (issue 28 §2).
-        let seasoning = try await FactorSeasoning.forHeldAction(action, of: caller.user, latch: latch, now: now, on: db)
-        func seasoned(_ kind: VerificationMethodKind) async throws -> Bool {
-            try await seasoning?.admits(kind, of: caller.user, on: db) ?? true
+        let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: now)
+        func has(_ kind: VerificationMethodKind) -> Bool {
+            factors.provenance(of: kind) != nil && seasoning?.admits(kind, of: factors) ?? true
         }
         var offers: [VerificationMethodOffer] = []
         if open(.biometric) {
             // An action asking for an attested device (issue 31 §2) offers only keys App Attest vouches for.
             let attestedOnly = latch.config.verificationPolicy.policy(of: action).attestedDevice
-            let credentials = try await latch.deviceCredentials.all(of: caller.user, on: db).filter {
+            let credentials = try await latch.deviceCredentials.offered(of: caller.user, on: db).filter {
                 (!attestedOnly || $0.attested) && seasoning?.mayAnswerHeldAction($0.provenance) ?? true
             }
             if !credentials.isEmpty {
                 let challenge = try await latch.challenges.create(verification: id, now: now, on: db)
                 offers.append(
                     VerificationMethodOffer(
-                        type: .biometric, credentialIds: credentials.compactMap { $0.id?.uuidString.lowercased() },
+                        type: .biometric, credentialIds: credentials.map { $0.id.uuidString.lowercased() },
                         challengeId: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge))
             }
         }
@@ -177,16 +180,8 @@ struct VerificationService: Sendable {
         {
             offers.append(passkey)
         }
-        if open(.totp), try await latch.totp.isActive(user: caller.user, on: db), try await seasoned(.totp) {
-            offers.append(VerificationMethodOffer(type: .totp))
-        }
-        if open(.fundPassword), try await FundPassword.find(caller.user, on: db) != nil,
-            try await seasoned(.fundPassword)
-        {
-            offers.append(VerificationMethodOffer(type: .fundPassword))
-        }
-        if open(.emailCode), try await User.find(caller.user, on: db)?.email != nil, try await seasoned(.emailCode) {
-            offers.append(VerificationMethodOffer(type: .emailCode))
+        for kind in [VerificationMethodKind.totp, .fundPassword, .emailCode] where open(kind) && has(kind) {
+            offers.append(VerificationMethodOffer(type: kind))
         }
         return offers
     }
@@ -246,13 +241,19 @@ struct VerificationService: Sendable {
         // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
         guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
         guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let factors = try await AccountFactors.read(of: caller.user, on: db) else {
+            throw LatchError.sessionExpired
+        }
         // A held action is answered only by factors older than the hold (issue 28 §2), also when asked
         // for by a factor that was not offered.
-        let seasoning = try await FactorSeasoning.forHeldAction(
-            action, of: caller.user, latch: latch, now: seconds, on: db)
-        guard try await seasoning?.admits(answer.method, of: caller.user, on: db) ?? true else {
+        let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: seconds)
+        guard seasoning?.admits(answer.method, of: factors) ?? true else {
             throw LatchError.invalid("method", ["not_offered"])
+        }
+        // The account, for the checks of a secret (its ladder and who is told).
+        func owner() async throws -> User {
+            guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+            return user
         }
 
         let result: GuardedCheck
@@ -268,7 +269,7 @@ struct VerificationService: Sendable {
         case .totp(let code):
             var used: TOTPService.UsedCode?
             result = try await secretGuard.checkTOTP(
-                of: caller.user, owner: user, session: caller.session, failureEvent: .verificationFailed
+                of: caller.user, owner: try await owner(), session: caller.session, failureEvent: .verificationFailed
             ) {
                 used = try await latch.totp.check(code, user: caller.user, now: now, on: db)
                 return used != nil
@@ -283,12 +284,13 @@ struct VerificationService: Sendable {
             }
             // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
             result = try await secretGuard.checkFundPassword(
-                candidate, against: fund.passwordHash, of: caller.user, owner: user, session: caller.session)
+                candidate, against: fund.passwordHash, of: caller.user, owner: try await owner(),
+                session: caller.session)
         case .emailCode(let code):
             guard let codeID = attempt.emailCodeID else { throw LatchError.invalid("code", ["not_sent"]) }
             // Wrong codes count against the address's budget of codes (AUTH_003 / AUTH_002).
             _ = try await secretGuard.checkEmailCode(
-                code, purpose: .verification, id: codeID, owner: user, tell: .codeAddress)
+                code, purpose: .verification, id: codeID, owner: try await owner(), tell: .codeAddress)
             result = .matched
         }
 
