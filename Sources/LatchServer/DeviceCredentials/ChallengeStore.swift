@@ -13,7 +13,15 @@ struct ChallengeStore: Sendable {
         challenge.credentialID = credential
         challenge.verificationID = verification
         challenge.expiresAt = now + SignatureChallenge.lifetime
-        try await challenge.create(on: database)
+        // A direct statement: a verification's biometric offer and every sign-in by a device key make one
+        // (issue 29 §3: Fluent's create reflects over the model's fields each time).
+        try await database.sql.raw(
+            """
+            INSERT INTO signature_challenges (id, challenge, credential_id, verification_id, expires_at)
+            VALUES (\(bind: challenge.id), \(bind: challenge.challenge), \(bind: credential), \(bind: verification),
+              \(bind: challenge.expiresAt))
+            """
+        ).run()
         return challenge
     }
 

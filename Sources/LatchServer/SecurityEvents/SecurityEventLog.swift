@@ -1,5 +1,7 @@
 import FluentKit
 import Foundation
+import LatchCore
+import SQLKit
 
 /// Records security events (sign-ins, failures, locks, resets, revocations, replays). Failures that
 /// strangers can cause are counted, one row per account, kind and hour (`recordAggregated`).
@@ -11,8 +13,14 @@ struct SecurityEventLog: Sendable {
         if Self.aggregatedKinds.contains(kind) {
             return try await recordAggregated(kind, user: user, session: session, ip: ip, now: now, on: database)
         }
-        try await SecurityEvent(
-            userID: user, kind: kind, sessionID: session, ip: ip, createdAt: now, actor: actor, detail: detail
-        ).create(on: database)
+        // A direct statement: every request that changes something records an event, and Fluent's create
+        // reflects over the model's fields each time (issue 29 §3's verification profile).
+        try await database.sql.raw(
+            """
+            INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, actor, detail)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), \(bind: session), \(bind: ip), \(bind: now),
+              \(bind: actor), \(bind: detail))
+            """
+        ).run()
     }
 }
