@@ -27,7 +27,8 @@ extension LatchApplication {
             AddNewDeviceNoticeSetting(),
             CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind),
             AddContainmentByConstruction(),
-            AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt()
+            AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt(),
+            AddChallengeIndexes()
         ]
     }
 
