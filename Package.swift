@@ -13,8 +13,8 @@ let package = Package(
         .executable(name: "latch", targets: ["latch"])
     ],
     // The trait `Server` (on by default) holds every server dependency: `swift run latchd` and `swift test`
-    // work as before, and an app that adds the package with `traits: []` for `LatchClient` resolves
-    // only swift-crypto and swift-argument-parser (Fixtures/ClientConsumer proves it, see README).
+    // work as before, and an app that adds the package with `traits: []` for `LatchClient` resolves none
+    // of the server's packages (`scripts/ci/client-consumer.sh` builds Fixtures/ClientConsumer and checks it).
     traits: [
         .trait(
             name: "Server",
