@@ -153,6 +153,11 @@ public final class LatchApplication: Service, Sendable {
                     endpoint: endpoint, services: latch, database: database, logger: logger),
                 "Apple revocation retries")
         }
+        if config.runsBackgroundTasks {
+            add(
+                ExpiredVerificationRows.task(services: latch, database: database, logger: logger),
+                "expired verification rows")
+        }
         if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
             add(NoticeDigestFlusher.task(services: latch, database: database, logger: logger), "notice digests")
         }
