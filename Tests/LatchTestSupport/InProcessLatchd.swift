@@ -33,7 +33,7 @@ public struct InProcessLatchd: Sendable {
     /// `baseURL` as a URL.
     public var url: URL { URL(string: baseURL)! }
 
-    public enum StartError: Error { case noPort }
+    public enum StartError: Error { case noPort, noMetricsPort }
 
     /// The logger of a test's server: notices and worse, on standard error.
     public static var defaultLogger: Logger {
@@ -72,14 +72,28 @@ public struct InProcessLatchd: Sendable {
             do { try await group.run() } catch { logger.error("test server stopped: \(error)") }
         }
         var waiting = ports.makeAsyncIterator()
-        guard let port = await waiting.next() ?? nil else {
+        let port = await waiting.next() ?? nil
+        // The metrics listener is a service of its own beside the HTTP server and binds in its own time: the
+        // server is started once both listen (a test read `metricsPort` as nil on a loaded CI machine).
+        let metricsBound = try await Self.waitForMetricsListener(of: latch, configured: config.metricsPort != nil)
+        guard let port, metricsBound else {
             await group.triggerGracefulShutdown()
             await running.value
             await latch.shutdown()
-            throw StartError.noPort
+            throw port == nil ? StartError.noPort : StartError.noMetricsPort
         }
         return InProcessLatchd(
             app: latch, baseURL: "http://127.0.0.1:\(port)", group: group, running: running, responder: responder)
+    }
+
+    /// Whether `latch`'s metrics listener, when one is `configured`, listens within 60 s.
+    private static func waitForMetricsListener(of latch: LatchApplication, configured: Bool) async throws -> Bool {
+        guard configured else { return true }
+        for _ in 0..<6_000 {
+            if latch.metricsPort != nil { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     /// Stops serving (in-flight requests finish) and shuts the application down (database, queues).
