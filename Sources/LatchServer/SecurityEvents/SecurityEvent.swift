@@ -25,20 +25,6 @@ final class SecurityEvent: Model, @unchecked Sendable {
 
     init() {}
 
-    init(
-        userID: UUID?, kind: Kind, sessionID: UUID?, ip: String?, createdAt: Double, actor: String? = nil,
-        detail: String? = nil
-    ) {
-        self.id = UUID()
-        self.userID = userID
-        self.type = kind.rawValue
-        self.sessionID = sessionID
-        self.ip = ip
-        self.createdAt = createdAt
-        self.actor = actor
-        self.detail = detail
-    }
-
     var info: SecurityEventInfo {
         SecurityEventInfo(
             id: id?.uuidString.lowercased() ?? "", type: type, sessionId: sessionID?.uuidString.lowercased(), ip: ip,
