@@ -141,18 +141,19 @@ struct VerificationService: Sendable {
 
     /// The offers of the kinds `plan` lets count and that have not passed yet, each only when the caller
     /// has it: biometric > passkey > totp > fund_password > email_code. Challenges of earlier offers of
-    /// this verification are retired first, so each offer signs exactly one live challenge.
+    /// this verification are retired first, so each offer signs exactly one live challenge. An attempt passes
+    /// the account's factors it already read (`known`), so they are read once per request.
     private func offers(
-        for id: UUID, action: String, digest: String, plan: VerificationPlan, passed: [VerificationMethodKind]
+        for id: UUID, action: String, digest: String, plan: VerificationPlan, passed: [VerificationMethodKind],
+        factors known: AccountFactors? = nil
     ) async throws -> [VerificationMethodOffer] {
         func open(_ kind: VerificationMethodKind) -> Bool { plan.allows(kind) && !passed.contains(kind) }
         let now = latch.clock.epochSeconds
         if !passed.isEmpty {
             try await latch.verifications.retireChallenges(of: id, now: now, on: db)
         }
-        guard let factors = try await AccountFactors.read(of: caller.user, on: db) else {
-            throw LatchError.sessionExpired
-        }
+        let read = if let known { known } else { try await AccountFactors.read(of: caller.user, on: db) }
+        guard let factors = read else { throw LatchError.sessionExpired }
         // A held action is answered only by factors older than the hold (issue 28 §2).
         let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: now)
         func has(_ kind: VerificationMethodKind) -> Bool {
@@ -321,7 +322,8 @@ struct VerificationService: Sendable {
             try await latch.events.record(
                 .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds,
                 detail: "factor \(passed.count) of \(attempt.plan.requiredFactors): \(answer.method.rawValue)", on: db)
-            let offers = try await offers(for: id, action: action, digest: digest, plan: attempt.plan, passed: passed)
+            let offers = try await offers(
+                for: id, action: action, digest: digest, plan: attempt.plan, passed: passed, factors: factors)
             return .needsAnotherFactor(
                 VerificationProgress(
                     remainingFactors: attempt.plan.requiredFactors - passed.count, passed: passed, methods: offers))
