@@ -204,11 +204,14 @@ struct DPoPBindingTests {
     }
 
     @Test(
-        "31 §1 the token endpoint's jti is single use on every instance (behind a trusted proxy's forwarded host)",
+        "31 §1 the token endpoint's jti is single use on every instance (behind a trusted proxy, at a public origin)",
         arguments: TestDatabase.all)
     func test_31_1_tokenEndpointJTIIsSharedByInstances(database: TestDatabase) async throws {
         let clock = TestClock()
-        let proxied: (inout LatchConfig) -> Void = { $0.trustedProxies = TrustedProxies(parsing: "127.0.0.1")! }
+        let proxied: (inout LatchConfig) -> Void = {
+            $0.trustedProxies = TrustedProxies(parsing: "127.0.0.1")!
+            $0.publicOrigins = ["https://auth.example.com"]
+        }
         let first = try await TestServer.start(database, clock: clock, adjust: proxied)
         let second = try await TestServer.start(
             database, clock: clock, sharing: first.location, secretKey: first.secretKey, adjust: proxied)
@@ -231,11 +234,12 @@ struct DPoPBindingTests {
         let replayed = try await second.send(.POST, "/v1/token", json: body, headers: forwarded)
         #expect(replayed.status == 400)
         #expect(replayed.reasons == ["replayed"])
-        // Without the forwarded headers the same proof names another URI.
+        // The origin is latchd's configured one (issue 41 §2 D1), not the forwarded headers': a fresh proof
+        // for it passes without them.
         let direct = try await second.send(
             .POST, "/v1/token", json: body,
             headers: [("DPoP", try key.proof("POST", "https://auth.example.com/v1/token", now: clock.now))])
-        #expect(direct.reasons == ["wrong_htu"])
+        #expect(direct.status == 200, "\(direct.text)")
     }
 
     @Test(
@@ -268,7 +272,7 @@ struct DPoPBindingTests {
     }
 
     @Test(
-        "31 §1 server nonces (LATCH_DPOP_NONCE=1): missing or stale refused with a fresh DPoP-Nonce; any instance's accepted",
+        "31 §1 server nonces (LATCH_DPOP_NONCE=1): missing or stale refused with a fresh DPoP-Nonce; only the minting instance's accepted",
         arguments: TestDatabase.all)
     func test_31_1_serverNonces(database: TestDatabase) async throws {
         let clock = TestClock()
@@ -292,10 +296,18 @@ struct DPoPBindingTests {
             "grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9",
             "device": TestServer.testDevice
         ]
-        // The first instance's nonce, at the second instance.
-        let signedIn = try await second.send(
+        // The first instance's nonce is not the second's (issue 41 §2 D2): it asks for its own.
+        let elsewhere = try await second.send(
             .POST, "/v1/token", json: body,
             headers: [("DPoP", try key.proof("POST", second.baseURL + "/v1/token", now: clock.now, nonce: nonce))])
+        #expect(elsewhere.errorCode == "USE_DPOP_NONCE", "\(elsewhere.text)")
+        let secondNonce = try #require(elsewhere.headers.first(name: "DPoP-Nonce"))
+        #expect(secondNonce != nonce)
+        let signedIn = try await second.send(
+            .POST, "/v1/token", json: body,
+            headers: [
+                ("DPoP", try key.proof("POST", second.baseURL + "/v1/token", now: clock.now, nonce: secondNonce))
+            ])
         try #require(signedIn.status == 200, "\(signedIn.text)")
         let token = try signedIn.decode(TokenResponse.self).accessToken
 
@@ -304,14 +316,15 @@ struct DPoPBindingTests {
         #expect(resource.errorCode == "USE_DPOP_NONCE")
         #expect(resource.headers.first(name: "WWW-Authenticate") == #"DPoP error="use_dpop_nonce", algs="ES256""#)
         let withNonce = try key.proof(
-            "GET", second.baseURL + "/v1/me", now: clock.now, accessToken: token, nonce: nonce)
+            "GET", second.baseURL + "/v1/me", now: clock.now, accessToken: token, nonce: secondNonce)
         #expect(try await second.getBound("/v1/me", token: token, key: key, proof: withNonce).status == 200)
 
         clock.advance(by: 2 * DPoPNonces.window + 1)
-        let stale = try key.proof("GET", second.baseURL + "/v1/me", now: clock.now, accessToken: token, nonce: nonce)
+        let stale = try key.proof(
+            "GET", second.baseURL + "/v1/me", now: clock.now, accessToken: token, nonce: secondNonce)
         let refused = try await second.getBound("/v1/me", token: token, key: key, proof: stale)
         #expect(refused.errorCode == "USE_DPOP_NONCE")
-        #expect(refused.headers.first(name: "DPoP-Nonce") != nonce)
+        #expect(refused.headers.first(name: "DPoP-Nonce") != secondNonce)
     }
 
     @Test("31 §1 LATCH_DPOP and LATCH_DPOP_NONCE are read strictly")

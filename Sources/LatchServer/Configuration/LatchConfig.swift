@@ -108,6 +108,9 @@ public struct LatchConfig: Sendable {
     public var dpop = DPoPMode.optional
     /// Whether DPoP proofs must carry a server nonce (`LATCH_DPOP_NONCE=1`, RFC 9449 §8).
     public var dpopNonces = false
+    /// Origins besides the issuer's that clients reach latchd at (`LATCH_PUBLIC_ORIGINS`, `scheme://host[:port]`):
+    /// what a DPoP proof's `htu` may name (issue 41 §2 D1).
+    public var publicOrigins: [String] = []
     /// App Attest on device binding (issue 31 §2): `LATCH_APP_ATTEST*`.
     public var appAttest = AppAttestSettings()
     /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default

@@ -8,6 +8,8 @@ struct DPoPGuard: Sendable {
     let mode: DPoPMode
     /// nil: server nonces are off (`LATCH_DPOP_NONCE`).
     let nonces: DPoPNonces?
+    /// The origins a proof's `htu` may name (issue 41 §2 D1).
+    let origins: DPoPOrigins
     let replays = DPoPReplayCache()
     let usedAtTokenEndpoint = UsedDPoPProofs()
 
@@ -74,7 +76,7 @@ struct DPoPGuard: Sendable {
         let checked: DPoPProof
         do {
             checked = try DPoPProof(
-                proof, method: request.method, uri: request.uri, now: now, accessToken: accessToken)
+                proof, method: request.method, uris: request.uris, now: now, accessToken: accessToken)
         } catch {
             throw LatchError.dpopInvalid(error.rawValue, atTokenEndpoint: atTokenEndpoint)
         }
@@ -87,5 +89,15 @@ struct DPoPGuard: Sendable {
     /// Until when a proof could be accepted again: its `iat` plus the accepted age (and the skew allowed).
     private static func expiry(of proof: DPoPProof) -> Double {
         proof.issuedAt + DPoPProof.maximumAge + DPoPProof.maximumSkew
+    }
+}
+
+extension DPoPGuard {
+    /// The guard `config` asks for: `LATCH_DPOP`, `LATCH_DPOP_NONCE` (nonces of this instance) and the
+    /// public origins (`LATCH_ISSUER`, `LATCH_PUBLIC_ORIGINS`).
+    init(_ config: LatchConfig) {
+        self.init(
+            mode: config.dpop, nonces: config.dpopNonces ? DPoPNonces() : nil,
+            origins: DPoPOrigins(issuer: config.issuer, publicOrigins: config.publicOrigins, mode: config.mode))
     }
 }

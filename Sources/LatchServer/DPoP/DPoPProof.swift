@@ -23,6 +23,14 @@ struct DPoPProof: Sendable, Equatable {
     init(_ proof: String, method: String, uri: String, now: Double, accessToken: String? = nil)
         throws(DPoPProofFailure)
     {
+        try self.init(proof, method: method, uris: [uri], now: now, accessToken: accessToken)
+    }
+
+    /// Checks `proof` for a request of `method` that `htu` may name as any of `uris` (one per public
+    /// origin of latchd), at `now`; with `accessToken`, also `ath`. Throws the first check that fails.
+    init(_ proof: String, method: String, uris: [String], now: Double, accessToken: String? = nil)
+        throws(DPoPProofFailure)
+    {
         let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
         guard proof.utf8.count <= 8192, parts.count == 3,
             let headerBytes = Base64URL.decode(String(parts[0])), let claimsBytes = Base64URL.decode(String(parts[1])),
@@ -43,7 +51,7 @@ struct DPoPProof: Sendable, Equatable {
             let iat = (claims["iat"] as? NSNumber)?.doubleValue
         else { throw .missingClaim }
         guard htm == method else { throw .wrongMethod }
-        guard Self.sameURI(htu, uri) else { throw .wrongURI }
+        guard uris.contains(where: { Self.sameURI(htu, $0) }) else { throw .wrongURI }
         guard iat >= now - Self.maximumAge, iat <= now + Self.maximumSkew else { throw .stale }
         if let accessToken {
             let expected = Base64URL.encode(Data(SHA256.hash(data: Data(accessToken.utf8))))

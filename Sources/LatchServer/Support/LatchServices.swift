@@ -71,7 +71,7 @@ public final class LatchServices: Sendable {
         self.totp = totp
         self.challenges = challenges
         self.verificationTokens = verificationTokens
-        self.dpop = DPoPGuard(mode: config.dpop, nonces: config.dpopNonces ? DPoPNonces(secrets: secrets) : nil)
+        self.dpop = DPoPGuard(config)
         self.appAttestVerifier = try? AppAttestVerifier(config.appAttest)
         self.delivery = delivery
         self.rateLimiter = rateLimiter
