@@ -20,6 +20,9 @@ enum AppAttestFailure: String, Error, Sendable, Equatable, CaseIterable {
     case wrongEnvironment = "wrong_environment"
     /// Step 9: the credential id is not the key id.
     case credentialIDMismatch = "credential_id_mismatch"
+    /// The App Attest key already vouched for a device key, this user's or another's, bound now or
+    /// before (issue 41 §2: one App Attest key binds once).
+    case keyIDUsed = "key_id_used"
     /// The challenge is unknown, expired, another user's or used.
     case challengeUnknownOrUsed = "challenge_unknown_or_used"
     /// An assertion's signature does not verify with the attested key over its nonce.

@@ -42,6 +42,10 @@ struct AppAttestService: Sendable {
         guard let object = Base64URL.decode(attestation.attestationObject), object.count <= 64 * 1024,
             attestation.keyId.count <= 128
         else { throw Self.refused(.malformed) }
+        // One App Attest key binds once (issue 41 §2); the bind's transaction records it (`recordBinding`).
+        guard try await !latch.appAttestStore.wasBound(attestation.keyId, on: db) else {
+            throw Self.refused(.keyIDUsed)
+        }
         let now = latch.clock.now
         guard let challengeID = UUID(uuidString: attestation.challengeId),
             let challenge = try await latch.appAttestStore.useChallenge(
@@ -59,11 +63,11 @@ struct AppAttestService: Sendable {
     }
 
     /// Checks the App Attest assertion that came with a signature by device key `credential` over
-    /// `message`, and stores its counter. Off (and not `required`): nothing is checked. An attested key's
-    /// assertion must verify.
-    /// Without one (or for a key bound without App Attest) the signature stands alone, unless `required`
-    /// (the verification policy's `attested_device`) or `LATCH_APP_ATTEST=required` asks for it: 422
-    /// `app_attest_assertion` `required` (`not_attested`).
+    /// `message`, and stores its counter. Off (and not `required`): nothing is checked. An attested key is
+    /// asserted on its every use, in `optional` mode too (issue 41 §2): without its assertion, 422
+    /// `app_attest_assertion` `required`. A key bound without App Attest signs alone, unless `required`
+    /// (the verification policy's `attested_device`) or `LATCH_APP_ATTEST=required` asks for an attested
+    /// one: 422 `app_attest_assertion` `not_attested`.
     func checkAssertion(
         _ assertion: String?, of credential: DeviceCredential, over message: SignedMessage, required: Bool = false
     ) async throws {
@@ -76,10 +80,8 @@ struct AppAttestService: Sendable {
             if mustAssert { throw LatchError.invalid("app_attest_assertion", ["not_attested"]) }
             return
         }
-        guard let assertion else {
-            if mustAssert { throw LatchError.invalid("app_attest_assertion", ["required"]) }
-            return
-        }
+        // A copy of the device key signing without the app's assertion is what App Attest exists to stop.
+        guard let assertion else { throw LatchError.invalid("app_attest_assertion", ["required"]) }
         guard let bytes = Base64URL.decode(assertion), bytes.count <= 8 * 1024 else {
             throw Self.refused(.malformed, field: "app_attest_assertion")
         }

@@ -6,6 +6,8 @@ import SQLKit
 /// only grows (both one conditional statement, so concurrent requests and instances cannot both win).
 struct AppAttestStore: Sendable {
     static let challengesTable = "app_attest_challenges"
+    /// Every App Attest key id that vouched for a device key (`AddAppAttestKeysBound`).
+    static let boundKeysTable = "app_attest_keys_bound"
     /// Seconds a challenge lives.
     static let challengeLifetime: Double = 300
 
@@ -42,6 +44,23 @@ struct AppAttestStore: Sendable {
             UPDATE device_credentials SET app_attest_counter = \(bind: Int64(counter))
             WHERE id = \(bind: credential) AND app_attest_counter < \(bind: Int64(counter))
             RETURNING id
+            """
+        ).first() != nil
+    }
+
+    /// Whether App Attest key `keyID` ever vouched for a device key (issue 41 §2: it binds only once).
+    func wasBound(_ keyID: String, on database: any Database) async throws -> Bool {
+        try await database.sql.raw("SELECT 1 AS found FROM app_attest_keys_bound WHERE key_id = \(bind: keyID)")
+            .first() != nil
+    }
+
+    /// Records that App Attest key `keyID` vouches for a device key from `now` on; false when it already
+    /// did (a concurrent bind of the same key id won). Run it in the bind's transaction.
+    func recordBinding(of keyID: String, now: Double, on database: any Database) async throws -> Bool {
+        try await database.sql.raw(
+            """
+            INSERT INTO app_attest_keys_bound (key_id, bound_at) VALUES (\(bind: keyID), \(bind: now))
+            ON CONFLICT (key_id) DO NOTHING RETURNING key_id
             """
         ).first() != nil
     }

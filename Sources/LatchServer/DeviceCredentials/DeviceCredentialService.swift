@@ -52,6 +52,12 @@ struct DeviceCredentialService: Sendable {
         }
         // The key, its event, the hold and the notice commit together (issue 20 §1).
         try await db.tracedTransaction { database in
+            if let attested,
+                try await !latch.appAttestStore.recordBinding(
+                    of: attested.keyID, now: credential.createdAt, on: database)
+            {
+                throw AppAttestService.refused(.keyIDUsed)
+            }
             try await latch.deviceCredentials.insert(credential, on: database)
             try await latch.securityChanges.apply(
                 SecurityChange(.deviceKeyAdded, name: deviceName), by: caller.changeActor, on: database)
