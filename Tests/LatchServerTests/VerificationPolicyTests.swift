@@ -67,9 +67,14 @@ struct VerificationPolicyTests {
         #expect(high.amount?.unit == "USDT")
     }
 
-    @Test("30 §1 a unit no tier names takes the action's own factors; an action the file does not name takes default")
+    @Test(
+        "30 §1 a unit no tier names takes the action's own factors where the file says so (issue 41 P1: other_units base); an action the file does not name takes default"
+    )
     func test_30_1_unnamedUnitAndUnnamedAction() throws {
-        let policy = try Self.policy()
+        let policy = try Self.policy(
+            Self.example.replacingOccurrences(
+                of: #""daily_limit": {"USDT": "50000"}"#,
+                with: #""daily_limit": {"USDT": "50000"}, "other_units": "base""#))
         #expect(try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("99999999", "ETH")).factors == 1)
         let transfer = try policy.requirement(for: "transfer", parameters: ["amount": "not even a number"])
         #expect(transfer == PolicyRequirement(factors: 1, kinds: VerificationPolicy.defaultKinds))

@@ -35,3 +35,17 @@ extension LatchConfig {
             range: 0...86_400)
     }
 }
+
+extension LatchConfig {
+    /// The actions a security hold pauses: `LATCH_HOLD_ACTIONS`, and every action the policy file names
+    /// with an amount (issue 41): an action that moves value (a `transfer` beside the `withdrawal`) is what
+    /// a thief who just changed a factor comes for, so it is held without a second list to keep in step.
+    /// The policy's `default` is not counted (it would hold every action, sign-in among them), nor are the
+    /// actions that are never held.
+    /// `LATCH_HOLD_ACTIONS`' order first, then the policy's by name.
+    var heldActions: [String] {
+        let priced = verificationPolicy.actions.filter { $0.value.amount != nil }.keys.sorted()
+        var seen = Set<String>()
+        return (holdActions + priced).filter { !VerificationAction.neverHeld.contains($0) && seen.insert($0).inserted }
+    }
+}

@@ -21,7 +21,7 @@ struct SecurityHolds: Sendable {
 
     /// `LATCH_SECURITY_HOLD_HOURS` (0: no holds).
     let hours: Int
-    /// `LATCH_HOLD_ACTIONS`.
+    /// `LATCH_HOLD_ACTIONS` and the policy's actions that name an amount (`LatchConfig.heldActions`).
     let actions: [String]
     let events: SecurityEventLog
 
@@ -145,6 +145,6 @@ struct SecurityHolds: Sendable {
 extension LatchServices {
     /// The security holds of `config` (issue 19 §2).
     var holds: SecurityHolds {
-        SecurityHolds(hours: config.securityHoldHours, actions: config.holdActions, events: events)
+        SecurityHolds(hours: config.securityHoldHours, actions: config.heldActions, events: events)
     }
 }

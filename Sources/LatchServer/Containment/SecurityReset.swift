@@ -16,7 +16,8 @@ import SQLKit
 /// device key and its pending challenges, every passkey and pending passkey registration, every known
 /// device, every pending login challenge, every verification in progress and unredeemed verification
 /// token, the pending password-reset and link codes of the account's address, the pending SMS code
-/// of its phone, and a TOTP enrolment not yet activated.
+/// of its phone, a TOTP enrolment not yet activated, and (issue 41 P3) every new-value lock and value not
+/// yet trusted, with every value's trust that one of the ended sessions started (`PolicyValueLocks.discard`).
 ///
 /// `.otherDevices` ends the sessions, device keys, passkeys and known devices of every *other*
 /// device (a key or passkey registered by a session with this session's `device.id` is this device's;
@@ -109,25 +110,31 @@ enum SecurityReset {
         // Concurrent resets of one account queue instead of deadlocking.
         try await database.lockUserRow(user)
         var ended = Ended()
+        let endedSessions: [UUID]
+        let keptSession: UUID?
         let removed: SQLQueryString
         let forgotten: SQLQueryString
         switch scope {
         case .everything:
-            ended.sessions = try await revocation.revoke(.all, of: user, now: now, on: database).count
+            endedSessions = try await revocation.revoke(.all, of: user, now: now, on: database)
+            keptSession = nil
             removed = "user_id = \(bind: user)"
             forgotten = "user_id = \(bind: user)"
         case .otherDevices(let session, let deviceID?, let knownDeviceID):
-            ended.sessions = try await revocation.revoke(.allExcept(session), of: user, now: now, on: database).count
+            endedSessions = try await revocation.revoke(.allExcept(session), of: user, now: now, on: database)
+            keptSession = session
             removed = """
                 user_id = \(bind: user) AND (session_id IS NULL OR session_id NOT IN (
                   SELECT id FROM sessions WHERE user_id = \(bind: user) AND (id = \(bind: session) OR device_id = \(bind: deviceID))))
                 """
             forgotten = "user_id = \(bind: user) AND device_id <> \(bind: knownDeviceID ?? "")"
         case .otherDevices(let session, nil, _):
-            ended.sessions = try await revocation.revoke(.allExcept(session), of: user, now: now, on: database).count
+            endedSessions = try await revocation.revoke(.allExcept(session), of: user, now: now, on: database)
+            keptSession = session
             removed = "user_id = \(bind: user) AND (session_id IS NULL OR session_id <> \(bind: session))"
             forgotten = "user_id = \(bind: user)"
         }
+        ended.sessions = endedSessions.count
         try await sql.raw(
             """
             DELETE FROM signature_challenges WHERE credential_id IN (SELECT id FROM device_credentials WHERE \(removed))
@@ -149,8 +156,9 @@ enum SecurityReset {
             RETURNING token_hash
             """
         ).all().count
-        // Values a thief's session time-locked must not come due after the owner's recovery (issue 30 §1).
-        try await PolicyValueLocks.discardRunning(of: user, now: now, on: sql)
+        // Values a thief's session time-locked must neither come due nor stay trusted after the owner's
+        // recovery (issue 30 §1, issue 41 P3).
+        try await PolicyValueLocks.discard(of: user, ended: endedSessions, kept: keptSession, on: sql)
         if case .everything = scope {
             try await endPending(of: user, now: now, on: sql)
         }

@@ -28,16 +28,6 @@ struct PolicyLedger: Sendable {
         return total
     }
 
-    /// Throws 403 POLICY_LIMIT (`unit`, `limit`, `remaining`) when `amount` more would exceed `limit`.
-    func check(
-        _ amount: PolicyAmount, limit: PolicyAmount, user: UUID, action: String, unit: String, now: Double,
-        on database: any Database
-    ) async throws {
-        let spent = try await spent(user: user, action: action, unit: unit, now: now, on: database)
-        guard spent + amount > limit else { return }
-        throw Self.refusal(unit: unit, limit: limit, remaining: .remaining(of: limit, after: spent))
-    }
-
     /// 403 POLICY_LIMIT with its details.
     static func refusal(unit: String, limit: PolicyAmount, remaining: PolicyAmount) -> LatchError {
         var error = LatchError(.policyLimit)

@@ -8,6 +8,16 @@ enum PolicyReasons {
         guard requirement.factors > 1 else { return [] }
         if let tier = requirement.tier, let unit = requirement.amount?.unit {
             let threshold = grouped(tier.threshold.description)
+            if requirement.bySum {
+                // Issue 41 P2: this amount alone is under the threshold; with the last 24 hours' it is over.
+                return [
+                    VerificationReason(
+                        code: "sum_above_threshold",
+                        message: language.pick(
+                            "24 小时内累计超过 \(threshold) \(unit)，需要两项验证",
+                            "Above \(threshold) \(unit) in 24 hours, two verifications are needed."))
+                ]
+            }
             return [
                 VerificationReason(
                     code: "amount_above_threshold",

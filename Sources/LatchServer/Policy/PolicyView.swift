@@ -17,11 +17,14 @@ public struct PolicyView: Codable, Sendable, Equatable {
         public var amount: AmountView?
         public var tiers: [TierView]
         public var dailyLimit: [String: String]
+        /// What a unit no tier or limit names gets (`refuse`, `strictest`, `base`); nil without an amount.
+        public var otherUnits: String?
         public var newValueLock: LockView?
 
         enum CodingKeys: String, CodingKey {
             case factors, kinds, amount, tiers
             case dailyLimit = "daily_limit"
+            case otherUnits = "other_units"
             case newValueLock = "new_value_lock"
         }
     }
@@ -64,6 +67,7 @@ extension VerificationPolicy {
                     kinds: names($0.kinds ?? policy.kinds))
             },
             dailyLimit: policy.dailyLimit.mapValues(\.description),
+            otherUnits: policy.amount == nil ? nil : policy.otherUnits.rawValue,
             newValueLock: policy.newValueLock.map {
                 PolicyView.LockView(parameter: $0.parameter, duration: duration($0.seconds))
             })

@@ -44,8 +44,10 @@ extension VerificationPolicy {
     private static func actionPolicy(_ value: Any, at key: String) throws(PolicyFileError) -> ActionPolicy {
         let object = try object(value, at: key)
         try allowOnly(
-            ["factors", "kinds", "amount", "tiers", "daily_limit", "new_value_lock", "attested_device"], in: object,
-            at: key)
+            [
+                "factors", "kinds", "amount", "tiers", "daily_limit", "other_units", "new_value_lock",
+                "attested_device"
+            ], in: object, at: key)
         var policy = ActionPolicy()
         if let factors = object["factors"] { policy.factors = try factorCount(factors, at: "\(key).factors") }
         if let kinds = object["kinds"] { policy.kinds = try kindSet(kinds, at: "\(key).kinds") }
@@ -71,6 +73,17 @@ extension VerificationPolicy {
                 throw PolicyFileError(key: "\(key).daily_limit", reason: "needs amount")
             }
             policy.dailyLimit = try amounts(limit, at: "\(key).daily_limit")
+        }
+        if let other = object["other_units"] {
+            guard policy.amount != nil else {
+                throw PolicyFileError(key: "\(key).other_units", reason: "needs amount")
+            }
+            let names = VerificationPolicy.OtherUnits.allCases.map(\.rawValue)
+            guard let name = other as? String, let rule = VerificationPolicy.OtherUnits(rawValue: name) else {
+                throw PolicyFileError(
+                    key: "\(key).other_units", reason: "must be one of \(names.joined(separator: ", "))")
+            }
+            policy.otherUnits = rule
         }
         if let lock = object["new_value_lock"] {
             let lockKey = "\(key).new_value_lock"
@@ -162,10 +175,21 @@ extension VerificationPolicy {
     private static func amounts(_ value: Any, at key: String) throws(PolicyFileError) -> [String: PolicyAmount] {
         let object = try object(value, at: key)
         var amounts: [String: PolicyAmount] = [:]
-        for (unit, raw) in object {
+        // Sorted, so that of two spellings of one unit the same one is named whatever the dictionary's order.
+        for (name, raw) in object.sorted(by: { $0.key < $1.key }) {
+            // Issue 41 P1: the file's units in the normal form a verification's unit is compared in.
+            guard let unit = PolicyUnit.normal(name) else {
+                throw PolicyFileError(
+                    key: "\(key).\(name)",
+                    reason: "not a unit (1-\(PolicyUnit.maximumLength) of A-Z 0-9 . _ -, compared without case)")
+            }
+            guard amounts[unit] == nil else {
+                throw PolicyFileError(
+                    key: "\(key).\(name)", reason: "names \(unit) a second time (units are compared without case)")
+            }
             guard let text = raw as? String, let amount = PolicyAmount(text) else {
                 throw PolicyFileError(
-                    key: "\(key).\(unit)", reason: "must be a decimal string such as \"10000\" or \"0.5\"")
+                    key: "\(key).\(name)", reason: "must be a decimal string such as \"10000\" or \"0.5\"")
             }
             amounts[unit] = amount
         }

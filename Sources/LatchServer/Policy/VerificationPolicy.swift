@@ -26,6 +26,8 @@ struct VerificationPolicy: Equatable, Sendable {
         var tiers: [Tier] = []
         /// Per unit, the most this user may have redeemed for the action in any 24 hours.
         var dailyLimit: [String: PolicyAmount] = [:]
+        /// What a unit gets that no tier and no daily limit names (issue 41 P1).
+        var otherUnits = OtherUnits.refuse
         var newValueLock: NewValueLock?
         /// Whether a biometric answer counts only from a device key App Attest vouches for, with the app's
         /// assertion (issue 31 §2): a script holding a device key of its own cannot pass it.
@@ -52,6 +54,17 @@ extension VerificationPolicy {
         var kinds: Set<VerificationMethodKind>?
     }
 
+    /// What a verification in a unit the action's tiers and daily limit never name gets (issue 41 P1,
+    /// `other_units`). Where they name no unit at all, every unit takes the action's own rule.
+    enum OtherUnits: String, CaseIterable, Equatable, Sendable {
+        /// Refused with 422 (`unknown_unit`): a new unit never silently gets the weakest rule. The default.
+        case refuse
+        /// The strictest tier's factors and kinds, whatever the amount (no daily limit: it has none).
+        case strictest
+        /// The action's own factors and kinds, as if below every tier: only when the file says so.
+        case base
+    }
+
     /// A value of `parameter` this user never redeemed for the action is locked for `seconds`.
     struct NewValueLock: Equatable, Sendable {
         var parameter: String
@@ -63,4 +76,9 @@ extension VerificationPolicy {
 
     /// Whether any action asks for an attested device (then App Attest must not be off).
     var asksForAttestedDevices: Bool { fallback.attestedDevice || actions.values.contains(where: \.attestedDevice) }
+}
+
+extension VerificationPolicy.ActionPolicy {
+    /// The units the tiers and the daily limit name, in their normal form (`PolicyUnit`).
+    var namedUnits: Set<String> { Set(tiers.flatMap(\.above.keys)).union(dailyLimit.keys) }
 }

@@ -20,8 +20,8 @@ struct StepUp: Sendable {
         let now = latch.clock.epochSeconds
         let database = database ?? db
         let redeemed = try await latch.redeemVerification(
-            token, user: caller.user, action: action, digest: CanonicalParameters.digest(parameters),
-            session: caller.session, ip: caller.ip, on: database)
+            token, user: caller.user, action: action, parameters: parameters, session: caller.session,
+            ip: caller.ip, on: database)
         try await latch.events.record(
             .verificationRedeemed, user: caller.user, session: caller.session, ip: caller.ip, now: now, on: database)
         return redeemed

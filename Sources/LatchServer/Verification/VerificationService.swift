@@ -21,20 +21,22 @@ struct VerificationService: Sendable {
         let now = latch.clock.epochSeconds
         try await latch.holds.check(action, of: caller.user, now: now, on: db)
         let policy = latch.config.verificationPolicy
-        let requirement = try policy.requirement(for: action, parameters: parameters)
         let rules = policy.policy(of: action)
+        let amount = try policy.amount(of: action, parameters: parameters)
+        // Issue 41 P2: the tiers judge the day's sum too, so the ledger is read for them as for the limit.
+        var spent = PolicyAmount.zero
+        if let amount, !rules.tiers.isEmpty || rules.dailyLimit[amount.unit] != nil {
+            spent = try await PolicyLedger().spent(
+                user: caller.user, action: action, unit: amount.unit, now: now, on: db)
+        }
+        if let amount, let limit = rules.dailyLimit[amount.unit], spent + amount.value > limit {
+            try await refused(.verificationLimitReached, decision: "limit", detail: "\(action) \(amount.unit)")
+            throw PolicyLedger.refusal(unit: amount.unit, limit: limit, remaining: .remaining(of: limit, after: spent))
+        }
+        let requirement = policy.requirement(for: action, amount: amount, spent: spent)
         var plan = VerificationPlan(
             requiredFactors: requirement.factors, kinds: requirement.kinds, amount: requirement.amount?.value,
             unit: requirement.amount?.unit, target: parameters["address"])
-        if let (amount, unit) = requirement.amount, let limit = rules.dailyLimit[unit] {
-            do {
-                try await PolicyLedger().check(
-                    amount, limit: limit, user: caller.user, action: action, unit: unit, now: now, on: db)
-            } catch let error as LatchError {
-                try await refused(.verificationLimitReached, decision: "limit", detail: "\(action) \(unit)")
-                throw error
-            }
-        }
         if let lock = rules.newValueLock {
             guard let value = parameters[lock.parameter], !value.isEmpty else {
                 throw LatchError.invalid(lock.parameter, ["missing"])
@@ -100,8 +102,8 @@ struct VerificationService: Sendable {
         let (latch, caller) = (self.latch, self.caller)
         let state = try await db.tracedTransaction { database in
             let state = try await PolicyValueLocks().state(
-                of: value, parameter: lock.parameter, action: action, user: caller.user, seconds: lock.seconds,
-                now: now, on: database)
+                of: value, parameter: lock.parameter, action: action, user: caller.user, session: caller.session,
+                seconds: lock.seconds, now: now, on: database)
             if case .started(let until) = state {
                 var change = SecurityChange(.newValueLocked, name: value)
                 change.lockedAction = action
@@ -209,8 +211,7 @@ struct VerificationService: Sendable {
     ) async throws -> RedeemedVerification {
         let now = latch.clock.epochSeconds
         let redeemed = try await latch.redeemVerification(
-            token, user: nil, action: action, digest: CanonicalParameters.digest(parameters), session: nil, ip: ip,
-            on: db)
+            token, user: nil, action: action, parameters: parameters, session: nil, ip: ip, on: db)
         try await latch.events.record(
             .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: ip, now: now, on: db)
         return redeemed

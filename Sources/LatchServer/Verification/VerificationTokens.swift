@@ -30,40 +30,70 @@ struct VerificationTokens: Sendable {
         return token
     }
 
-    /// Uses the token for exactly this action and digest (and this user, when one is given: a
+    /// Uses the token for exactly this action and these parameters (and this user, when one is given: a
     /// service redeeming with a service key gives none and learns the user from the answer), once.
     /// A token presented for anything else is refused and stays unused; a used one answers 409.
     ///
-    /// Issue 30 §2: where the policy sets a daily limit for the token's unit, the redemption and the sum
-    /// it adds to are one transaction that first writes the user's row, so two proofs redeemed together
-    /// can never exceed the limit (one answers 403 POLICY_LIMIT and stays unused).
+    /// Where the action's policy has tiers, a daily limit or a new-value lock, the redemption is one
+    /// transaction that first writes the user's row, so redemptions of one user take turns:
+    /// - issue 30 §2: two proofs redeemed together can never exceed the daily limit (one answers 403
+    ///   POLICY_LIMIT and stays unused);
+    /// - issue 41 P2: the proof's factors must still meet the tier that the amount plus what the user
+    ///   redeemed in the last 24 hours reaches, so proofs started together under a threshold cannot add up
+    ///   past it with one factor each (403 VERIFICATION_REQUIRED, `reasons: ["sum_above_threshold"]`, the
+    ///   proof unused: a new verification asks for the tier's factors);
+    /// - issue 41 P3: the locked parameter's value is trusted from its first redemption after its lock.
     func redeem(
-        _ token: String, user: UUID?, action: String, digest: String, now: Double, holds: SecurityHolds,
-        policy: VerificationPolicy, on database: any Database
+        _ token: String, user: UUID?, action: String, parameters: [String: String], now: Double,
+        holds: SecurityHolds, policy: VerificationPolicy, on database: any Database
     ) async throws -> RedeemedVerification {
-        let limits = policy.policy(of: action).dailyLimit
-        guard !limits.isEmpty,
+        let digest = CanonicalParameters.digest(parameters)
+        let rules = policy.policy(of: action)
+        guard !rules.dailyLimit.isEmpty || !rules.tiers.isEmpty || rules.newValueLock != nil,
             let row = try await database.sql.raw(
                 """
                 SELECT user_id, amount, unit FROM verification_tokens
                 WHERE token_hash = \(bind: SecretBox.hash(token)) AND action = \(bind: action)
                 """
-            ).first(),
-            let unit = try row.decode(column: "unit", as: String?.self), let limit = limits[unit],
-            let amount = try row.decode(column: "amount", as: String?.self).flatMap(PolicyAmount.init)
+            ).first()
         else {
             return try await use(
-                token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
+                token, user: user, action: action, digest: digest, now: now, holds: holds, on: database
+            ).redeemed
         }
         let owner = try row.decode(column: "user_id", as: UUID.self)
+        let amount: (value: PolicyAmount, unit: String)? =
+            if let unit = try row.decode(column: "unit", as: String?.self),
+                let value = try row.decode(column: "amount", as: String?.self).flatMap(PolicyAmount.init)
+            {
+                (value, unit)
+            } else {
+                nil
+            }
         return try await database.tracedTransaction { database in
             try await database.lockUserRow(owner)
-            let redeemed = try await use(
+            var spent = PolicyAmount.zero
+            if let amount, !rules.tiers.isEmpty || rules.dailyLimit[amount.unit] != nil {
+                spent = try await PolicyLedger().spent(
+                    user: owner, action: action, unit: amount.unit, now: now, on: database)
+            }
+            let (redeemed, session) = try await use(
                 token, user: user, action: action, digest: digest, now: now, holds: holds, on: database)
-            let spent = try await PolicyLedger().spent(user: owner, action: action, unit: unit, now: now, on: database)
-            guard spent <= limit else {
-                let before = PolicyAmount(exactly: spent.value - amount.value)
-                throw PolicyLedger.refusal(unit: unit, limit: limit, remaining: .remaining(of: limit, after: before))
+            if let amount {
+                if let limit = rules.dailyLimit[amount.unit], spent + amount.value > limit {
+                    throw PolicyLedger.refusal(
+                        unit: amount.unit, limit: limit, remaining: .remaining(of: limit, after: spent))
+                }
+                let requirement = policy.requirement(for: action, amount: amount, spent: spent)
+                guard requirement.isMet(by: redeemed.methods) else {
+                    throw LatchError(
+                        .verificationRequired, field: "verification_token", reasons: ["sum_above_threshold"])
+                }
+            }
+            if let lock = rules.newValueLock, let value = parameters[lock.parameter] {
+                try await PolicyValueLocks().trust(
+                    value, parameter: lock.parameter, action: action, user: owner, session: session, now: now,
+                    on: database)
             }
             return redeemed
         }
@@ -73,7 +103,7 @@ struct VerificationTokens: Sendable {
     private func use(
         _ token: String, user: UUID?, action: String, digest: String, now: Double, holds: SecurityHolds,
         on database: any Database
-    ) async throws -> RedeemedVerification {
+    ) async throws -> (redeemed: RedeemedVerification, session: UUID?) {
         let hash = SecretBox.hash(token)
         let userFilter: SQLQueryString = if let user { "AND user_id = \(bind: user)" } else { "" }
         let held = holds.pauses(action)
@@ -93,16 +123,17 @@ struct VerificationTokens: Sendable {
               AND (session_id IS NULL OR EXISTS (SELECT 1 FROM sessions s
                 WHERE s.id = verification_tokens.session_id AND s.revoked_at IS NULL))
               \(holdFilter)
-            RETURNING user_id, method, methods, verified_at
+            RETURNING user_id, method, methods, verified_at, session_id
             """
         ).all()
         if let row = rows.first {
             let first = try row.decode(column: "method", as: VerificationMethodKind.self)
             let methods = try row.decode(column: "methods", as: String?.self).map(VerificationPlan.kindList) ?? []
-            return RedeemedVerification(
+            let redeemed = RedeemedVerification(
                 userId: try row.decode(column: "user_id", as: UUID.self).uuidString.lowercased(), action: action,
                 methods: methods.isEmpty ? [first] : methods,
                 verifiedAt: Date(timeIntervalSince1970: try row.decode(column: "verified_at", as: Double.self)))
+            return (redeemed, try row.decode(column: "session_id", as: UUID?.self))
         }
         if let existing = try await VerificationToken.find(hash, on: database), user == nil || existing.userID == user,
             existing.action == action, existing.digest == digest
