@@ -42,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
             logger.logLevel = level
             return logger
         }()
+        // Every connection is a file descriptor: take the whole hard limit, and refuse caps that would leave
+        // nothing for the database, mail and files (issue 41 §3 E-X1).
+        let openFileLimit = OpenFileLimit.raiseToHardLimit()
+        if let problem = ConnectionLimits.problem(with: config.connections, openFileLimit: openFileLimit) {
+            throw LatchdFailure.configuration(problem)
+        }
         let tracing = try Self.startTracing()
         defer { tracing?.stop() }
         let latch: LatchApplication

@@ -125,6 +125,7 @@ extension LatchConfig {
             "LATCH_KEY_ROTATION_DAYS", value("LATCH_KEY_ROTATION_DAYS"), default: 90, range: 1...3650)
         config.relyingParty = try RelyingParty.fromEnvironment(value, issuer: issuer, port: port, mode: mode)
         try config.readOperations(value)
+        try config.readConnections(value)
         try config.readContainment(value)
         try config.readPolicy(value)
         try config.readDPoP(value)

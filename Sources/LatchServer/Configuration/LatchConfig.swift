@@ -101,6 +101,9 @@ public struct LatchConfig: Sendable {
     /// more than `metricsMaximumConnections` are open at once (a scraper needs one).
     public var metricsIdleTimeoutSeconds = 10
     public var metricsMaximumConnections = 16
+    /// The API listener's connection caps and request deadlines (`LATCH_MAX_CONNECTIONS*`,
+    /// `LATCH_HEADER_TIMEOUT_SECONDS`, `LATCH_BODY_TIMEOUT_SECONDS`; issue 41 §3).
+    public var connections = ConnectionSettings()
     /// How long a security hold pauses the held actions after a security change, in hours
     /// (`LATCH_SECURITY_HOLD_HOURS`, 0–8760, default 24; 0 turns holds off). Issue 19 §2.
     public var securityHoldHours = 24

@@ -5,13 +5,18 @@ import NIOHTTPTypes
 
 /// Makes a request's `Connection` header read `close` when any of its options is `close` in any case
 /// (`Connection: Close`, `keep-alive, close`): connection options are case-insensitive (RFC 9110 §7.6.1),
-/// but Hummingbird ends the connection after the answer only for the exact value `close`.
+/// but Hummingbird ends the connection after the answer only for the exact value `close`. Also when the
+/// request uses a transfer coding latchd refuses (`TransferCodingMiddleware`, 501): where its body ends is
+/// not known, so nothing after it on the connection may be read as the next request.
 final class ConnectionCloseOption: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), Self.asksToClose(head.headerFields) else {
+        guard case .head(var head) = unwrapInboundIn(data),
+            Self.asksToClose(head.headerFields)
+                || TransferCodingMiddleware.hasUnsupportedCoding(head.headerFields)
+        else {
             context.fireChannelRead(data)
             return
         }

@@ -26,6 +26,7 @@ extension LatchApplication {
         if config.logRequests { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: NoStoreMiddleware())
         router.add(middleware: LatchErrorMiddleware())
+        router.add(middleware: TransferCodingMiddleware())
         router.add(middleware: JSONBodyMiddleware())
 
         let routes = routes(on: router)
@@ -51,7 +52,9 @@ extension LatchApplication {
     }
 
     /// The Hummingbird application that serves `router` on the configured host and port (`LATCH_HOST`,
-    /// `LATCH_PORT`; idle connections closed after `LATCH_IDLE_TIMEOUT_SECONDS`), running this application
+    /// `LATCH_PORT`; idle connections closed after `LATCH_IDLE_TIMEOUT_SECONDS`; connections capped and
+    /// requests given deadlines by `ConnectionLimits`, from `LATCH_MAX_CONNECTIONS*` and the open-file
+    /// limit, through `GuardedHTTP1Channel`), running this application
     /// (its background work) and the metrics listener beside the server. Run it in a `ServiceGroup`; at its
     /// graceful shutdown the server stops first (in-flight requests finish), then the metrics listener, then
     /// the background work and the database.
@@ -70,12 +73,26 @@ extension LatchApplication {
             metricsListener.withLock { $0 = listener }
             services.append(listener)
         }
+        let limits = ConnectionLimits.resolved(config.connections, openFileLimit: OpenFileLimit.current)
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionCloseOption()],
+            idleTimeout: .seconds(Int64(config.idleTimeoutSeconds)))
+        let proxies = config.trustedProxies
+        let logger = logger
+        logger.info(
+            "connection limits",
+            metadata: [
+                "maximum": "\(limits.maximumConnections)",
+                "maximum_per_address": "\(limits.maximumConnectionsPerAddress)",
+                "open_file_limit": "\(OpenFileLimit.current.map(String.init) ?? "unlimited")"
+            ])
         return Application(
             router: router,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionCloseOption()],
-                    idleTimeout: .seconds(Int64(config.idleTimeoutSeconds)))),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(
+                    http: HTTP1Channel(responder: responder, configuration: http), limits: limits,
+                    isExempt: { address in IPAddress(address).map(proxies.trusts) ?? false }, logger: logger)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(config.host, port: port ?? config.port), serverName: nil),
             services: services, onServerRunning: onServerRunning,

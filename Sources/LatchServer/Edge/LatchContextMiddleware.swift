@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 
 /// The first middleware on Latch's router: puts the application into the request's context and names the
-/// request (`X-Request-Id` as sent, at most 64 characters, else a new UUID) in its logger's `request-id`.
+/// request (`X-Request-Id` as sent, at most 64 characters, else a new random UUID, `RequestID`) in its
+/// logger's `request-id`.
 struct LatchContextMiddleware: RouterMiddleware {
     let application: LatchApplication
 
@@ -15,7 +16,7 @@ struct LatchContextMiddleware: RouterMiddleware {
         var context = context
         context.latchApplication = application
         let sent = request.headers[values: .xRequestID].first.map { String($0.prefix(64)) }
-        context.requestID = sent.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString
+        context.requestID = sent.flatMap { $0.isEmpty ? nil : $0 } ?? RequestID.make()
         context.logger[metadataKey: "request-id"] = .string(context.requestID)
         // Hummingbird's own random id is replaced by this one (logs carry one id per request).
         context.logger[metadataKey: "hb.request.id"] = nil

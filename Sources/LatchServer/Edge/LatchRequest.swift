@@ -65,10 +65,12 @@ public struct LatchRequest: Sendable {
     var idParameter: UUID? { parameters.get("id").flatMap(UUID.init(uuidString:)) }
 
     /// Decodes the JSON body, insisting on `Content-Type: application/json` (the rule of `JSONBodyMiddleware`,
-    /// checked here too for routes an embedding app adds) so the errors are the API's own.
+    /// checked here too for routes an embedding app adds) so the errors are the API's own. A body that is
+    /// not UTF-8 or names a key twice in one object is refused first (400 MALFORMED_BODY, `StrictJSONBody`).
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
         guard let body, body.readableBytes > 0 else { throw LatchError(.malformedBody) }
         guard JSONBodyMiddleware.isJSON(headers) else { throw LatchError(.unsupportedMediaType) }
+        if let refusal = body.withUnsafeReadableBytes({ StrictJSONBody.refusal(of: $0) }) { throw refusal.error }
         return try LatchJSON.decoder.decode(T.self, from: body)
     }
 

@@ -31,7 +31,11 @@ struct LatchErrorMiddleware: RouterMiddleware {
             return response
         }
         let latchError = Self.translate(error)
-        if latchError.status.code >= 500 {
+        if latchError.status == .notImplemented {
+            // The client's framing (an unknown transfer coding, issue 41 §3 E1): its fault, not latchd's.
+            context.logger.info(
+                "request refused", metadata: ["code": "\(latchError.code.rawValue)", "status": "501"])
+        } else if latchError.status.code >= 500 {
             context.logger.error(
                 "request failed",
                 metadata: Self.failureMetadata(for: error, answered: latchError, request: request, context: context))
@@ -89,6 +93,9 @@ struct LatchErrorMiddleware: RouterMiddleware {
             return error
         case let error as DecodingError:
             return translate(error)
+        case is HTTPParserError:
+            // The body broke HTTP/1.1 framing (a bad chunk, …) after its head: the client's error (issue 41 §3 E1).
+            return LatchError(.malformedBody, reasons: ["malformed_framing"])
         case let error as UnknownWireValue:
             // A value outside the shared vocabulary (e.g. a verification `method`): 422 `unknown`.
             return .invalid(error.codingPath.isEmpty ? "body" : error.codingPath.joined(separator: "."), ["unknown"])

@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// The Prometheus listener (`LATCH_METRICS_HOST:LATCH_METRICS_PORT`): a small HTTP/1 server on
 /// latchd's event loops, apart from the API's listener so the metrics never face the internet with
@@ -26,17 +25,17 @@ final class MetricsListener: Sendable {
     static func start(
         host: String, port: Int, metrics: LatchMetrics, limits: Limits, on group: any EventLoopGroup
     ) async throws -> MetricsListener {
-        let open = OpenConnections(limit: limits.maximumConnections)
+        let open = ConnectionCounter(maximum: limits.maximumConnections)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 32)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    guard open.admit() else {
+                    guard open.admit(nil) == .admitted else {
                         channel.close(promise: nil)
                         return
                     }
-                    channel.closeFuture.whenComplete { _ in open.release() }
+                    channel.closeFuture.whenComplete { _ in open.release(nil) }
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: limits.idleTimeout))
                     try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -119,25 +118,6 @@ private enum MetricsAnswer {
         }
         channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
     }
-}
-
-/// The metrics listener's open connections, at most `limit`.
-private final class OpenConnections: Sendable {
-    let limit: Int
-    private let count = Mutex(0)
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Counts one more connection, unless `limit` are open already.
-    func admit() -> Bool {
-        count.withLock { open in
-            guard open < limit else { return false }
-            open += 1
-            return true
-        }
-    }
-
-    func release() { count.withLock { $0 -= 1 } }
 }
 
 /// Closes its connection when `IdleStateHandler` says nothing moved for the idle timeout.
