@@ -88,7 +88,9 @@ struct FileDescriptorFloodTests {
             #expect(
                 !text.contains("00000000-0000-4000-8000-000000000000"), "run \(run): request ids from a failed read")
             #expect(text.contains("open_file_limit=256"), "run \(run): the limits were derived from the limit")
-            print("EX1 run \(run): \(heldOpen) of 800 connections held open, latchd up, status \(status)")
+            print(
+                "EX1 run \(run): \(heldOpen) of 800 connections held open, latchd \(aliveAfterwards ? "up" : "dead"), status \(status)"
+            )
         }
     }
 

@@ -31,6 +31,7 @@ public struct LatchRequestContext: RequestContext, RemoteAddressRequestContext {
     public static let maximumBodySize = 64 * 1024
 
     public var maxUploadSize: Int { Self.maximumBodySize }
-    public var requestDecoder: JSONDecoder { LatchJSON.decoder }
+    /// Strict: a body that is not UTF-8 or names a key twice is refused (`StrictJSONRequestDecoder`).
+    public var requestDecoder: StrictJSONRequestDecoder { StrictJSONRequestDecoder() }
     public var responseEncoder: JSONEncoder { LatchJSON.encoder }
 }
