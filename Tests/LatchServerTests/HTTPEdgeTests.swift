@@ -58,6 +58,29 @@ struct HTTPEdgeTests {
         }
     }
 
+    @Test(
+        "E1 a framing error in a request's head (Content-Length with Transfer-Encoding, a bad Content-Length) is 400 MALFORMED_BODY in the error format"
+    )
+    func E1_framingErrorInTheHeadIsAnsweredInTheErrorFormat() async throws {
+        let log = LogCapture()
+        try await withServer(.sqlite, logger: Logger(label: "latchd", factory: { _ in log })) { server in
+            let port = try Self.port(server)
+            let both = try await Self.post(
+                port, headers: "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", rest: "0\r\n\r\n")
+            let badLength = try await Self.post(port, headers: "Content-Length: 1x\r\n", rest: "{}")
+
+            for refused in [both, badLength] {
+                #expect(refused.status == 400, "\(refused.received)")
+                #expect(Self.errorBody(refused)["error"] as? String == "MALFORMED_BODY", "\(refused.received)")
+                #expect(Self.errorBody(refused)["reasons"] as? [String] == ["malformed_framing"])
+                #expect(refused.received.contains("X-Content-Type-Options: nosniff"), "\(refused.received)")
+                #expect(refused.isClosed)
+            }
+            let errorLines = log.text.split(separator: "\n").filter { $0.hasPrefix("error") }
+            #expect(errorLines.isEmpty, "\(errorLines)")
+        }
+    }
+
     // MARK: Strict JSON
 
     @Test(

@@ -1,5 +1,9 @@
+import Foundation
+import HTTPTypes
+import LatchCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Drives `RequestDeadlines` for one connection: first in its pipeline, it sees the client's bytes before
@@ -67,21 +71,71 @@ final class RequestDeadlineHandler: ChannelInboundHandler {
     }
 }
 
-/// After the HTTP decoder: tells `RequestDeadlineHandler` when a request's head and end arrive.
-final class RequestProgressHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// After the HTTP decoder: tells `RequestDeadlineHandler` when a request's head and end arrive, and answers
+/// a framing error NIO's parser finds before any route could (a request head with `Content-Length` and
+/// `Transfer-Encoding` both, a bad `Content-Length`, …) in the API's error format: 400 MALFORMED_BODY,
+/// `reasons: ["malformed_framing"]`, then closes (issue 41 §3 E1; Hummingbird would answer an empty 400).
+/// Only while nothing else is being read or answered: an error inside a body reaches the route, which
+/// answers it through `LatchErrorMiddleware`.
+final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     private let deadlines: RequestDeadlineHandler
+    /// Requests whose head arrived and whose answer has not been written whole.
+    private var unanswered = 0
+    /// A request's head arrived and its end has not.
+    private var readingBody = false
 
     init(reportingTo deadlines: RequestDeadlineHandler) { self.deadlines = deadlines }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head: deadlines.headArrived()
-        case .body: break
-        case .end: deadlines.endArrived()
+        case .head:
+            unanswered += 1
+            readingBody = true
+            deadlines.headArrived()
+        case .body:
+            break
+        case .end:
+            readingBody = false
+            deadlines.endArrived()
         }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { unanswered -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError, unanswered == 0, !readingBody else {
+            context.fireErrorCaught(error)
+            return
+        }
+        unanswered = 1 // this answer; nothing more is read
+        let (head, body) = Self.malformedFramingAnswer()
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// 400 MALFORMED_BODY `malformed_framing`, in English (the head that would name a language did not parse).
+    static func malformedFramingAnswer() -> (HTTPResponse, ByteBuffer) {
+        let error = LatchError(.malformedBody, reasons: ["malformed_framing"])
+        let json = APIErrorBody(
+            error: error.code.rawValue, message: error.code.message(in: .en), details: error.details)
+        let body = ByteBuffer(bytes: (try? LatchJSON.encoder.encode(json)) ?? Data(#"{"error":"MALFORMED_BODY"}"#.utf8))
+        var fields: HTTPFields = [
+            .contentType: "application/json; charset=utf-8", .cacheControl: "no-store", .connection: "close",
+            .contentLength: String(body.readableBytes)
+        ]
+        SecurityHeadersMiddleware.protect(headers: &fields)
+        return (HTTPResponse(status: .badRequest, headerFields: fields), body)
     }
 }
