@@ -241,9 +241,12 @@ struct JourneyTests {
     @Test("C6 an access token refused with 401 is refreshed and the call replayed once")
     func C6_refreshOn401() async throws {
         try await withLiveServer { server in
-            // The client's clock stays behind, so it believes its access token is fresh.
+            // The client's clock stays behind, so it believes its access token is fresh. Only the server's
+            // clock moves, not the world's (`Date` stays real), so a DPoP-bound client (the default) would have
+            // its proofs refused as stale: this journey is the bearer session's (`dpopKeys: .none`).
             let clientClock = server.now
-            let client = LatchClient(serverURL: server.serverURL, vault: InMemoryVault(), clock: { clientClock })
+            let client = LatchClient(
+                serverURL: server.serverURL, vault: InMemoryVault(), clock: { clientClock }, dpopKeys: .none)
             let registration = try await client.signUp(email: Self.email, password: Self.password, acceptTerms: true)
             let user = try await client.verifyRegistration(
                 id: registration, code: try await server.latestCode(to: Self.email))

@@ -61,13 +61,13 @@ public struct LatchAPI: Sendable {
 
     /// Sends `request`; a transport failure becomes `LatchClientError.network`. With a DPoP key (`dpop`),
     /// a request to the server carries a proof, and one refused with USE_DPOP_NONCE is signed again once
-    /// with the nonce the answer gave.
+    /// with the nonce the answer gave (or, refused as `stale_iat`, once dated by the server's clock).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let dpop, (try? ServerURLPolicy.checkTokenDestination(request.url, server: serverURL)) != nil else {
             return try await sendOnce(request)
         }
         let response = try await sendOnce(try await dpop.signed(request))
-        guard dpop.learnNonce(from: response) else { return response }
+        guard dpop.learn(from: response) else { return response }
         return try await sendOnce(try await dpop.signed(request))
     }
 

@@ -42,9 +42,10 @@ public final class LatchClient: Sendable {
     ///     device's: the first of `Locale.preferredLanguages` that Latch speaks, else English.
     ///   - refreshPolicy: when to refresh (default: less than 5 minutes left).
     ///   - clock: the current time; injected so that tests decide it.
-    ///   - dpopKeys: where the session's DPoP key is kept (issue 31): with one, every sign-in binds its
-    ///     session to the key (`DPoPKeyStores.platformDefault(vault:)`: the Secure Enclave on iOS), every
-    ///     request carries a proof, and signing out discards the key; nil: bearer sessions.
+    ///   - dpopKeys: where the session's DPoP key is kept (issues 31 and 41): every sign-in binds its session
+    ///     to the key, every request carries a proof, and signing out discards the key. By default
+    ///     ``DPoPKeyStores/platform``: the Secure Enclave where there is one (iOS, macOS, visionOS devices),
+    ///     else a software key in `vault` (Linux, the Simulator). `nil` (`.none`) opts out: bearer sessions.
     ///   - appAttester: App Attest (issue 31 §3; `DeviceCheckAppAttester()` on iOS): with one, every device
     ///     key bind carries an attestation of a fresh App Attest key, and every device-key signature (biometric
     ///     verification, biometric sign-in) carries that key's assertion; nil, or a device that cannot
@@ -53,12 +54,13 @@ public final class LatchClient: Sendable {
     public init(
         serverURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(),
         acceptLanguage: String? = nil, refreshPolicy: RefreshPolicy = RefreshPolicy(),
-        clock: @escaping @Sendable () -> Date = { Date() }, dpopKeys: (any DPoPKeyStore)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        dpopKeys: (any DPoPKeyStore)? = DPoPKeyStores.platform,
         appAttester: (any AppAttester)? = nil, app: AppIdentity? = nil
     ) {
         assert(ServerURLPolicy.allows(serverURL), InsecureServerURL(url: serverURL).description)
         let language = acceptLanguage.map { LatchLanguage(acceptLanguage: $0) } ?? .device
-        let signer = dpopKeys.map { DPoPSigner(keys: $0, clock: clock) }
+        let signer = PlatformDPoPKeyStore.resolve(dpopKeys, vault: vault).map { DPoPSigner(keys: $0, clock: clock) }
         let api = LatchAPI(
             serverURL: serverURL, transport: transport, acceptLanguage: acceptLanguage ?? language.rawValue,
             dpop: signer)

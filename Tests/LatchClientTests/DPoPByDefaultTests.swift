@@ -1,0 +1,105 @@
+import Foundation
+import LatchCore
+import Synchronization
+import Testing
+
+@testable import LatchClient
+
+/// Issue 41 §2: LatchClient binds its sessions to a DPoP key unless the app opts out, and a device whose
+/// clock is wrong still signs proofs latchd accepts.
+@Suite("Issue 41 §2: DPoP on by default in LatchClient")
+struct DPoPByDefaultTests {
+    static let serverURL = URL(string: "https://auth.example.com")!
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("DPoP41 without dpopKeys a client signs its grants with the platform's key (on Linux, kept in the vault)")
+    func DPoP41_onByDefault() async throws {
+        let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
+        let vault = InMemoryVault()
+        let client = LatchClient(
+            serverURL: Self.serverURL, vault: vault, transport: transport, clock: { Self.now })
+
+        _ = try? await client.signIn(email: "alice@example.com", password: "Correct-Horse-9")
+
+        let grant = try #require(transport.requests.first)
+        let proof = try #require(grant.headers["DPoP"])
+        #expect(try Self.claims(of: proof)["htu"] as? String == "https://auth.example.com/v1/token")
+        #if !(canImport(Security) && canImport(CryptoKit) && (os(iOS) || os(macOS) || os(visionOS)))
+            guard case .found = await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) else {
+                Issue.record("the software key is kept in the vault")
+                return
+            }
+        #endif
+    }
+
+    @Test("DPoP41 dpopKeys: .none opts out: bearer sessions, no proof, no key")
+    func DPoP41_optOut() async throws {
+        let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
+        let vault = InMemoryVault()
+        let client = LatchClient(
+            serverURL: Self.serverURL, vault: vault, transport: transport, clock: { Self.now }, dpopKeys: .none)
+
+        _ = try? await client.signIn(email: "alice@example.com", password: "Correct-Horse-9")
+
+        #expect(client.api.dpop == nil)
+        #expect(transport.requests.first?.headers["DPoP"] == nil)
+        guard case .notFound = await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) else {
+            Issue.record("no key was made")
+            return
+        }
+    }
+
+    @Test("DPoP41 a proof refused as stale_iat is dated again by the server's Date, once, and so are the next ones")
+    func DPoP41_wrongDeviceClock() async throws {
+        // The device's clock is two hours behind the server's.
+        let serverTime = Self.now.addingTimeInterval(7200)
+        let stale = HTTPResponse(
+            status: 400, headers: ["Date": Self.httpDate(serverTime)],
+            body: Data(#"{"error":"DPOP_INVALID","message":"stale","reasons":["stale_iat"]}"#.utf8))
+        let transport = ScriptedTransport([stale, HTTPResponse(status: 200), HTTPResponse(status: 200), stale])
+        let api = LatchAPI(
+            serverURL: Self.serverURL, transport: transport,
+            dpop: DPoPSigner(keys: SoftwareDPoPKeyStore(vault: InMemoryVault()), clock: { Self.now }))
+        let request = HTTPRequest(method: "POST", url: Self.serverURL.appendingPathComponent("v1/token"))
+
+        let first = try await api.send(request)
+        let second = try await api.send(request)
+        // Refused as stale again by a server whose time it already uses: answered as is, never a loop.
+        let third = try await api.send(request)
+
+        #expect(first.status == 200 && second.status == 200 && third.status == 400)
+        let iats = try transport.requests.map { try Self.claims(of: try #require($0.headers["DPoP"]))["iat"] as? Int }
+        #expect(iats == [1_800_000_000, 1_800_007_200, 1_800_007_200, 1_800_007_200])
+        #expect(DPoPSigner.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+    }
+
+    static func claims(of proof: String) throws -> [String: Any] {
+        let parts = proof.split(separator: ".")
+        let bytes = try #require(Base64URL.decode(String(parts[1])))
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}
+
+/// Answers with `responses` in turn (then 200), and records every request.
+final class ScriptedTransport: HTTPTransport {
+    private let state: Mutex<(responses: [HTTPResponse], requests: [HTTPRequest])>
+
+    init(_ responses: [HTTPResponse]) { state = Mutex((responses, [])) }
+
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        state.withLock { state in
+            state.requests.append(request)
+            return state.responses.isEmpty ? HTTPResponse(status: 200) : state.responses.removeFirst()
+        }
+    }
+}
