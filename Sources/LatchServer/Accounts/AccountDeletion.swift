@@ -208,6 +208,8 @@ public struct AccountDeletion: Sendable {
         "users": "the tombstone: the account's row with every personal field erased and deleted_at set",
         "sessions": "revoked tombstones with their device data and secret erased, so a replayed token is known",
         "security_events": "the account's history, its IP addresses erased (issue 20 §9)",
+        "outbound_events":
+            "what the app's backend hears (issue 42), account.deleted among them: no payload names the person (no address, IP or name)",
         "admin_audit_log": "the operators' audit trail, which names what they did to whom"
     ]
 

@@ -66,7 +66,8 @@ struct SecurityChanges: Sendable {
         }
         try await services.events.record(
             recipe.event, user: actor.user, session: actor.session, ip: actor.ip, now: now, actor: actor.actor,
-            detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue, on: database)
+            detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue,
+            facts: change.outboundFacts, on: database)
         guard recipe.hold != nil || recipe.notice != nil else { return nil }
         // The account's row, read once for the hold's exemption and the notice's address.
         let account = try await database.sql.raw(

@@ -63,7 +63,7 @@ struct SecurityHolds: Sendable {
         ).run()
         try await events.record(
             .securityHoldStarted, user: user, session: session, ip: ip, now: now, detail: reason.rawValue,
-            on: database)
+            facts: ["until": .int(Int(until.rounded(.up))), "actions": .strings(actions)], on: database)
         return until
     }
 

@@ -65,6 +65,8 @@ enum SecurityReset {
     static let keptTables: [String: String] = [
         "users": "the account itself (the reset changes no setting of it; a freeze marks it)",
         "security_events": "the account's history: what the reset ended is recorded there",
+        "outbound_events":
+            "what the app's backend hears (issue 42): the reset's own events are among them, and none is a way in",
         "admin_audit_log": "the operators' audit trail",
         "identities":
             "the account's own sign-in identities (Apple, WeChat, phone): removing them could leave the owner no way in; linking one starts a hold and mails a notice with a freeze link; the password reset by email ends those linked within the hold window (endPlanted)",
@@ -228,9 +230,14 @@ extension LatchServices {
     ) async throws -> SecurityReset.Ended {
         let now = clock.epochSeconds
         let ended = try await SecurityReset.run(scope, user: user, now: now, revocation: revocation, on: database)
+        let reach: EventValue =
+            switch scope {
+            case .everything: .string("all")
+            case .otherDevices: .string("others")
+            }
         try await events.record(
             .securityReset, user: user, session: session, ip: ip, now: now, actor: actor, detail: ended.detail,
-            on: database)
+            facts: ["scope": reach], on: database)
         return ended
     }
 }

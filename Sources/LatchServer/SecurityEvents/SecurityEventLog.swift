@@ -5,11 +5,23 @@ import SQLKit
 
 /// Records security events (sign-ins, failures, locks, resets, revocations, replays). Failures that
 /// strangers can cause are counted, one row per account, kind and hour (`recordAggregated`).
+///
+/// Issue 42 §1: every record whose kind is emitted (`SecurityEventKind.outbound`) also writes its
+/// outbound event, on the same `database`, so it commits with the change or not at all. `facts` are the
+/// named values the event's type carries beyond the log's own (`OutboundEvent.of`).
 struct SecurityEventLog: Sendable {
+    let outbound = OutboundEventStore()
+
     func record(
         _ kind: SecurityEvent.Kind, user: UUID?, session: UUID? = nil, ip: String?, now: Double,
-        actor: String? = nil, detail: String? = nil, on database: any Database
+        actor: String? = nil, detail: String? = nil, facts: [String: EventValue] = [:], on database: any Database
     ) async throws {
+        if let event = OutboundEvent.of(
+            kind, user: user, session: session, now: now, actor: actor, detail: detail, facts: facts,
+            transaction: OutboundTransaction.current ?? OutboundTransaction.newID())
+        {
+            try await outbound.append(event, on: database)
+        }
         if Self.aggregatedKinds.contains(kind) {
             return try await recordAggregated(kind, user: user, session: session, ip: ip, now: now, on: database)
         }

@@ -157,6 +157,7 @@ public final class LatchApplication: Service, Sendable {
             add(
                 ExpiredVerificationRows.task(services: latch, database: database, logger: logger),
                 "expired verification rows")
+            add(OutboundEventStore.task(services: latch, database: database, logger: logger), "old outbound events")
         }
         if config.runsBackgroundTasks, config.noticeDigestSeconds > 0 {
             add(NoticeDigestFlusher.task(services: latch, database: database, logger: logger), "notice digests")

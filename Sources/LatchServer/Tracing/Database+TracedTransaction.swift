@@ -6,14 +6,22 @@ extension Database {
     /// future-based pool, and when none is free at once the closure runs in a task started from the pool's
     /// callback, which would lose the request's context, and its store calls would start traces of their own.
     /// Every transaction of Latch's goes through here.
+    ///
+    /// It also carries the change's outbound transaction id (issue 42 §1, `OutboundTransaction`) in, for
+    /// the same reason: the events a change emits share the id of its transaction.
     func tracedTransaction<T: Sendable>(_ closure: @escaping @Sendable (any Database) async throws -> T)
         async throws -> T
     {
+        let txn = OutboundTransaction.current ?? OutboundTransaction.newID()
         guard LatchTracing.isEnabled, let context = ServiceContext.current else {
-            return try await transaction(closure)
+            return try await transaction { transaction in
+                try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
+            }
         }
         return try await transaction { transaction in
-            try await ServiceContext.withValue(context) { try await closure(transaction) }
+            try await ServiceContext.withValue(context) {
+                try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
+            }
         }
     }
 }

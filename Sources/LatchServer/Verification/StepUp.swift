@@ -23,7 +23,8 @@ struct StepUp: Sendable {
             token, user: caller.user, action: action, parameters: parameters, session: caller.session,
             ip: caller.ip, on: database)
         try await latch.events.record(
-            .verificationRedeemed, user: caller.user, session: caller.session, ip: caller.ip, now: now, on: database)
+            .verificationRedeemed, user: caller.user, session: caller.session, ip: caller.ip, now: now,
+            facts: redeemed.outboundFacts(parameters: parameters), on: database)
         return redeemed
     }
 

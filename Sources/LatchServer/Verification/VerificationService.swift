@@ -213,7 +213,8 @@ struct VerificationService: Sendable {
         let redeemed = try await latch.redeemVerification(
             token, user: nil, action: action, parameters: parameters, session: nil, ip: ip, on: db)
         try await latch.events.record(
-            .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: ip, now: now, on: db)
+            .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: ip, now: now,
+            facts: redeemed.outboundFacts(parameters: parameters), on: db)
         return redeemed
     }
 

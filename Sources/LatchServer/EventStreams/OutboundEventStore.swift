@@ -1,0 +1,87 @@
+import FluentKit
+import Foundation
+import Logging
+import SQLKit
+
+/// The table of outbound events (issue 42 §1), and the only place with its SQL. `append` runs on the
+/// change's own database handle, so the row commits or rolls back with the change.
+struct OutboundEventStore: Sendable {
+    static let schema = "outbound_events"
+    /// How long an event is kept after it happened: three days of retries, and as long again to replay it.
+    static let retention: Double = 6 * 86_400
+    /// At most this many rows deleted per round (SQLite's write lock is held briefly).
+    static let pruneBatch = 2_000
+
+    /// Writes `event` on `database` (the change's transaction, or the change's own statement).
+    func append(_ event: OutboundEvent, on database: any Database) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = String(decoding: try encoder.encode(event.data), as: UTF8.self)
+        try await database.sql.raw(
+            """
+            INSERT INTO outbound_events (id, type, occurred_at, user_id, session_id, actor, txn, data)
+            VALUES (\(bind: event.id), \(bind: event.type.rawValue), \(bind: event.occurredAt), \(bind: event.user),
+              \(bind: event.session), \(bind: event.actor.rawValue), \(bind: event.transaction), \(bind: data))
+            """
+        ).run()
+    }
+
+    /// An event as stored, with its place in the order of commits (`seq`).
+    struct Stored: Sendable, Equatable {
+        let seq: Int
+        let id: String
+        let type: String
+        let occurredAt: Double
+        let user: UUID?
+        let session: UUID?
+        let actor: String
+        let transaction: String
+        /// The `data` object as JSON text (sorted keys).
+        let data: String
+    }
+
+    /// The events after `seq` in the order they were written, at most `limit`; only `user`'s when given.
+    func events(after seq: Int = 0, user: UUID? = nil, limit: Int = 100, on database: any Database) async throws
+        -> [Stored]
+    {
+        let userFilter: SQLQueryString = user.map { "AND user_id = \(bind: $0)" } ?? ""
+        return try await database.sql.raw(
+            """
+            SELECT seq, id, type, occurred_at, user_id, session_id, actor, txn, data FROM outbound_events
+            WHERE seq > \(bind: seq) \(userFilter) ORDER BY seq LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            Stored(
+                seq: try row.decode(column: "seq", as: Int.self), id: try row.decode(column: "id", as: String.self),
+                type: try row.decode(column: "type", as: String.self),
+                occurredAt: try row.decode(column: "occurred_at", as: Double.self),
+                user: try row.decode(column: "user_id", as: UUID?.self),
+                session: try row.decode(column: "session_id", as: UUID?.self),
+                actor: try row.decode(column: "actor", as: String.self),
+                transaction: try row.decode(column: "txn", as: String.self),
+                data: try row.decode(column: "data", as: String.self))
+        }
+    }
+
+    /// Deletes one batch of events older than `retention`; answers how many.
+    @discardableResult
+    func prune(now: Double, on database: any Database) async throws -> Int {
+        try await database.sql.raw(
+            """
+            DELETE FROM outbound_events WHERE seq IN (
+              SELECT seq FROM outbound_events WHERE occurred_at <= \(bind: now - Self.retention)
+              ORDER BY seq LIMIT \(unsafeRaw: String(Self.pruneBatch)))
+            RETURNING seq
+            """
+        ).all().count
+    }
+
+    /// Runs `prune` every minute while latchd serves (on every instance that runs background tasks).
+    static func task(services latch: LatchServices, database: @escaping @Sendable () -> any Database, logger: Logger)
+        -> PeriodicTask
+    {
+        PeriodicTask(every: .seconds(60), name: "old outbound events", logger: logger) {
+            try await OutboundEventStore().prune(now: latch.clock.epochSeconds, on: database())
+        }
+    }
+}
