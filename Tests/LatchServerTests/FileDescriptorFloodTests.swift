@@ -107,4 +107,29 @@ struct FileDescriptorFloodTests {
         #expect(text.contains("open_file_limit=2048"), "\(text.suffix(1500))")
         #expect(text.contains("maximum=1792"), "2048 less an eighth: \(text.suffix(1500))")
     }
+
+    @Test("EX1 a LATCH_MAX_CONNECTIONS the open-file limit cannot hold stops latchd serve with a configuration error")
+    func EX1_capAboveTheLimitIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-flood-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("latchd.log")
+        var environment = LatchdProcess.defaultEnvironment(
+            port: try FreePort.pick(), databaseURL: "sqlite://" + folder.appendingPathComponent("latch.sqlite").path)
+        environment["LATCH_MAX_CONNECTIONS"] = "500"
+        let process = try ChildProcess(
+            [
+                "/bin/sh", "-c", "ulimit -S -n 256 && ulimit -H -n 256 && exec \"$0\" serve",
+                try LatchdProcess.binary().path
+            ],
+            environment: environment, directory: folder, output: .file(log))
+        // A latchd that started anyway is stopped after a minute (the test then fails, it does not hang).
+        let stopped = try await eventually(within: .seconds(60), every: .milliseconds(50)) { !process.isRunning }
+        if !stopped { process.stop() }
+        let status = await process.exited()
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: folder)
+
+        #expect(stopped && status == 2, "\(text)")
+        #expect(text.contains("LATCH_MAX_CONNECTIONS") && text.contains("at most 192"), "\(text)")
+    }
 }
