@@ -16,7 +16,8 @@ struct AccountPageTests {
         "test_13_accountPageServedWithCSP: /account, its CSS and its script modules answer 200 with their content types, the strict CSP, nosniff and no framing",
         arguments: [
             ("/account", "text/html"), ("/account/account.css", "text/css"), ("/account/account.js", "text/javascript"),
-            ("/account/api.js", "text/javascript"), ("/account/i18n.js", "text/javascript"),
+            ("/account/api.js", "text/javascript"), ("/account/dpop.js", "text/javascript"),
+            ("/account/i18n.js", "text/javascript"),
             ("/account/view.js", "text/javascript"), ("/account/webauthn.js", "text/javascript")
         ])
     func test_13_accountPageServedWithCSP(path: String, type: String) async throws {
@@ -47,7 +48,7 @@ struct AccountPageTests {
             #expect(html.range(of: #"\sstyle\s*="#, options: .regularExpression) == nil)
             #expect(html.range(of: #"\son[a-z]+\s*="#, options: [.regularExpression, .caseInsensitive]) == nil)
             #expect(html.range(of: "javascript:", options: .caseInsensitive) == nil)
-            for module in ["account.js", "api.js", "i18n.js", "view.js", "webauthn.js"] {
+            for module in ["account.js", "api.js", "dpop.js", "i18n.js", "view.js", "webauthn.js"] {
                 let script = try await server.send(.GET, "/account/\(module)").text
                 #expect(
                     !script.contains("localStorage") && !script.contains("sessionStorage")
@@ -118,7 +119,7 @@ struct AccountPageTests {
     }
 
     @Test(
-        "test_13_accountPageServesNothingElse: other names, the folder, traversal (plain and %-encoded) and the sources answer 404; exactly seven page routes exist (page, stylesheet, five modules)",
+        "test_13_accountPageServesNothingElse: other names, the folder, traversal (plain and %-encoded) and the sources answer 404; exactly eight page routes exist (page, stylesheet, six modules)",
         arguments: [
             "/account/account.html", "/account/Static/account.js", "/Static/account.js", "/account.js",
             "/account/index.html",
@@ -141,7 +142,7 @@ struct AccountPageTests {
                 "\(path) leaked a file")
             let pageRoutes = server.app.routeTable.all.filter { $0.segments.first == "account" }
             #expect(
-                pageRoutes.count == 7 && pageRoutes.allSatisfy { $0.method == "GET" },
+                pageRoutes.count == 8 && pageRoutes.allSatisfy { $0.method == "GET" },
                 "\(pageRoutes.map(\.path))")
         }
     }

@@ -59,6 +59,7 @@ NEWER_LATCHD = "needs a newer latchd:"
 
 LATCHD = None  # set from argv
 SERVER = None  # the running LatchdUnderTest
+PAGE_PROOF = None  # (method, path, token) -> a DPoP proof by the open page's key (set by each test case)
 
 
 def free_port():
@@ -68,20 +69,26 @@ def free_port():
 
 
 class LatchdUnderTest:
-    """latchd on 127.0.0.1:port (pages opened at http://localhost:port), and a forwarder on port2."""
+    """latchd on 127.0.0.1:port (pages opened at http://localhost:port), and a forwarder on port2; `settings`
+    are more LATCH_* variables (e.g. LATCH_DPOP="required")."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, **settings):
         self.workdir = tempfile.mkdtemp(prefix="latch-browser.")
         self.port = free_port()
         self.api = f"http://127.0.0.1:{self.port}"
         self.origin = f"http://localhost:{self.port}"
+        forwarder_port = free_port()
+        self.other_origin = f"http://localhost:{forwarder_port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCH_")}
         env.update(
             LATCH_ENV="development", LATCH_HOST="127.0.0.1", LATCH_PORT=str(self.port), LATCH_ISSUER=self.origin,
             LATCH_BCRYPT_COST="4", LATCH_WEBAUTHN_ORIGINS=self.origin, LATCH_RATE_LIMIT_SCALE="10",
             # The Terms of Service link configured; the Privacy Policy link left at its default (/privacy).
             LATCH_TERMS_URL=self.origin + TERMS_PATH,
+            # The forwarder's origin serves latchd too: the page's DPoP proofs there name it (issue 41 §2 D1).
+            LATCH_PUBLIC_ORIGINS=self.other_origin,
         )
+        env.update(settings)
         self.log = open(os.path.join(self.workdir, "latchd.log"), "w")
         self.process = subprocess.Popen([binary], cwd=self.workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
@@ -95,8 +102,7 @@ class LatchdUnderTest:
                 if time.time() > deadline:
                     raise RuntimeError("latchd did not answer /health")
                 time.sleep(0.1)
-        self.forwarder = Forwarder(self.port)
-        self.other_origin = f"http://localhost:{self.forwarder.port}"
+        self.forwarder = Forwarder(self.port, forwarder_port)
 
     def stop(self):
         self.forwarder.stop()
@@ -112,11 +118,16 @@ class LatchdUnderTest:
     # The API, directly (for what a second device does, and to read mailed codes).
 
     def call(self, method, path, body=None, bearer=None):
+        """`method path` with `bearer`'s token; a DPoP-bound one (the page's, issue 41 §2) goes as the page
+        would send it: `Authorization: DPoP` with a proof by the page's key (PAGE_PROOF)."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api + path, data=data, method=method)
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        if bearer:
+        if bearer and is_bound(bearer):
+            request.add_header("Authorization", "DPoP " + bearer)
+            request.add_header("DPoP", PAGE_PROOF(method, path.split("?")[0], bearer))
+        elif bearer:
             request.add_header("Authorization", "Bearer " + bearer)
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
@@ -174,10 +185,20 @@ class LatchdUnderTest:
         return answer
 
 
+def is_bound(token):
+    """Whether access token `token` is bound to a DPoP key (its claims carry `cnf.jkt`)."""
+    try:
+        payload = token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (IndexError, ValueError):
+        return False
+    return isinstance(claims.get("cnf"), dict) and "jkt" in claims["cnf"]
+
+
 class Forwarder:
     """A plain HTTP forwarder: another origin (another port) in front of the same latchd."""
 
-    def __init__(self, target_port):
+    def __init__(self, target_port, port=0):
         target = target_port
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -205,7 +226,7 @@ class Forwarder:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -266,6 +287,8 @@ class AccountPageTestCase(unittest.TestCase):
         cls.driver.quit()
 
     def setUp(self):
+        global PAGE_PROOF
+        PAGE_PROOF = self.page_proof
         answer = self.driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
             "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
             "isUserVerified": True, "automaticPresenceSimulation": True}})
@@ -280,6 +303,17 @@ class AccountPageTestCase(unittest.TestCase):
         self.assertEqual(len(violations), expected, violations)
 
     # Page helpers
+
+    def page_proof(self, method, path, token):
+        """A DPoP proof for `method path` with `token`, signed in the open page by its own key (dpop.js, the
+        key the page keeps in IndexedDB): what the page's session is bound to."""
+        proof = self.driver.execute_async_script("""
+            const [method, path, token, done] = arguments;
+            import('/account/dpop.js').then(({ createProofSigner }) => createProofSigner().proof(method, path, token, null))
+              .then(done, (error) => done('error: ' + error));
+        """, method, path, token)
+        self.assertTrue(proof and not proof.startswith("error"), proof)
+        return proof
 
     def by_id(self, element_id):
         return self.driver.find_element(By.ID, element_id)
@@ -347,7 +381,9 @@ class AccountPageTestCase(unittest.TestCase):
         # The autofill request pending since the sign-out (made with presence off) is never answered;
         # the click aborts it and starts a modal request, which the authenticator answers.
         self.presence(True)
-        self.by_id("passkey-signin").click()
+        button = self.by_id("passkey-signin")
+        self.wait(lambda: button.is_displayed() and button.is_enabled(), "the passkey button cannot be clicked")
+        button.click()
 
     def sign_out(self):
         # The page offers passkeys to autofill again at once; keep that request pending.
@@ -597,6 +633,75 @@ class EnglishAccountPageTests(AccountPageTestCase):
 
 
 
+class DPoPRequiredTests(AccountPageTestCase):
+    """Issue 41 §2: the page binds its session to a non-extractable WebCrypto key (ECDSA P-256, kept in
+    IndexedDB) and signs every call with it, so it works against a latchd with LATCH_DPOP=required."""
+
+    @classmethod
+    def setUpClass(cls):
+        global SERVER
+        cls.shared = SERVER
+        SERVER = LatchdUnderTest(LATCHD, LATCH_DPOP="required")
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        global SERVER
+        super().tearDownClass()
+        SERVER.stop()
+        SERVER = cls.shared
+
+    def page_key(self):
+        return self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const opened = indexedDB.open('latch-account');
+            opened.onerror = () => done({ error: 'no database' });
+            opened.onsuccess = () => {
+              const request = opened.result.transaction('keys', 'readonly').objectStore('keys').get('dpop');
+              request.onsuccess = async () => {
+                const pair = request.result;
+                if (!pair) { done(null); return; }
+                const exported = await crypto.subtle.exportKey('jwk', pair.privateKey).then(() => 'exported', (e) => e.name);
+                done({ extractable: pair.privateKey.extractable, type: pair.privateKey.type,
+                       curve: pair.privateKey.algorithm.namedCurve, usages: pair.privateKey.usages, exported,
+                       x: (await crypto.subtle.exportKey('jwk', pair.publicKey)).x });
+              };
+              request.onerror = () => done({ error: 'no key' });
+            };
+        """)
+
+    def test_I41_2_dpopRequired_pageSignsUpSignsInAndCallsTheAPIWithItsKey(self):
+        self.sign_up()  # the verify grant carries a proof; the sessions list (wait_signed_in) is a bound call
+        verified = [a for a in self.answers("/v1/registrations/") if a["url"].endswith("/verify")][-1]
+        self.assertEqual(json.loads(verified["body"])["token_type"], "DPoP", verified)
+        key = self.page_key()
+        self.assertEqual(key["extractable"], False, key)
+        self.assertEqual((key["type"], key["curve"], key["usages"]), ("private", "P-256", ["sign"]), key)
+        self.assertEqual(key["exported"], "InvalidAccessError", "the private key cannot leave WebCrypto")
+        self.assertTrue(self.storage_is_empty(), "no token or key in web storage or cookies")
+
+        # The page's token without the page's key is refused: as Bearer, and with no proof.
+        token = self.access_token()
+        for headers in ({"Authorization": "Bearer " + token}, {"Authorization": "DPoP " + token}):
+            request = urllib.request.Request(SERVER.api + "/v1/me", headers=headers)
+            with self.assertRaises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            self.assertEqual(refused.exception.code, 401)
+            self.assertEqual(json.loads(refused.exception.read())["error"], "DPOP_INVALID")
+        status, me = SERVER.call("GET", "/v1/me", bearer=token)  # with a proof by the page's key
+        self.assertEqual(status, 200, me)
+
+        # Signing out discards the key (the signed-out page's next call makes a new one); the password
+        # sign-in binds to the new one.
+        self.sign_out()
+        self.wait(lambda: (self.page_key() or {}).get("x") != key["x"], "the key did not leave with the session")
+        self.page_password_sign_in()
+        signed_in = [a for a in self.answers("/v1/token") if a["status"] == 200][-1]
+        self.assertEqual(json.loads(signed_in["body"])["token_type"], "DPoP")
+        self.assertNotEqual(self.page_key()["x"], key["x"], "a new key for the new session")
+        self.wait(lambda: self.text("error") == "", "an error after sign-in")
+
+
 class ModuleAndRecoveryCodeTests(AccountPageTestCase):
     """Issue 22 §6: the script in ES modules, one refresh at a time, a recovery code finishes an unusual sign-in."""
 
@@ -607,7 +712,8 @@ class ModuleAndRecoveryCodeTests(AccountPageTestCase):
         self.assertEqual(scripts, [["module", "/account/account.js"]])
         loaded = self.driver.execute_script(
             "return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')).sort()")
-        self.assertEqual(loaded, ["/account/account.js", "/account/api.js", "/account/i18n.js", "/account/view.js", "/account/webauthn.js"])
+        self.assertEqual(loaded, ["/account/account.js", "/account/api.js", "/account/dpop.js", "/account/i18n.js", "/account/view.js",
+                                  "/account/webauthn.js"])
 
     def test_I22_6_apiRefreshIsSingleFlight(self):
         self.open_page()

@@ -27,7 +27,7 @@ struct AccountPageRoutes: LatchRouteCollection {
             Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
             Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css"))
         ]
-        + ["account.js", "api.js", "i18n.js", "view.js", "webauthn.js"].map { module in
+        + ["account.js", "api.js", "dpop.js", "i18n.js", "view.js", "webauthn.js"].map { module in
             Asset(path: ["account", module], resource: module, contentType: utf8Text("javascript"))
         }
 

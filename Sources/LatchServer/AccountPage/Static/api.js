@@ -2,6 +2,11 @@
 // web storage or cookies, so a reload or a closed tab signs out and no other page can ride on a stored
 // credential. A 401 on a signed-in call refreshes the tokens once and repeats the call; calls that meet
 // a 401 together share that one refresh (single flight), so a rotated refresh token is never sent twice.
+// Every call carries a DPoP proof by the page's non-extractable key (dpop.js; issue 41 §2): the grant
+// binds the session to it, a bound token goes only as `Authorization: DPoP`, and a USE_DPOP_NONCE answer
+// is signed again once with the nonce it gave, so `LATCH_DPOP=required` works for the page.
+
+import { createProofSigner } from "./dpop.js";
 
 /** An answer with an error status: `status`, and `body` (`{error, message, …}`, or {}). */
 export class APIError extends Error {
@@ -19,18 +24,28 @@ export class APIError extends Error {
  * A client for one page: `call(method, path, body, {bearer})` answers the parsed JSON (null when empty)
  * or throws APIError (an error status) or Error(networkMessage) (no answer).
  * `language` goes out as Accept-Language; `onSessionEnded` runs when a refresh is refused.
- * `fetch` is injectable for the browser test of the single-flight refresh.
+ * `fetch` is injectable for the browser test of the single-flight refresh; `dpop` signs the proofs
+ * (the page's key by default; null: none).
  */
 export function createClient({
   language, networkMessage, unexpectedMessage, onSessionEnded, fetch = (resource, init) => window.fetch(resource, init),
+  dpop = createProofSigner(),
 }) {
-  let tokens = null; // {access, refresh}
+  let tokens = null; // {access, refresh, bound}
   let refreshing = null; // the running refresh: Promise<boolean>
+  let nonce = null; // the latest DPoP-Nonce latchd handed out
 
-  async function send(method, path, body, accessToken) {
+  /** One request; `token` is the access token to present ({access, bound}) or null. */
+  async function sendOnce(method, path, body, token) {
     const headers = { "Accept": "application/json", "Accept-Language": language };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (accessToken) headers["Authorization"] = "Bearer " + accessToken;
+    if (token) headers["Authorization"] = (token.bound ? "DPoP " : "Bearer ") + token.access;
+    // A bearer token's call needs no proof (latchd reads none for it); a grant's binds its session.
+    if (dpop && (!token || token.bound)) {
+      let proof = null;
+      try { proof = await dpop.proof(method, path, token ? token.access : null, nonce); } catch (_) { proof = null; }
+      if (proof) headers["DPoP"] = proof;
+    }
     try {
       return await fetch(path, {
         method, headers, body: body === undefined ? undefined : JSON.stringify(body),
@@ -39,6 +54,31 @@ export function createClient({
     } catch (_) {
       throw new Error(networkMessage);
     }
+  }
+
+  /** Whether `response` asks for the proof again with the nonce it gave (kept for every later proof). */
+  async function asksForNonce(response) {
+    const fresh = response.headers && response.headers.get ? response.headers.get("DPoP-Nonce") : null;
+    if (!fresh) return false;
+    nonce = fresh;
+    if (response.status !== 400 && response.status !== 401) return false;
+    try {
+      const answer = await response.clone().json();
+      return !!answer && answer.error === "USE_DPOP_NONCE";
+    } catch (_) {
+      return false;
+    }
+  }
+
+  async function send(method, path, body, token) {
+    const response = await sendOnce(method, path, body, token);
+    if (dpop && await asksForNonce(response)) return sendOnce(method, path, body, token);
+    return response;
+  }
+
+  /** The tokens of a grant's answer: bound when latchd says `token_type` `DPoP`. */
+  function tokensOf(answer) {
+    return { access: answer.access_token, refresh: answer.refresh_token, bound: answer.token_type === "DPoP" };
   }
 
   async function parse(response) {
@@ -52,8 +92,8 @@ export function createClient({
   /** Rotates the refresh token; false (and the session ended) when the server refuses it. */
   async function rotate(current) {
     try {
-      const answer = await parse(await send("POST", "/v1/token", { grant_type: "refresh_token", refresh_token: current.refresh }));
-      if (tokens === current) tokens = { access: answer.access_token, refresh: answer.refresh_token };
+      const answer = await parse(await send("POST", "/v1/token", { grant_type: "refresh_token", refresh_token: current.refresh }, null));
+      if (tokens === current) tokens = tokensOf(answer);
       return tokens !== null;
     } catch (error) {
       if (error instanceof APIError && tokens === current) {
@@ -77,20 +117,24 @@ export function createClient({
 
   async function call(method, path, body, options) {
     const bearer = !!(options && options.bearer);
-    const used = bearer && tokens ? tokens.access : null;
+    const used = bearer && tokens ? tokens : null;
     let response = await send(method, path, body, used);
-    if (bearer && used && response.status === 401 && await refreshedSince(used)) {
-      response = await send(method, path, body, tokens && tokens.access);
+    if (bearer && used && response.status === 401 && await refreshedSince(used.access)) {
+      response = await send(method, path, body, tokens);
     }
     return parse(response);
   }
 
   return {
     call,
-    /** Keeps the tokens of a grant's answer (`access_token`, `refresh_token`). */
-    signIn(answer) { tokens = { access: answer.access_token, refresh: answer.refresh_token }; },
-    /** Forgets the tokens (no call to the server). */
-    forget() { tokens = null; },
+    /** Keeps the tokens of a grant's answer (`access_token`, `refresh_token`, `token_type`). */
+    signIn(answer) { tokens = tokensOf(answer); },
+    /** Forgets the tokens (no call to the server) and the DPoP key: the next sign-in makes a new one. */
+    forget() {
+      tokens = null;
+      nonce = null;
+      if (dpop) dpop.discard().catch(() => {});
+    },
     get signedIn() { return tokens !== null; },
   };
 }
