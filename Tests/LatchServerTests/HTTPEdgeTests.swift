@@ -340,6 +340,27 @@ struct HTTPEdgeTests {
         }
     }
 
+    @Test(
+        "EX1 per-address counting: an IPv6 client by its /64, a trusted proxy in the total only; released connections free their room"
+    )
+    func EX1_perAddressCounting() throws {
+        let key = ConnectionLimits.clientKey(trusting: try #require(TrustedProxies(parsing: "10.0.0.0/8")))
+        let counter = ConnectionCounter(maximum: 5, maximumPerAddress: 2)
+
+        #expect(key("2001:db8:1:2::7") == key("2001:db8:1:2:ffff::1"), "one /64 is one client")
+        #expect(key("2001:db8:1:3::7") != key("2001:db8:1:2::7"))
+        #expect(key("::ffff:198.51.100.7") == "198.51.100.7", "an IPv4 peer on a dual-stack socket")
+        #expect(key("10.1.2.3") == nil, "a trusted proxy counts in the total only")
+        #expect(counter.admit("a") == .admitted && counter.admit("a") == .admitted)
+        #expect(counter.admit("a") == .overAddress)
+        counter.release("a")
+        #expect(counter.admit("a") == .admitted, "a closed connection frees its room")
+        #expect(counter.admit(nil) == .admitted && counter.admit(nil) == .admitted)
+        #expect(counter.admit("b") == .admitted)
+        #expect(counter.admit("c") == .overTotal, "five open in all")
+        #expect(counter.open(from: "a") == (5, 2))
+    }
+
     @Test("EX1 request ids are random version-4 UUIDs drawn without a file descriptor")
     func EX1_requestIDs() {
         let ids = (0..<1000).map { _ in RequestID.make() }

@@ -23,8 +23,6 @@ final class ConnectionCounter: Sendable {
     let maximum: Int
     /// nil: no cap per address (the metrics listener: one scraper).
     let maximumPerAddress: Int?
-    /// Addresses counted in the total only (trusted reverse proxies, which carry many clients).
-    private let isExempt: @Sendable (String) -> Bool
     private let counts = Mutex(Counts())
 
     private struct Counts {
@@ -32,19 +30,17 @@ final class ConnectionCounter: Sendable {
         var perAddress: [String: Int] = [:]
     }
 
-    init(maximum: Int, maximumPerAddress: Int? = nil, isExempt: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    init(maximum: Int, maximumPerAddress: Int? = nil) {
         self.maximum = maximum
         self.maximumPerAddress = maximumPerAddress
-        self.isExempt = isExempt
     }
 
-    /// Counts one more connection from `address` (nil: unknown, counted in the total only), unless a cap
-    /// is reached.
+    /// Counts one more connection from `address` (the client's key: an IPv4 address, an IPv6 /64; nil:
+    /// counted in the total only, e.g. a trusted proxy), unless a cap is reached.
     func admit(_ address: String?) -> Admission {
-        let perAddressCap = address.flatMap { isExempt($0) ? nil : maximumPerAddress }
-        return counts.withLock { counts in
+        counts.withLock { counts in
             guard counts.total < maximum else { return .overTotal }
-            if let address, let perAddressCap {
+            if let address, let perAddressCap = maximumPerAddress {
                 guard counts.perAddress[address, default: 0] < perAddressCap else { return .overAddress }
                 counts.perAddress[address, default: 0] += 1
             }
@@ -55,10 +51,9 @@ final class ConnectionCounter: Sendable {
 
     /// Forgets one admitted connection from `address`.
     func release(_ address: String?) {
-        let counted = address.map { !isExempt($0) && maximumPerAddress != nil } ?? false
         counts.withLock { counts in
             counts.total -= 1
-            guard counted, let address, let open = counts.perAddress[address] else { return }
+            guard maximumPerAddress != nil, let address, let open = counts.perAddress[address] else { return }
             counts.perAddress[address] = open > 1 ? open - 1 : nil
         }
     }

@@ -27,6 +27,17 @@ public struct ConnectionLimits: Sendable, Equatable {
         self.bodyTimeout = bodyTimeout
     }
 
+    /// The key a peer's connections count under for the per-address cap: an IPv4 address as it is, an
+    /// IPv6 address by its /64 (one subscriber holds a whole /64: single addresses would cost a flood
+    /// nothing), as the rate limits count clients; nil (the total only) for a trusted proxy, which carries
+    /// many clients, and for a peer that is no IP address.
+    public static func clientKey(trusting proxies: TrustedProxies) -> @Sendable (String) -> String? {
+        { peer in
+            guard let address = IPAddress(peer), !proxies.trusts(address) else { return nil }
+            return address.rateLimitKey
+        }
+    }
+
     /// The descriptors kept back from connections for `limit`: an eighth of it, at least 64 (the
     /// database pool, SMTP and HTTPS sessions, the metrics listener, log and key files, event loops).
     public static func reserve(forOpenFileLimit limit: Int) -> Int { max(64, limit / 8) }

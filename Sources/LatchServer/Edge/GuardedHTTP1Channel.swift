@@ -24,17 +24,24 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let counter: ConnectionCounter
     let refusals: RefusalLog
 
-    init(http: HTTP1Channel, limits: ConnectionLimits, isExempt: @escaping @Sendable (String) -> Bool, logger: Logger) {
+    /// The key a peer address counts under for the per-address cap (nil: in the total only).
+    let clientKey: @Sendable (String) -> String?
+
+    /// - Parameter clientKey: whom a peer address counts as (`ConnectionLimits.clientKey(trusting:)`).
+    init(
+        http: HTTP1Channel, limits: ConnectionLimits, clientKey: @escaping @Sendable (String) -> String?,
+        logger: Logger
+    ) {
         self.http = http
         self.limits = limits
+        self.clientKey = clientKey
         counter = ConnectionCounter(
-            maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress,
-            isExempt: isExempt)
+            maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
         refusals = RefusalLog(logger: logger)
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {
-        let address = channel.remoteAddress?.ipAddress
+        let address = channel.remoteAddress?.ipAddress.flatMap(clientKey)
         switch counter.admit(address) {
         case .admitted:
             break

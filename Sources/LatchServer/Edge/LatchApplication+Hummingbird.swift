@@ -91,7 +91,7 @@ extension LatchApplication {
             server: HTTPServerBuilder { responder in
                 GuardedHTTP1Channel(
                     http: HTTP1Channel(responder: responder, configuration: http), limits: limits,
-                    isExempt: { address in IPAddress(address).map(proxies.trusts) ?? false }, logger: logger)
+                    clientKey: ConnectionLimits.clientKey(trusting: proxies), logger: logger)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(config.host, port: port ?? config.port), serverName: nil),
