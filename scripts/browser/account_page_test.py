@@ -117,16 +117,18 @@ class LatchdUnderTest:
 
     # The API, directly (for what a second device does, and to read mailed codes).
 
-    def call(self, method, path, body=None, bearer=None):
+    def call(self, method, path, body=None, bearer=None, nonce=None):
         """`method path` with `bearer`'s token; a DPoP-bound one (the page's, issue 41 §2) goes as the page
-        would send it: `Authorization: DPoP` with a proof by the page's key (PAGE_PROOF)."""
+        would send it: `Authorization: DPoP` with a proof by the page's key (PAGE_PROOF), signed again once
+        with the nonce of a USE_DPOP_NONCE answer (LATCH_DPOP_NONCE=1)."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api + path, data=data, method=method)
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        if bearer and is_bound(bearer):
+        bound = bool(bearer) and is_bound(bearer)
+        if bound:
             request.add_header("Authorization", "DPoP " + bearer)
-            request.add_header("DPoP", PAGE_PROOF(method, path.split("?")[0], bearer))
+            request.add_header("DPoP", PAGE_PROOF(method, path.split("?")[0], bearer, nonce))
         elif bearer:
             request.add_header("Authorization", "Bearer " + bearer)
         try:
@@ -135,7 +137,11 @@ class LatchdUnderTest:
                 return response.status, (json.loads(text) if text else None)
         except urllib.error.HTTPError as error:
             text = error.read()
-            return error.code, (json.loads(text) if text else None)
+            answer = json.loads(text) if text else None
+            fresh = error.headers.get("DPoP-Nonce")
+            if bound and nonce is None and fresh and (answer or {}).get("error") == "USE_DPOP_NONCE":
+                return self.call(method, path, body, bearer, nonce=fresh)
+            return error.code, answer
 
     def latest_code(self, email, after=0):
         """The newest emailed code to `email`, waiting until there are more than `after` codes."""
@@ -304,14 +310,14 @@ class AccountPageTestCase(unittest.TestCase):
 
     # Page helpers
 
-    def page_proof(self, method, path, token):
-        """A DPoP proof for `method path` with `token`, signed in the open page by its own key (dpop.js, the
-        key the page keeps in IndexedDB): what the page's session is bound to."""
+    def page_proof(self, method, path, token, nonce=None):
+        """A DPoP proof for `method path` with `token` (and `nonce`), signed in the open page by its own key
+        (dpop.js, the key the page keeps in IndexedDB): what the page's session is bound to."""
         proof = self.driver.execute_async_script("""
-            const [method, path, token, done] = arguments;
-            import('/account/dpop.js').then(({ createProofSigner }) => createProofSigner().proof(method, path, token, null))
+            const [method, path, token, nonce, done] = arguments;
+            import('/account/dpop.js').then(({ createProofSigner }) => createProofSigner().proof(method, path, token, nonce))
               .then(done, (error) => done('error: ' + error));
-        """, method, path, token)
+        """, method, path, token, nonce)
         self.assertTrue(proof and not proof.startswith("error"), proof)
         return proof
 
@@ -635,13 +641,14 @@ class EnglishAccountPageTests(AccountPageTestCase):
 
 class DPoPRequiredTests(AccountPageTestCase):
     """Issue 41 §2: the page binds its session to a non-extractable WebCrypto key (ECDSA P-256, kept in
-    IndexedDB) and signs every call with it, so it works against a latchd with LATCH_DPOP=required."""
+    IndexedDB) and signs every call with it, so it works against a latchd with LATCH_DPOP=required (and
+    server nonces, LATCH_DPOP_NONCE=1: the page signs again with the nonce it is given)."""
 
     @classmethod
     def setUpClass(cls):
         global SERVER
         cls.shared = SERVER
-        SERVER = LatchdUnderTest(LATCHD, LATCH_DPOP="required")
+        SERVER = LatchdUnderTest(LATCHD, LATCH_DPOP="required", LATCH_DPOP_NONCE="1")
         super().setUpClass()
 
     @classmethod
@@ -672,8 +679,9 @@ class DPoPRequiredTests(AccountPageTestCase):
 
     def test_I41_2_dpopRequired_pageSignsUpSignsInAndCallsTheAPIWithItsKey(self):
         self.sign_up()  # the verify grant carries a proof; the sessions list (wait_signed_in) is a bound call
-        verified = [a for a in self.answers("/v1/registrations/") if a["url"].endswith("/verify")][-1]
-        self.assertEqual(json.loads(verified["body"])["token_type"], "DPoP", verified)
+        verify = [a for a in self.answers("/v1/registrations/") if a["url"].endswith("/verify")]
+        self.assertEqual(json.loads(verify[-1]["body"])["token_type"], "DPoP", verify)
+        self.assertEqual(json.loads(verify[0]["body"])["error"], "USE_DPOP_NONCE", "asked for the nonce, signed again")
         key = self.page_key()
         self.assertEqual(key["extractable"], False, key)
         self.assertEqual((key["type"], key["curve"], key["usages"]), ("private", "P-256", ["sign"]), key)
