@@ -7,10 +7,9 @@ import Synchronization
 /// beyond `ConnectionLimits` (in total, or from its address) is closed as soon as it is accepted, before
 /// any handler is added, and an admitted one gets `RequestDeadlineHandler` (head and body deadlines).
 ///
-/// Setting a connection up never fails towards the server channel: NIO reports a failed child set-up on
-/// the server channel, and Hummingbird's accept loop ends at the first error there (the listener would
-/// close). A refused or failed connection is closed and handed on as `Connection.closed`, which `handle`
-/// skips.
+/// Setting a connection up never fails: NIO (2.101) drops a child whose set-up failed without closing it,
+/// so its descriptor would stay open (and counted) for good. A refused or failed connection is closed here
+/// and handed on with `http == nil`, which `handle` skips.
 struct GuardedHTTP1Channel: ServerChildChannel {
     /// An accepted connection: served, or already closed.
     struct Connection: ServerChildChannelValue {
