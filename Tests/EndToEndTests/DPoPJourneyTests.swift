@@ -68,6 +68,27 @@ struct DPoPJourneyTests {
         }
     }
 
+    @Test("DPoP41 LatchClient with its defaults binds its sessions: it works where latchd requires DPoP and nonces")
+    func DPoP41_defaultClientAgainstRequiredDPoP() async throws {
+        try await withLiveServer(adjust: {
+            $0.dpop = .required
+            $0.dpopNonces = true
+        }) { server in
+            let vault = InMemoryVault()
+            let client = LatchClient(serverURL: server.serverURL, vault: vault, clock: { [server] in server.now })
+
+            let user = try await Self.signUp(client, on: server)
+            let me = try await client.me()
+
+            #expect(me.id == user.id)
+            #expect(try await client.sessions().first { $0.current }?.bound == true)
+            guard case .found = await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) else {
+                Issue.record("no Secure Enclave here: the key is the software store's, in the vault")
+                return
+            }
+        }
+    }
+
     @Test("31 §3 without a key the SDK keeps bearer sessions, as before")
     func test_31_3_withoutAKeyBearerSessions() async throws {
         try await withLiveServer { server in

@@ -103,3 +103,37 @@ final class ScriptedTransport: HTTPTransport {
         }
     }
 }
+
+/// A key store that fails with `code` (the Secure Enclave's store on a Mac without the Keychain entitlement).
+struct FailingDPoPKeyStore: DPoPKeyStore {
+    let code: Int
+    func key() async throws -> any DPoPKey { throw DeviceKeyError.platform(code: code) }
+    func discard() async throws { throw DeviceKeyError.platform(code: code) }
+}
+
+@Suite("Issue 41 §2: the platform's DPoP key store falls back only where the enclave can never be used")
+struct FallbackDPoPKeyStoreTests {
+    @Test("DPoP41 errSecMissingEntitlement: the software key, the same one every time; discard forgets it")
+    func DPoP41_missingEntitlementFallsBack() async throws {
+        let vault = InMemoryVault()
+        let keys = FallbackDPoPKeyStore(
+            preferred: FailingDPoPKeyStore(code: -34018), fallback: SoftwareDPoPKeyStore(vault: vault))
+
+        let first = try await keys.key()
+        let second = try await keys.key()
+
+        #expect(first.publicCoordinates == second.publicCoordinates)
+        try await keys.discard()
+        #expect(await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) == .notFound)
+    }
+
+    @Test("DPoP41 a locked device (errSecInteractionNotAllowed) is thrown: no session is bound to a stand-in key")
+    func DPoP41_otherFailuresAreThrown() async throws {
+        let vault = InMemoryVault()
+        let keys = FallbackDPoPKeyStore(
+            preferred: FailingDPoPKeyStore(code: -25308), fallback: SoftwareDPoPKeyStore(vault: vault))
+
+        await #expect(throws: DeviceKeyError.platform(code: -25308)) { try await keys.key() }
+        #expect(await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) == .notFound)
+    }
+}

@@ -1,12 +1,16 @@
 /// The DPoP key store for the platform the SDK runs on.
 public enum DPoPKeyStores {
     /// The Secure Enclave where there is one (the key cannot leave it, and needs no biometric match: it
-    /// signs every request); otherwise a software key kept in `vault` (Linux, the CLI, the Simulator).
+    /// signs every request); otherwise a software key kept in `vault` (Linux, the CLI, the Simulator), also
+    /// where the app may not use the enclave's Keychain at all (``FallbackDPoPKeyStore``).
     ///
     ///     let client = LatchClient(serverURL: url, vault: vault, dpopKeys: DPoPKeyStores.platformDefault(vault: vault))
     public static func platformDefault(vault: any TokenVault) -> any DPoPKeyStore {
         #if canImport(Security) && canImport(CryptoKit) && (os(iOS) || os(macOS) || os(visionOS))
-            if SecureEnclaveDPoPKeyStore.isAvailable { return SecureEnclaveDPoPKeyStore() }
+            if SecureEnclaveDPoPKeyStore.isAvailable {
+                return FallbackDPoPKeyStore(
+                    preferred: SecureEnclaveDPoPKeyStore(), fallback: SoftwareDPoPKeyStore(vault: vault))
+            }
         #endif
         return SoftwareDPoPKeyStore(vault: vault)
     }
