@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import LatchCore
 import SwiftASN1
-import X509
+// The chain is validated at latchd's clock (injected, as every rule's time), which swift-certificates offers
+// through this SPI since `init(validationTime:)` was deprecated.
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Checks App Attest attestations and assertions as Apple's "Validating apps that connect to your
 /// server" lists them (issue 31 §2). Pure: the trust roots, app ids and environment are given, and the
@@ -66,7 +68,9 @@ struct AppAttestVerifier: Sendable {
         do { certificates = try x5c.map { try Certificate(derEncoded: $0) } } catch { throw .malformed }
 
         // 1. The chain: the credential certificate, through the intermediates, to a trusted root.
-        var verifier = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy(validationTime: now) }
+        var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
+            RFC5280Policy(fixedExpiryValidationTime: now)
+        }
         let result = await verifier.validate(
             leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst()))
         guard case .validCertificate = result else { throw .untrustedChain }
