@@ -710,6 +710,37 @@ class DPoPRequiredTests(AccountPageTestCase):
         self.wait(lambda: self.text("error") == "", "an error after sign-in")
 
 
+    def test_I41_2_wrongDeviceClock_proofsDatedByTheServersDate(self):
+        self.open_page()
+        # The page's own api.js with a scripted fetch: latchd's clock is two hours ahead of the device's.
+        result = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/account/api.js').then(async ({ createClient }) => {
+              const serverTime = Date.now() + 2 * 3600 * 1000;
+              const iats = [];
+              const stale = () => new Response(JSON.stringify({ error: 'DPOP_INVALID', message: 'stale', reasons: ['stale_iat'] }),
+                { status: 400, headers: { 'Date': new Date(serverTime).toUTCString() } });
+              const fetch = async (path, init) => {
+                const claims = init.headers['DPoP'].split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+                iats.push(JSON.parse(atob(claims)).iat);
+                return iats.length === 1 || iats.length === 4 ? stale() : new Response('{}', { status: 200 });
+              };
+              const client = createClient({ language: 'en', networkMessage: 'offline', unexpectedMessage: (s) => 'HTTP ' + s,
+                onSessionEnded: () => {}, fetch });
+              const statuses = [];
+              for (let i = 0; i < 3; i += 1) {
+                statuses.push(await client.call('POST', '/v1/token', { grant_type: 'password' }).then(() => 200, (e) => e.status));
+              }
+              done({ iats, serverTime: Math.floor(serverTime / 1000), device: Math.floor(Date.now() / 1000), statuses });
+            }, (error) => done({ error: String(error) }));
+        """)
+        self.assertNotIn("error", result, result)
+        self.assertEqual(result["statuses"], [200, 200, 400], "signed again once; a second stale answer is not a loop")
+        self.assertLessEqual(abs(result["iats"][0] - result["device"]), 5, result)
+        for iat in result["iats"][1:]:
+            self.assertLessEqual(abs(iat - result["serverTime"]), 5, result)
+
+
 class ModuleAndRecoveryCodeTests(AccountPageTestCase):
     """Issue 22 §6: the script in ES modules, one refresh at a time, a recovery code finishes an unusual sign-in."""
 

@@ -4,7 +4,8 @@
 // a 401 together share that one refresh (single flight), so a rotated refresh token is never sent twice.
 // Every call carries a DPoP proof by the page's non-extractable key (dpop.js; issue 41 §2): the grant
 // binds the session to it, a bound token goes only as `Authorization: DPoP`, and a USE_DPOP_NONCE answer
-// is signed again once with the nonce it gave, so `LATCH_DPOP=required` works for the page.
+// is signed again once with the nonce it gave, so `LATCH_DPOP=required` works for the page. A proof
+// refused as `stale_iat` (the device's clock is off) is dated by the answer's `Date` and sent again once.
 
 import { createProofSigner } from "./dpop.js";
 
@@ -34,6 +35,7 @@ export function createClient({
   let tokens = null; // {access, refresh, bound}
   let refreshing = null; // the running refresh: Promise<boolean>
   let nonce = null; // the latest DPoP-Nonce latchd handed out
+  let clockOffset = 0; // the server's clock minus the device's (ms), as a stale_iat refusal's Date said
 
   /** One request; `token` is the access token to present ({access, bound}) or null. */
   async function sendOnce(method, path, body, token) {
@@ -43,7 +45,11 @@ export function createClient({
     // A bearer token's call needs no proof (latchd reads none for it); a grant's binds its session.
     if (dpop && (!token || token.bound)) {
       let proof = null;
-      try { proof = await dpop.proof(method, path, token ? token.access : null, nonce); } catch (_) { proof = null; }
+      try {
+        proof = await dpop.proof(method, path, token ? token.access : null, nonce, Date.now() + clockOffset);
+      } catch (_) {
+        proof = null;
+      }
       if (proof) headers["DPoP"] = proof;
     }
     try {
@@ -56,23 +62,32 @@ export function createClient({
     }
   }
 
-  /** Whether `response` asks for the proof again with the nonce it gave (kept for every later proof). */
-  async function asksForNonce(response) {
-    const fresh = response.headers && response.headers.get ? response.headers.get("DPoP-Nonce") : null;
-    if (!fresh) return false;
-    nonce = fresh;
+  /**
+   * Whether `response` asks for the proof again: USE_DPOP_NONCE with the nonce it gave (kept for every
+   * later proof), or `stale_iat` with a `Date` more than 30 s from the time the proof was dated by (kept too).
+   */
+  async function asksForProofAgain(response) {
+    const header = (name) => (response.headers && response.headers.get ? response.headers.get(name) : null);
+    const fresh = header("DPoP-Nonce");
+    if (fresh) nonce = fresh;
     if (response.status !== 400 && response.status !== 401) return false;
-    try {
-      const answer = await response.clone().json();
-      return !!answer && answer.error === "USE_DPOP_NONCE";
-    } catch (_) {
-      return false;
-    }
+    let answer = null;
+    try { answer = await response.clone().json(); } catch (_) { return false; }
+    if (!answer) return false;
+    if (answer.error === "USE_DPOP_NONCE") return !!fresh;
+    const stale = answer.error === "DPOP_INVALID" && Array.isArray(answer.reasons) && answer.reasons.length === 1
+      && answer.reasons[0] === "stale_iat";
+    const serverTime = stale ? Date.parse(header("Date") || "") : NaN;
+    if (Number.isNaN(serverTime)) return false;
+    const offset = serverTime - Date.now();
+    if (Math.abs(offset - clockOffset) <= 30000) return false;
+    clockOffset = Math.abs(offset) > 30000 ? offset : 0;
+    return true;
   }
 
   async function send(method, path, body, token) {
     const response = await sendOnce(method, path, body, token);
-    if (dpop && await asksForNonce(response)) return sendOnce(method, path, body, token);
+    if (dpop && await asksForProofAgain(response)) return sendOnce(method, path, body, token);
     return response;
   }
 

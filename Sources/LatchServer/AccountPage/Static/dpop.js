@@ -41,9 +41,10 @@ function withStore(mode, work) {
 }
 
 /**
- * A signer of DPoP proofs for this page: `proof(method, path, accessToken, nonce)` answers the `DPoP`
- * header's value (`htu` is the page's origin and `path`), or null without WebCrypto; `discard()` forgets
- * the key (signing out), so the next sign-in makes a new one.
+ * A signer of DPoP proofs for this page: `proof(method, path, accessToken, nonce, now)` answers the `DPoP`
+ * header's value (`htu` is the page's origin and `path`; `iat` is `now`, milliseconds, the device's clock by
+ * default), or null without WebCrypto; `discard()` forgets the key (signing out), so the next sign-in
+ * makes a new one.
  */
 export function createProofSigner() {
   let pair = null; // Promise<{keyPair, jwk}> | null
@@ -67,12 +68,12 @@ export function createProofSigner() {
   }
 
   return {
-    async proof(method, path, accessToken, nonce) {
+    async proof(method, path, accessToken, nonce, now = Date.now()) {
       const loaded = await key();
       if (!loaded) return null;
       const url = new URL(path, window.location.origin);
       const claims = {
-        htm: method, htu: url.origin + url.pathname, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(),
+        htm: method, htu: url.origin + url.pathname, iat: Math.floor(now / 1000), jti: crypto.randomUUID(),
       };
       if (accessToken) claims.ath = base64url(await crypto.subtle.digest("SHA-256", utf8(accessToken)));
       if (nonce) claims.nonce = nonce;
