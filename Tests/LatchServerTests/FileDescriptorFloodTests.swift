@@ -7,14 +7,16 @@ import Testing
 /// cannot open `/proc/<tid>/stat`: SIGILL) or leave it refusing everyone until the flood ended.
 @Suite("latchd survives a connection flood beyond its open-file limit (issue 41 §3 E-X1)", .serialized)
 struct FileDescriptorFloodTests {
-    /// Starts latchd with its open-file limit at `soft` (hard limit `hard`) through `sh`'s `ulimit`, on SQLite in
-    /// `folder`; waits until it answers `GET /health`.
-    static func start(soft: Int, hard: Int, in folder: URL) async throws -> (ChildProcess, port: Int, log: URL) {
+    /// Starts latchd with its open-file limit at `soft` (hard limit `hard`) through `sh`'s `ulimit`, on
+    /// `databaseURL` (default SQLite in `folder`), its log in `folder`; waits until it answers `GET /health`.
+    static func start(soft: Int, hard: Int, in folder: URL, databaseURL: String? = nil) async throws -> (
+        ChildProcess, port: Int, log: URL
+    ) {
         let port = try FreePort.pick()
         let log = folder.appendingPathComponent("latchd-\(port).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         var environment = LatchdProcess.defaultEnvironment(
-            port: port, databaseURL: "sqlite://" + folder.appendingPathComponent("latch.sqlite").path)
+            port: port, databaseURL: databaseURL ?? "sqlite://" + folder.appendingPathComponent("latch.sqlite").path)
         environment["LATCH_RATE_LIMIT_SCALE"] = "100"
         let process = try ChildProcess(
             [
@@ -47,9 +49,9 @@ struct FileDescriptorFloodTests {
     }
 
     @Test(
-        "EX1 with the open-file limit at 256, 400 connections from one client, then 400 from twenty: latchd stays up, serves another address meanwhile and everyone afterwards (three runs in a row)"
-    )
-    func EX1_floodBeyondTheOpenFileLimit() async throws {
+        "EX1 with the open-file limit at 256, 400 connections from one client, then 400 from twenty: latchd stays up, serves another address meanwhile and everyone afterwards (three runs in a row)",
+        arguments: TestDatabase.all)
+    func EX1_floodBeyondTheOpenFileLimit(database: TestDatabase) async throws {
         let body = #"{"grant_type":"password","email":"a@example.com","password":"nope"}"#
         let request =
             "POST /v1/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -58,7 +60,8 @@ struct FileDescriptorFloodTests {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "latch-flood-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let (latchd, port, log) = try await Self.start(soft: 256, hard: 256, in: folder)
+            let databaseURL = try await LatchdProcess.databaseURL(database)
+            let (latchd, port, log) = try await Self.start(soft: 256, hard: 256, in: folder, databaseURL: databaseURL)
 
             // One client, more connections than latchd has descriptors.
             let oneClient = await Self.flood(port: port, count: 400, from: ["127.0.0.1"], request: request)
@@ -89,7 +92,7 @@ struct FileDescriptorFloodTests {
                 !text.contains("00000000-0000-4000-8000-000000000000"), "run \(run): request ids from a failed read")
             #expect(text.contains("open_file_limit=256"), "run \(run): the limits were derived from the limit")
             print(
-                "EX1 run \(run): \(heldOpen) of 800 connections held open, latchd \(aliveAfterwards ? "up" : "dead"), status \(status)"
+                "EX1 \(database) run \(run): \(heldOpen) of 800 connections held open, latchd \(aliveAfterwards ? "up" : "dead"), status \(status)"
             )
         }
     }
