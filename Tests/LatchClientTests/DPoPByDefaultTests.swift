@@ -12,7 +12,8 @@ struct DPoPByDefaultTests {
     static let serverURL = URL(string: "https://auth.example.com")!
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("DPoP41 without dpopKeys a client signs its grants with the platform's key (on Linux, kept in the vault)")
+    @Test(
+        "41 §2 DPoP41 without dpopKeys a client signs its grants with the platform's key (on Linux, kept in the vault)")
     func DPoP41_onByDefault() async throws {
         let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
         let vault = InMemoryVault()
@@ -32,7 +33,7 @@ struct DPoPByDefaultTests {
         #endif
     }
 
-    @Test("DPoP41 dpopKeys: .none opts out: bearer sessions, no proof, no key")
+    @Test("41 §2 DPoP41 dpopKeys: .none opts out: bearer sessions, no proof, no key")
     func DPoP41_optOut() async throws {
         let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
         let vault = InMemoryVault()
@@ -49,7 +50,8 @@ struct DPoPByDefaultTests {
         }
     }
 
-    @Test("DPoP41 a proof refused as stale_iat is dated again by the server's Date, once, and so are the next ones")
+    @Test(
+        "41 §2 DPoP41 a proof refused as stale_iat is dated again by the server's Date, once, and so are the next ones")
     func DPoP41_wrongDeviceClock() async throws {
         // The device's clock is two hours behind the server's.
         let serverTime = Self.now.addingTimeInterval(7200)
@@ -113,7 +115,7 @@ struct FailingDPoPKeyStore: DPoPKeyStore {
 
 @Suite("Issue 41 §2: the platform's DPoP key store falls back only where the enclave can never be used")
 struct FallbackDPoPKeyStoreTests {
-    @Test("DPoP41 errSecMissingEntitlement: the software key, the same one every time; discard forgets it")
+    @Test("41 §2 DPoP41 errSecMissingEntitlement: the software key, the same one every time; discard forgets it")
     func DPoP41_missingEntitlementFallsBack() async throws {
         let vault = InMemoryVault()
         let keys = FallbackDPoPKeyStore(
@@ -127,7 +129,7 @@ struct FallbackDPoPKeyStoreTests {
         #expect(await vault.read(SoftwareDPoPKeyStore.defaultVaultKey) == .notFound)
     }
 
-    @Test("DPoP41 a locked device (errSecInteractionNotAllowed) is thrown: no session is bound to a stand-in key")
+    @Test("41 §2 DPoP41 a locked device (errSecInteractionNotAllowed) is thrown: no session is bound to a stand-in key")
     func DPoP41_otherFailuresAreThrown() async throws {
         let vault = InMemoryVault()
         let keys = FallbackDPoPKeyStore(

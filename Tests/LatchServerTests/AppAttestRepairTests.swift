@@ -12,7 +12,7 @@ import Testing
 @Suite("Issue 41 §2: App Attest repairs")
 struct AppAttestRepairTests {
     @Test(
-        "AA an attested key's biometric attempt and device-key sign-in without an assertion are refused in optional mode",
+        "41 §2 AA an attested key's biometric attempt and device-key sign-in without an assertion are refused in optional mode",
         arguments: TestDatabase.all)
     func AA_attestedKeyIsAssertedOnEveryUse(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
@@ -52,7 +52,7 @@ struct AppAttestRepairTests {
     }
 
     @Test(
-        "AA one App Attest key id binds once: not for a second device key, another user's, or after an unbind",
+        "41 §2 AA one App Attest key id binds once: not for a second device key, another user's, or after an unbind",
         arguments: TestDatabase.all)
     func AA_oneAppAttestKeyBindsOnce(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()

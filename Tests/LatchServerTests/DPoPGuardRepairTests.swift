@@ -11,7 +11,7 @@ import Testing
 /// another instance and not after a restart, and a nonce lives well under a proof's window (D2).
 @Suite("Issue 41 §2: DPoP repairs (D1, D2)")
 struct DPoPGuardRepairTests {
-    @Test("D1 a proof for another origin is refused whatever Host or X-Forwarded-Host the request claims")
+    @Test("41 §2 D1 a proof for another origin is refused whatever Host or X-Forwarded-Host the request claims")
     func D1_htuIsComparedWithTheConfiguredOrigin() async throws {
         try await withServer(.sqlite, adjust: { $0.trustedProxies = TrustedProxies(parsing: "127.0.0.1")! }) {
             server in
@@ -59,7 +59,7 @@ struct DPoPGuardRepairTests {
         }
     }
 
-    @Test("D1 LATCH_PUBLIC_ORIGINS adds origins a proof may name; in production a loopback Host is no origin")
+    @Test("41 §2 D1 LATCH_PUBLIC_ORIGINS adds origins a proof may name; in production a loopback Host is no origin")
     func D1_publicOriginsAreTheOnlyOthers() async throws {
         let clock = TestClock()
         let development = try await TestServer.start(.sqlite, clock: clock)
@@ -90,7 +90,7 @@ struct DPoPGuardRepairTests {
         #expect(try await development.getBound("/v1/me", token: token, key: key).status == 200)
     }
 
-    @Test("D1 LATCH_PUBLIC_ORIGINS is read strictly: comma-separated http(s) origins, no path")
+    @Test("41 §2 D1 LATCH_PUBLIC_ORIGINS is read strictly: comma-separated http(s) origins, no path")
     func D1_publicOriginsConfiguration() throws {
         let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
         let plain = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key])
@@ -108,7 +108,7 @@ struct DPoPGuardRepairTests {
     }
 
     @Test(
-        "D2 with nonces on, a resource proof used at one instance is refused at another on the same database",
+        "41 §2 D2 with nonces on, a resource proof used at one instance is refused at another on the same database",
         arguments: TestDatabase.all)
     func D2_replayAtAnotherInstanceIsRefused(database: TestDatabase) async throws {
         let clock = TestClock()
@@ -139,7 +139,7 @@ struct DPoPGuardRepairTests {
     }
 
     @Test(
-        "D2 with nonces on, a restart invalidates every outstanding nonce, so a used proof stays used",
+        "41 §2 D2 with nonces on, a restart invalidates every outstanding nonce, so a used proof stays used",
         arguments: TestDatabase.all)
     func D2_replayAfterRestartIsRefused(database: TestDatabase) async throws {
         let clock = TestClock()
@@ -163,7 +163,7 @@ struct DPoPGuardRepairTests {
         #expect(replayed.errorCode == "USE_DPOP_NONCE")
     }
 
-    @Test("D2 a nonce lives at least a minute and at most two, well under a proof's 300 s window")
+    @Test("41 §2 D2 a nonce lives at least a minute and at most two, well under a proof's 300 s window")
     func D2_nonceLifetimeIsBounded() async throws {
         let clock = TestClock()
         try await withServer(.sqlite, clock: clock, adjust: { $0.dpopNonces = true }) { server in

@@ -49,7 +49,7 @@ struct FileDescriptorFloodTests {
     }
 
     @Test(
-        "EX1 with the open-file limit at 256, 400 connections from one client, then 400 from twenty: latchd stays up, serves another address meanwhile and everyone afterwards (three runs in a row)",
+        "41 §3 EX1 with the open-file limit at 256, 400 connections from one client, then 400 from twenty: latchd stays up, serves another address meanwhile and everyone afterwards (three runs in a row)",
         arguments: TestDatabase.all)
     func EX1_floodBeyondTheOpenFileLimit(database: TestDatabase) async throws {
         let body = #"{"grant_type":"password","email":"a@example.com","password":"nope"}"#
@@ -97,7 +97,7 @@ struct FileDescriptorFloodTests {
         }
     }
 
-    @Test("EX1 latchd raises its soft open-file limit to the hard limit at start, and derives its caps from it")
+    @Test("41 §3 EX1 latchd raises its soft open-file limit to the hard limit at start, and derives its caps from it")
     func EX1_softLimitIsRaised() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-flood-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -111,7 +111,9 @@ struct FileDescriptorFloodTests {
         #expect(text.contains("maximum=1792"), "2048 less an eighth: \(text.suffix(1500))")
     }
 
-    @Test("EX1 a LATCH_MAX_CONNECTIONS the open-file limit cannot hold stops latchd serve with a configuration error")
+    @Test(
+        "41 §3 EX1 a LATCH_MAX_CONNECTIONS the open-file limit cannot hold stops latchd serve with a configuration error"
+    )
     func EX1_capAboveTheLimitIsRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-flood-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -33,7 +33,7 @@ struct HTTPEdgeTests {
     // MARK: E1
 
     @Test(
-        "E1 an unknown Transfer-Encoding is 501 MALFORMED_BODY (unsupported_transfer_coding), logged below error level; a broken chunk is 400"
+        "41 §3 E1 an unknown Transfer-Encoding is 501 MALFORMED_BODY (unsupported_transfer_coding), logged below error level; a broken chunk is 400"
     )
     func E1_unknownTransferCodingIsAClientError() async throws {
         let log = LogCapture()
@@ -59,7 +59,7 @@ struct HTTPEdgeTests {
     }
 
     @Test(
-        "E1 a framing error in a request's head (Content-Length with Transfer-Encoding, a bad Content-Length) is 400 MALFORMED_BODY in the error format"
+        "41 §3 E1 a framing error in a request's head (Content-Length with Transfer-Encoding, a bad Content-Length) is 400 MALFORMED_BODY in the error format"
     )
     func E1_framingErrorInTheHeadIsAnsweredInTheErrorFormat() async throws {
         let log = LogCapture()
@@ -84,7 +84,7 @@ struct HTTPEdgeTests {
     // MARK: Strict JSON
 
     @Test(
-        "JSON_duplicateKeys a body naming a key twice (also nested, also spelled with an escape) is 400 MALFORMED_BODY duplicate_key",
+        "41 §3 JSON_duplicateKeys a body naming a key twice (also nested, also spelled with an escape) is 400 MALFORMED_BODY duplicate_key",
         arguments: TestDatabase.all)
     func JSON_duplicateKeysAreRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
@@ -114,7 +114,8 @@ struct HTTPEdgeTests {
         }
     }
 
-    @Test("JSON_duplicateKeys the scanner: per object, through arrays, canonically equal keys, a depth cap, linear")
+    @Test(
+        "41 §3 JSON_duplicateKeys the scanner: per object, through arrays, canonically equal keys, a depth cap, linear")
     func JSON_duplicateKeysScanner() {
         func refusal(_ text: String) -> StrictJSONBody.Refusal? { StrictJSONBody.refusal(of: Array(text.utf8)) }
 
@@ -136,7 +137,7 @@ struct HTTPEdgeTests {
     }
 
     @Test(
-        "JSON_utf16 a body in UTF-16 or UTF-32 (with or without a byte order mark), with a UTF-8 BOM or invalid UTF-8 is 400 MALFORMED_BODY not_utf8",
+        "41 §3 JSON_utf16 a body in UTF-16 or UTF-32 (with or without a byte order mark), with a UTF-8 BOM or invalid UTF-8 is 400 MALFORMED_BODY not_utf8",
         arguments: TestDatabase.all)
     func JSON_utf16BodiesAreRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
@@ -166,7 +167,7 @@ struct HTTPEdgeTests {
     // MARK: E-X1 in process
 
     @Test(
-        "EX1 beyond LATCH_MAX_CONNECTIONS_PER_ADDRESS a client's connections are closed at once; another address is served meanwhile"
+        "41 §3 EX1 beyond LATCH_MAX_CONNECTIONS_PER_ADDRESS a client's connections are closed at once; another address is served meanwhile"
     )
     func EX1_perAddressCapLeavesRoomForOthers() async throws {
         try await withServer(
@@ -194,7 +195,7 @@ struct HTTPEdgeTests {
         }
     }
 
-    @Test("EX1 beyond LATCH_MAX_CONNECTIONS in total a new connection is closed at once, from any address")
+    @Test("41 §3 EX1 beyond LATCH_MAX_CONNECTIONS in total a new connection is closed at once, from any address")
     func EX1_totalCapHolds() async throws {
         try await withServer(
             .sqlite,
@@ -222,7 +223,8 @@ struct HTTPEdgeTests {
         }
     }
 
-    @Test("EX1 a head trickled byte by byte is cut at LATCH_HEADER_TIMEOUT_SECONDS, not kept for the idle timeout")
+    @Test(
+        "41 §3 EX1 a head trickled byte by byte is cut at LATCH_HEADER_TIMEOUT_SECONDS, not kept for the idle timeout")
     func EX1_trickledHeadIsCut() async throws {
         try await withServer(
             .sqlite,
@@ -250,7 +252,7 @@ struct HTTPEdgeTests {
         }
     }
 
-    @Test("EX1 a body trickled byte by byte is cut at LATCH_BODY_TIMEOUT_SECONDS, and a prompt one is served")
+    @Test("41 §3 EX1 a body trickled byte by byte is cut at LATCH_BODY_TIMEOUT_SECONDS, and a prompt one is served")
     func EX1_trickledBodyIsCut() async throws {
         try await withServer(
             .sqlite,
@@ -287,7 +289,7 @@ struct HTTPEdgeTests {
     }
 
     @Test(
-        "EX1 the deadlines, step by step: a head's starts at its first byte, a body's at its head, none between requests"
+        "41 §3 EX1 the deadlines, step by step: a head's starts at its first byte, a body's at its head, none between requests"
     )
     func EX1_requestDeadlinesStateMachine() {
         var deadlines = RequestDeadlines(headerTimeout: .seconds(10), bodyTimeout: .seconds(30))
@@ -311,7 +313,7 @@ struct HTTPEdgeTests {
     }
 
     @Test(
-        "EX1 connection caps: derived from the open-file limit less a reserve, LATCH_* variables parsed, a cap above the limit refused"
+        "41 §3 EX1 connection caps: derived from the open-file limit less a reserve, LATCH_* variables parsed, a cap above the limit refused"
     )
     func EX1_connectionLimitsConfiguration() throws {
         let derived = ConnectionLimits.resolved(ConnectionSettings(), openFileLimit: 256)
@@ -348,7 +350,7 @@ struct HTTPEdgeTests {
     }
 
     @Test(
-        "EX1 per-address counting: an IPv6 client by its /64, a trusted proxy in the total only; released connections free their room"
+        "41 §3 EX1 per-address counting: an IPv6 client by its /64, a trusted proxy in the total only; released connections free their room"
     )
     func EX1_perAddressCounting() throws {
         let key = ConnectionLimits.clientKey(trusting: try #require(TrustedProxies(parsing: "10.0.0.0/8")))
@@ -368,7 +370,7 @@ struct HTTPEdgeTests {
         #expect(counter.open(from: "a") == (5, 2))
     }
 
-    @Test("EX1 request ids are random version-4 UUIDs drawn without a file descriptor")
+    @Test("41 §3 EX1 request ids are random version-4 UUIDs drawn without a file descriptor")
     func EX1_requestIDs() {
         let ids = (0..<1000).map { _ in RequestID.make() }
 
