@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LatchCore
 import LatchTestSupport
@@ -184,6 +185,20 @@ struct DPoPGuardRepairTests {
             #expect(121 < DPoPProof.maximumAge)
         }
     }
+
+    @Test("41 §3 strict JSON reaches DPoP proofs: a header or claim named twice is a malformed proof, even when signed")
+    func test_41_3_proofWithDuplicateMembers() throws {
+        let key = P256.Signing.PrivateKey()
+        let valid = try DPoPProofTests.proof(key: key)
+        #expect(DPoPProofTests.failure(valid) == nil)
+        let parts = valid.split(separator: ".").map(String.init)
+        let claims = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
+        // The same claims with `htu` named a second time, for another origin, and signed again.
+        let doubled = claims.dropLast() + #","htu":"https://other.example/v1/token"}"#
+        let encoded = Base64URL.encode(Data(doubled.utf8))
+        let signature = try key.signature(for: Data("\(parts[0]).\(encoded)".utf8)).rawRepresentation
+        #expect(DPoPProofTests.failure("\(parts[0]).\(encoded).\(Base64URL.encode(signature))") == .malformed)
+    }
 }
 
 extension TestServer {
@@ -219,4 +234,5 @@ extension TestServer {
         if let host { headers.append(("Host", host)) }
         return try await send(.GET, path, headers: headers)
     }
+
 }

@@ -156,6 +156,18 @@ struct PolicyRepairTests {
         }
     }
 
+    @Test(
+        "41 §3 strict JSON reaches the policy file: a key named twice (the second factors silently winning or losing) stops latchd"
+    )
+    func test_41_3_policyFileDuplicateKey() {
+        let json = #"{"actions": {"withdrawal": {"factors": 2, "kinds": ["totp", "passkey"], "factors": 1}}}"#
+        #expect(
+            performing: { try Self.policy(json) },
+            throws: { error in
+                (error as? PolicyFileError) == PolicyFileError(key: "actions.withdrawal.factors", reason: "named twice")
+            })
+    }
+
     // MARK: P2
 
     @Test(

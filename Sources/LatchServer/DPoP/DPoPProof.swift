@@ -35,6 +35,8 @@ struct DPoPProof: Sendable, Equatable {
         guard proof.utf8.count <= 8192, parts.count == 3,
             let headerBytes = Base64URL.decode(String(parts[0])), let claimsBytes = Base64URL.decode(String(parts[1])),
             let signatureBytes = Base64URL.decode(String(parts[2])),
+            // A header or claim named twice reads differently to different JOSE libraries (issue 41 §3).
+            StrictJSONBody.refusal(of: headerBytes) == nil, StrictJSONBody.refusal(of: claimsBytes) == nil,
             let header = (try? JSONSerialization.jsonObject(with: Data(headerBytes))) as? [String: Any],
             let claims = (try? JSONSerialization.jsonObject(with: Data(claimsBytes))) as? [String: Any]
         else { throw .malformed }

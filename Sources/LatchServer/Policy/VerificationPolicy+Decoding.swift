@@ -15,6 +15,13 @@ extension VerificationPolicy {
     /// requirement (two factors of one allowed kind) or an amount that is not a decimal string is an error
     /// naming its key, so a typo never weakens the guard silently.
     init(json data: Data) throws(PolicyFileError) {
+        // A key named twice would be read as one of its values, silently (issue 41 §3's strict JSON).
+        switch StrictJSONBody.refusal(of: data) {
+        case .duplicateKey(let path): throw PolicyFileError(key: path, reason: "named twice")
+        case .notUTF8: throw PolicyFileError(key: "", reason: "not UTF-8")
+        case .tooDeep, .malformed: throw PolicyFileError(key: "", reason: "not valid JSON")
+        case nil: break
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
