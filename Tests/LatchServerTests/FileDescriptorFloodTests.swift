@@ -71,7 +71,13 @@ struct FileDescriptorFloodTests {
                 port: port, count: 400, from: (2...21).map { "127.0.0.\($0)" }, request: request)
             try await Task.sleep(for: .seconds(3)) // requests on the held connections are answered meanwhile
             let aliveUnderFlood = latchd.isRunning
-            let heldOpen = (oneClient + manyClients).filter { !$0.isClosed }.count
+            // A refused connection is closed at accept, but on a loaded machine the client may see the
+            // close late (a fresh-clone CI run counted 285 after 3 s): wait until the count settles.
+            let flood = oneClient + manyClients
+            _ = try await eventually(within: .seconds(30), every: .milliseconds(200)) {
+                flood.filter { !$0.isClosed }.count <= 192
+            }
+            let heldOpen = flood.filter { !$0.isClosed }.count
             for connection in oneClient + manyClients { await connection.close() }
             let servedAfterwards = try await eventually(within: .seconds(30)) {
                 await RawConnection.health(port: port) == 200
