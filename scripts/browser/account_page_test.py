@@ -41,7 +41,7 @@ import urllib.request
 import uuid
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import ElementNotInteractableException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -389,7 +389,17 @@ class AccountPageTestCase(unittest.TestCase):
         self.presence(True)
         button = self.by_id("passkey-signin")
         self.wait(lambda: button.is_displayed() and button.is_enabled(), "the passkey button cannot be clicked")
-        button.click()
+
+        # Shown and enabled is not always clickable yet: once in a fresh run Chromium answered "element not
+        # interactable" while the page was still settling. A refused click clicked nothing; try again.
+        def clicked():
+            try:
+                button.click()
+                return True
+            except ElementNotInteractableException:
+                return False
+
+        self.wait(clicked, "the passkey button cannot be clicked")
 
     def sign_out(self):
         # The page offers passkeys to autofill again at once; keep that request pending.
