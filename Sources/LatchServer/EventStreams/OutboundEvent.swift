@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// One event the app's backend hears (issue 42 §1): written in the same transaction as the change it
 /// reports, so a change that rolls back emits nothing and a committed one always emits.
@@ -54,5 +55,5 @@ struct OutboundEvent: Sendable, Equatable {
     }
 
     /// A new id: `evt_` and 32 hex digits (128 random bits).
-    static func newID() -> String { "evt_" + RandomSecrets.bytes(16).map { String(format: "%02x", $0) }.joined() }
+    static func newID() -> String { "evt_" + Hex.lowercase(RandomSecrets.bytes(16)) }
 }

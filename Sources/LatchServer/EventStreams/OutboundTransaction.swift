@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// The id of the change being made (issue 42 §1): every outbound event one change emits carries it, so a
 /// backend sees that a freeze, the sessions it ended and the hold it started are one thing.
@@ -9,5 +10,5 @@ enum OutboundTransaction {
     @TaskLocal static var current: String?
 
     /// A new id: `txn_` and 32 hex digits.
-    static func newID() -> String { "txn_" + RandomSecrets.bytes(16).map { String(format: "%02x", $0) }.joined() }
+    static func newID() -> String { "txn_" + Hex.lowercase(RandomSecrets.bytes(16)) }
 }

@@ -26,15 +26,7 @@ enum StandardWebhookSignature {
     /// Whether `header` (a `webhook-signature` value) holds a `v1` signature of this message by `secret`,
     /// compared in constant time: how a receiver verifies (the Swift example of docs/EVENTS.md).
     static func verifies(header: String, id: String, timestamp: Int, body: Data, secret: WebhookSecret) -> Bool {
-        let expected = Array(sign(id: id, timestamp: timestamp, body: body, secret: secret).utf8)
-        var found = false
-        for entry in header.split(separator: " ") {
-            let offered = Array(entry.utf8)
-            guard offered.count == expected.count else { continue }
-            var difference: UInt8 = 0
-            for (a, b) in zip(offered, expected) { difference |= a ^ b }
-            found = found || difference == 0
-        }
-        return found
+        let expected = sign(id: id, timestamp: timestamp, body: body, secret: secret)
+        return header.split(separator: " ").contains { SecretBox.constantTimeEquals(String($0), expected) }
     }
 }

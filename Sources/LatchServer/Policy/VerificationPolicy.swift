@@ -79,6 +79,10 @@ extension VerificationPolicy {
 }
 
 extension VerificationPolicy.ActionPolicy {
+    /// Whether judging an amount in `unit` needs the user's redeemed 24-hour sum (`PolicyLedger`): for
+    /// the tiers (issue 41 P2) or the unit's daily limit.
+    func judgesDailySum(in unit: String) -> Bool { !tiers.isEmpty || dailyLimit[unit] != nil }
+
     /// The units the tiers and the daily limit name, in their normal form (`PolicyUnit`).
     var namedUnits: Set<String> { Set(tiers.flatMap(\.above.keys)).union(dailyLimit.keys) }
 }

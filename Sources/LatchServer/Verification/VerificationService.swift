@@ -25,7 +25,7 @@ struct VerificationService: Sendable {
         let amount = try policy.amount(of: action, parameters: parameters)
         // Issue 41 P2: the tiers judge the day's sum too, so the ledger is read for them as for the limit.
         var spent = PolicyAmount.zero
-        if let amount, !rules.tiers.isEmpty || rules.dailyLimit[amount.unit] != nil {
+        if let amount, rules.judgesDailySum(in: amount.unit) {
             spent = try await PolicyLedger().spent(
                 user: caller.user, action: action, unit: amount.unit, now: now, on: db)
         }

@@ -73,7 +73,7 @@ struct VerificationTokens: Sendable {
         return try await database.tracedTransaction { database in
             try await database.lockUserRow(owner)
             var spent = PolicyAmount.zero
-            if let amount, !rules.tiers.isEmpty || rules.dailyLimit[amount.unit] != nil {
+            if let amount, rules.judgesDailySum(in: amount.unit) {
                 spent = try await PolicyLedger().spent(
                     user: owner, action: action, unit: amount.unit, now: now, on: database)
             }
