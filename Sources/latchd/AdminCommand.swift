@@ -21,7 +21,8 @@ struct AdminCommand: AsyncParsableCommand {
             AdminFindCommand.self, AdminShowCommand.self, AdminUnlockCommand.self, AdminDisableCommand.self,
             AdminEnableCommand.self, AdminSignOutCommand.self, AdminResetTOTPCommand.self,
             AdminResetFundPasswordCommand.self, AdminFreezeCommand.self, AdminUnfreezeCommand.self,
-            AdminLiftHoldCommand.self, AdminDeleteCommand.self, AdminAuditCommand.self, AdminPolicyCommand.self
+            AdminLiftHoldCommand.self, AdminDeleteCommand.self, AdminAuditCommand.self, AdminPolicyCommand.self,
+            AdminEventStreamsCommand.self
         ]
     )
 

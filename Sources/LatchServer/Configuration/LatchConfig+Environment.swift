@@ -129,6 +129,7 @@ extension LatchConfig {
         try config.readContainment(value)
         try config.readPolicy(value)
         try config.readDPoP(value)
+        try config.readEventStreams(value)
         try config.readAppAttest(value)
         config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config

@@ -104,6 +104,11 @@ public struct LatchConfig: Sendable {
     /// The API listener's connection caps and request deadlines (`LATCH_MAX_CONNECTIONS*`,
     /// `LATCH_HEADER_TIMEOUT_SECONDS`, `LATCH_BODY_TIMEOUT_SECONDS`; issue 41 §3).
     public var connections = ConnectionSettings()
+    /// Which receiver URLs event streams may name (issue 42 §3): plain `http` (`LATCH_EVENT_STREAMS_ALLOW_HTTP`,
+    /// on by default in development only) and loopback, private and link-local addresses
+    /// (`LATCH_EVENT_STREAMS_ALLOW_PRIVATE`, off by default).
+    public var eventStreamsAllowHTTP: Bool?
+    public var eventStreamsAllowPrivate = false
     /// How long a security hold pauses the held actions after a security change, in hours
     /// (`LATCH_SECURITY_HOLD_HOURS`, 0–8760, default 24; 0 turns holds off). Issue 19 §2.
     public var securityHoldHours = 24

@@ -82,6 +82,15 @@ enum MutatingRoutes {
         "POST /v1/admin/users/:id/freeze": .changes([.frozen]),
         "POST /v1/admin/users/:id/unfreeze": .changes([.unfrozen]),
         "DELETE /v1/admin/users/:id/hold": .noSecurityChange(
-            "an operator lifts a running hold: recorded as security_hold_ended with actor operator")
+            "an operator lifts a running hold: recorded as security_hold_ended with actor operator"),
+        // Event streams (issue 42 §3): operators' settings of what the app's backend hears, audited.
+        "POST /v1/admin/event-streams": .noSecurityChange(
+            "an operator adds a receiver of events the owner's security log already shows: no account changes"),
+        "DELETE /v1/admin/event-streams/:id": .noSecurityChange(
+            "an operator removes a receiver (audited): the owner's log, mails and holds are unchanged"),
+        "POST /v1/admin/event-streams/:id/rotate-secret": .noSecurityChange(
+            "a new signing secret for a receiver, shown once; the old one verifies for 24 hours"),
+        "POST /v1/admin/event-streams/:id/replay": .noSecurityChange(
+            "sends events again, with the same ids: receivers already handle duplicates")
     ]
 }

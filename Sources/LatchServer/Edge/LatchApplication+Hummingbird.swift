@@ -34,7 +34,8 @@ extension LatchApplication {
             HealthRoutes(readiness: ReadinessCheck(timeout: config.readinessTimeout)), JWKSRoutes(), OpenAPIRoutes(),
             RegistrationRoutes(), TokenRoutes(), ProfileRoutes(), AccountLifecycleRoutes(), SessionRoutes(),
             PasswordRoutes(), SecurityEventRoutes(), SecondFactorRoutes(), DeviceCredentialRoutes(), AppAttestRoutes(),
-            VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), PasskeyRoutes(),
+            VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), EventStreamAdminRoutes(),
+            PasskeyRoutes(),
             AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes()
         ]
         if let outbox {

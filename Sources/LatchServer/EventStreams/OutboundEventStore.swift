@@ -6,24 +6,37 @@ import SQLKit
 /// The table of outbound events (issue 42 §1), and the only place with its SQL. `append` runs on the
 /// change's own database handle, so the row commits or rolls back with the change.
 struct OutboundEventStore: Sendable {
+    /// The stream deliveries an append queues (its kind only matters to claims, not to the fan-out).
+    private var deliveries: EventDeliveryStore { EventDeliveryStore(kind: .sqlite) }
     static let schema = "outbound_events"
     /// How long an event is kept after it happened: three days of retries, and as long again to replay it.
     static let retention: Double = 6 * 86_400
     /// At most this many rows deleted per round (SQLite's write lock is held briefly).
     static let pruneBatch = 2_000
 
-    /// Writes `event` on `database` (the change's transaction, or the change's own statement).
-    func append(_ event: OutboundEvent, on database: any Database) async throws {
+    /// Writes `event` on `database` (the change's transaction, or the change's own statement), and queues
+    /// it for every stream that hears it (`EventDeliveryStore.fanOut`) on the same handle: a committed event
+    /// is always delivered, a rolled-back one never. Answers its seq. `fanOut: false` queues it nowhere (an
+    /// SSF verification event, which its caller queues for one stream).
+    @discardableResult
+    func append(_ event: OutboundEvent, fanOut: Bool = true, on database: any Database) async throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = String(decoding: try encoder.encode(event.data), as: UTF8.self)
-        try await database.sql.raw(
+        let row = try await database.sql.raw(
             """
             INSERT INTO outbound_events (id, type, occurred_at, user_id, session_id, actor, txn, data)
             VALUES (\(bind: event.id), \(bind: event.type.rawValue), \(bind: event.occurredAt), \(bind: event.user),
               \(bind: event.session), \(bind: event.actor.rawValue), \(bind: event.transaction), \(bind: data))
+            RETURNING seq
             """
-        ).run()
+        ).first()
+        guard let seq = try row?.decode(column: "seq", as: Int.self) else { throw NotWritten() }
+        if fanOut {
+            try await deliveries.fanOut(
+                seq: seq, type: event.type, user: event.user, now: event.occurredAt, on: database)
+        }
+        return seq
     }
 
     /// An event as stored, with its place in the order of commits (`seq`).
@@ -47,20 +60,69 @@ struct OutboundEventStore: Sendable {
         let userFilter: SQLQueryString = user.map { "AND user_id = \(bind: $0)" } ?? ""
         return try await database.sql.raw(
             """
-            SELECT seq, id, type, occurred_at, user_id, session_id, actor, txn, data FROM outbound_events
+            SELECT \(unsafeRaw: Self.columns) FROM outbound_events
             WHERE seq > \(bind: seq) \(userFilter) ORDER BY seq LIMIT \(bind: limit)
             """
-        ).all().map { row in
-            Stored(
-                seq: try row.decode(column: "seq", as: Int.self), id: try row.decode(column: "id", as: String.self),
-                type: try row.decode(column: "type", as: String.self),
-                occurredAt: try row.decode(column: "occurred_at", as: Double.self),
-                user: try row.decode(column: "user_id", as: UUID?.self),
-                session: try row.decode(column: "session_id", as: UUID?.self),
-                actor: try row.decode(column: "actor", as: String.self),
-                transaction: try row.decode(column: "txn", as: String.self),
-                data: try row.decode(column: "data", as: String.self))
+        ).all().map(Self.stored(of:))
+    }
+
+    private static let columns = "seq, id, type, occurred_at, user_id, session_id, actor, txn, data"
+
+    private static func stored(of row: any SQLRow) throws -> Stored {
+        Stored(
+            seq: try row.decode(column: "seq", as: Int.self), id: try row.decode(column: "id", as: String.self),
+            type: try row.decode(column: "type", as: String.self),
+            occurredAt: try row.decode(column: "occurred_at", as: Double.self),
+            user: try row.decode(column: "user_id", as: UUID?.self),
+            session: try row.decode(column: "session_id", as: UUID?.self),
+            actor: try row.decode(column: "actor", as: String.self),
+            transaction: try row.decode(column: "txn", as: String.self),
+            data: try row.decode(column: "data", as: String.self))
+    }
+
+    /// The seq of the last event written (0 before the first): how many events were emitted, as the
+    /// `latch_events_emitted` gauge shows it (on PostgreSQL a rolled-back change leaves a gap).
+    func lastSeq(on database: any Database) async throws -> Int {
+        try await database.sql.raw("SELECT MAX(seq) AS seq FROM outbound_events").first()?
+            .decode(column: "seq", as: Int?.self) ?? 0
+    }
+
+    /// The database answered an INSERT without its row.
+    struct NotWritten: Error {}
+
+    /// The events `seqs`, by seq (a pruned one is missing).
+    func events(seqs: [Int], on database: any Database) async throws -> [Int: Stored] {
+        guard !seqs.isEmpty else { return [:] }
+        let rows = try await database.sql.raw(
+            """
+            SELECT \(unsafeRaw: Self.columns) FROM outbound_events
+            WHERE seq IN (\(unsafeRaw: seqs.map(String.init).joined(separator: ",")))
+            """
+        ).all()
+        var events: [Int: Stored] = [:]
+        for row in rows {
+            let event = try Self.stored(of: row)
+            events[event.seq] = event
         }
+        return events
+    }
+
+    /// The seqs of the events `ids` (`evt_…`); unknown ids are left out.
+    func seqs(ofIDs ids: [String], on database: any Database) async throws -> [Int] {
+        guard !ids.isEmpty else { return [] }
+        let list = SQLList(ids.map { SQLBind($0) })
+        return try await database.sql.raw("SELECT seq FROM outbound_events WHERE id IN (\(list))").all()
+            .map { try $0.decode(column: "seq", as: Int.self) }
+    }
+
+    /// The seq a replay starts from: that of event `id`, or the first event at or after `time`; nil when
+    /// there is no such event.
+    func firstSeq(id: String? = nil, at time: Double? = nil, on database: any Database) async throws -> Int? {
+        let condition: SQLQueryString =
+            if let id { "id = \(bind: id)" } else { "occurred_at >= \(bind: time ?? 0)" }
+        return try await database.sql.raw(
+            "SELECT MIN(seq) AS seq FROM outbound_events WHERE \(condition)"
+        ).first()?.decode(column: "seq", as: Int?.self)
     }
 
     /// Deletes one batch of events older than `retention`; answers how many.

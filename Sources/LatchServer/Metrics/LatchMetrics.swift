@@ -68,6 +68,11 @@ final class LatchMetrics: Sendable {
         CoreMetrics.Counter(label: name, dimensions: dimensions, factory: factory)
     }
 
+    /// Counters of one series by label values (no-ops when off).
+    func labeledCounters(_ name: String, labels: [String]) -> LabeledCounters {
+        LabeledCounters(name, labels: labels, factory: factory, enabled: isEnabled)
+    }
+
     /// A gauge of this app's series (a no-op when off).
     func gauge(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Gauge {
         CoreMetrics.Gauge(label: name, dimensions: dimensions, factory: factory)

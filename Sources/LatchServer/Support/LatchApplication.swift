@@ -127,6 +127,9 @@ public final class LatchApplication: Service, Sendable {
         let delivery = try MessageDeliverySetup.delivery(
             for: config, outbox: outbox, secrets: secrets, database: database, metrics: metrics, logger: logger,
             addService: { add($0, $1) })
+        let eventStreams = EventStreamSetup.services(
+            for: config, secrets: secrets, keys: keys, database: database, metrics: metrics, clock: clock,
+            logger: logger, addService: { add($0, $1) })
         let latch = LatchServices(
             config: config, clock: clock, secrets: secrets,
             passwords: try PasswordHasher(
@@ -143,7 +146,7 @@ public final class LatchApplication: Service, Sendable {
             profiles: ProfileCache(),
             events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
             verificationTokens: VerificationTokens(), delivery: delivery,
-            rateLimiter: RateLimiter(limits: config.rateLimits),
+            rateLimiter: RateLimiter(limits: config.rateLimits), eventStreams: eventStreams,
             outbox: outbox, database: database)
         metrics.sampleLiveValues(database: database(), passwords: latch.passwords)
         let identityServices = IdentityServices.make(config, logger: logger)

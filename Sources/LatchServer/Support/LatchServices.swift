@@ -38,6 +38,8 @@ public final class LatchServices: Sendable {
     public let delivery: any MessageDelivery
     /// The token buckets of `config.rateLimits` (in this instance's memory).
     let rateLimiter: RateLimiter
+    /// The outbound event streams (issue 42).
+    let eventStreams: EventStreamServices
     /// The development outbox, when delivery goes there.
     public let outbox: DevelopmentOutbox?
     /// The application's database, for work outside a request (`send` reads the anti-phishing code there
@@ -51,7 +53,7 @@ public final class LatchServices: Sendable {
         rotation: RefreshTokenRotation, sessionStatus: SessionStatusCache, revocation: SessionRevocation,
         profiles: ProfileCache, events: SecurityEventLog, totp: TOTPService, challenges: ChallengeStore,
         verificationTokens: VerificationTokens, delivery: any MessageDelivery, rateLimiter: RateLimiter,
-        outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database
+        eventStreams: EventStreamServices, outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database
     ) {
         self.config = config
         self.clock = clock
@@ -75,6 +77,7 @@ public final class LatchServices: Sendable {
         self.appAttestVerifier = try? AppAttestVerifier(config.appAttest)
         self.delivery = delivery
         self.rateLimiter = rateLimiter
+        self.eventStreams = eventStreams
         self.outbox = outbox
         self.database = database
     }

@@ -37,11 +37,14 @@ struct OutboundHTTP: Sendable {
         try await execute(HTTPClientRequest(url: url), timeout: timeout)
     }
 
-    /// POSTs `body` of `contentType` to `url`.
-    func post(_ url: String, contentType: String, body: Data, timeout: TimeAmount) async throws -> Response {
+    /// POSTs `body` of `contentType` to `url`, with `headers` besides.
+    func post(
+        _ url: String, contentType: String, body: Data, headers: [(String, String)] = [], timeout: TimeAmount
+    ) async throws -> Response {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(data: body))
         return try await execute(request, timeout: timeout)
     }
