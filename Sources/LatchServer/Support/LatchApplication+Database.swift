@@ -28,7 +28,7 @@ extension LatchApplication {
             CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind),
             AddContainmentByConstruction(),
             AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt(),
-            AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(),
+            AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(), CreateEventStreams(),
             AddAppAttestKeysBound()
         ]
     }
