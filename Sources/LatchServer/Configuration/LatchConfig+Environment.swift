@@ -130,6 +130,7 @@ extension LatchConfig {
         try config.readPolicy(value)
         try config.readDPoP(value)
         try config.readEventStreams(value)
+        try config.readSharedSignals(value)
         try config.readAppAttest(value)
         config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config

@@ -91,6 +91,17 @@ enum MutatingRoutes {
         "POST /v1/admin/event-streams/:id/rotate-secret": .noSecurityChange(
             "a new signing secret for a receiver, shown once; the old one verifies for 24 hours"),
         "POST /v1/admin/event-streams/:id/replay": .noSecurityChange(
-            "sends events again, with the same ids: receivers already handle duplicates")
+            "sends events again, with the same ids: receivers already handle duplicates"),
+        // Shared Signals (issue 42 §2): an SSF receiver manages its own streams with its receiver key.
+        "POST /ssf/streams": .noSecurityChange(
+            "a receiver's own stream of events the owners' security logs already show: no account changes"),
+        "PATCH /ssf/streams": .noSecurityChange("a receiver's own stream: what it hears and where; no account changes"),
+        "PUT /ssf/streams": .noSecurityChange("a receiver's own stream, replaced: no account changes"),
+        "DELETE /ssf/streams": .noSecurityChange(
+            "a receiver ends its own stream: the owners' logs, mails and holds are unchanged"),
+        "POST /ssf/status": .noSecurityChange("a receiver pauses or enables its own stream: no account changes"),
+        "POST /ssf/verify": .noSecurityChange("queues a verification event on the receiver's own stream; nothing else"),
+        "POST /ssf/poll/:id": .noSecurityChange(
+            "a receiver reads and acknowledges its own stream's events: delivery state only")
     ]
 }

@@ -35,7 +35,7 @@ extension LatchApplication {
             RegistrationRoutes(), TokenRoutes(), ProfileRoutes(), AccountLifecycleRoutes(), SessionRoutes(),
             PasswordRoutes(), SecurityEventRoutes(), SecondFactorRoutes(), DeviceCredentialRoutes(), AppAttestRoutes(),
             VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), EventStreamAdminRoutes(),
-            PasskeyRoutes(),
+            SharedSignalsRoutes(), PasskeyRoutes(),
             AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes()
         ]
         if let outbox {

@@ -42,6 +42,9 @@ struct OutboundEvent: Sendable, Equatable {
         case lockoutEnded = "lockout.ended"
         case refreshTokenReused = "refresh_token.reused"
         case newValueLocked = "new_value.locked"
+        /// An SSF receiver asked for a verification event (SSF 1.0 §8.1.4): written for its stream alone
+        /// (`fanOut: false`), never by a security-log kind.
+        case ssfVerification = "ssf.verification"
     }
 
     /// Who caused the change.
