@@ -16,6 +16,7 @@ PyJWT[crypto]==2.10.1`. Exit 0 when every check holds, 1 with the failed checks 
 """
 import http.server
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -89,7 +90,7 @@ def wait_for(condition, seconds=20):
 
 
 def main():
-    binary = sys.argv[1]
+    binary = os.path.abspath(sys.argv[1])
     failures = []
 
     def check(condition, what):

@@ -1,6 +1,7 @@
 extension LatchConfig {
     /// Reads issue 42's settings: `LATCH_EVENT_STREAMS_ALLOW_HTTP` and `LATCH_EVENT_STREAMS_ALLOW_PRIVATE`
-    /// (`1` or `0`). A bad value names its variable.
+    /// (`1` or `0`), and the receiver client's timeouts (`LATCH_EVENT_STREAMS_CONNECT_TIMEOUT_SECONDS`,
+    /// `LATCH_EVENT_STREAMS_ANSWER_TIMEOUT_SECONDS`). A bad value names its variable.
     mutating func readEventStreams(_ value: (String) -> String?) throws {
         func flag(_ name: String) throws -> Bool? {
             switch value(name) {
@@ -12,20 +13,14 @@ extension LatchConfig {
         }
         eventStreamsAllowHTTP = try flag("LATCH_EVENT_STREAMS_ALLOW_HTTP")
         eventStreamsAllowPrivate = try flag("LATCH_EVENT_STREAMS_ALLOW_PRIVATE") ?? false
+        receiverClient = try ReceiverClientSettings.fromEnvironment(value)
     }
 
     /// The receiver URL rules these settings make: `http` in development unless turned off.
-    var eventReceiverSettings: EventReceiverSettings {
-        EventReceiverSettings(
+    var receiverAddressRules: ReceiverAddressRules {
+        ReceiverAddressRules(
             allowsPlainHTTP: eventStreamsAllowHTTP ?? (mode == .development),
             allowsPrivateAddresses: eventStreamsAllowPrivate)
     }
 }
 
-/// What receiver URLs an event stream may name (issue 42 §3).
-struct EventReceiverSettings: Sendable, Equatable {
-    /// Plain `http` as well as `https`.
-    var allowsPlainHTTP: Bool
-    /// Loopback, private, link-local and other non-public addresses.
-    var allowsPrivateAddresses: Bool
-}

@@ -109,6 +109,8 @@ public struct LatchConfig: Sendable {
     /// (`LATCH_EVENT_STREAMS_ALLOW_PRIVATE`, off by default).
     public var eventStreamsAllowHTTP: Bool?
     public var eventStreamsAllowPrivate = false
+    /// The receiver client's connect and answer timeouts (issue 42 §3).
+    var receiverClient = ReceiverClientSettings()
     /// The SSF receivers' keys, each with its audience (`LATCH_SSF_RECEIVER_KEYS`, issue 42 §2).
     public var ssfReceiverKeys: [SSFReceiverKey] = []
     /// How long a security hold pauses the held actions after a security change, in hours

@@ -28,7 +28,8 @@ extension LatchApplication {
             CreateNoticeDigests(), AddSQLiteRotationTrigger(kind: config.database.kind),
             AddContainmentByConstruction(),
             AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt(),
-            AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(), CreateEventStreams(),
+            AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(),
+            CreateEventStreams(),
             AddAppAttestKeysBound()
         ]
     }

@@ -63,6 +63,7 @@ actor EventDeliveryWorker: Service {
         }
         while !busy.isEmpty { try? await Task.sleep(for: .milliseconds(20)) }
         try? await deliveries.releaseAll(claimedBy: workerID, on: database())
+        await transport.shutdown()
     }
 
     /// Delivers every due event of every push stream now, batch after batch, until none is due; answers how

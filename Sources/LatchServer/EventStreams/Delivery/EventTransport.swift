@@ -3,6 +3,12 @@
 protocol EventTransport: Sendable {
     /// POSTs `request` to `url`; never throws: a failure is an outcome, with a short log-safe reason.
     func deliver(_ request: EventDeliveryRequest, to url: String) async -> EventTransportOutcome
+    /// Closes its connections (latchd stops).
+    func shutdown() async
+}
+
+extension EventTransport {
+    func shutdown() async {}
 }
 
 /// What came of one attempt.

@@ -6,7 +6,7 @@ import Foundation
 struct EventStreamServices: Sendable {
     let streams: EventStreamStore
     let deliveries: EventDeliveryStore
-    let rules: EventReceiverSettings
+    let rules: ReceiverAddressRules
     let worker: EventDeliveryWorker?
     /// The SETs of SSF streams (nil until the signing key ring is there, in tests without one).
     let tokens: (any SecurityEventTokenSigner)?

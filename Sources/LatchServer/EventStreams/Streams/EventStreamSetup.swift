@@ -15,13 +15,14 @@ enum EventStreamSetup {
     ) -> EventStreamServices {
         let streams = EventStreamStore(secrets: secrets)
         let deliveries = EventDeliveryStore(kind: config.database.kind)
-        let rules = config.eventReceiverSettings
-        let tokens: (any SecurityEventTokenSigner)? = nil // SSF: wired when SharedSignals/ lands
+        let rules = config.receiverAddressRules
+        let tokens = SecurityEventTokenEncoder(ring: keys, issuer: config.issuer, clock: clock, database: database)
         var worker: EventDeliveryWorker?
         if config.runsBackgroundTasks {
             let running = EventDeliveryWorker(
                 streams: streams, deliveries: deliveries, database: database,
-                transport: ReceiverTransport(rules: rules), tokens: tokens, clock: clock, logger: logger,
+                transport: ReceiverTransport(client: ReceiverClient(rules: rules, settings: config.receiverClient)),
+                tokens: tokens, clock: clock, logger: logger,
                 metrics: EventStreamMetrics(metrics.isEnabled ? metrics : nil))
             addService(running, "event stream delivery")
             addService(
