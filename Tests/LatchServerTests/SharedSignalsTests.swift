@@ -366,6 +366,27 @@ struct SharedSignalsTests {
         }
     }
 
+    @Test(
+        "42 §2 an operator makes a receiver key (shown once, audited), lists it without the key, and removes it",
+        arguments: TestDatabase.all)
+    func test_42_2_ssf_operator_receiver_keys(database: TestDatabase) async throws {
+        try await Self.withSSF(database) { server in
+            let admin = AdminService.console(on: server.app, language: .en)
+            let added = try await admin.addSSFReceiver(audience: "https://vendor.example", description: "vendor")
+            #expect(added.key.hasPrefix("ssfk_") && added.receiver.id.hasPrefix("ssr_"))
+            let listed = try await admin.listSSFReceivers()
+            #expect(listed == [added.receiver])
+            let stream = try await Self.createPollStream(server, key: added.key)
+            let read = try await server.send(.GET, "/ssf/streams?stream_id=\(stream)", bearer: added.key)
+            #expect(read.json["aud"] as? String == "https://vendor.example", "\(read.text)")
+
+            try await admin.removeSSFReceiver(added.receiver.id)
+            let refused = try await server.send(.GET, "/ssf/streams", bearer: added.key)
+            #expect(refused.status == 401)
+            await #expect(throws: LatchError.self) { try await admin.removeSSFReceiver(added.receiver.id) }
+        }
+    }
+
     // MARK: SETs
 
     @Test(
