@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "LatchCore", targets: ["LatchCore"]),
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchClient", targets: ["LatchClient"]),
+        // A backend's receiver of latchd's webhooks (issue 42 §4): verify and decode, with swift-crypto only.
+        .library(name: "LatchEvents", targets: ["LatchEvents"]),
         .executable(name: "latchd", targets: ["latchd"]),
         .executable(name: "latch", targets: ["latch"])
     ],
@@ -110,10 +112,16 @@ let package = Package(
             dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        // Latch's webhooks for a Swift backend (issue 42 §4): Standard Webhooks verification and the typed
+        // event. Needs no trait: an app that takes no server package still gets it.
+        .target(name: "LatchEvents", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "latchd",
             dependencies: [
                 "LatchServer", "LatchCore",
+                // `latchd events-receiver` verifies what it receives as a backend would.
+                "LatchEvents",
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 // Swift concurrency on NIO's event loops (issue 21).
@@ -174,6 +182,10 @@ let package = Package(
         .testTarget(
             name: "LatchCoreTests", dependencies: ["LatchCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
+            name: "LatchEventsTests",
+            dependencies: ["LatchEvents", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "LatchClientTests",
             dependencies: ["LatchClient", "LatchCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
@@ -203,6 +215,8 @@ let package = Package(
                 // App Attest tests attest with the simulated attester's test CA (issue 31 §2).
                 "LatchAttestSimulator", "LatchClient",
                 "LatchTestSupport", "LatchCore",
+                // LatchServer's webhook bodies verified and decoded by the backend's library (issue 42 §4).
+                "LatchEvents",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 // The stand-ins of Apple, WeChat and the SMS gateway run as services (StandInServer).
                 .product(

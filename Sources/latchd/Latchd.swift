@@ -20,7 +20,9 @@ struct Latchd: AsyncParsableCommand {
             Exit status: 0 done, 1 failed or refused (e.g. NOT_FOUND), 2 usage or configuration error, \
             3 not confirmed (admin delete).
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, KeysCommand.self, BcryptTimeCommand.self],
+        subcommands: [
+            ServeCommand.self, AdminCommand.self, KeysCommand.self, BcryptTimeCommand.self, EventsReceiverCommand.self
+        ],
         defaultSubcommand: ServeCommand.self
     )
 
