@@ -103,6 +103,7 @@ def main():
             users.append(tokens["user"]["id"])
 
         answered = {user: {"account.frozen": 0, "account.unfrozen": 0} for user in users}
+        refused = []  # statuses other than 204 before the kill
         stop = threading.Event()
 
         def storm(mine):
@@ -117,6 +118,8 @@ def main():
                     if status == 204:
                         answered[user]["account.unfrozen" if frozen[user] else "account.frozen"] += 1
                         frozen[user] = not frozen[user]
+                    elif not stop.is_set():
+                        refused.append(status)
 
         threads = [threading.Thread(target=storm, args=(users[i::CLIENTS],)) for i in range(CLIENTS)]
         for thread in threads:
@@ -129,6 +132,7 @@ def main():
             thread.join()
         total = sum(sum(counts.values()) for counts in answered.values())
         check(total > 50, f"the storm had changes answered before the kill ({total})")
+        check(not [s for s in refused if s >= 500], f"no change answered 5xx during the storm ({sorted(set(refused))})")
 
         database = sqlite3.connect(f"file:{folder}/latch.sqlite?mode=ro", uri=True)
         events = database.execute("SELECT seq, id, type FROM outbound_events ORDER BY seq").fetchall()
@@ -137,6 +141,7 @@ def main():
         check(all(seq in queued for seq, _, _ in events), f"every one of the {len(events)} events was queued for the stream")
 
         receiver.up = True
+        shutil.copy(f"{folder}/latchd.log", f"{folder}/latchd-before-kill.log")
         process, port, _ = start_latchd(binary, folder, settings)
         deadline = time.time() + 120
         ids = {event_id for _, event_id, _ in events}
@@ -168,6 +173,10 @@ def main():
         if process.poll() is None:
             stop_latchd(process)
         receiver.shutdown()
+        if failures:
+            for line in open(f"{folder}/latchd-before-kill.log", errors="replace"):
+                if " error " in line or "warning" in line:
+                    print("latchd: " + line.rstrip()[:400])
         shutil.rmtree(folder, ignore_errors=True)
     if failures:
         print(f"{len(failures)} check(s) failed")

@@ -1,4 +1,5 @@
 import FluentKit
+import SQLKit
 import Tracing
 
 extension Database {
@@ -9,19 +10,36 @@ extension Database {
     ///
     /// It also carries the change's outbound transaction id (issue 42 §1, `OutboundTransaction`) in, for
     /// the same reason: the events a change emits share the id of its transaction.
+    ///
+    /// On SQLite the transaction takes the write lock with its first statement (`takeWriteLock`): a
+    /// deferred transaction that read first and then wrote failed at once with SQLITE_BUSY (answered 500)
+    /// when another connection had committed in between, which the busy handler cannot wait out (seen with
+    /// eight clients freezing and unfreezing accounts, scripts/ci/event_streams_crash.py).
     func tracedTransaction<T: Sendable>(_ closure: @escaping @Sendable (any Database) async throws -> T)
         async throws -> T
     {
         let txn = OutboundTransaction.current ?? OutboundTransaction.newID()
         guard LatchTracing.isEnabled, let context = ServiceContext.current else {
             return try await transaction { transaction in
-                try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
+                try await transaction.takeWriteLock()
+                return try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
             }
         }
         return try await transaction { transaction in
-            try await ServiceContext.withValue(context) {
+            try await transaction.takeWriteLock()
+            return try await ServiceContext.withValue(context) {
                 try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
             }
         }
+    }
+}
+
+extension Database {
+    /// On SQLite, makes the open transaction a writer now (a write statement that changes nothing takes
+    /// the lock, waiting in the busy handler while another connection holds it), so its reads and writes
+    /// see one snapshot; PostgreSQL needs nothing (its row locks and MVCC serve).
+    fileprivate func takeWriteLock() async throws {
+        guard sql.dialect.name == "sqlite" else { return }
+        try await sql.raw("UPDATE users SET id = id WHERE 0").run()
     }
 }

@@ -118,8 +118,12 @@ actor EventDeliveryWorker: Service {
             return outcomes
         }
         let finishedAt = clock.epochSeconds
-        var delivered: [Int: [Int]] = [:]
+        var delivered: [Int?: [Int]] = [:]
         for (delivery, outcome) in outcomes {
+            if case .nothingToSend = outcome {
+                delivered[nil, default: []].append(delivery.id)
+                continue
+            }
             if outcome.accepted, case .answered(let status, _) = outcome {
                 delivered[status, default: []].append(delivery.id)
                 metrics.delivered(stream: stream.stream.id, commitToReceiver: finishedAt - delivery.event.occurredAt)
@@ -173,6 +177,8 @@ actor EventDeliveryWorker: Service {
             case .failed(let reason):
                 span.attributes["error.type"] = reason
                 span.setStatus(SpanStatus(code: .error))
+            case .nothingToSend:
+                span.attributes["latch.delivery.skipped"] = true
             }
             return outcome
         }
@@ -190,8 +196,10 @@ actor EventDeliveryWorker: Service {
                 request = try EventDeliveryRequest.webhook(
                     delivery.event, secrets: stream.webhookSecrets, timestamp: Int(clock.epochSeconds))
             case .ssfPush:
-                guard let tokens, let token = try await tokens.token(for: delivery.event, stream: stream.stream)
-                else { return .failed(reason: "no_security_event_token") }
+                guard let tokens else { return .failed(reason: "no_security_event_token_signer") }
+                guard let token = try await tokens.token(for: delivery.event, stream: stream.stream) else {
+                    return .nothingToSend
+                }
                 request = .securityEventToken(token, authorization: stream.authorization)
             case .ssfPoll:
                 return .failed(reason: "poll_stream")
@@ -207,6 +215,7 @@ actor EventDeliveryWorker: Service {
         switch outcome {
         case .answered(let status, let body): (status, body.isEmpty ? "HTTP \(status)" : String(body.prefix(200)))
         case .failed(let reason): (nil, reason)
+        case .nothingToSend: (nil, "")
         }
     }
 }

@@ -18,10 +18,17 @@ enum EventTransportOutcome: Sendable, Equatable {
     /// No answer: the address was refused, the connection failed or timed out. `reason` names which,
     /// never a header or a secret.
     case failed(reason: String)
+    /// Nothing to send: no CAEP or RISC event fits the type, or none the SSF receiver asked for. The delivery is
+    /// done (a retry would make no SET either, and would hold back the user's next events).
+    case nothingToSend
 
-    /// Whether the receiver took the event: any 2xx (RFC 8935's 202 among them).
+    /// Whether the delivery is done: the receiver answered 2xx (RFC 8935's 202 among them), or there was
+    /// nothing to send.
     var accepted: Bool {
-        if case .answered(let status, _) = self { return (200..<300).contains(status) }
-        return false
+        switch self {
+        case .answered(let status, _): (200..<300).contains(status)
+        case .failed: false
+        case .nothingToSend: true
+        }
     }
 }
