@@ -5,6 +5,8 @@ import LatchEvents
 /// answer and the line to print.
 struct DevelopmentReceiver: Sendable {
     let webhook: LatchWebhook
+    /// With `--jwks`: the SETs' keys; without, SETs are printed unverified.
+    let keys: DevelopmentReceiverKeys?
 
     /// The answer to one delivery and its line.
     struct Outcome: Sendable, Equatable {
@@ -13,11 +15,11 @@ struct DevelopmentReceiver: Sendable {
     }
 
     /// Judges a delivery: a webhook (verified with the stream's secret) or an SSF push (printed unverified).
-    func receive(body: Data, headers: [String: String], now: Date) -> Outcome {
+    func receive(body: Data, headers: [String: String], now: Date) async -> Outcome {
         let header = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
         let time = Self.time(now)
         if header["content-type"]?.lowercased().hasPrefix("application/secevent+jwt") == true {
-            return securityEventToken(body, time: time)
+            return await securityEventToken(body, time: time, now: now)
         }
         let id = header["webhook-id"] ?? "-"
         do {
@@ -30,10 +32,11 @@ struct DevelopmentReceiver: Sendable {
         }
     }
 
-    /// An SSF push (RFC 8935): 202, and the SET's claims as they are, since its signature is not checked here.
-    private func securityEventToken(_ body: Data, time: String) -> Outcome {
-        let parts = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: ".", omittingEmptySubsequences: false)
+    /// An SSF push (RFC 8935): 202 once verified against `--jwks` (400 refused), or without `--jwks` its
+    /// claims as they are, unverified.
+    private func securityEventToken(_ body: Data, time: String, now: Date) async -> Outcome {
+        let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Self.base64URL(parts[1]),
             let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
         else {
@@ -47,10 +50,20 @@ struct DevelopmentReceiver: Sendable {
         let text =
             (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Outcome(
-            status: 202,
-            line: "\(time) \(jti) ssf:\(events.joined(separator: ",")) user=\(subject) "
-                + "unverified (SET signature not checked; verify against /.well-known/jwks.json) claims=\(text)")
+        let start = "\(time) \(jti) ssf:\(events.joined(separator: ",")) user=\(subject)"
+        guard let keys else {
+            return Outcome(
+                status: 202,
+                line: start + " unverified (SET signature not checked: give --jwks) claims=\(text)")
+        }
+        do {
+            _ = try await keys.verify(token, now: now)
+            return Outcome(status: 202, line: start + " verified claims=\(text)")
+        } catch let error as LatchSecurityEventError {
+            return Outcome(status: 400, line: start + " refused: \(error.code) (\(error.reason))")
+        } catch {
+            return Outcome(status: 400, line: start + " refused: the JWKS could not be read (\(error))")
+        }
     }
 
     private static func base64URL(_ text: Substring) -> Data? {

@@ -24,7 +24,7 @@ struct DevelopmentReceiverServer {
             let body = try await request.body.collect(upTo: Self.bodyLimit)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
-            let outcome = receiver.receive(body: Data(body.readableBytesView), headers: headers, now: Date())
+            let outcome = await receiver.receive(body: Data(body.readableBytesView), headers: headers, now: Date())
             Self.print(outcome.line)
             return Response(status: HTTPResponse.Status(code: outcome.status))
         }

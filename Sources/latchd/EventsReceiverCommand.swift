@@ -12,7 +12,8 @@ struct EventsReceiverCommand: AsyncParsableCommand {
         discussion: """
             Each line: the time received, the event id, its type, user=…, and `verified` or `refused: CODE (why)`. \
             Answers 204 to a verified webhook, 401 to a refused one (latchd then retries). \
-            An SSF push (application/secevent+jwt) is answered 202 and printed with its claims, unverified. \
+            An SSF push (application/secevent+jwt) is printed with its claims: verified against --jwks (202, or \
+            400 refused), or unverified without it (202). \
             Reads no LATCH_* configuration.
             """
     )
@@ -30,16 +31,30 @@ struct EventsReceiverCommand: AsyncParsableCommand {
             valueName: "whsec_…"))
     var secrets: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Verify SSF pushes against this JWKS (latchd's /.well-known/jwks.json); without it they print unverified.",
+            valueName: "url"))
+    var jwks: String?
+
+    @Option(help: "With --jwks: the SETs' expected aud (the stream's audience); not checked without it.")
+    var audience: String?
+
     func validate() throws {
         guard !secrets.isEmpty else { throw ValidationError("Give the stream's secret: --secret whsec_…") }
         guard (try? LatchWebhook(secrets: secrets)) != nil else {
             throw ValidationError("--secret must be whsec_ and the base64 of 24 to 64 bytes")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        if let jwks, URL(string: jwks)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ValidationError("--jwks must be an http(s) URL")
+        }
+        if audience != nil, jwks == nil { throw ValidationError("--audience needs --jwks") }
     }
 
     func run() async throws {
-        let receiver = DevelopmentReceiver(webhook: try LatchWebhook(secrets: secrets))
+        let keys = jwks.flatMap(URL.init(string:)).map { DevelopmentReceiverKeys(url: $0, audience: audience) }
+        let receiver = DevelopmentReceiver(webhook: try LatchWebhook(secrets: secrets), keys: keys)
         try await DevelopmentReceiverServer(receiver: receiver, host: host, port: port).run()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LatchCore
 import LatchEvents
 import LatchTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import LatchServer
@@ -57,6 +58,38 @@ struct EventReceiverLibraryTests {
         #expect(throws: LatchWebhookError.noMatchingSignature) {
             try LatchWebhook(secret: WebhookSecret.random().text).verify(
                 body: delivery.request.body, headers: delivery.header, now: server.clock.now)
+        }
+    }
+
+    @Test("42 §4 an SSF push's SET verifies with LatchEvents against latchd's /.well-known/jwks.json")
+    func test_42_4_pushedSetVerifiesAgainstJWKS() async throws {
+        let server = try await Delivery.start(.sqlite)
+        defer { Task { try? await server.stop() } }
+        let audience = "https://backend.example.com"
+        _ = try await Delivery.admin(server).addEventStream(
+            kind: "ssf_push", url: "https://receiver.example.com/ssf", types: [], audience: audience,
+            description: nil)
+        let user = try await server.signUp().user.id
+        try await Delivery.admin(server).freeze(user)
+        let receiver = Delivery.RecordingReceiver()
+        try await Delivery.worker(server, receiver).deliverDue()
+        let jwks = try await server.send(.GET, "/.well-known/jwks.json")
+        let verifier = try LatchSecurityEventVerifier(jwks: jwks.data, issuer: "http://latch.test", audience: audience)
+
+        let sets = try receiver.all.map { try verifier.verify($0.request.body) }
+
+        #expect(!sets.isEmpty && receiver.all.allSatisfy { $0.request.contentType == "application/secevent+jwt" })
+        #expect(sets.allSatisfy { $0.userID == user && $0.id.hasPrefix("evt_") && $0.audience == [audience] })
+        let disabled = try #require(
+            sets.first {
+                $0.events.keys.contains("https://schemas.openid.net/secevent/risc/event-type/account-disabled")
+            })
+        #expect(
+            disabled.events.values.first?["reason"] == .string("hijacking"),
+            "a freeze is RISC account-disabled, hijacking")
+        #expect(throws: LatchSecurityEventError.wrongAudience) {
+            try LatchSecurityEventVerifier(jwks: jwks.data, issuer: nil, audience: "https://other.example.com")
+                .verify(receiver.all[0].request.body)
         }
     }
 }

@@ -85,7 +85,9 @@ struct EventsReceiverCommandTests {
         #expect(await process.exited() == 0, "SIGTERM ends it cleanly")
     }
 
-    @Test("42 §4 latchd delivers to the development receiver: a sign-up's event is printed verified")
+    @Test(
+        "42 §4 latchd delivers to the development receiver: a sign-up and a freeze printed verified, the webhooks by the secret, the SET against --jwks"
+    )
     func test_42_4_latchdDeliversToDevelopmentReceiver() async throws {
         try await withLatchd(environment: ["LATCH_EVENT_STREAMS_ALLOW_PRIVATE": "1"]) { server in
             let port = try LatchdProcess.freePort()
@@ -95,8 +97,14 @@ struct EventsReceiverCommandTests {
             try #require(added.status == 0, "\(added)")
             let json = try JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any]
             let secret = try #require(WebhookSecret(json?["secret"] as? String ?? ""), "\(added)")
+            let ssf = try await server.run([
+                "admin", "event-streams", "add", "--kind", "ssf_push", "--url", "http://127.0.0.1:\(port)/ssf",
+                "--audience", "https://backend.example.com"
+            ])
+            try #require(ssf.status == 0, "\(ssf)")
             let process = try ChildProcess([
-                try LatchdProcess.binary().path, "events-receiver", "--port", String(port), "--secret", secret.text
+                try LatchdProcess.binary().path, "events-receiver", "--port", String(port), "--secret", secret.text,
+                "--jwks", server.baseURL + "/.well-known/jwks.json", "--audience", "https://backend.example.com"
             ])
             defer { process.stop() }
             _ = await Self.line(of: process) // listening on …
@@ -112,10 +120,25 @@ struct EventsReceiverCommandTests {
                 "POST", "/v1/registrations/\(registration)/verify",
                 json: ["code": code, "device": TestServer.testDevice])
             try #require(verified.status == 201, "\(verified)")
+            let user = try #require((verified.body["user"] as? [String: Any])?["id"] as? String, "\(verified.text)")
+            try #require(try await server.run(["admin", "freeze", user]).status == 0)
 
             // The worker delivers within a second or so; a retry (the receiver started late) within seconds more.
-            let line = await Self.line(of: process) ?? ""
-            #expect(line.contains(" account.registered user=") && line.hasSuffix(" verified"), "\(line)")
+            // The two streams overtake each other: read until both have arrived.
+            let wanted = [
+                " account.registered user=\(user) verified", " account.frozen user=\(user) verified",
+                " ssf:account-disabled user=\(user) verified"
+            ]
+            var lines: [String] = []
+            while !wanted.allSatisfy({ part in lines.contains { $0.contains(part) } }),
+                let line = await Self.line(of: process)
+            {
+                lines.append(line)
+            }
+            for part in wanted {
+                #expect(lines.contains { $0.contains(part) }, "\(part) in \(lines)")
+            }
+            #expect(!lines.contains { $0.contains("refused") }, "\(lines)")
         }
     }
 
