@@ -89,6 +89,9 @@ struct OutboundEventTests {
             let before = try await Self.events(of: server).map(\.type)
             #expect(before == ["account.registered", "session.established"], "\(before)")
             _ = first
+            // 42 §1: session.established (and account.registered) say how the session was started.
+            let methods = try await Self.events(of: server).map { try Self.data($0)["method"] as? String }
+            #expect(methods == ["password", "password"], "\(methods)")
 
             let changed = try await server.send(
                 .POST, "/v1/password/change",

@@ -51,7 +51,7 @@ struct SignInServicesTests {
                 email: "tail@example.com", emailVerified: true, passwordHash: nil, nickname: nil, createdAt: 0)
             try await user.create(on: app.db)
             let (session, tokens) = try await app.latch.startSession(
-                for: user, device: DeviceInfo(id: "device-1"), ip: "192.0.2.1", event: .registered,
+                for: user, device: DeviceInfo(id: "device-1"), ip: "192.0.2.1", event: .registered, method: .password,
                 now: server.clock.now, on: app.db)
 
             #expect(tokens.sessionId == session.id?.uuidString.lowercased())

@@ -48,7 +48,8 @@ struct RegistrationService: Sendable {
         try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
             .rememberDevice(Validate.deviceName(device?.id), of: try user.requireID())
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, event: .registered, boundTo: dpopKey, now: now, on: db
+            for: user, device: device, ip: clientIP, event: .registered, method: .password, boundTo: dpopKey,
+            now: now, on: db
         )
         .tokens
     }

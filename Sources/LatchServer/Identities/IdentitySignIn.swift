@@ -54,8 +54,8 @@ struct IdentitySignIn {
             }
         }
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn, boundTo: dpopKey,
-            now: now, on: db
+            for: user, device: device, ip: clientIP, event: created ? .registered : .signedIn,
+            method: SignInMethod(proven.provider), boundTo: dpopKey, now: now, on: db
         )
         .tokens
     }

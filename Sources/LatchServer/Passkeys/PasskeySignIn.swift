@@ -54,7 +54,7 @@ struct PasskeySignIn {
         try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
             .rememberDevice(Validate.deviceName(device?.id), of: userID)
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+            for: user, device: device, ip: clientIP, method: .passkey, boundTo: dpopKey, now: now, on: db
         ).tokens
     }
 

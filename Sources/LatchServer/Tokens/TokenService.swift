@@ -75,7 +75,7 @@ struct TokenService: Sendable {
         try AccountFreezing.refuse(user)
         try await newDeviceScreening.screen(user, device: device)
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+            for: user, device: device, ip: clientIP, method: .password, boundTo: dpopKey, now: now, on: db
         ).tokens
     }
 
@@ -110,7 +110,7 @@ struct TokenService: Sendable {
         // A bound device key is the strongest proof of a known device.
         try await newDeviceScreening.rememberDevice(Validate.deviceName(device?.id), of: credential.userID)
         return try await latch.startSession(
-            for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: db
+            for: user, device: device, ip: clientIP, method: .deviceKey, boundTo: dpopKey, now: now, on: db
         ).tokens
     }
 
@@ -157,7 +157,8 @@ struct TokenService: Sendable {
                 latch: latch, db: database, clientIP: clientIP, language: language)
             try await screening.rememberDevice(challenge.deviceID, of: challenge.userID)
             let (session, tokens) = try await latch.startSession(
-                for: user, device: device, ip: clientIP, boundTo: dpopKey, now: now, on: database)
+                for: user, device: device, ip: clientIP, method: .newDeviceCode, boundTo: dpopKey, now: now,
+                on: database)
             try await screening.notice(user, device: device, session: session.id)
             return tokens
         }
