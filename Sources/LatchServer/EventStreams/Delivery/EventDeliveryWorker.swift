@@ -95,7 +95,7 @@ actor EventDeliveryWorker: Service {
             Task {
                 // A full batch means more are waiting: go on at once rather than after the poll interval.
                 while (try? await self.deliverBatch(of: stream)) == self.concurrency {}
-                await self.finished(stream.stream.id)
+                self.finished(stream.stream.id)
             }
         }
     }
