@@ -23,4 +23,3 @@ extension LatchConfig {
             allowsPrivateAddresses: eventStreamsAllowPrivate)
     }
 }
-
