@@ -165,6 +165,12 @@ struct SecurityResetTests {
             _ = try await server.send(.POST, "/v1/app-attest/challenges", body: nil, bearer: owner.accessToken)
             _ = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: owner.accessToken)
             _ = try await server.signIn(device: ["id": "another-device"]) // a pending login challenge
+            // A sign-in the phone approved that the web has not collected yet (issue 43 §1).
+            let approval = try await ApprovalSignInTests.create(server)
+            let approvalProof = try await ApprovalSignInTests.proof(server, approval, bearer: owner.accessToken)
+            let approved = try await ApprovalSignInTests.decide(
+                server, approval, "approve", number: approval.number, token: approvalProof, bearer: owner.accessToken)
+            try #require(approved.status == 200, "approve: \(approved.text)")
             // A new address time-locked (issue 30 §1).
             _ = try await server.startVerification(
                 "payout", parameters: ["address": "TThief"], bearer: owner.accessToken)
@@ -209,7 +215,8 @@ struct SecurityResetTests {
             "totp_credentials":
                 "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: id) AND active = \(bind: false)",
             "policy_value_locks":
-                "SELECT value_hash FROM policy_value_locks WHERE user_id = \(bind: id) AND locked_until > \(bind: now)"
+                "SELECT value_hash FROM policy_value_locks WHERE user_id = \(bind: id) AND locked_until > \(bind: now)",
+            "approvals": "SELECT id FROM approvals WHERE user_id = \(bind: id) AND state = \(bind: "approved")"
         ]
     }
 

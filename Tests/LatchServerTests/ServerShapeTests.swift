@@ -28,7 +28,8 @@ struct ServerShapeTests {
                     id: "AQ", rawId: "AQ",
                     response: .init(clientDataJSON: "e30", authenticatorData: "AA", signature: "AA"))),
             ["challenge_id", "credential"]
-        )
+        ),
+        (TokenRequest(grantType: .approval, approvalId: "a", pollSecret: "p"), ["approval_id", "poll_secret"])
     ]
 
     /// `body` without `field`.
@@ -44,6 +45,8 @@ struct ServerShapeTests {
         case "identity_token": body.identityToken = nil
         case "phone": body.phone = nil
         case "credential": body.credential = nil
+        case "approval_id": body.approvalId = nil
+        case "poll_secret": body.pollSecret = nil
         default: Issue.record("no such field \(field)")
         }
         return body
@@ -68,6 +71,7 @@ struct ServerShapeTests {
                 case .sms(let phone, let code, _):
                     phone.value == "+8613800138000" && code == "123456" ? .smsCode : .password
                 case .passkey(let challenge, _, _): challenge == "c" ? .passkey : .password
+                case .approval(let approval, let secret): approval == "a" && secret == "p" ? .approval : .password
                 }
             #expect(parsed == body.grantType, "\(body.grantType) carries its fields")
             for field in required {

@@ -10,6 +10,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         case smsCode = "sms_code"
         case loginChallenge = "login_challenge"
         case passkey
+        /// Issue 43 §1: the web polls an approval the phone decides.
+        case approval
     }
 
     public var grantType: GrantType
@@ -38,13 +40,18 @@ public struct TokenRequest: Codable, Sendable, Equatable {
     /// `passkey`: the assertion answering the challenge of `POST /v1/passkeys/authentication/options`.
     public var credential: AuthenticationResponseJSON?
     public var device: DeviceInfo?
+    /// `approval`: the approval polled (`POST /v1/approvals`).
+    public var approvalId: String?
+    /// `approval`: the poll secret `POST /v1/approvals` answered.
+    public var pollSecret: String?
 
     public init(
         grantType: GrantType, email: String? = nil, password: String? = nil, refreshToken: String? = nil,
         challengeId: String? = nil, signature: String? = nil, code: String? = nil, identityToken: String? = nil,
         nonce: String? = nil, fullName: String? = nil, phone: String? = nil,
         credential: AuthenticationResponseJSON? = nil,
-        device: DeviceInfo? = nil, authorizationCode: String? = nil, appAttestAssertion: String? = nil
+        device: DeviceInfo? = nil, authorizationCode: String? = nil, appAttestAssertion: String? = nil,
+        approvalId: String? = nil, pollSecret: String? = nil
     ) {
         self.grantType = grantType
         self.email = email
@@ -61,6 +68,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         self.phone = phone
         self.credential = credential
         self.device = device
+        self.approvalId = approvalId
+        self.pollSecret = pollSecret
     }
 
     /// A password grant.
@@ -78,6 +87,8 @@ public struct TokenRequest: Codable, Sendable, Equatable {
         case authorizationCode = "authorization_code"
         case fullName = "full_name"
         case refreshToken = "refresh_token"
+        case approvalId = "approval_id"
+        case pollSecret = "poll_secret"
         case challengeId = "challenge_id"
         case appAttestAssertion = "app_attest_assertion"
     }

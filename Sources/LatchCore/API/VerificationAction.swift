@@ -43,12 +43,14 @@ public struct VerificationAction: RawRepresentable, Hashable, Sendable, Codable,
     public static let disableNewDeviceNotice = VerificationAction("disable_new_device_notice")
     public static let deleteAccount = VerificationAction("delete_account")
     public static let exportAccount = VerificationAction("export_account")
+    /// The phone approves a sign-in on the web (issue 43 §1), bound to `{"approval_id"}`.
+    public static let approveSignIn = VerificationAction("approve_sign_in")
 
     /// Latch's own actions, each guarded by a route of latchd (a recent sign-in or a proof for it).
     public static let builtIn: [VerificationAction] = [
         .bindDevice, .unbindDevice, .enableTOTP, .disableTOTP, .setFundPassword, .changeFundPassword, .addPasskey,
         .renamePasskey, .removePasskey, .linkIdentity, .unlinkIdentity, .setAntiPhishingCode,
-        .disableUnusualSignInCheck, .disableNewDeviceNotice, .deleteAccount, .exportAccount
+        .disableUnusualSignInCheck, .disableNewDeviceNotice, .deleteAccount, .exportAccount, .approveSignIn
     ]
 
     /// Names latchd uses for steps that are never held — the ways out of a takeover must stay open

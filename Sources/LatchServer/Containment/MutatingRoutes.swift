@@ -58,6 +58,12 @@ enum MutatingRoutes {
         "POST /v1/verifications/:id/attempts": .noSecurityChange(
             "one attempt: guesses are counted by the method's lock, a success issues a single-use proof"),
         "POST /v1/verifications/redeem": .noSecurityChange("a backend uses a proof once (refused during a hold)"),
+        // Phone approvals (issue 43 §1).
+        "POST /v1/approvals": .noSecurityChange(
+            "a pending sign-in approval, signed in by no one until the phone approves it (rate limited per address)"),
+        "POST /v1/approvals/:id/decision": .noSecurityChange(
+            "the phone's decision: approving needs a proof for approve_sign_in bound to the approval (held like every listed action) and the session starts on the web's poll; a wrong number or a denial ends it and is recorded on the owner's log"
+        ),
         "POST /v1/verifications/:id/email-code": .noSecurityChange(
             "mails a code for this verification's email_code factor; changes nothing"),
         // Settings, identities and containment.

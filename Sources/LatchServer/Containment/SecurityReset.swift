@@ -58,7 +58,8 @@ enum SecurityReset {
     /// The tables holding a user id whose rows the reset ends (deletes, expires or revokes).
     static let endedTables: Set<String> = [
         "sessions", "device_credentials", "passkeys", "passkey_challenges", "known_devices", "login_challenges",
-        "verifications", "verification_tokens", "totp_credentials", "policy_value_locks", "app_attest_challenges"
+        "verifications", "verification_tokens", "totp_credentials", "policy_value_locks", "app_attest_challenges",
+        "approvals"
     ]
 
     /// The tables holding a user id that the reset keeps, and why.
@@ -161,6 +162,8 @@ enum SecurityReset {
         // Values a thief's session time-locked must neither come due nor stay trusted after the owner's
         // recovery (issue 30 §1, issue 41 P3).
         try await PolicyValueLocks.discard(of: user, ended: endedSessions, kept: keptSession, on: sql)
+        // A sign-in the phone approved but the web has not collected would be a way in after the reset.
+        try await ApprovalStore().endApproved(of: user, now: now, on: sql)
         if case .everything = scope {
             try await endPending(of: user, now: now, on: sql)
         }

@@ -36,7 +36,8 @@ extension LatchApplication {
             PasswordRoutes(), SecurityEventRoutes(), SecondFactorRoutes(), DeviceCredentialRoutes(), AppAttestRoutes(),
             VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), EventStreamAdminRoutes(),
             SharedSignalsRoutes(), PasskeyRoutes(),
-            AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes()
+            AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes(),
+            ApprovalRoutes()
         ]
         if let outbox {
             collections.append(OutboxRoutes(outbox: outbox))

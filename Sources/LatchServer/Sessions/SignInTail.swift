@@ -43,6 +43,8 @@ enum SignInMethod: String, Sendable {
     case wechat
     /// A phone number proven by a texted code.
     case smsCode = "sms_code"
+    /// The phone approved the web's sign-in (issue 43 §1).
+    case phoneApproval = "phone_approval"
 
     /// The method of a sign-in by `provider`.
     init(_ provider: SignInProvider) {

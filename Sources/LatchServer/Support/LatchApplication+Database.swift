@@ -30,7 +30,8 @@ extension LatchApplication {
             AddVerificationPolicy(), AddDPoPBinding(), AddAppAttest(), AddFactorProvenance(), AddHoldLiftedAt(),
             AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(),
             CreateEventStreams(),
-            AddAppAttestKeysBound()
+            AddAppAttestKeysBound(),
+            CreateApprovals()
         ]
     }
 

@@ -21,6 +21,8 @@ enum Grant: Sendable {
     case sms(phone: PhoneNumber, code: String, device: DeviceInfo?)
     /// Issue 13: a passkey assertion answering sign-in challenge `challengeID`.
     case passkey(challengeID: String, credential: AuthenticationResponseJSON, device: DeviceInfo?)
+    /// Issue 43 §1: the web polls approval `approvalID` with its poll secret (its device is the approval's).
+    case approval(approvalID: String, pollSecret: String)
 
     /// What the app sent from Sign in with Apple: the identity token, and the optional raw nonce, full name
     /// (first sign-in only) and authorization code.
@@ -68,6 +70,10 @@ enum Grant: Sendable {
             self = .passkey(
                 challengeID: try body.challengeId.required("challenge_id"),
                 credential: try body.credential.required("credential"), device: body.device)
+        case .approval:
+            self = .approval(
+                approvalID: try body.approvalId.requiredNonEmpty("approval_id"),
+                pollSecret: try body.pollSecret.requiredNonEmpty("poll_secret"))
         }
     }
 }

@@ -37,7 +37,7 @@ struct TokenRoutes: LatchRouteCollection {
     static func rateLimitedAction(of grant: TokenRequest.GrantType) -> RateLimitedAction {
         switch grant {
         case .refreshToken: .refresh
-        case .password, .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge, .passkey: .signIn
+        case .password, .deviceSignature, .apple, .wechat, .smsCode, .loginChallenge, .passkey, .approval: .signIn
         }
     }
 }

@@ -43,6 +43,10 @@ struct TokenService: Sendable {
             return try await PasskeySignIn(
                 latch: latch, db: db, clientIP: clientIP, language: language, dpopKey: dpopKey
             ).signIn(challengeID: challengeID, credential: credential, device: device)
+        case .approval(let approvalID, let pollSecret):
+            return try await ApprovalSignIn(
+                latch: latch, db: db, clientIP: clientIP, language: language, dpopKey: dpopKey
+            ).collect(approvalID: approvalID, pollSecret: pollSecret)
         }
     }
 

@@ -176,7 +176,7 @@ actor SessionFakeServer: HTTPTransport {
                 }
                 return try Self.json(200, issueTokens(for: user))
             }
-        case .deviceSignature, .apple, .wechat, .smsCode, .passkey:
+        case .deviceSignature, .apple, .wechat, .smsCode, .passkey, .approval:
             return Self.json(422, #"{"error":"VALIDATION_FAILED","message":"x","field":"grant_type"}"#)
         }
     }
