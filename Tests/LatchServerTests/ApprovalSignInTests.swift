@@ -156,6 +156,8 @@ struct ApprovalSignInTests {
             #expect(Self.pollError(polled) == "access_denied", "\(polled.text)")
             let events = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken)
             #expect(events.securityEventTypes.contains("sign_in_failed"), "\(events.text)")
+            let notice = await server.mails().last { $0.subject.contains("wrong number") }
+            #expect(notice?.body.contains("freeze") == true, "the owner is told, with a freeze link")
         }
     }
 

@@ -77,6 +77,12 @@ struct ApprovalService: Sendable {
                 _ = try await store.decide(
                     approval.id, .ended, user: caller.user, session: caller.session, now: now, on: db)
                 try await record("approval_wrong_number", by: caller, now: now)
+                if let address = user.email {
+                    let mail = MailTemplates.approvalWrongNumber(client: approval.clientName, language: caller.language)
+                    try await db.tracedTransaction { database in
+                        try await latch.mailNotice(mail, to: address, user: caller.user, now: now, on: database)
+                    }
+                }
                 throw LatchError(.wrongCode, field: "number", attemptsRemaining: 0)
             }
             _ = try await StepUp(latch: latch, caller: caller, db: db).redeem(
