@@ -15,6 +15,10 @@ public enum LatchTracing {
     /// Whether spans are made.
     public static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
 
+    /// True in a background loop whose store calls make no spans: the event delivery worker polls every
+    /// 100 ms, and a trace per poll would bury the requests' (its deliveries have spans of their own).
+    @TaskLocal static var storeCallsUntraced = false
+
     /// Turns request and store spans on, once `InstrumentationSystem` has a tracer.
     public static func enable() { enabled.store(true, ordering: .relaxed) }
 
@@ -32,7 +36,7 @@ public enum LatchTracing {
     static func storeCall<T>(
         _ describe: @autoclosure () -> StoreCallSpan, system: String, _ body: () async throws -> T
     ) async rethrows -> T {
-        guard isEnabled else { return try await body() }
+        guard isEnabled, !storeCallsUntraced else { return try await body() }
         let call = describe()
         return try await withSpan(call.name, ofKind: .client) { span in
             span.updateAttributes { attributes in

@@ -55,6 +55,10 @@ actor EventDeliveryWorker: Service {
 
     /// As a service: delivers until the group's graceful shutdown, then releases what it holds.
     func run() async throws {
+        try await LatchTracing.$storeCallsUntraced.withValue(true) { try await runUntraced() }
+    }
+
+    private func runUntraced() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await self.startBatches()
