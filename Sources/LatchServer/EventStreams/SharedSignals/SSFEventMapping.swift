@@ -3,7 +3,7 @@ import Foundation
 /// One CAEP or RISC event of a SET: its type and its event claims.
 struct SSFEvent: Sendable, Equatable {
     let type: SSFEventType
-    let claims: [String: SSFClaim]
+    let claims: [String: EventValue]
 }
 
 /// Which CAEP 1.0 / RISC 1.0 event an outbound event becomes (issue 42 §2): a pure value, exhaustive over
@@ -121,7 +121,7 @@ enum SSFEventMapping {
         }
     }
 
-    private static func credentialChange(data: [String: Any], caep: [String: SSFClaim]) -> [SSFEvent] {
+    private static func credentialChange(data: [String: Any], caep: [String: EventValue]) -> [SSFEvent] {
         let credential = data["credential"] as? String
         let change = data["change"] as? String
         let changeType: String =
@@ -156,7 +156,7 @@ enum SSFEventMapping {
     }
 
     /// CAEP's optional claims every CAEP event here carries: `event_timestamp` and `initiating_entity`.
-    private static func caepClaims(actor: String, occurredAt: Double) -> [String: SSFClaim] {
+    private static func caepClaims(actor: String, occurredAt: Double) -> [String: EventValue] {
         let entity =
             switch actor {
             case "operator": "admin"

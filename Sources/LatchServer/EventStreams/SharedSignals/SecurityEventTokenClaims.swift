@@ -11,7 +11,7 @@ struct SecurityEventTokenClaims: JWTPayload, Equatable {
     var toe: Int?
     var txn: String?
     var subId: SubjectIdentifier
-    var events: [String: [String: SSFClaim]]
+    var events: [String: [String: EventValue]]
 
     enum CodingKeys: String, CodingKey {
         case iss, aud, jti, iat, toe, txn, events
