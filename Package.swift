@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Tests only: the APNs stand-in speaks HTTP/2 (issue 43 §2); already resolved through async-http-client.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -232,6 +234,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                // The APNs stand-in (Support/APNs) speaks HTTP/2 over TLS.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["Server"])),
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["Server"])),
                 // The metrics tests read the app's own Prometheus registry.
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),

@@ -3,6 +3,8 @@
 public enum LatchEventType: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// `account.registered`: a new account (its first session).
     case accountRegistered
+    /// `account.imported`: an operator imported the account from another system.
+    case accountImported
     /// `session.established`: a sign-in, any grant.
     case sessionEstablished
     /// `session.new_device`: a sign-in from a device the account did not know.
@@ -46,7 +48,8 @@ public enum LatchEventType: Sendable, Hashable, RawRepresentable, CustomStringCo
 
     /// The documented types, in docs/EVENTS.md's order.
     public static let known: [LatchEventType] = [
-        .accountRegistered, .sessionEstablished, .sessionNewDevice, .sessionRevoked, .credentialChanged,
+        .accountRegistered, .accountImported, .sessionEstablished, .sessionNewDevice, .sessionRevoked,
+        .credentialChanged,
         .credentialCompromised, .securitySettingsChanged, .accountFrozen, .accountUnfrozen, .accountDisabled,
         .accountEnabled, .accountDeleted, .holdStarted, .holdEnded, .verificationRedeemed, .lockoutStarted,
         .lockoutEnded, .refreshTokenReused, .newValueLocked, .ssfVerification
@@ -61,6 +64,7 @@ public enum LatchEventType: Sendable, Hashable, RawRepresentable, CustomStringCo
     public var rawValue: String {
         switch self {
         case .accountRegistered: "account.registered"
+        case .accountImported: "account.imported"
         case .sessionEstablished: "session.established"
         case .sessionNewDevice: "session.new_device"
         case .sessionRevoked: "session.revoked"

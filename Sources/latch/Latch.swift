@@ -18,7 +18,8 @@ struct Latch: AsyncParsableCommand {
         subcommands: [
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SessionsCommand.self,
             BiometricsCommand.self, PasskeyCommand.self, TwoFactorCommand.self, FundPasswordCommand.self,
-            VerifyCommand.self, AccountCommand.self, PasswordCommand.self, AppAttestCommand.self
+            VerifyCommand.self, AccountCommand.self, PasswordCommand.self, AppAttestCommand.self,
+            ApprovalsCommand.self, ApproveCommand.self, DenyCommand.self
         ]
     )
 

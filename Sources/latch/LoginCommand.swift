@@ -30,6 +30,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "Sign in with this phone number (E.164, e.g. +8613800138000) and the code texted to it.")
     var phone: String?
 
+    @Flag(
+        help:
+            "Sign in with your signed-in phone (issue 43): prints `qr_url:` and `number:` lines, then waits until the phone approves (latch approve URL)."
+    )
+    var withPhone = false
+
     @Flag(help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
@@ -51,13 +57,23 @@ struct LoginCommand: AsyncParsableCommand {
         if passkey, biometric || phone != nil { throw ValidationError(text.passkeyLoginTakesNoPhone) }
         if biometric, email != nil || phone != nil { throw ValidationError(text.biometricLoginNeedsNoEmail) }
         if email != nil, phone != nil { throw ValidationError(text.emailOrPhone) }
-        if !biometric, !passkey, email == nil, phone == nil { throw ValidationError(text.loginNeedsEmail) }
+        if withPhone, biometric || passkey || email != nil || phone != nil {
+            throw ValidationError("--with-phone takes no email, --phone, --biometric or --passkey")
+        }
+        if !withPhone, !biometric, !passkey, email == nil, phone == nil {
+            throw ValidationError(text.loginNeedsEmail)
+        }
         if code != nil && codeFromOutbox { throw ValidationError("--code and --code-from-outbox exclude each other") }
     }
 
     func run() async throws {
         let context = CLIContext(global)
         let email = email ?? emailOption
+        if withPhone {
+            // The phone's verification screened this sign-in: no biometric offer (this is the web's side).
+            try await PhoneLogin(context: context).run()
+            return
+        }
         if biometric {
             try await BiometricLogin(context: context, answers: sensor.answers).run()
         } else if passkey {

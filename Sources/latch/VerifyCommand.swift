@@ -39,11 +39,18 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Read an emailed verification code from the development server's outbox (GET /dev/outbox).")
     var codeFromOutbox = false
 
+    @Option(
+        help: ArgumentHelp(
+            "`device`: let your phone approve it (issue 43 §2): prints `verification_id:` and `number:` lines and waits for the phone's approval.",
+            valueName: "device"))
+    var approveOn: String?
+
     func validate() throws {
         let text = CLIText(language: global.language, server: global.serverText)
         for parameter in parameters where !parameter.contains("=") || parameter.hasPrefix("=") {
             throw ValidationError(text.invalidParameter(parameter))
         }
+        if let approveOn, approveOn != "device" { throw ValidationError("--approve-on takes only `device`") }
     }
 
     private var parameterValues: [String: String] {
@@ -60,11 +67,15 @@ struct VerifyCommand: AsyncParsableCommand {
         let user = try await context.requireSession()
         let fundPassword = await secrets.fundPassword()
         let values = parameterValues
-        let proof = try await TerminalVerification(
-            context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword,
-            emailCodes: VerificationEmailCodes(context: context, email: user.email ?? "", fromOutbox: codeFromOutbox)
-        )
-        .verify(action, parameters: values, description: operationDescription)
+        let proof =
+            approveOn != nil
+            ? try await PhoneApprovedVerification(context: context).verify(action, parameters: values)
+            : try await TerminalVerification(
+                context: context, answers: simulation.answers, code: secrets.code, fundPassword: fundPassword,
+                emailCodes: VerificationEmailCodes(
+                    context: context, email: user.email ?? "", fromOutbox: codeFromOutbox)
+            )
+            .verify(action, parameters: values, description: operationDescription)
         let redeemed = try await context.call(context.text.connecting) {
             try await context.client.redeemVerification(
                 proof.token, action: proof.context.action, parameters: proof.context.parameters)

@@ -22,7 +22,7 @@ struct AdminCommand: AsyncParsableCommand {
             AdminEnableCommand.self, AdminSignOutCommand.self, AdminResetTOTPCommand.self,
             AdminResetFundPasswordCommand.self, AdminFreezeCommand.self, AdminUnfreezeCommand.self,
             AdminLiftHoldCommand.self, AdminDeleteCommand.self, AdminAuditCommand.self, AdminPolicyCommand.self,
-            AdminEventStreamsCommand.self
+            AdminEventStreamsCommand.self, AdminImportCommand.self, AdminExportUsersCommand.self
         ]
     )
 

@@ -148,7 +148,7 @@ struct LatchWebhookTests {
                     .utf8))
         #expect(newer.type == .unknown("account.renamed") && newer.actor == .unknown("robot"))
         #expect(newer.data["extra"] == .object(["a": .array([.int(1), .double(2.5), .null, .bool(true)])]))
-        #expect(LatchEventType("account.frozen") == .accountFrozen && LatchEventType.known.count == 20)
+        #expect(LatchEventType("account.frozen") == .accountFrozen && LatchEventType.known.count == 21)
         #expect(throws: LatchWebhookError.self) { try LatchEvent(webhookBody: Data(#"{"type":"x"}"#.utf8)) }
     }
 

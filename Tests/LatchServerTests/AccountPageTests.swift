@@ -119,7 +119,7 @@ struct AccountPageTests {
     }
 
     @Test(
-        "test_13_accountPageServesNothingElse: other names, the folder, traversal (plain and %-encoded) and the sources answer 404; exactly eight page routes exist (page, stylesheet, six modules)",
+        "test_13_accountPageServesNothingElse: other names, the folder, traversal (plain and %-encoded) and the sources answer 404; exactly nine page routes exist (page, stylesheet, seven modules)",
         arguments: [
             "/account/account.html", "/account/Static/account.js", "/Static/account.js", "/account.js",
             "/account/index.html",
@@ -142,7 +142,7 @@ struct AccountPageTests {
                 "\(path) leaked a file")
             let pageRoutes = server.app.routeTable.all.filter { $0.segments.first == "account" }
             #expect(
-                pageRoutes.count == 8 && pageRoutes.allSatisfy { $0.method == "GET" },
+                pageRoutes.count == 9 && pageRoutes.allSatisfy { $0.method == "GET" },
                 "\(pageRoutes.map(\.path))")
         }
     }

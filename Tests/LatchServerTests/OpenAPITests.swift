@@ -88,8 +88,8 @@ struct OpenAPITests {
                 }
             }
             #expect(
-                checked == 37,
-                "the thirty-seven signed-in operations (24 + the five of passkeys + the four of issue 19's containment + issue 30's emailed code + issue 31's App Attest challenge + issue 43's two of the phone's approvals)"
+                checked == 42,
+                "the forty-two signed-in operations (24 + the five of passkeys + the four of issue 19's containment + issue 30's emailed code + issue 31's App Attest challenge + issue 43's two of the phone's QR approvals, two of its push token and three of its push approvals)"
             )
         }
     }

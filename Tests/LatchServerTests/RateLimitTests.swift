@@ -18,7 +18,7 @@ struct RateLimitTests {
     static func limits(_ rule: RateLimitRule, maximumTrackedClients: Int = 100_000) -> RateLimits {
         RateLimits(
             signIn: rule, refresh: rule, registration: rule, codeCheck: rule, codeSend: rule, deviceChallenge: rule,
-            adminAuth: rule, maximumTrackedClients: maximumTrackedClients)
+            adminAuth: rule, approval: rule, maximumTrackedClients: maximumTrackedClients)
     }
 
     // MARK: The limiter
@@ -141,7 +141,8 @@ struct RateLimitTests {
         (.codeSend, "/v1/sms/codes", { n in ["phone": "+861380013800\(n)"] }),
         (.deviceChallenge, "/v1/device-credentials/\(UUID().uuidString)/challenges", { _ in [:] }),
         (.adminAuth, "/v1/admin/users/\(UUID().uuidString)/unlock", { _ in [:] }),
-        (.deviceChallenge, "/v1/passkeys/authentication/options", { _ in [:] })
+        (.deviceChallenge, "/v1/passkeys/authentication/options", { _ in [:] }),
+        (.approval, "/v1/approvals", { n in ["kind": "sign_in", "device": ["id": "web-\(n)"]] })
     ]
 
     @Test(

@@ -171,6 +171,13 @@ struct SecurityResetTests {
             let approved = try await ApprovalSignInTests.decide(
                 server, approval, "approve", number: approval.number, token: approvalProof, bearer: owner.accessToken)
             try #require(approved.status == 200, "approve: \(approved.text)")
+            // A verification waiting for the phone (issue 43 §2).
+            let asked = try await server.send(
+                .POST, "/v1/verifications",
+                json: [
+                    "action": "withdrawal", "parameters": VerificationSamples.withdrawal, "approve_on": "device"
+                ] as [String: Any], bearer: owner.accessToken)
+            try #require(asked.status == 201, "approve on device: \(asked.text)")
             // A new address time-locked (issue 30 §1).
             _ = try await server.startVerification(
                 "payout", parameters: ["address": "TThief"], bearer: owner.accessToken)
@@ -216,7 +223,9 @@ struct SecurityResetTests {
                 "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: id) AND active = \(bind: false)",
             "policy_value_locks":
                 "SELECT value_hash FROM policy_value_locks WHERE user_id = \(bind: id) AND locked_until > \(bind: now)",
-            "approvals": "SELECT id FROM approvals WHERE user_id = \(bind: id) AND state = \(bind: "approved")"
+            "approvals": "SELECT id FROM approvals WHERE user_id = \(bind: id) AND state = \(bind: "approved")",
+            "push_approvals":
+                "SELECT id FROM push_approvals WHERE user_id = \(bind: id) AND (state = \(bind: "pending") OR sealed_token IS NOT NULL)"
         ]
     }
 

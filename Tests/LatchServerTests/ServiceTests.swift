@@ -91,7 +91,7 @@ struct ServiceTests {
                 #expect(error.code == .wrongCode, "\(error)")
             }
             guard
-                case .passed(let passed) = try await verifications.attempt(
+                case .result(.passed(let passed)) = try await verifications.attempt(
                     id, .fundPassword(VerificationSamples.fundPassword))
             else {
                 Issue.record("one factor answers the proof")

@@ -68,6 +68,18 @@ public enum SecurityEventKind: String, Sendable, Hashable, CaseIterable, Codable
     /// A DPoP-bound session's refresh token came without its key's proof (`detail` `missing` or `wrong_key`):
     /// someone holds a copy of it (issue 31 §1). Refused before anything moved.
     case dpopRefused = "dpop_refused"
+    /// The phone approved a web or desktop client's sign-in (issue 43 §1); the session it starts is
+    /// `signed_in` with method `phone_approval`.
+    case signInApproved = "sign_in_approved"
+    /// The phone denied a sign-in or an action it was asked to approve (issue 43).
+    case approvalDenied = "approval_denied"
+    /// The phone picked a number the asking screen did not show: the approval ended for good (issue 43).
+    case approvalWrongNumber = "approval_wrong_number"
+    /// A phone registered its APNs token for approval pushes on one of its device keys (issue 43 §2);
+    /// `detail` names the device.
+    case pushTokenRegistered = "push_token_registered"
+    /// An operator imported the account from another system (issue 45 §3): no hold and no notice start.
+    case accountImported = "account_imported"
 }
 
 extension SecurityEventKind {

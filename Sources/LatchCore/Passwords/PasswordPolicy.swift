@@ -31,7 +31,9 @@ public struct PasswordPolicy: Sendable {
     /// Every rule `password` breaks, in a stable order; empty when it is acceptable.
     public func violations(of password: String) -> [Violation] {
         var found: [Violation] = []
-        let length = password.count
+        // Counted in code points, as the API document's `minLength`/`maxLength` (JSON Schema) count: a
+        // combining mark is a character of its own there, so "Aa0ก ำกำ" is 9 long for both.
+        let length = password.unicodeScalars.count
         if length < minimumLength { found.append(.tooShort) }
         if length > maximumLength { found.append(.tooLong) }
         let classes = CharacterClasses(password)

@@ -21,13 +21,14 @@ struct AccountPageRoutes: LatchRouteCollection {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    /// The page, its stylesheet, and its ES modules: `account.js` (the page) imports the others.
+    /// The page, its stylesheet, and its ES modules: `account.js` (the page) imports the others (`qr.js`, the
+    /// hand-written QR encoder of the phone sign-in, through `view.js`).
     static let assets: [Asset] =
         [
             Asset(path: ["account"], resource: "account.html", contentType: utf8Text("html")),
             Asset(path: ["account", "account.css"], resource: "account.css", contentType: utf8Text("css"))
         ]
-        + ["account.js", "api.js", "dpop.js", "i18n.js", "view.js", "webauthn.js"].map { module in
+        + ["account.js", "api.js", "dpop.js", "i18n.js", "qr.js", "view.js", "webauthn.js"].map { module in
             Asset(path: ["account", module], resource: module, contentType: utf8Text("javascript"))
         }
 

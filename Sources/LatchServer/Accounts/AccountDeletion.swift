@@ -219,6 +219,7 @@ public struct AccountDeletion: Sendable {
         RecoveryCodeRecord.schema,
         FundPassword.schema, VerificationToken.schema, VerificationRecord.schema, Identity.schema, Passkey.schema,
         PasskeyChallenge.schema, FreezeTokens.schema, SecurityHolds.schema, NoticeDigests.table,
-        PolicyValueLocks.schema, AppAttestStore.challengesTable, ApprovalStore.schema
+        PolicyValueLocks.schema, AppAttestStore.challengesTable, ApprovalStore.schema, PushApprovalStore.schema,
+        UserImportStore.schema
     ]
 }

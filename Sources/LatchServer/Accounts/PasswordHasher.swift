@@ -66,14 +66,35 @@ final class PasswordHasher: Sendable {
         }
     }
 
-    /// Checks `password` against `hash`; with no hash (unknown account) it checks a dummy and fails.
+    /// Checks `password` against `hash`; with no hash (unknown account) it checks a dummy and fails. A hash
+    /// another system made (`ImportedPasswordHash.columnPrefix`, issue 45 §2) is checked in its own format.
     func verify(_ password: String, against hash: String?) async throws -> Bool {
+        if let hash, let imported = ImportedPasswordHash.inColumn(hash) {
+            return try await verifyImported(password, against: imported)
+        }
         let target = hash ?? dummyHash
         let matches = try await withPlace {
             checks.add(1, ordering: .relaxed)
             return try await pool.runIfActive { Bcrypt.verify(Self.prehash(password), hash: target) }
         }
         return matches && hash != nil
+    }
+
+    /// Checks `password` against an imported hash (issue 45 §2), on the pool behind a place like bcrypt:
+    /// the dummy bcrypt first, so a wrong password against an imported account never answers faster than
+    /// one against an unknown address; the difference is the imported format's own cost (docs/IMPORT.md).
+    /// `padded: false` skips the dummy (an imported recovery code, whose account is already known).
+    func verifyImported(_ password: String, against hash: ImportedPasswordHash, padded: Bool = true) async throws
+        -> Bool
+    {
+        let dummy = dummyHash
+        return try await withPlace {
+            checks.add(1, ordering: .relaxed)
+            return try await pool.runIfActive {
+                if padded { _ = Bcrypt.verify(Self.prehash(password), hash: dummy) }
+                return hash.verify(password)
+            }
+        }
     }
 
     static func prehash(_ password: String) -> String {

@@ -6,6 +6,7 @@ import LatchCore
 extension AdminUserPage: ResponseEncodable {}
 extension AdminUserDetail: ResponseEncodable {}
 extension AdminAuditPage: ResponseEncodable {}
+extension UserImportReport: ResponseEncodable {}
 extension PolicyView: ResponseEncodable {}
 
 /// `/v1/admin/*` (issue 12 §2): the operators' API, authenticated by admin keys, every call audited.
@@ -28,6 +29,7 @@ struct AdminRoutes: LatchRouteCollection {
         admin.delete("users", ":id", use: action { try await $0.deleteUser($1) })
         admin.get("audit", use: auditLog)
         admin.get("policy", use: policy)
+        admin.post("imports", use: importUsers)
     }
 
     /// A handler that authenticates the admin key, runs `work` on the `{id}` user and answers 204.
@@ -46,6 +48,12 @@ struct AdminRoutes: LatchRouteCollection {
         return try await admin.findUsers(
             matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
             limit: try req.pageLimitParameter)
+    }
+
+    /// Imports a batch of users (issue 45 §1, docs/IMPORT.md).
+    func importUsers(_ req: LatchRequest) async throws -> UserImportReport {
+        let admin = try await req.adminService()
+        return try await admin.importBatch(try req.decodeJSON(AdminImportBatch.self))
     }
 
     /// The verification policy latchd runs (issue 30 §1).

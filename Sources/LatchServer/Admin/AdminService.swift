@@ -91,7 +91,7 @@ public struct AdminService: Sendable {
         }
     }
 
-    private func audit(
+    func audit(
         _ action: String, target: UUID?, detail: String?, result: String, on database: any Database
     ) async throws {
         try await AdminAuditEntry(

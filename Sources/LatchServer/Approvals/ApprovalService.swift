@@ -14,8 +14,9 @@ struct ApprovalService: Sendable {
     private var store: ApprovalStore { ApprovalStore() }
 
     /// Starts an approval for the web client at `ip`: answers the code's URL, the page's number and the
-    /// poll secret. Only hashes of the two secrets are kept.
-    func create(_ request: ApprovalRequest, ip: String?) async throws -> ApprovalCreated {
+    /// poll secret. Only hashes of the two secrets are kept. `dpopKey`: the key the web proved, which the
+    /// poll must prove again and the session is bound to.
+    func create(_ request: ApprovalRequest, ip: String?, dpopKey: String? = nil) async throws -> ApprovalCreated {
         guard try request.kind.required("kind") == Approval.signInKind else {
             throw LatchError.invalid("kind", ["unknown"])
         }
@@ -23,21 +24,20 @@ struct ApprovalService: Sendable {
         let id = UUID()
         let scanSecret = RandomSecrets.token()
         let pollSecret = RandomSecrets.token()
-        let number = Self.twoDigits()
-        var choices: Set<String> = [number]
-        while choices.count < 3 { choices.insert(Self.twoDigits()) }
+        let match = NumberMatch.random()
         let approval = Approval(
             id: id, kind: Approval.signInKind, scanSecretHash: scanHash(scanSecret, of: id),
-            pollSecretHash: pollHash(pollSecret, of: id), number: number, choices: Array(choices).shuffled(),
+            pollSecretHash: pollHash(pollSecret, of: id), number: match.number, choices: match.choices,
             clientName: Validate.deviceName(request.client?.name),
             clientPlatform: Validate.deviceName(request.client?.platform),
             deviceID: Validate.deviceName(request.device?.id), deviceName: Validate.deviceName(request.device?.name),
             ip: ip, createdAt: now, expiresAt: now + Approval.lifetime, state: .pending, scanFailures: 0,
-            lastPolledAt: nil, userID: nil, approverSessionID: nil)
+            lastPolledAt: nil, userID: nil, approverSessionID: nil, dpopJKT: dpopKey)
         try await store.insert(approval, on: db)
         let issuer = latch.config.issuer.hasSuffix("/") ? String(latch.config.issuer.dropLast()) : latch.config.issuer
         return ApprovalCreated(
-            approvalId: Self.text(id), qrUrl: "\(issuer)/approve/\(Self.text(id))#s=\(scanSecret)", number: number,
+            approvalId: Self.text(id), qrUrl: "\(issuer)/approve/\(Self.text(id))#s=\(scanSecret)",
+            number: match.number,
             pollSecret: pollSecret, expiresIn: Int(Approval.lifetime), interval: Approval.interval)
     }
 
@@ -54,7 +54,8 @@ struct ApprovalService: Sendable {
 
     /// The phone's decision. Approving takes the page's number and a verification token for
     /// `approve_sign_in` bound to the approval id; a wrong number ends the approval for good and is
-    /// recorded for the owner; a denial ends it. A frozen or disabled account decides nothing.
+    /// recorded and mailed to the owner; a denial ends it. Only a phone with a bound device key decides
+    /// (409 NO_VERIFICATION_METHOD otherwise), and a frozen, disabled or held account approves nothing.
     func decide(_ id: UUID?, _ decision: ApprovalDecision, scanSecret: String?, by caller: Caller) async throws
         -> ApprovalDecided
     {
@@ -62,6 +63,9 @@ struct ApprovalService: Sendable {
         guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
         try AccountDisabling.refuse(user)
         try AccountFreezing.refuse(user)
+        guard try await !latch.deviceCredentials.offered(of: caller.user, on: db).isEmpty else {
+            throw LatchError(.noVerificationMethod, field: "device_key")
+        }
         let now = latch.clock.epochSeconds
         switch decision {
         case .deny:
@@ -69,17 +73,24 @@ struct ApprovalService: Sendable {
                 try await store.decide(
                     approval.id, .denied, user: caller.user, session: caller.session, now: now, on: db)
             else { throw LatchError.notFound }
-            try await record("approval_denied", by: caller, now: now)
+            try await record(.approvalDenied, approval, by: caller, now: now)
             return ApprovalDecided(approvalId: Self.text(approval.id), state: Approval.State.denied.rawValue)
         case .approve(let number, let token):
             guard let token else { throw LatchError(.verificationRequired, field: "verification_token") }
+            // A held account lets no new device in, whatever the hold's actions (issue 43 §1).
+            if let hold = try await latch.holds.running(of: caller.user, now: now, on: db) {
+                throw latch.holds.refusal(hold, action: Self.approveAction.rawValue)
+            }
             guard SecretBox.constantTimeEquals(number, approval.number) else {
-                _ = try await store.decide(
-                    approval.id, .ended, user: caller.user, session: caller.session, now: now, on: db)
-                try await record("approval_wrong_number", by: caller, now: now)
-                if let address = user.email {
-                    let mail = MailTemplates.approvalWrongNumber(client: approval.clientName, language: caller.language)
-                    try await db.tracedTransaction { database in
+                let (latch, store) = (self.latch, self.store)
+                try await db.tracedTransaction { database in
+                    _ = try await store.decide(
+                        approval.id, .ended, user: caller.user, session: caller.session, now: now, on: database)
+                    try await ApprovalService(latch: latch, db: database).record(
+                        .approvalWrongNumber, approval, by: caller, now: now)
+                    if let address = user.email {
+                        let mail = MailTemplates.approvalWrongNumber(
+                            client: approval.clientName, language: caller.language)
                         try await latch.mailNotice(mail, to: address, user: caller.user, now: now, on: database)
                     }
                 }
@@ -91,6 +102,7 @@ struct ApprovalService: Sendable {
                 try await store.decide(
                     approval.id, .approved, user: caller.user, session: caller.session, now: now, on: db)
             else { throw LatchError.notFound }
+            try await record(.signInApproved, approval, by: caller, now: now)
             return ApprovalDecided(approvalId: Self.text(approval.id), state: Approval.State.approved.rawValue)
         }
     }
@@ -110,10 +122,14 @@ struct ApprovalService: Sendable {
         return approval
     }
 
-    /// A refusal on the owner's security log (`sign_in_failed` with the reason as its detail).
-    private func record(_ detail: String, by caller: Caller, now: Double) async throws {
+    /// The decision on the owner's security log, naming the web client that asked.
+    private func record(_ kind: SecurityEventKind, _ approval: Approval, by caller: Caller, now: Double)
+        async throws
+    {
+        let client = [approval.clientName, approval.clientPlatform].compactMap { $0 }.joined(separator: " ")
         try await latch.events.record(
-            .signInFailed, user: caller.user, session: caller.session, ip: caller.ip, now: now, detail: detail, on: db)
+            kind, user: caller.user, session: caller.session, ip: caller.ip, now: now,
+            detail: "approval \(Self.text(approval.id))" + (client.isEmpty ? "" : " \(client)"), on: db)
     }
 
     func scanHash(_ secret: String, of id: UUID) -> String {
@@ -126,6 +142,4 @@ struct ApprovalService: Sendable {
 
     static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// Two random digits, `00`–`99`.
-    static func twoDigits() -> String { String(format: "%02d", Int.random(in: 0...99)) }
 }

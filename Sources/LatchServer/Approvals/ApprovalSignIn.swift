@@ -18,7 +18,7 @@ struct ApprovalSignIn: Sendable {
 
     /// Still waiting for the phone.
     static let pending = LatchError(.verificationRequired, status: .badRequest, reasons: ["authorization_pending"])
-    /// Polled faster than `interval`.
+    /// Polled within half of `interval` after the last poll.
     static let slowDown = LatchError(
         .rateLimited, status: .badRequest, reasons: ["slow_down"], retryAfter: Approval.interval)
     /// Denied by the phone, or ended by a refusal.
@@ -42,19 +42,53 @@ struct ApprovalSignIn: Sendable {
         }
         guard approval.expiresAt > seconds else { throw Self.expired }
         guard approval.state == .approved, let userID = approval.userID else {
-            if let last = approval.lastPolledAt, seconds - last < Double(Approval.interval) { throw Self.slowDown }
+            // Faster than half the interval is slow_down: a client that waits `interval` is never told so by jitter.
+            if let last = approval.lastPolledAt, seconds - last < Double(Approval.interval) / 2 { throw Self.slowDown }
             throw Self.pending
+        }
+        // Asked with a DPoP key: only a poll proving the same key collects (a stolen poll secret is not enough).
+        if let bound = approval.dpopJKT {
+            guard let dpopKey, SecretBox.constantTimeEquals(dpopKey, bound) else {
+                throw LatchError.dpopInvalid(dpopKey == nil ? "missing" : "wrong_key", atTokenEndpoint: true)
+            }
         }
         guard let user = try await User.find(userID, on: db) else { throw Self.denied }
         try AccountDisabling.refuse(user)
         try AccountFreezing.refuse(user)
-        guard try await store.consume(id, now: seconds, on: db) else { throw Self.expired }
-        // The phone's verification screened this device: no emailed code for it.
-        try await NewDeviceScreening(latch: latch, db: db, clientIP: clientIP, language: language)
-            .rememberDevice(approval.deviceID, of: userID)
-        let device = DeviceInfo(id: approval.deviceID, name: approval.deviceName, platform: approval.clientPlatform)
-        return try await latch.startSession(
-            for: user, device: device, ip: clientIP, method: .phoneApproval, boundTo: dpopKey, now: now, on: db
-        ).tokens
+        let phone = try await approval.approverSessionID.asyncMap { try await Session.find($0, on: db) } ?? nil
+        let (latch, clientIP, language, dpopKey) = (self.latch, self.clientIP, self.language, self.dpopKey)
+        // The session, the device it remembers and the owner's notice commit together, or none does.
+        return try await db.tracedTransaction { database in
+            guard try await store.consume(id, now: seconds, on: database) else { throw Self.expired }
+            let screening = NewDeviceScreening(latch: latch, db: database, clientIP: clientIP, language: language)
+            // The phone's verification screened this device: no emailed code for it.
+            let known = try await approval.deviceID.asyncMap { try await screening.isKnown($0, of: userID) } ?? false
+            try await screening.rememberDevice(approval.deviceID, of: userID)
+            let device = DeviceInfo(id: approval.deviceID, name: approval.deviceName, platform: approval.clientPlatform)
+            let started = try await latch.startSession(
+                for: user, device: device, ip: clientIP, method: .phoneApproval, boundTo: dpopKey, now: now,
+                on: database)
+            if !known {
+                try await latch.events.record(
+                    .newDeviceSignedIn, user: userID, session: started.session.id, ip: clientIP, now: seconds,
+                    on: database)
+            }
+            if user.notifyNewDevices, let address = user.email {
+                let mail = MailTemplates.phoneApprovedSignIn(
+                    client: approval.clientName ?? approval.deviceName, platform: approval.clientPlatform,
+                    ip: clientIP, phone: phone?.deviceName ?? phone?.deviceModel, language: language)
+                try await latch.sendSecurityNotice(
+                    .newDeviceSignIn, mail, to: address, user: userID, charge: .free, mayBeFolded: false, on: database)
+            }
+            return started.tokens
+        }
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -11,12 +11,12 @@ struct ApprovalStore: Sendable {
         try await database.sql.raw(
             """
             INSERT INTO approvals (id, kind, scan_secret_hash, poll_secret_hash, number, choices, client_name,
-              client_platform, device_id, device_name, ip, created_at, expires_at, state, scan_failures)
+              client_platform, device_id, device_name, ip, created_at, expires_at, state, scan_failures, dpop_jkt)
             VALUES (\(bind: approval.id), \(bind: approval.kind), \(bind: approval.scanSecretHash),
               \(bind: approval.pollSecretHash), \(bind: approval.number), \(bind: approval.choices.joined(separator: ",")),
               \(bind: approval.clientName), \(bind: approval.clientPlatform), \(bind: approval.deviceID),
               \(bind: approval.deviceName), \(bind: approval.ip), \(bind: approval.createdAt), \(bind: approval.expiresAt),
-              \(bind: approval.state.rawValue), 0)
+              \(bind: approval.state.rawValue), 0, \(bind: approval.dpopJKT))
             """
         ).run()
     }
@@ -72,7 +72,8 @@ struct ApprovalStore: Sendable {
         ).first() != nil
     }
 
-    /// Ends every approval `user` approved that its web client has not collected yet (a security reset).
+    /// Ends every approval `user` approved that its web client has not collected yet (a security reset, a
+    /// freeze, a security hold).
     func endApproved(of user: UUID, now: Double, on sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
@@ -84,7 +85,8 @@ struct ApprovalStore: Sendable {
 
     private static let columns = """
         id, kind, scan_secret_hash, poll_secret_hash, number, choices, client_name, client_platform, device_id,
-        device_name, ip, created_at, expires_at, state, scan_failures, last_polled_at, user_id, approver_session_id
+        device_name, ip, created_at, expires_at, state, scan_failures, last_polled_at, user_id, approver_session_id,
+        dpop_jkt
         """
 
     private static func approval(of row: any SQLRow) throws -> Approval {
@@ -105,6 +107,7 @@ struct ApprovalStore: Sendable {
             scanFailures: try row.decode(column: "scan_failures", as: Int.self),
             lastPolledAt: try row.decode(column: "last_polled_at", as: Double?.self),
             userID: try row.decode(column: "user_id", as: UUID?.self),
-            approverSessionID: try row.decode(column: "approver_session_id", as: UUID?.self))
+            approverSessionID: try row.decode(column: "approver_session_id", as: UUID?.self),
+            dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
     }
 }

@@ -132,6 +132,7 @@ extension LatchConfig {
         try config.readEventStreams(value)
         try config.readSharedSignals(value)
         try config.readAppAttest(value)
+        try config.readAPNs(value)
         config.accountPageLinks = try AccountPageLinks.fromEnvironment(value)
         return config
     }

@@ -14,6 +14,7 @@ extension LatchConfig {
         eventStreamsAllowHTTP = try flag("LATCH_EVENT_STREAMS_ALLOW_HTTP")
         eventStreamsAllowPrivate = try flag("LATCH_EVENT_STREAMS_ALLOW_PRIVATE") ?? false
         receiverClient = try ReceiverClientSettings.fromEnvironment(value)
+        importLegacyHashes = try flag("LATCH_IMPORT_LEGACY_HASHES") ?? false
     }
 
     /// The receiver URL rules these settings make: `http` in development unless turned off.

@@ -109,6 +109,9 @@ public struct LatchConfig: Sendable {
     /// (`LATCH_EVENT_STREAMS_ALLOW_PRIVATE`, off by default).
     public var eventStreamsAllowHTTP: Bool?
     public var eventStreamsAllowPrivate = false
+    /// Whether a user import takes MD5, SHA-1 and SHA-256 password digests (`LATCH_IMPORT_LEGACY_HASHES=1`,
+    /// issue 45 §2); such users are flagged for a password change.
+    public var importLegacyHashes = false
     /// The receiver client's connect and answer timeouts (issue 42 §3).
     var receiverClient = ReceiverClientSettings()
     /// The SSF receivers' keys, each with its audience (`LATCH_SSF_RECEIVER_KEYS`, issue 42 §2).
@@ -125,6 +128,8 @@ public struct LatchConfig: Sendable {
     public var publicOrigins: [String] = []
     /// App Attest on device binding (issue 31 §2): `LATCH_APP_ATTEST*`.
     public var appAttest = AppAttestSettings()
+    /// Approval pushes over APNs (issue 43 §2): `LATCH_APNS_*`; nil (the default): no pushes.
+    public var apns: APNsSettings?
     /// The app's action names a security hold pauses (`LATCH_HOLD_ACTIONS`, comma-separated, default
     /// `withdrawal`), e.g. `withdrawal,internal_transfer,view_private_key`.
     public var holdActions = ["withdrawal"]

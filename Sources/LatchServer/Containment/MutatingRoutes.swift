@@ -44,6 +44,11 @@ enum MutatingRoutes {
         "DELETE /v1/device-credentials/:id": .changes([.deviceKeyRemoved]),
         "POST /v1/device-credentials/:id/challenges": .noSecurityChange(
             "a single-use login challenge for a bound key: changes nothing"),
+        "PUT /v1/device-credentials/:id/push-token": .noSecurityChange(
+            "where approval pushes for the caller's own key go (recorded as push_token_registered): a push names only the kind of action, and approving still needs that key's signature"
+        ),
+        "DELETE /v1/device-credentials/:id/push-token": .noSecurityChange(
+            "the caller's key gets no more approval pushes: lowers no protection"),
         "POST /v1/app-attest/challenges": .noSecurityChange(
             "a single-use App Attest challenge: nothing is bound until POST /v1/device-credentials"),
         "POST /v1/passkeys/registration/options": .noSecurityChange(
@@ -61,6 +66,9 @@ enum MutatingRoutes {
         // Phone approvals (issue 43 §1).
         "POST /v1/approvals": .noSecurityChange(
             "a pending sign-in approval, signed in by no one until the phone approves it (rate limited per address)"),
+        "POST /v1/verifications/:id/deny": .noSecurityChange(
+            "the phone denies a verification asked of it (issue 43 §2): the request ends and the owner is mailed with a freeze link; nothing is added or removed"
+        ),
         "POST /v1/approvals/:id/decision": .noSecurityChange(
             "the phone's decision: approving needs a proof for approve_sign_in bound to the approval (held like every listed action) and the session starts on the web's poll; a wrong number or a denial ends it and is recorded on the owner's log"
         ),
@@ -89,6 +97,10 @@ enum MutatingRoutes {
         "POST /v1/admin/users/:id/unfreeze": .changes([.unfrozen]),
         "DELETE /v1/admin/users/:id/hold": .noSecurityChange(
             "an operator lifts a running hold: recorded as security_hold_ended with actor operator"),
+        // Moving in (issue 45 §1): accounts an operator brings from another system, audited.
+        "POST /v1/admin/imports": .noSecurityChange(
+            "creates accounts from another system (each recorded as account_imported) and never takes over one it did not make: an email, phone or identity of another user is refused"
+        ),
         // Event streams (issue 42 §3): operators' settings of what the app's backend hears, audited.
         "POST /v1/admin/event-streams": .noSecurityChange(
             "an operator adds a receiver of events the owner's security log already shows: no account changes"),

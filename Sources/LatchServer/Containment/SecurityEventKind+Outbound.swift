@@ -15,6 +15,7 @@ extension SecurityEventKind {
     var outbound: OutboundDeclaration {
         switch self {
         case .registered: .emitted(.accountRegistered)
+        case .accountImported: .emitted(.accountImported)
         case .signedIn: .emitted(.sessionEstablished)
         case .newDeviceSignedIn: .emitted(.sessionNewDevice)
         case .signedOut, .sessionRevoked, .otherSessionsRevoked, .signedOutEverywhere, .securityReset:
@@ -61,6 +62,20 @@ extension SecurityEventKind {
         case .verificationPolicyApplied:
             .internal("the policy asked for more factors: nothing changed; what then moves is verification.redeemed")
         case .verificationLimitReached: .internal("a refusal by the daily limit changes nothing")
+        case .signInApproved:
+            .internal("the phone's yes starts nothing by itself; the session the web collects is session.established")
+        case .approvalDenied:
+            .internal(
+                "a denial ends a request and changes nothing; the owner is mailed, and a freeze that follows is account.frozen"
+            )
+        case .approvalWrongNumber:
+            .internal(
+                "a wrong number ends a request and changes nothing; the owner is mailed, and a freeze that follows is account.frozen"
+            )
+        case .pushTokenRegistered:
+            .internal(
+                "where approval pushes go: a push names only the kind of action, and approving still needs the device key's signature"
+            )
         }
     }
 }

@@ -64,6 +64,8 @@ struct SecurityHolds: Sendable {
         try await events.record(
             .securityHoldStarted, user: user, session: session, ip: ip, now: now, detail: reason.rawValue,
             facts: ["until": .int(Int(until.rounded(.up))), "actions": .strings(actions)], on: database)
+        // Nothing the phone approved before the change lets anyone in after it (issue 43).
+        try await PendingApprovals.end(of: user, now: now, on: database.sql)
         return until
     }
 

@@ -59,7 +59,7 @@ enum SecurityReset {
     static let endedTables: Set<String> = [
         "sessions", "device_credentials", "passkeys", "passkey_challenges", "known_devices", "login_challenges",
         "verifications", "verification_tokens", "totp_credentials", "policy_value_locks", "app_attest_challenges",
-        "approvals"
+        "approvals", "push_approvals"
     ]
 
     /// The tables holding a user id that the reset keeps, and why.
@@ -76,7 +76,9 @@ enum SecurityReset {
         "freeze_tokens": "the owner's \"this wasn't me\" links: not a way in, and they must keep working",
         "security_holds": "the hold a reset starts must outlive it",
         "notice_digests":
-            "notices of changes already made, waiting for the digest mail: the owner must still hear of each (issue 20 §1)"
+            "notices of changes already made, waiting for the digest mail: the owner must still hear of each (issue 20 §1)",
+        "user_imports":
+            "which imported line made the account (issue 45): its external id and the line's digest, no way in"
     ]
 
     /// A condition (`AND …`) that holds only while session `id` is live: a key or passkey registered by
@@ -162,8 +164,9 @@ enum SecurityReset {
         // Values a thief's session time-locked must neither come due nor stay trusted after the owner's
         // recovery (issue 30 §1, issue 41 P3).
         try await PolicyValueLocks.discard(of: user, ended: endedSessions, kept: keptSession, on: sql)
-        // A sign-in the phone approved but the web has not collected would be a way in after the reset.
-        try await ApprovalStore().endApproved(of: user, now: now, on: sql)
+        // A sign-in the phone approved but the web has not collected would be a way in after the reset,
+        // and a verification waiting for the phone a proof (issue 43).
+        try await PendingApprovals.end(of: user, now: now, on: sql)
         if case .everything = scope {
             try await endPending(of: user, now: now, on: sql)
         }

@@ -10,15 +10,24 @@ import ServiceLifecycle
 /// |---|---|---|---|
 /// | mail | SMTP (`LATCH_SMTP_URL`, `LATCH_MAIL_FROM`) | development outbox | cannot start (required) |
 /// | sms | webhook (`LATCH_SMS_WEBHOOK_URL`) | development outbox | logged as not sent |
+/// | push | APNs (`LATCH_APNS_*`, issue 43 §2) | none queued | none queued |
 enum MessageDeliverySetup {
+    /// The messages' delivery (routed by channel) and the approval pushes' queue (nil without APNs).
+    struct Deliveries: Sendable {
+        let messages: any MessageDelivery
+        let pushes: APNsPushQueue?
+    }
+
     /// The configured carriers' messages go through the durable queue (`delivery_jobs`, sent by a
     /// `DeliveryWorker` started here unless `config.runsBackgroundTasks` is off); the development
     /// outbox and the unconfigured channel take theirs at once, in memory.
-    static func delivery(
+    /// `providerTokenClock` ages the APNs provider token (the app's injected clock).
+    static func deliveries(
         for config: LatchConfig, outbox: DevelopmentOutbox?, secrets: SecretBox,
         database: @escaping @Sendable () -> any Database, metrics latchMetrics: LatchMetrics, logger: Logger,
-        addService: (any Service, String) -> Void, clock: LatchClock = .system
-    ) throws -> any MessageDelivery {
+        addService: (any Service, String) -> Void, clock: LatchClock = .system,
+        providerTokenClock: LatchClock = .system
+    ) throws -> Deliveries {
         var carriers: [DeliveryCarrier] = []
         let mailPayload: (@Sendable (OutgoingMessage) -> DeliveryJobPayload)?
         if let smtpURL = config.smtpURL {
@@ -46,7 +55,7 @@ enum MessageDeliverySetup {
                     case .mail(let from, let recipients, let message, let clientName):
                         try await client.send(
                             SMTPEnvelope(from: from, recipients: recipients, message: message, clientName: clientName))
-                    case .sms:
+                    case .sms, .push:
                         throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.emailChannel)
                     }
                 })
@@ -65,13 +74,26 @@ enum MessageDeliverySetup {
                     case .sms(let to, let text):
                         try await SMSWebhookDelivery.post(
                             to: to, text: text, url: url, http: http, timeout: .seconds(15))
-                    case .mail:
+                    case .mail, .push:
                         throw DeliveryCarrier.WrongPayload(channel: OutgoingMessage.smsChannel)
                     }
                 })
             smsPayload = { .sms(to: $0.to, text: $0.body) }
         } else {
             smsPayload = nil
+        }
+
+        if let apns = config.apns {
+            logger.notice(
+                "approval pushes over APNs: \(apns.host) (production tokens), \(apns.sandboxHost) (development tokens)")
+            let sender = try APNsSender(settings: apns, clock: providerTokenClock, database: database)
+            carriers.append(
+                DeliveryCarrier(channel: APNsPushQueue.channel) { payload in
+                    switch payload {
+                    case .push(let push): try await sender.send(push)
+                    case .mail, .sms: throw DeliveryCarrier.WrongPayload(channel: APNsPushQueue.channel)
+                    }
+                })
         }
 
         let store = DeliveryJobStore(
@@ -104,8 +126,10 @@ enum MessageDeliverySetup {
             }
             return outbox ?? UnconfiguredDelivery(logger: logger, variable: variable)
         }
-        return ChannelRouter(
+        let messages = ChannelRouter(
             mail: durable(mailPayload, channel: OutgoingMessage.emailChannel, variable: "LATCH_SMTP_URL"),
             sms: durable(smsPayload, channel: OutgoingMessage.smsChannel, variable: "LATCH_SMS_WEBHOOK_URL"))
+        let pushes = config.apns.map { _ in APNsPushQueue(store: store, worker: worker, clock: clock) }
+        return Deliveries(messages: messages, pushes: pushes)
     }
 }

@@ -60,6 +60,20 @@ struct ChallengeStore: Sendable {
         return try await SignatureChallenge.find(id, on: database)
     }
 
+    /// The unused, unexpired challenge of a verification's biometric offer, if any (read only).
+    func live(verification: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
+        guard
+            let row = try await database.sql.raw(
+                """
+                SELECT id FROM signature_challenges
+                WHERE verification_id = \(bind: verification) AND used_at IS NULL AND expires_at > \(bind: now)
+                ORDER BY expires_at DESC LIMIT 1
+                """
+            ).first()
+        else { return nil }
+        return try await SignatureChallenge.find(try row.decode(column: "id", as: UUID.self), on: database)
+    }
+
     /// Consumes the challenge of a verification (its biometric offer).
     func consume(verification: UUID, now: Double, on database: any Database) async throws -> SignatureChallenge? {
         guard

@@ -35,6 +35,13 @@ final class DeviceCredential: Model, @unchecked Sendable {
     /// The app that bound the key: attested (the bundle id of `appAttestAppID`) or as it said.
     @OptionalField(key: "app_bundle_id") var appBundleID: String?
     @OptionalField(key: "app_version") var appVersion: String?
+    /// The APNs device token (hex) the app registered for approval pushes (issue 43 §2; see
+    /// `AddDeviceCredentialPushToken`): nil when none, or once APNs said it is no longer valid.
+    @OptionalField(key: "push_token") var pushToken: String?
+    /// `production` or `development`: which APNs host the token belongs to.
+    @OptionalField(key: "push_environment") var pushEnvironment: String?
+    /// When the token was registered (seconds since 1970).
+    @OptionalField(key: "push_token_at") var pushTokenAt: Double?
 
     /// Whether an App Attest attestation vouches for this key.
     var attested: Bool { appAttestPublicKey != nil }

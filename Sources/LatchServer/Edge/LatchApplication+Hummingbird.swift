@@ -37,7 +37,7 @@ extension LatchApplication {
             VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), EventStreamAdminRoutes(),
             SharedSignalsRoutes(), PasskeyRoutes(),
             AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes(),
-            ApprovalRoutes()
+            ApprovalRoutes(), PushTokenRoutes()
         ]
         if let outbox {
             collections.append(OutboxRoutes(outbox: outbox))

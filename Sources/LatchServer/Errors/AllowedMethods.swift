@@ -27,8 +27,13 @@ public final class RouteTable: Sendable {
     /// The methods allowed on `path`, sorted (HEAD wherever GET is), or empty when no route has this path.
     func methods(for path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // The router takes a literal segment before a parameter (`/v1/verifications/redeem` is not
+        // `/v1/verifications/:id`), so only the most literal of the matching patterns answer.
+        let matching = all.filter { Self.matches($0.segments, segments) }
+        let literalness = { (route: Route) in route.segments.map { $0.hasPrefix(":") ? "0" : "1" }.joined() }
+        let best = matching.map(literalness).max() ?? ""
         var methods = Set<String>()
-        for route in all where Self.matches(route.segments, segments) { methods.insert(route.method) }
+        for route in matching where literalness(route) == best { methods.insert(route.method) }
         if methods.contains("GET") { methods.insert("HEAD") }
         return methods.sorted()
     }

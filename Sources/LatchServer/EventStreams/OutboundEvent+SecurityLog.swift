@@ -70,11 +70,13 @@ extension OutboundEvent {
             data["change"] = .string(detail == SecurityChange.Kind.antiPhishingCodeRemoved.rawValue ? "removed" : "set")
         case .securityHoldStarted, .securityHoldEnded: if let detail { data["reason"] = .string(detail) }
         case .newValueLocked: guard facts["action"] != nil else { return nil }
-        case .accountFrozen, .accountUnfrozen, .accountDisabled, .accountEnabled, .accountDeleted, .locked,
+        case .accountImported, .accountFrozen, .accountUnfrozen, .accountDisabled, .accountEnabled, .accountDeleted,
+            .locked,
             .accountUnlocked, .refreshTokenReused, .newDeviceSignedIn, .verificationRedeemed:
             break
         case .signInFailed, .codeFailed, .passwordResetRequested, .profileUpdated, .totpEnrolled, .recoveryCodeUsed,
-            .verificationFailed, .verificationPassed, .verificationPolicyApplied, .verificationLimitReached:
+            .verificationFailed, .verificationPassed, .verificationPolicyApplied, .verificationLimitReached,
+            .signInApproved, .approvalDenied, .approvalWrongNumber, .pushTokenRegistered:
             return nil // internal (`SecurityEventKind.outbound`)
         }
         return data

@@ -24,6 +24,8 @@ struct OutboundEvent: Sendable, Equatable {
     /// The outbound types (issue 42 §1).
     enum Kind: String, Sendable, CaseIterable, Equatable {
         case accountRegistered = "account.registered"
+        /// An operator imported the account from another system (issue 45 §3).
+        case accountImported = "account.imported"
         case sessionEstablished = "session.established"
         case sessionNewDevice = "session.new_device"
         case sessionRevoked = "session.revoked"

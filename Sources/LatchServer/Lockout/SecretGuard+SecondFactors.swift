@@ -10,13 +10,19 @@ extension SecretGuard {
         -> GuardedCheck
     {
         let latch = self.latch
-        return try await latch.passwords.withPlace {
+        let result = try await latch.passwords.withPlace {
             try await guardedCheck(
                 throttle: latch.methodThrottle, budget: .fundPasswords, key: .fundPassword(userID),
                 owner: owner, session: session, failureEvent: .verificationFailed,
                 notice: .ownerMail(MailTemplates.fundPasswordLocked(until:language:))
             ) { try await latch.passwords.verify(candidate, against: hash) }
         }
+        if case .matched = result, hash.hasPrefix(ImportedPasswordHash.columnPrefix) {
+            // Issue 45 §3: an imported fund password becomes latchd's own bcrypt at its first right answer.
+            let own = try await latch.passwords.hash(candidate)
+            try await UserImportStore.replaceImportedFundPassword(of: userID, imported: hash, with: own, on: db)
+        }
+        return result
     }
 
     /// Runs `check` (a TOTP or recovery code of `userID`) behind the TOTP method's ladder and the

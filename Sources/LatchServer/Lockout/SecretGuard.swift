@@ -144,6 +144,14 @@ struct SecretGuard {
         switch result {
         case .matched:
             guard let user else { throw LatchError.wrongCredentials() } // verify never matches without a user
+            if let imported = user.passwordHash, imported.hasPrefix(ImportedPasswordHash.columnPrefix),
+                let userID = user.id
+            {
+                // Issue 45 §2: the first right password replaces the imported hash with latchd's own.
+                let own = try await latch.passwords.hash(password)
+                try await UserImportStore.replaceImportedPassword(of: userID, imported: imported, with: own, on: db)
+                user.passwordHash = own
+            }
             return user
         case .failed(let remaining): throw LatchError.wrongCredentials(attemptsRemaining: remaining)
         case .locked(let until): throw LatchError.locked(until: until)

@@ -15,4 +15,7 @@ public enum RateLimitedAction: String, Sendable, CaseIterable {
     case deviceChallenge = "device_challenge"
     /// A request to `/v1/admin/*` whose admin key is wrong or missing (a right key gets its charge back).
     case adminAuth = "admin_auth"
+    /// `POST /v1/approvals` (issue 43 §1: a row and a code to lure someone into scanning), charged by
+    /// address and again by the asking device's id (`device.id`), wherever it asks from.
+    case approval
 }

@@ -15,6 +15,8 @@ public struct RateLimits: Sendable, Equatable {
     public var deviceChallenge: RateLimitRule
     /// Failed admin-key checks (`/v1/admin/*`).
     public var adminAuth: RateLimitRule
+    /// Phone approvals asked for (`POST /v1/approvals`), per address and per asking device (issue 43 §1).
+    public var approval: RateLimitRule
     /// Client buckets kept at most; beyond, idle ones (full again) go first, then the least recently used.
     public var maximumTrackedClients: Int
 
@@ -22,6 +24,7 @@ public struct RateLimits: Sendable, Equatable {
         signIn: RateLimitRule, refresh: RateLimitRule, registration: RateLimitRule, codeCheck: RateLimitRule,
         codeSend: RateLimitRule, deviceChallenge: RateLimitRule,
         adminAuth: RateLimitRule = RateLimits.standardAdminAuth,
+        approval: RateLimitRule = RateLimits.standardApproval,
         maximumTrackedClients: Int = 100_000
     ) {
         self.signIn = signIn
@@ -31,6 +34,7 @@ public struct RateLimits: Sendable, Equatable {
         self.codeSend = codeSend
         self.deviceChallenge = deviceChallenge
         self.adminAuth = adminAuth
+        self.approval = approval
         self.maximumTrackedClients = maximumTrackedClients
     }
 
@@ -43,6 +47,7 @@ public struct RateLimits: Sendable, Equatable {
     /// | code send | 1/s, burst 10 | 50/s, burst 100 |
     /// | device challenge | 10/s, burst 20 | 300/s, burst 600 |
     /// | failed admin key | 1/s, burst 10 | 100/s, burst 200 |
+    /// | phone approval asked | 1/s, burst 10 | 50/s, burst 100 |
     public static let standard = RateLimits(
         signIn: RateLimitRule(
             perClient: TokenRate(perSecond: 10, burst: 20), global: TokenRate(perSecond: 300, burst: 600)),
@@ -64,6 +69,12 @@ public struct RateLimits: Sendable, Equatable {
     public static let standardAdminAuth = RateLimitRule(
         perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 100, burst: 200))
 
+    /// Phone approvals asked for: 1/s, burst 10, per address and per asking device (a page asks again
+    /// only when its 120 s code runs out), 50/s, burst 100 for all (a request with a device id takes two
+    /// of those): each is a row and a QR code someone may be lured into scanning.
+    public static let standardApproval = RateLimitRule(
+        perClient: TokenRate(perSecond: 1, burst: 10), global: TokenRate(perSecond: 50, burst: 100))
+
     /// The rule of `action`.
     public func rule(for action: RateLimitedAction) -> RateLimitRule {
         switch action {
@@ -74,6 +85,7 @@ public struct RateLimits: Sendable, Equatable {
         case .codeSend: codeSend
         case .deviceChallenge: deviceChallenge
         case .adminAuth: adminAuth
+        case .approval: approval
         }
     }
 
@@ -84,6 +96,6 @@ public struct RateLimits: Sendable, Equatable {
             registration: registration.scaled(by: factor),
             codeCheck: codeCheck.scaled(by: factor), codeSend: codeSend.scaled(by: factor),
             deviceChallenge: deviceChallenge.scaled(by: factor), adminAuth: adminAuth.scaled(by: factor),
-            maximumTrackedClients: maximumTrackedClients)
+            approval: approval.scaled(by: factor), maximumTrackedClients: maximumTrackedClients)
     }
 }

@@ -10,6 +10,8 @@ struct TOTPService: Sendable {
     /// A pending enrolment must be activated within 10 minutes (issue 10).
     static let enrolmentLifetime: Double = 600
     let secrets: SecretBox
+    /// Checks imported recovery codes (issue 45 §3) on the hashing pool.
+    var passwords: PasswordHasher? = nil
 
     enum Failure: Error { case alreadyActive, notEnrolled, wrongCode }
 
@@ -98,7 +100,34 @@ struct TOTPService: Sendable {
             "recovery_codes", mark: "used_at",
             where: "code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user)",
             now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
-        return used == nil ? nil : .recoveryCode
+        if used != nil { return .recoveryCode }
+        return try await useImportedRecoveryCode(code, user: user, now: now, on: database)
+    }
+
+    /// An imported recovery code (issue 45 §3): its hash was made by another system, so it is found by
+    /// checking the user's unused imported codes (at most 16) on the hashing pool, then used once.
+    private func useImportedRecoveryCode(_ code: String, user: UUID, now: Date, on database: any Database)
+        async throws -> UsedCode?
+    {
+        guard let passwords else { return nil }
+        let keys = try await UserImportStore.unusedImportedRecoveryCodes(of: user, on: database)
+        guard !keys.isEmpty else { return nil }
+        // The other system hashed the code as it showed it, or in latchd's normal form (no spaces, lower case).
+        let trimmed = code.trimmingCharacters(in: .whitespacesAndNewlines)
+        let candidates = Array(Set([trimmed, RecoveryCode.normalize(code)]))
+        for key in keys {
+            guard let hash = ImportedPasswordHash.inRecoveryCodeKey(key) else { continue }
+            var matched = false
+            for candidate in candidates where !matched {
+                matched = try await passwords.verifyImported(candidate, against: hash, padded: false)
+            }
+            guard matched else { continue }
+            let used = try await database.sql.useOnce(
+                "recovery_codes", mark: "used_at", where: "code_hash = \(bind: key) AND user_id = \(bind: user)",
+                now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
+            return used == nil ? nil : .recoveryCode
+        }
+        return nil
     }
 
     /// Which kind of code matched.

@@ -31,7 +31,8 @@ extension LatchApplication {
             AddChallengeIndexes(), AddExpiryIndexes(), AddValueLockTrust(), CreateOutboundEvents(),
             CreateEventStreams(),
             AddAppAttestKeysBound(),
-            CreateApprovals()
+            CreateApprovals(), AddApprovalBinding(), AddDeviceCredentialPushToken(), CreatePushApprovals(),
+            CreateUserImports()
         ]
     }
 

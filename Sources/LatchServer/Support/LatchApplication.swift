@@ -124,16 +124,18 @@ public final class LatchApplication: Service, Sendable {
         }
         let outbox: DevelopmentOutbox? = config.usesDevelopmentOutbox ? DevelopmentOutbox() : nil
         // The delivery queue runs on real time (its leases, backoffs and polls), not on `clock`.
-        let delivery = try MessageDeliverySetup.delivery(
+        // The APNs provider token's age is `clock`'s (issue 43 §2).
+        let deliveries = try MessageDeliverySetup.deliveries(
             for: config, outbox: outbox, secrets: secrets, database: database, metrics: metrics, logger: logger,
-            addService: { add($0, $1) })
+            addService: { add($0, $1) }, providerTokenClock: clock)
         let eventStreams = EventStreamSetup.services(
             for: config, secrets: secrets, keys: keys, database: database, metrics: metrics, clock: clock,
             logger: logger, addService: { add($0, $1) })
+        let passwords = try PasswordHasher(
+            cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit)
         let latch = LatchServices(
             config: config, clock: clock, secrets: secrets,
-            passwords: try PasswordHasher(
-                cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit),
+            passwords: passwords,
             passwordPolicy: .standard,
             throttle: LoginThrottleStore(ladder: .standard, waitLimit: config.guessWaitLimit),
             methodThrottle: LoginThrottleStore(ladder: .verificationMethod, waitLimit: config.guessWaitLimit),
@@ -144,10 +146,11 @@ public final class LatchApplication: Service, Sendable {
                 maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
             sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
             profiles: ProfileCache(),
-            events: SecurityEventLog(), totp: TOTPService(secrets: secrets), challenges: ChallengeStore(),
-            verificationTokens: VerificationTokens(), delivery: delivery,
+            events: SecurityEventLog(), totp: TOTPService(secrets: secrets, passwords: passwords),
+            challenges: ChallengeStore(),
+            verificationTokens: VerificationTokens(), delivery: deliveries.messages,
             rateLimiter: RateLimiter(limits: config.rateLimits), eventStreams: eventStreams,
-            outbox: outbox, database: database)
+            outbox: outbox, database: database, pushes: deliveries.pushes)
         metrics.sampleLiveValues(database: database(), passwords: latch.passwords)
         let identityServices = IdentityServices.make(config, logger: logger)
         if config.runsBackgroundTasks, let endpoint = identityServices.appleTokens {

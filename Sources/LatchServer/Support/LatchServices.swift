@@ -36,6 +36,8 @@ public final class LatchServices: Sendable {
     let appAttestVerifier: AppAttestVerifier?
     let appAttestStore = AppAttestStore()
     public let delivery: any MessageDelivery
+    /// Approval pushes (issue 43 §2) through the durable queue; nil when APNs is not configured.
+    let pushes: APNsPushQueue?
     /// The token buckets of `config.rateLimits` (in this instance's memory).
     let rateLimiter: RateLimiter
     /// The outbound event streams (issue 42).
@@ -53,7 +55,8 @@ public final class LatchServices: Sendable {
         rotation: RefreshTokenRotation, sessionStatus: SessionStatusCache, revocation: SessionRevocation,
         profiles: ProfileCache, events: SecurityEventLog, totp: TOTPService, challenges: ChallengeStore,
         verificationTokens: VerificationTokens, delivery: any MessageDelivery, rateLimiter: RateLimiter,
-        eventStreams: EventStreamServices, outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database
+        eventStreams: EventStreamServices, outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database,
+        pushes: APNsPushQueue? = nil
     ) {
         self.config = config
         self.clock = clock
@@ -76,6 +79,7 @@ public final class LatchServices: Sendable {
         self.dpop = DPoPGuard(config)
         self.appAttestVerifier = try? AppAttestVerifier(config.appAttest)
         self.delivery = delivery
+        self.pushes = pushes
         self.rateLimiter = rateLimiter
         self.eventStreams = eventStreams
         self.outbox = outbox

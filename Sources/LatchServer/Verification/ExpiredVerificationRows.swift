@@ -9,14 +9,19 @@ import SQLKit
 /// - a challenge (120 s) an hour after it expired;
 /// - a verification (5 min) a day after it expired (an attempt at it answers "no attempts left", not 404);
 /// - a proof (5 min) two days after it expired: a redeemed proof counts towards the daily limit
-///   (`PolicyLedger.window`, 24 h) after its redemption, which came before its expiry.
+///   (`PolicyLedger.window`, 24 h) after its redemption, which came before its expiry;
+/// - a push approval (issue 43 §2) with its verification, a day after it expired;
+/// - a phone approval of a sign-in (120 s, issue 43) an hour after it expired (a late poll still hears
+///   `expired_token`).
 enum ExpiredVerificationRows {
     static let interval: Duration = .seconds(60)
     /// How long after expiry each table keeps a row, in seconds.
     static let kept: [(table: String, key: String, seconds: Double)] = [
         ("signature_challenges", "id", 3_600),
         ("verifications", "id", 86_400),
-        ("verification_tokens", "token_hash", 2 * PolicyLedger.window)
+        ("push_approvals", "id", 86_400),
+        ("verification_tokens", "token_hash", 2 * PolicyLedger.window),
+        ("approvals", "id", 3_600)
     ]
     /// At most this many rows per table and round, so a first round on a large database holds SQLite's
     /// write lock only briefly; the next round takes the next batch.

@@ -13,6 +13,9 @@ struct VerificationRoutes: LatchRouteCollection {
         signedIn.post(use: start)
         signedIn.post(":id", "attempts", use: attempt)
         signedIn.post(":id", "email-code", use: sendEmailCode)
+        // Issue 43 §2: a verification asked of the phone.
+        signedIn.get(":id", use: view)
+        signedIn.post(":id", "deny", use: deny)
         verifications.post("redeem", use: redeem)
     }
 
@@ -21,8 +24,22 @@ struct VerificationRoutes: LatchRouteCollection {
         let body = try req.decodeJSON(VerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
+        if try req.decodeJSON(ApproveOnRequest.self).onDevice() {
+            let started = try await service.startOnDevice(action: body.action, parameters: body.parameters)
+            return try started.encodeResponse(status: .created, for: req)
+        }
         let started = try await service.start(action: body.action, parameters: body.parameters)
         return try started.encodeResponse(status: .created, for: req)
+    }
+
+    /// A verification asked of the phone, as the caller may see it (`PushApprovalService.view`).
+    func view(_ req: LatchRequest) async throws -> PushApprovalDetails {
+        try await req.pushApprovals.view(req.idParameter)
+    }
+
+    /// The phone denies a verification asked of it.
+    func deny(_ req: LatchRequest) async throws -> PushApprovalDenied {
+        try await req.pushApprovals.deny(req.idParameter)
     }
 
     /// Mails the code of the verification's `email_code` factor: 202 with no body.
@@ -49,7 +66,8 @@ struct VerificationRoutes: LatchRouteCollection {
             req.latchMetrics.verifications.increment(body.method.rawValue, LatchMetrics.outcome(of: error))
             throw error
         }
-        return try await service.attempt(id, answer).encodeResponse(for: req)
+        let number = try req.decodeJSON(AttemptNumber.self).number
+        return try await service.attempt(id, answer, number: number).encodeResponse(for: req)
     }
 
     /// Redeems with the user's access token, or with a service key (`LATCH_SERVICE_KEYS`) for the

@@ -18,8 +18,31 @@ struct VerificationService: Sendable {
     /// value of its locked parameter 403 NEW_VALUE_LOCKED before anything is offered. No method at all,
     /// or fewer kinds than the policy asks, is NO_VERIFICATION_METHOD.
     func start(action: String, parameters: [String: String]) async throws -> VerificationStarted {
+        try await begin(action: action, parameters: parameters, onDevice: false).started
+    }
+
+    /// Starts a verification to be approved on the phone (issue 43 §2, `approve_on: "device"`): as
+    /// `start`, and the user's phones with a push token are pushed to, at most `PushApproval.bombingLimit`
+    /// times in `PushApproval.bombingWindow` (then 429 RATE_LIMITED). Needs a bound device key.
+    func startOnDevice(action: String, parameters: [String: String]) async throws -> PushApprovalStarted {
+        let begun = try await begin(action: action, parameters: parameters, onDevice: true)
+        guard let number = begun.number else { throw LatchError(.noVerificationMethod) }
+        return PushApprovalStarted(started: begun.started, number: number, interval: PushApproval.interval)
+    }
+
+    private func begin(action: String, parameters: [String: String], onDevice: Bool) async throws -> (
+        started: VerificationStarted, number: String?
+    ) {
         let now = latch.clock.epochSeconds
         try await latch.holds.check(action, of: caller.user, now: now, on: db)
+        if onDevice {
+            let asked = try await PushApprovalStore().askedSince(
+                now - PushApproval.bombingWindow, user: caller.user, on: db)
+            if asked.count >= PushApproval.bombingLimit, let oldest = asked.first {
+                throw LatchError.rateLimited(
+                    retryAfter: max(1, Int((oldest + PushApproval.bombingWindow - now).rounded(.up))))
+            }
+        }
         let policy = latch.config.verificationPolicy
         let rules = policy.policy(of: action)
         let amount = try policy.amount(of: action, parameters: parameters)
@@ -50,18 +73,47 @@ struct VerificationService: Sendable {
         guard let preferred = offers.first?.type, Set(offers.map(\.type)).count >= plan.requiredFactors else {
             throw LatchError(.noVerificationMethod)
         }
+        // Approving on the phone is Face ID by its device key: without a key to offer there is no phone.
+        if onDevice, !offers.contains(where: { $0.type == .biometric }) {
+            throw LatchError(.noVerificationMethod, field: "approve_on")
+        }
         try await latch.verifications.create(
             verificationID, user: caller.user, action: action, digest: digest, plan: plan, now: now, on: db)
+        var number: String?
+        if onDevice {
+            number = try await askPhone(verificationID, action: action, parameters: parameters, now: now)
+        }
         if plan.requiredFactors > 1 {
             metrics.policyDecisions.increment("two_factors")
             try await latch.events.record(
                 .verificationPolicyApplied, user: caller.user, session: caller.session, ip: caller.ip, now: now,
                 detail: "\(action) factors=\(plan.requiredFactors)", on: db)
         }
-        return VerificationStarted(
+        let started = VerificationStarted(
             verificationId: verificationID.uuidString.lowercased(), methods: offers, preferred: preferred,
             expiresIn: Int(VerificationRecord.lifetime), requiredFactors: plan.requiredFactors,
             reasons: PolicyReasons.of(requirement, language: caller.language))
+        return (started, number)
+    }
+
+    /// Records verification `id`'s push approval and queues its pushes, in one transaction; answers
+    /// the number the initiator shows.
+    private func askPhone(_ id: UUID, action: String, parameters: [String: String], now: Double) async throws
+        -> String
+    {
+        let match = NumberMatch.random()
+        let approval = PushApproval(
+            id: id, user: caller.user, initiatorSession: caller.session, action: action, parameters: parameters,
+            number: match.number, choices: match.choices, state: .pending, createdAt: now,
+            expiresAt: now + VerificationRecord.lifetime, sealedToken: nil)
+        let (latch, caller) = (self.latch, self.caller)
+        try await db.tracedTransaction { database in
+            try await PushApprovalStore().insert(approval, on: database)
+            _ = try await latch.pushApproval(
+                user: caller.user, verificationID: id, action: action, expiresAt: approval.expiresAt,
+                language: caller.language, on: database)
+        }
+        return match.number
     }
 
     /// Mails the code of verification `id`'s `email_code` factor (issue 30 §2) to the account's address:
@@ -191,10 +243,10 @@ struct VerificationService: Sendable {
 
     /// One attempt at verification `id` by one method, counted in `latch_verifications_total`; the last
     /// factor the policy asks for answers the single-use proof, an earlier one the progress.
-    func attempt(_ id: UUID, _ answer: Answer) async throws -> VerificationAttemptResult {
+    func attempt(_ id: UUID, _ answer: Answer, number: String? = nil) async throws -> AttemptAnswer {
         let method = answer.method.rawValue
         do {
-            let passed = try await check(id, answer)
+            let passed = try await check(id, answer, number: number)
             metrics.verifications.increment(method, "passed")
             return passed
         } catch {
@@ -227,7 +279,7 @@ struct VerificationService: Sendable {
     }
 
     /// Checks one attempt by one method and answers the proof, or the progress while another factor is needed.
-    private func check(_ id: UUID, _ answer: Answer) async throws -> VerificationAttemptResult {
+    private func check(_ id: UUID, _ answer: Answer, number: String?) async throws -> AttemptAnswer {
         let (latch, caller) = (self.latch, self.caller)
         let now = latch.clock.now
         let seconds = now.timeIntervalSince1970
@@ -241,6 +293,21 @@ struct VerificationService: Sendable {
         case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
+        // A verification asked of the phone (issue 43 §2): from another session than the one that started
+        // it, only the device key answers, and only with the initiator's number.
+        let push = try await PushApprovalStore().find(id, user: caller.user, on: db)
+        let fromPhone = push.map { $0.initiatorSession != caller.session } ?? false
+        if let push, fromPhone {
+            guard push.state == .pending, push.expiresAt > seconds else {
+                throw LatchError.wrongCode(attemptsRemaining: 0)
+            }
+            guard answer.method == .biometric else { throw LatchError.invalid("method", ["not_offered"]) }
+            guard let number else { throw LatchError.invalid("number", ["missing"]) }
+            guard SecretBox.constantTimeEquals(number, push.number) else {
+                try await wrongNumber(push, now: seconds)
+                throw LatchError(.wrongCode, field: "number", attemptsRemaining: 0)
+            }
+        }
         // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
         guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
         guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
@@ -326,20 +393,51 @@ struct VerificationService: Sendable {
                 detail: "factor \(passed.count) of \(attempt.plan.requiredFactors): \(answer.method.rawValue)", on: db)
             let offers = try await offers(
                 for: id, action: action, digest: digest, plan: attempt.plan, passed: passed, factors: factors)
-            return .needsAnotherFactor(
-                VerificationProgress(
-                    remainingFactors: attempt.plan.requiredFactors - passed.count, passed: passed, methods: offers))
+            return .result(
+                .needsAnotherFactor(
+                    VerificationProgress(
+                        remainingFactors: attempt.plan.requiredFactors - passed.count, passed: passed,
+                        methods: offers)))
         }
         // Completed once: a second success (a race) gets 409 and no second proof.
         guard try await latch.verifications.complete(id, now: seconds, on: db) else {
             throw LatchError(.conflict)
         }
+        // The phone's factor completed it: the token is the initiator's, kept sealed until its poll.
         let token = try await latch.verificationTokens.issue(
-            user: caller.user, session: caller.session, action: action, digest: digest, methods: passed,
-            plan: attempt.plan, now: seconds, on: db)
+            user: caller.user, session: fromPhone ? push?.initiatorSession : caller.session, action: action,
+            digest: digest, methods: passed, plan: attempt.plan, now: seconds, on: db)
         try await latch.events.record(
             .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds, on: db)
-        return .passed(VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime)))
+        if let push {
+            let sealed = fromPhone ? try latch.secrets.seal(Data(token.utf8)) : nil
+            let decided = try await PushApprovalStore().decide(
+                push.id, fromPhone ? .approved : .ended, sealedToken: sealed, now: seconds, on: db)
+            if fromPhone {
+                guard decided else { throw LatchError(.conflict) }
+                return .approved
+            }
+        }
+        return .result(
+            .passed(VerificationPassed(verificationToken: token, expiresIn: Int(VerificationToken.lifetime))))
+    }
+
+    /// The phone picked a number the initiator did not show: the approval and its verification end, the
+    /// owner's log records it and the owner is mailed with a freeze link, in one transaction.
+    private func wrongNumber(_ push: PushApproval, now: Double) async throws {
+        let (latch, caller) = (self.latch, self.caller)
+        let email = try await User.find(caller.user, on: db)?.email
+        try await db.tracedTransaction { database in
+            _ = try await PushApprovalStore().decide(push.id, .ended, now: now, on: database)
+            try await latch.verifications.exhaust(push.id, on: database)
+            try await latch.events.record(
+                .approvalWrongNumber, user: caller.user, session: caller.session, ip: caller.ip, now: now,
+                detail: "verification \(push.id.uuidString.lowercased()) \(push.action)", on: database)
+            if let email {
+                let mail = MailTemplates.pushApprovalWrongNumber(action: push.action, language: caller.language)
+                try await latch.mailNotice(mail, to: email, user: caller.user, now: now, on: database)
+            }
+        }
     }
 
     /// A biometric success is a signature by a bound device key over this verification's challenge

@@ -127,6 +127,17 @@ struct VerificationStore: Sendable {
             .run()
     }
 
+    /// Uses up every attempt of verification `id` (a wrong number or a denial on the phone, issue 43 §2):
+    /// a later attempt answers "no attempts left".
+    func exhaust(_ id: UUID, on database: any Database) async throws {
+        try await database.sql.raw(
+            """
+            UPDATE verifications SET attempts = \(bind: VerificationRecord.maximumAttempts)
+            WHERE id = \(bind: id) AND completed_at IS NULL
+            """
+        ).run()
+    }
+
     /// Completes verification `id`; `false` when a racing attempt did first (it gets no second proof).
     func complete(_ id: UUID, now: Double, on database: any Database) async throws -> Bool {
         try await database.sql.useOnce(

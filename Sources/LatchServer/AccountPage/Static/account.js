@@ -17,6 +17,9 @@ const state = {
   challenge: null, // {id, method}: the unusual-sign-in step (emailed code, or TOTP / recovery code)
   recovery: null, // the password reset: {step: "email"} | {step: "code", email, secondFactor}
   registrationID: null, // the sign-up's emailed-code step
+  // Sign in with the phone (issue 43 §3): null, or {step: "waiting", url, number} | {step: "denied"} |
+  // {step: "expired"} | {step: "failed", text}
+  phone: null,
   user: null,
   passkeys: [],
   renaming: null, // id of the passkey whose rename form is open
@@ -74,6 +77,7 @@ async function act(key, work) {
 
 async function signedIn(tokens) {
   stopConditional();
+  stopPhone();
   client.signIn(tokens);
   update({
     screen: "account", user: tokens.user || {}, challenge: null, recovery: null, registrationID: null, frozen: false, renaming: null,
@@ -162,6 +166,87 @@ async function startConditional() {
     conditional = null;
     if (!(error instanceof DOMException)) update({ message: failure(messageFor(error)) });
   }
+}
+
+// MARK: Sign in with the phone (issue 43 §3: a QR code and a number, approved on the phone)
+
+let phoneGeneration = 0; // bumped to stop the running poll (cancel, another sign-in, a new start)
+
+/** The browser's name for the phone's "who is asking" (brands where the browser tells them, else its UA). */
+function browserName() {
+  const brands = ((navigator.userAgentData && navigator.userAgentData.brands) || []).map((entry) => entry.brand)
+    .filter((brand) => !/not.?a.?brand/i.test(brand));
+  const named = brands.find((brand) => brand !== "Chromium") || brands[0];
+  if (named) return named;
+  const agent = navigator.userAgent || "";
+  const known = [[/Edg\//, "Edge"], [/Firefox\//, "Firefox"], [/Chrome\//, "Chrome"], [/Safari\//, "Safari"]];
+  const match = known.find(([pattern]) => pattern.test(agent));
+  return match ? match[1] : t("browserName");
+}
+
+function stopPhone() {
+  phoneGeneration++;
+  if (state.phone) update({ phone: null });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks latchd for an approval (with the page's DPoP key, which the session will be bound to), then polls. */
+async function phoneSignIn() {
+  const generation = ++phoneGeneration;
+  let approval = null;
+  await act("phone-start", async () => {
+    approval = await client.call("POST", "/v1/approvals", {
+      kind: "sign_in", client: { name: browserName(), platform: "web" }, device: { id: device.id, name: device.name },
+    });
+    if (generation !== phoneGeneration) return;
+    update({ phone: { step: "waiting", url: approval.qr_url, number: approval.number }, message: status(""), focus: "#phone-number-line" });
+  });
+  if (approval && generation === phoneGeneration) await pollApproval(approval, generation);
+}
+
+/**
+ * Polls `POST /v1/token` (grant `approval`) as RFC 8628 §3.5 says: every `interval` seconds while
+ * `authorization_pending`, 5 s slower after each `slow_down`; `access_denied` and `expired_token` end it;
+ * an unreachable server is asked again at the next interval. The tokens sign in as a password does.
+ */
+async function pollApproval(approval, generation) {
+  let interval = Math.max(1, Number(approval.interval) || 5) * 1000;
+  const deadline = Date.now() + (Number(approval.expires_in) || 120) * 1000;
+  const end = (phone) => { if (generation === phoneGeneration) update({ phone, focus: "#phone-retry" }); };
+  for (;;) {
+    await sleep(interval);
+    if (generation !== phoneGeneration) return;
+    let tokens = null;
+    try {
+      tokens = await client.call("POST", "/v1/token", {
+        grant_type: "approval", approval_id: approval.approval_id, poll_secret: approval.poll_secret,
+      });
+    } catch (error) {
+      if (generation !== phoneGeneration) return;
+      const reasons = error instanceof APIError && Array.isArray(error.body.reasons) ? error.body.reasons : [];
+      if (reasons.includes("authorization_pending")) continue;
+      if (reasons.includes("slow_down")) { interval += 5000; continue; }
+      if (reasons.includes("access_denied")) { end({ step: "denied" }); return; }
+      if (reasons.includes("expired_token")) { end({ step: "expired" }); return; }
+      if (!(error instanceof APIError)) {
+        // No answer: ask again until the approval would have expired anyway.
+        if (Date.now() < deadline) continue;
+        end({ step: "expired" });
+        return;
+      }
+      end({ step: "failed", text: messageFor(error) });
+      return;
+    }
+    if (generation !== phoneGeneration) return;
+    await act("phone-start", () => signedIn(tokens));
+    return;
+  }
+}
+
+function cancelPhone() {
+  stopPhone();
+  update({ message: status(""), focus: "#phone-start" });
 }
 
 // MARK: Password reset by emailed code (also the way back into a frozen account)
@@ -417,8 +502,9 @@ function leaveFreeze() {
 // MARK: Signing out
 
 function showSignedOut(changes) {
+  phoneGeneration++;
   update(Object.assign({
-    screen: "signIn", user: null, challenge: null, passkeys: [], sessions: [], events: [], nextCursor: null,
+    screen: "signIn", user: null, challenge: null, phone: null, passkeys: [], sessions: [], events: [], nextCursor: null,
     security: null, renaming: null, focus: "#signin-heading",
   }, changes));
   startConditional();
@@ -443,6 +529,9 @@ function start() {
   $("password-form").addEventListener("submit", passwordSignIn);
   $("code-form").addEventListener("submit", codeSignIn);
   $("passkey-signin").addEventListener("click", passkeySignIn);
+  $("phone-start").addEventListener("click", phoneSignIn);
+  $("phone-retry").addEventListener("click", phoneSignIn);
+  $("phone-cancel").addEventListener("click", cancelPhone);
   $("signup-form").addEventListener("submit", signUp);
   $("signup-code-form").addEventListener("submit", confirmSignUp);
   $("add-passkey-form").addEventListener("submit", addPasskey);

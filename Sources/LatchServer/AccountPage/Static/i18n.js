@@ -57,6 +57,12 @@ const texts = {
     resetButton: "Set the new password",
     secondFactorNeeded: "Two-step verification is on: enter the newest code we emailed you, and the code from your authenticator app or one of your recovery codes.",
     passwordReset: "Your password is reset and every device is signed out. Sign in with the new password.",
+    // Sign in with the phone (issue 43 §3)
+    phoneSignIn: "Sign in with your phone", phonePick: "Pick {number} on your phone",
+    phoneHint: "Scan the code with the Latch app on your phone, check who is asking, then pick the same number there.",
+    phoneQRLabel: "QR code to sign in with your phone: scan it with the Latch app",
+    phoneWaiting: "Waiting for your phone…", phoneDenied: "The sign-in was denied on your phone.",
+    phoneExpired: "The code expired before your phone approved it.", tryAgain: "Try again",
   },
   "zh-Hans": {
     title: "Latch 账号", signIn: "登录", email: "邮箱", password: "密码", signInButton: "登录",
@@ -110,6 +116,11 @@ const texts = {
     resetButton: "设置新密码",
     secondFactorNeeded: "已开启两步验证：请输入邮箱中最新的验证码，以及身份验证器中的验证码或一个恢复码。",
     passwordReset: "密码已重置，所有设备均已退出登录。请使用新密码登录。",
+    phoneSignIn: "使用手机扫码登录", phonePick: "请在手机上选择 {number}",
+    phoneHint: "请用手机上的 Latch App 扫描二维码，核对登录请求后，在手机上选择相同的数字。",
+    phoneQRLabel: "手机扫码登录的二维码：请用 Latch App 扫描",
+    phoneWaiting: "正在等待手机确认…", phoneDenied: "已在手机上拒绝此次登录。",
+    phoneExpired: "二维码已过期，手机未确认。", tryAgain: "重试",
   },
 };
 

@@ -2,6 +2,7 @@
 // Lists are rebuilt only when their data changed (so a field being typed in keeps its text);
 // everything else is set on every render. `actions` are the page's handlers for the buttons in lists.
 import { actionName, eventName, formatDate, holdReasonName, t } from "./i18n.js";
+import { qrMatrix, qrSVG } from "./qr.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,7 +20,7 @@ export function offersFreeze(event, currentSessionID) {
   return recognisable.has(event.type) && !(currentSessionID && event.session_id === currentSessionID);
 }
 
-const drawn = { terms: false, passkeys: null, renaming: null, sessions: null, events: null, eventSessions: null, holds: null };
+const drawn = { terms: false, qr: null, passkeys: null, renaming: null, sessions: null, events: null, eventSessions: null, holds: null };
 
 /** The sign-up's agreement in the page's language, its two links (hrefs from the server's configuration) in place. */
 function renderTermsLabel() {
@@ -88,6 +89,31 @@ function renderSignIn(state) {
   $("reset-factor").required = !!(recovery && recovery.secondFactor);
   $("signup-code-form").hidden = !state.registrationID;
   $("frozen-notice").hidden = !state.frozen;
+  renderPhone(state);
+}
+
+/** Sign in with the phone (issue 43 §3): the QR code of the approval's URL and its number while waiting. */
+function renderPhone(state) {
+  const phone = state.phone;
+  const waiting = !!phone && phone.step === "waiting";
+  $("phone-start").hidden = !!phone;
+  $("phone-waiting").hidden = !waiting;
+  $("phone-retry").hidden = !phone || phone.step === "waiting";
+  const texts = { waiting: t("phoneWaiting"), denied: t("phoneDenied"), expired: t("phoneExpired") };
+  $("phone-status").textContent = phone ? (phone.step === "failed" ? phone.text : texts[phone.step]) : "";
+  $("phone-status").classList.toggle("failed", !!phone && phone.step !== "waiting");
+  const url = waiting ? phone.url : null;
+  if (drawn.qr === url) return;
+  drawn.qr = url;
+  $("phone-qr").replaceChildren(...(url ? [qrSVG(document, qrMatrix(url), t("phoneQRLabel"))] : []));
+  if (!url) { $("phone-number-line").replaceChildren(); return; }
+  // "Pick NN on your phone": the number as text, in a <strong> of its own.
+  const number = document.createElement("strong");
+  number.id = "phone-number";
+  number.textContent = phone.number;
+  const parts = t("phonePick").split(/(\{number\})/);
+  $("phone-number-line").replaceChildren(...parts.filter(Boolean).map((part) =>
+    part === "{number}" ? number : document.createTextNode(part)));
 }
 
 function renderAccount(state, actions) {

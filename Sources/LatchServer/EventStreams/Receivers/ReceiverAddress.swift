@@ -37,10 +37,13 @@ struct ReceiverAddress: Sendable, Hashable, CustomStringConvertible {
     /// A resolved socket address; nil for a Unix domain socket.
     init?(_ address: SocketAddress) {
         switch address {
+        // The address's bytes by their place in the C struct (`sin_addr` at 4, `sin6_addr` at 8 on Linux and
+        // Darwin alike), not by member name: a fresh build may see the structs as CNIOLinux's, whose members
+        // this target cannot name (MemberImportVisibility).
         case .v4(let v4):
-            self.init(IPAddress(bytes: withUnsafeBytes(of: v4.address.sin_addr) { Array($0) }))
+            self.init(IPAddress(bytes: withUnsafeBytes(of: v4.address) { Array($0[4..<8]) }))
         case .v6(let v6):
-            self.init(IPAddress(bytes: withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }))
+            self.init(IPAddress(bytes: withUnsafeBytes(of: v6.address) { Array($0[8..<24]) }))
         case .unixDomainSocket:
             return nil
         }

@@ -46,17 +46,13 @@ enum SystemAddressLookup {
         while let entry = next {
             next = entry.pointee.ai_next
             guard let address = entry.pointee.ai_addr else { continue }
-            switch Int32(address.pointee.sa_family) {
+            // The family from the entry, the bytes by their place in the C struct (see `ReceiverAddress`).
+            let raw = UnsafeRawPointer(address)
+            switch entry.pointee.ai_family {
             case AF_INET:
-                let bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                    withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) }
-                }
-                addresses.append(IPAddress(bytes: bytes))
+                addresses.append(IPAddress(bytes: Array(UnsafeRawBufferPointer(start: raw + 4, count: 4))))
             case AF_INET6:
-                let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
-                }
-                addresses.append(IPAddress(bytes: bytes))
+                addresses.append(IPAddress(bytes: Array(UnsafeRawBufferPointer(start: raw + 8, count: 16))))
             default:
                 continue
             }

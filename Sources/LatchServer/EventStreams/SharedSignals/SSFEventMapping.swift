@@ -40,6 +40,7 @@ enum SSFEventMapping {
         case .accountDeleted: .mapped([.accountPurged])
         case .ssfVerification: .mapped([.verification])
         case .accountRegistered: .unmapped("neither CAEP 1.0 nor RISC 1.0 has an event for a new account")
+        case .accountImported: .unmapped("neither CAEP 1.0 nor RISC 1.0 has an event for an account moved in")
         case .sessionNewDevice:
             .unmapped("the sign-in itself is session-established; CAEP has no event for a device being new")
         case .securitySettingsChanged: .unmapped("latchd's own notice settings: no CAEP or RISC event describes them")
@@ -115,7 +116,8 @@ enum SSFEventMapping {
         case .ssfVerification:
             guard let state = data["state"] as? String else { return [SSFEvent(type: .verification, claims: [:])] }
             return [SSFEvent(type: .verification, claims: ["state": .string(state)])]
-        case .accountRegistered, .sessionNewDevice, .securitySettingsChanged, .holdStarted, .holdEnded,
+        case .accountRegistered, .accountImported, .sessionNewDevice, .securitySettingsChanged, .holdStarted,
+            .holdEnded,
             .verificationRedeemed, .lockoutStarted, .lockoutEnded, .newValueLocked:
             return []
         }

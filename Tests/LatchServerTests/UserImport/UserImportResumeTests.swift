@@ -1,0 +1,68 @@
+import Foundation
+import LatchTestSupport
+import Testing
+
+@testable import LatchServer
+
+/// Issue 45 §1: `latchd admin import` killed with SIGKILL in the middle, then run again on the same file,
+/// ends with every line in exactly once (the real binary, on a SQLite file).
+@Suite("Moving in: an import survives kill -9 (issue 45 §1)")
+struct UserImportResumeTests {
+    static let lines = 8_000
+
+    @Test("45 §1 resumable: kill -9 in the middle, then the same command again: every line in exactly once")
+    func test_45_1_resumeAfterKill() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("users.jsonl")
+        var text = ""
+        for i in 0..<Self.lines {
+            text +=
+                #"{"external_id":"u\#(i)","email":"user\#(i)@example.com","password_hash":"\#(UserImportFixtures.bcryptPassword.hash)"}"#
+                + "\n"
+        }
+        try Data(text.utf8).write(to: file)
+        let database = folder.appendingPathComponent("latch.sqlite")
+        let environment = LatchdProcess.defaultEnvironment(
+            port: try LatchdProcess.freePort(), databaseURL: "sqlite://\(database.path)")
+
+        // The schema first (an empty file), so the kill falls among the lines, not in a migration.
+        let empty = folder.appendingPathComponent("empty.jsonl")
+        try Data().write(to: empty)
+        let migrated = try await LatchdProcess.run(
+            ["admin", "import", empty.path], environment: environment, directory: folder)
+        try #require(migrated.status == 0, "\(migrated)")
+
+        // The first run, killed once some batches are in (the database's write-ahead log has grown).
+        let first = try ChildProcess(
+            [try LatchdProcess.binary().path, "admin", "import", file.path], environment: environment,
+            directory: folder,
+            output: .files(
+                standardOutput: folder.appendingPathComponent("first.out"),
+                standardError: folder.appendingPathComponent("first.err")))
+        let wal = database.path + "-wal"
+        let started = ContinuousClock.now
+        while first.isRunning, ContinuousClock.now - started < .seconds(120) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            if size > 1_000_000 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(first.isRunning, "the first run must still be going when it is killed (make the file longer)")
+        first.stop()
+
+        // The same command again: what the first run committed is unchanged, the rest imported.
+        let second = try await LatchdProcess.run(
+            ["admin", "import", file.path], environment: environment, directory: folder)
+        #expect(second.status == 0, "\(second)")
+        let report = try JSONDecoder().decode(UserImportReport.self, from: Data(second.output.utf8))
+        #expect(report.unchanged > 0 && report.imported > 0, "the kill fell in the middle: \(report.lines) lines")
+        #expect(report.imported + report.unchanged == Self.lines && report.refusedCount == 0, "\(second)")
+
+        // And once more: every line is in, once.
+        let third = try await LatchdProcess.run(
+            ["admin", "import", file.path], environment: environment, directory: folder)
+        let again = try JSONDecoder().decode(UserImportReport.self, from: Data(third.output.utf8))
+        #expect(again.unchanged == Self.lines && again.imported == 0, "\(third)")
+    }
+}
