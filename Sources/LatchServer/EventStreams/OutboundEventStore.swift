@@ -39,6 +39,39 @@ struct OutboundEventStore: Sendable {
         return seq
     }
 
+    /// `append` for events of one kind each (an import's batch of `account.imported`): one statement for
+    /// at most `maximumBatch` events, then each queued for the streams that hear its type, if any do.
+    func appendEach(_ events: [OutboundEvent], on database: any Database) async throws {
+        precondition(events.count <= Self.maximumBatch, "at most \(Self.maximumBatch) events a statement")
+        guard let type = events.first?.type else { return }
+        precondition(events.allSatisfy { $0.type == type }, "one type a batch")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let values: [SQLQueryString] = try events.map { event in
+            let data = String(decoding: try encoder.encode(event.data), as: UTF8.self)
+            return """
+                (\(bind: event.id), \(bind: event.type.rawValue), \(bind: event.occurredAt), \(bind: event.user),
+                  \(bind: event.session), \(bind: event.actor.rawValue), \(bind: event.transaction), \(bind: data))
+                """
+        }
+        let rows = try await database.sql.raw(
+            """
+            INSERT INTO outbound_events (id, type, occurred_at, user_id, session_id, actor, txn, data)
+            VALUES \(values.joined(separator: ", ")) RETURNING seq, user_id
+            """
+        ).all()
+        guard rows.count == events.count else { throw NotWritten() }
+        guard try await deliveries.anyStreamHears(type, on: database) else { return }
+        for row in rows {
+            try await deliveries.fanOut(
+                seq: try row.decode(column: "seq", as: Int.self), type: type,
+                user: try row.decode(column: "user_id", as: UUID?.self), now: events[0].occurredAt, on: database)
+        }
+    }
+
+    /// At most this many events in one `appendEach` (8 values each, well within every database's bind limit).
+    static let maximumBatch = 1_000
+
     /// An event as stored, with its place in the order of commits (`seq`).
     struct Stored: Sendable, Equatable {
         let seq: Int

@@ -35,4 +35,31 @@ struct SecurityEventLog: Sendable {
             """
         ).run()
     }
+
+    /// `record` of `kind` for each of `users` at `now` (an import's batch): the log's rows in one statement,
+    /// the outbound events in another. Not for the kinds counted per hour (`aggregatedKinds`).
+    func recordEach(_ kind: SecurityEvent.Kind, users: [UUID], now: Double, actor: String?, on database: any Database)
+        async throws
+    {
+        precondition(!Self.aggregatedKinds.contains(kind), "\(kind) is counted per hour, not recorded each")
+        guard !users.isEmpty else { return }
+        for start in stride(from: 0, to: users.count, by: OutboundEventStore.maximumBatch) {
+            let chunk = users[start..<min(users.count, start + OutboundEventStore.maximumBatch)]
+            let events = chunk.compactMap { user in
+                OutboundEvent.of(
+                    kind, user: user, session: nil, now: now, actor: actor, detail: nil, facts: [:],
+                    transaction: OutboundTransaction.current ?? OutboundTransaction.newID())
+            }
+            try await outbound.appendEach(events, on: database)
+            let values: [SQLQueryString] = chunk.map { user in
+                "(\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), NULL, NULL, \(bind: now), \(bind: actor), NULL)"
+            }
+            try await database.sql.raw(
+                """
+                INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, actor, detail)
+                VALUES \(values.joined(separator: ", "))
+                """
+            ).run()
+        }
+    }
 }

@@ -5,7 +5,7 @@ import LatchCore
 
 /// Imports users line by line (issue 45 §1): each line is validated (a pure `UserImportRecord`), matched
 /// to the user it was before, checked for conflicts, then written with its `account_imported` event.
-/// Lines are written in batches, one transaction each: a kill in the middle leaves whole batches, and the
+/// Lines are written in batches, one transaction each (certain new users together, `UserImportBatchPlan`): a kill in the middle leaves whole batches, and the
 /// same file run again finds those lines unchanged and writes the rest, so every line is in exactly once.
 /// A refused line writes nothing; a batch a database error stops is rolled back and run again line by line.
 struct UserImporter: Sendable {
@@ -74,11 +74,7 @@ struct UserImporter: Sendable {
         guard !lines.isEmpty else { return }
         let outcomes: [Outcome]
         do {
-            outcomes = try await database.tracedTransaction { transaction in
-                var outcomes: [Outcome] = []
-                for line in lines { outcomes.append(try await importLine(line, on: transaction)) }
-                return outcomes
-            }
+            outcomes = try await database.tracedTransaction { try await importBatch(lines, on: $0) }
         } catch {
             // One line the checks could not foresee (the database refused it): each line on its own.
             var each: [Outcome] = []
@@ -101,6 +97,34 @@ struct UserImporter: Sendable {
             case .refused(let refusal): report.refuse(line: line.number, refusal)
             }
         }
+    }
+
+    /// One batch on `transaction`: the lines `UserImportBatchPlan` leaves one by one first, in file order,
+    /// then the certain new users together. They share no key with any other line of the batch, so the
+    /// order between the two does not change any line's outcome.
+    func importBatch(_ lines: [Line], on transaction: any Database) async throws -> [Outcome] {
+        let validated: [(parsed: ImportedUserLine, record: UserImportRecord)?] = lines.map { line in
+            guard let parsed = line.decoded,
+                case .success(let record) = UserImportRecord.validate(parsed, allowLegacy: allowLegacy)
+            else { return nil }
+            return (parsed, record)
+        }
+        let known = try await store.known(of: validated.compactMap { $0?.record }, on: transaction)
+        let plan = UserImportBatchPlan.plan(validated.map { $0?.record }, known: known)
+        var outcomes = [Outcome](repeating: .imported, count: lines.count)
+        for index in plan.oneByOne { outcomes[index] = try await importLine(lines[index], on: transaction) }
+        let users = plan.together.compactMap { index in
+            validated[index].map {
+                UserImportStore.NewUser(id: UUID(), record: $0.record, digest: Self.digest(of: $0.parsed))
+            }
+        }
+        guard !dryRun else { return outcomes }
+        let now = latch.clock.epochSeconds
+        try await store.insertTogether(users, now: now, on: transaction)
+        // No hold and no notice (issue 45 §3): one security-log event a user, and its outbound event.
+        try await latch.events.recordEach(
+            .accountImported, users: users.map(\.id), now: now, actor: "operator", on: transaction)
+        return outcomes
     }
 
     /// One line on `transaction`: every check before any write, so a refusal leaves nothing.

@@ -93,6 +93,39 @@ struct UserImportTests {
     }
 
     @Test(
+        "45 §1 lines written together: lines of one batch that share an email, phone or identity are decided in file order",
+        arguments: TestDatabase.all)
+    func test_45_1_batchSharedKeysInFileOrder(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let apple = [["provider": "apple", "sub": "001.shared"]]
+            let path = try Self.file([
+                ["external_id": "b-1", "email": "one@example.com"],
+                ["external_id": "b-2", "email": "one@example.com"],
+                ["external_id": "b-1", "email": "renamed@example.com"],
+                ["external_id": "b-4", "email": "four@example.com", "phone": "+8613800000004"],
+                ["external_id": "b-5", "email": "five@example.com", "identities": apple],
+                ["external_id": "b-6", "email": "six@example.com", "identities": apple],
+                ["external_id": "b-7", "email": "seven@example.com", "phone": "+8613800000004"],
+                [
+                    "external_id": "b-8", "email": "eight@example.com",
+                    "known_devices": [["id": "d-1", "name": "iPhone"], ["id": "d-2", "name": "iPad"]]
+                ]
+            ])
+            let report = try await Self.admin(server).importUsers(at: path, dryRun: false)
+            #expect(report.imported == 4 && report.updated == 1, "\(report)")
+            #expect(report.refused.map(\.line) == [2, 6, 7], "\(report.refused)")
+            #expect(report.refused.map(\.reason) == ["email_in_use", "identity_in_use", "phone_in_use"])
+            let emails = try await Self.sql(server).raw("SELECT email FROM users ORDER BY email").all().map {
+                try $0.decode(column: "email", as: String.self)
+            }
+            #expect(emails.sorted() == ["eight@", "five@", "four@", "renamed@"].map { $0 + "example.com" }.sorted())
+            #expect(try await Self.count(server, "SELECT id FROM known_devices") == 2)
+            #expect(try await Self.count(server, "SELECT id FROM security_events WHERE type = 'account_imported'") == 4)
+            #expect(try await Self.count(server, "SELECT id FROM outbound_events WHERE type = 'account.imported'") == 4)
+        }
+    }
+
+    @Test(
         "45 §1 importing the same file twice changes nothing the second time; a changed line updates its user",
         arguments: TestDatabase.all)
     func test_45_1_idempotentAndUpdated(database: TestDatabase) async throws {

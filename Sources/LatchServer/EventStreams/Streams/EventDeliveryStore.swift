@@ -58,6 +58,17 @@ struct EventDeliveryStore: Sendable {
         ).run()
     }
 
+    /// Whether any stream that is not disabled hears events of `type` (`fanOut` would queue something).
+    func anyStreamHears(_ type: OutboundEvent.Kind, on database: any Database) async throws -> Bool {
+        try await database.sql.raw(
+            """
+            SELECT 1 AS hears FROM event_streams
+            WHERE status <> 'disabled' AND (types = '*' OR types LIKE \(bind: Self.pattern(type)) ESCAPE '!')
+            LIMIT 1
+            """
+        ).first() != nil
+    }
+
     /// Queues event `seq` for `stream` alone (an SSF verification event); nothing when it is queued already.
     func queue(seq: Int, user: UUID?, stream: String, now: Double, on database: any Database) async throws {
         try await database.sql.raw(
