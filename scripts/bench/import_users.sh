@@ -39,7 +39,8 @@ if [ -n "${LATCH_BENCH_POSTGRES:-}" ]; then
   for db in latch_import_small latch_import; do
     psql "$LATCH_BENCH_POSTGRES/postgres" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
   done
-  run "$LATCH_BENCH_POSTGRES/latch_import_small" "$work/small.jsonl" "PostgreSQL $((n / 10))"
-  run "$LATCH_BENCH_POSTGRES/latch_import" "$work/users.jsonl" "PostgreSQL $n"
+  run "$LATCH_BENCH_POSTGRES/latch_import_small?sslmode=disable" "$work/small.jsonl" "PostgreSQL $((n / 10))"
+  run "$LATCH_BENCH_POSTGRES/latch_import?sslmode=disable" "$work/users.jsonl" "PostgreSQL $n"
+  run "$LATCH_BENCH_POSTGRES/latch_import?sslmode=disable" "$work/users.jsonl" "PostgreSQL $n again (all unchanged)"
 fi
 rm -rf "$work"

@@ -23,6 +23,10 @@ final class PasswordHasher: Sendable {
     /// the same time as a wrong password.
     private let dummyHash: String
     private let checks = Atomic<Int>(0)
+    /// How long one bcrypt check takes on this machine, in nanoseconds of its thread (not its wait): a
+    /// moving mean of the checks, first the dummy hash's making. A wrong password against an imported hash
+    /// is padded up to it (`verifyImported`).
+    private let bcryptNanoseconds: Atomic<Int64>
     /// Places in the queue: checks and hashes running or waiting for a thread.
     let queueLimit: Int
     private let placesTaken = Atomic<Int>(0)
@@ -34,7 +38,22 @@ final class PasswordHasher: Sendable {
         self.cost = cost
         self.pool = pool
         self.queueLimit = max(1, queueLimit)
+        let started = ContinuousClock.now
         self.dummyHash = Bcrypt.hash(Self.prehash(RandomSecrets.token()), cost: UInt8(cost))
+        self.bcryptNanoseconds = Atomic(Self.nanoseconds(ContinuousClock.now - started))
+    }
+
+    /// The time one bcrypt check takes here now (`bcryptNanoseconds`).
+    var bcryptCheckTime: Duration { .nanoseconds(bcryptNanoseconds.load(ordering: .relaxed)) }
+
+    /// Adds one bcrypt check's time to the moving mean (a weight of 1/8: a few checks move it, one does not).
+    private func observeBcrypt(_ time: Duration) {
+        let mean = bcryptNanoseconds.load(ordering: .relaxed)
+        bcryptNanoseconds.store(mean + (Self.nanoseconds(time) - mean) / 8, ordering: .relaxed)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// How many password checks ran since start (tests prove the lockout gate with it).
@@ -73,27 +92,34 @@ final class PasswordHasher: Sendable {
             return try await verifyImported(password, against: imported)
         }
         let target = hash ?? dummyHash
-        let matches = try await withPlace {
+        let (matches, time) = try await withPlace {
             checks.add(1, ordering: .relaxed)
-            return try await pool.runIfActive { Bcrypt.verify(Self.prehash(password), hash: target) }
+            return try await pool.runIfActive {
+                let started = ContinuousClock.now
+                return (Bcrypt.verify(Self.prehash(password), hash: target), ContinuousClock.now - started)
+            }
         }
+        observeBcrypt(time)
         return matches && hash != nil
     }
 
-    /// Checks `password` against an imported hash (issue 45 §2), on the pool behind a place like bcrypt:
-    /// the dummy bcrypt first, so a wrong password against an imported account never answers faster than
-    /// one against an unknown address; the difference is the imported format's own cost (docs/IMPORT.md).
-    /// `padded: false` skips the dummy (an imported recovery code, whose account is already known).
+    /// Checks `password` against an imported hash (issue 45 §2), on the pool behind a place like bcrypt,
+    /// then waits (holding the place, not a thread) until a bcrypt check's time has passed: a wrong password
+    /// against an imported account takes what one against an unknown address takes, the dummy bcrypt's time,
+    /// or the format's own when that is longer (docs/IMPORT.md, docs/PERFORMANCE.md). `padded: false` does
+    /// not wait (an imported recovery code, whose account is already known).
     func verifyImported(_ password: String, against hash: ImportedPasswordHash, padded: Bool = true) async throws
         -> Bool
     {
-        let dummy = dummyHash
-        return try await withPlace {
+        try await withPlace {
             checks.add(1, ordering: .relaxed)
-            return try await pool.runIfActive {
-                if padded { _ = Bcrypt.verify(Self.prehash(password), hash: dummy) }
-                return hash.verify(password)
+            let (matches, time) = try await pool.runIfActive {
+                let started = ContinuousClock.now
+                return (hash.verify(password), ContinuousClock.now - started)
             }
+            let padding = bcryptCheckTime - time
+            if padded, padding > .zero { try? await Task.sleep(for: padding) }
+            return matches
         }
     }
 

@@ -1,3 +1,4 @@
+import NIOPosix
 import Testing
 
 @testable import LatchServer
@@ -336,5 +337,24 @@ struct ImportedPasswordHashTests {
         #expect(
             try read(#"{"algorithm":"sha1","hash":"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"}"#).get().verify(
                 "password"))
+    }
+
+    @Test(
+        "45 §2 a wrong password against a cheap imported hash takes a bcrypt check's time, as an unknown address does")
+    func test_45_2_importedCheckPaddedToBcrypt() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let hasher = try PasswordHasher(cost: 10, pool: pool)
+        // The unknown address's check, a few times: the mean the padding follows.
+        for _ in 0..<3 { #expect(!(try await hasher.verify("wrong", against: nil))) }
+        let bcrypt = hasher.bcryptCheckTime
+        let md5 = try read(#"{"algorithm":"md5","hash":"5f4dcc3b5aa765d61d8327deb882cf99"}"#).get()
+        let started = ContinuousClock.now
+        #expect(!(try await hasher.verify("wrong", against: ImportedPasswordHash.columnPrefix + md5.stored)))
+        let imported = ContinuousClock.now - started
+        // The digest itself takes microseconds; the answer waits out the bcrypt check's time.
+        #expect(imported >= bcrypt, "\(imported) < \(bcrypt)")
+        #expect(try await hasher.verify("password", against: ImportedPasswordHash.columnPrefix + md5.stored))
+        try await pool.shutdownGracefully()
     }
 }
