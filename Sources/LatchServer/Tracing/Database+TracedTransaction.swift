@@ -26,9 +26,10 @@ extension Database {
             }
         }
         return try await transaction { transaction in
-            try await transaction.takeWriteLock()
-            return try await ServiceContext.withValue(context) {
-                try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
+            // The lock's statement too is the request's child (outside, it started a trace of its own).
+            try await ServiceContext.withValue(context) {
+                try await transaction.takeWriteLock()
+                return try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
             }
         }
     }
