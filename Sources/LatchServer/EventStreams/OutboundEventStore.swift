@@ -20,9 +20,7 @@ struct OutboundEventStore: Sendable {
     /// SSF verification event, which its caller queues for one stream).
     @discardableResult
     func append(_ event: OutboundEvent, fanOut: Bool = true, on database: any Database) async throws -> Int {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = String(decoding: try encoder.encode(event.data), as: UTF8.self)
+        let data = try Self.dataText(of: event)
         let row = try await database.sql.raw(
             """
             INSERT INTO outbound_events (id, type, occurred_at, user_id, session_id, actor, txn, data)
@@ -45,10 +43,8 @@ struct OutboundEventStore: Sendable {
         precondition(events.count <= Self.maximumBatch, "at most \(Self.maximumBatch) events a statement")
         guard let type = events.first?.type else { return }
         precondition(events.allSatisfy { $0.type == type }, "one type a batch")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let values: [SQLQueryString] = try events.map { event in
-            let data = String(decoding: try encoder.encode(event.data), as: UTF8.self)
+            let data = try Self.dataText(of: event)
             return """
                 (\(bind: event.id), \(bind: event.type.rawValue), \(bind: event.occurredAt), \(bind: event.user),
                   \(bind: event.session), \(bind: event.actor.rawValue), \(bind: event.transaction), \(bind: data))
@@ -67,6 +63,13 @@ struct OutboundEventStore: Sendable {
                 seq: try row.decode(column: "seq", as: Int.self), type: type,
                 user: try row.decode(column: "user_id", as: UUID?.self), now: events[0].occurredAt, on: database)
         }
+    }
+
+    /// An event's `data` as stored: JSON text, keys sorted.
+    private static func dataText(of event: OutboundEvent) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(event.data), as: UTF8.self)
     }
 
     /// At most this many events in one `appendEach` (8 values each, well within every database's bind limit).

@@ -55,10 +55,9 @@ struct UserImportBatchPlan: Sendable, Equatable {
 
     /// The keys of `record`: its external id, email, phone (an identity) and identities.
     static func keys(of record: UserImportRecord) -> [Key] {
-        var keys: [Key] = record.identities.map(Key.identity)
+        var keys: [Key] = record.identityKeys.map(Key.identity)
         if let externalID = record.externalID { keys.append(.externalID(externalID)) }
         if let email = record.email?.value { keys.append(.email(email)) }
-        if let phone = record.phone { keys.append(.identity(.init(provider: .phone, subject: phone.value))) }
         return keys
     }
 }

@@ -36,6 +36,11 @@ struct UserImportRecord: Sendable, Equatable {
         var subject: String
     }
 
+    /// The identities `identities` stores for the user: the line's, and its phone (the SMS sign-in).
+    var identityKeys: [ProvenIdentityKey] {
+        identities + (phone.map { [ProvenIdentityKey(provider: .phone, subject: $0.value)] } ?? [])
+    }
+
     /// At most this many recovery codes a user (each is checked on a wrong code).
     static let maximumRecoveryCodes = 16
     /// At most this many known devices a user.

@@ -23,9 +23,7 @@ extension UserImportStore {
                     try $0.decode(column: "email", as: String.self)
                 })
         }
-        let subjects = records.flatMap { record in
-            record.identities.map(\.subject) + (record.phone.map { [$0.value] } ?? [])
-        }
+        let subjects = records.flatMap { $0.identityKeys.map(\.subject) }
         if !subjects.isEmpty {
             for row in try await database.sql.raw(
                 "SELECT provider, subject FROM identities WHERE subject IN (\(binds: subjects))"
@@ -46,7 +44,7 @@ extension UserImportStore {
         let digest: String
     }
 
-    /// Creates every user of `users` with the rows its line brings, as `insert` does one: a statement a table.
+    /// Creates every user of `users` with the rows its line brings: a statement a table (`insert` is one user).
     func insertTogether(_ users: [NewUser], now: Double, on database: any Database) async throws {
         guard !users.isEmpty else { return }
         try await insertRows(
@@ -67,21 +65,19 @@ extension UserImportStore {
         try await insertRows(
             into: "identities", columns: ["id", "user_id", "provider", "subject", "email", "created_at"],
             users.flatMap { user in
-                var identities = user.record.identities
-                if let phone = user.record.phone { identities.append(.init(provider: .phone, subject: phone.value)) }
-                return identities.map { identity -> [any Encodable & Sendable] in
+                user.record.identityKeys.map { identity -> [any Encodable & Sendable] in
                     [UUID(), user.id, identity.provider.rawValue, identity.subject, nil as String?, now]
                 }
             }, on: database)
-        // The same device listed twice on one line is one known device (as `insert`'s NOT EXISTS makes it).
+        // A line's device ids are distinct (`UserImportRecord.validate`).
         try await insertRows(
             into: "known_devices", columns: ["id", "user_id", "device_id", "first_seen_at"],
             users.flatMap { user in
-                var seen: Set<String> = []
-                return user.record.knownDevices.compactMap { device -> [any Encodable & Sendable]? in
-                    let stored = KnownDevice.storedID(of: device.id, user: user.id, secrets: secrets)
-                    guard seen.insert(stored).inserted else { return nil }
-                    return [UUID(), user.id, stored, device.lastSeenAt?.epochSeconds ?? now]
+                user.record.knownDevices.map { device -> [any Encodable & Sendable] in
+                    [
+                        UUID(), user.id, KnownDevice.storedID(of: device.id, user: user.id, secrets: secrets),
+                        device.lastSeenAt?.epochSeconds ?? now
+                    ]
                 }
             }, on: database)
         try await insertRows(

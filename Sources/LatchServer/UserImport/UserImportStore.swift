@@ -56,9 +56,7 @@ struct UserImportStore: Sendable {
         {
             return .conflict("email")
         }
-        var keys = record.identities
-        if let phone = record.phone { keys.append(.init(provider: .phone, subject: phone.value)) }
-        for key in keys {
+        for key in record.identityKeys {
             if let owner = try await database.sql.raw(
                 "SELECT user_id FROM identities WHERE provider = \(bind: key.provider.rawValue) AND subject = \(bind: key.subject)"
             ).first(), try owner.decode(column: "user_id", as: UUID.self) != user {
@@ -71,26 +69,9 @@ struct UserImportStore: Sendable {
     /// Creates the user of `record` with every row it brings; returns its id.
     func insert(_ record: UserImportRecord, digest: String, now: Double, on database: any Database) async throws -> UUID
     {
-        let user = UUID()
-        let frozenAt: Double? = record.frozen ? now : nil
-        try await database.sql.raw(
-            """
-            INSERT INTO users (id, email, email_verified, password_hash, nickname, created_at, disabled_at, frozen_at,
-              frozen_by, password_change_required)
-            VALUES (\(bind: user), \(bind: record.email?.value), \(bind: record.emailVerified),
-              \(bind: record.password.map(Self.column)), \(bind: record.nickname), \(bind: record.createdAt ?? now),
-              \(bind: record.disabled ? now : nil as Double?), \(bind: frozenAt),
-              \(bind: record.frozen ? "operator" : nil as String?), \(bind: record.passwordChangeRequired))
-            """
-        ).run()
-        try await addRows(of: record, to: user, now: now, on: database)
-        try await database.sql.raw(
-            """
-            INSERT INTO user_imports (user_id, external_id, digest, imported_at)
-            VALUES (\(bind: user), \(bind: record.externalID), \(bind: digest), \(bind: now))
-            """
-        ).run()
-        return user
+        let user = NewUser(id: UUID(), record: record, digest: digest)
+        try await insertTogether([user], now: now, on: database)
+        return user.id
     }
 
     /// Brings an imported user up to a changed line: the profile is the line's; a password or fund password
@@ -138,9 +119,7 @@ struct UserImportStore: Sendable {
     private func addRows(of record: UserImportRecord, to user: UUID, now: Double, on database: any Database)
         async throws
     {
-        var identities = record.identities
-        if let phone = record.phone { identities.append(.init(provider: .phone, subject: phone.value)) }
-        for identity in identities {
+        for identity in record.identityKeys {
             try await database.sql.raw(
                 """
                 INSERT INTO identities (id, user_id, provider, subject, email, created_at)
