@@ -24,7 +24,7 @@ struct AccountFactorsTests {
             let db = server.app.db
             let created = server.clock.now.timeIntervalSince1970
 
-            let fresh = try #require(try await AccountFactors.read(of: user, on: db))
+            let fresh = try #require(try await server.app.latch.accounts.factors(of: user, on: db))
             #expect(fresh.email?.addedAt == fresh.createdAt)
             #expect(fresh.fundPassword == nil && fresh.totp == nil && fresh.holdLiftedAt == nil)
             #expect(fresh.registeringSession == session)
@@ -33,7 +33,7 @@ struct AccountFactorsTests {
             server.clock.advance(by: 120)
             try await server.setFundPassword(bearer: signedUp.accessToken)
             _ = try await server.activateTOTP(bearer: signedUp.accessToken)
-            let set = try #require(try await AccountFactors.read(of: user, on: db))
+            let set = try #require(try await server.app.latch.accounts.factors(of: user, on: db))
             #expect(
                 set.fundPassword
                     == FactorSeasoning.Provenance(addedAt: server.clock.now.timeIntervalSince1970, session: session))
@@ -41,8 +41,10 @@ struct AccountFactorsTests {
             #expect(set.provenance(of: .fundPassword) == set.fundPassword && set.provenance(of: .biometric) == nil)
 
             try await db.sql.raw("UPDATE totp_credentials SET active = \(bind: false)").run()
-            #expect(try await AccountFactors.read(of: user, on: db)?.totp == nil, "a TOTP not active is no factor")
-            #expect(try await AccountFactors.read(of: UUID(), on: db) == nil)
+            #expect(
+                try await server.app.latch.accounts.factors(of: user, on: db)?.totp == nil,
+                "a TOTP not active is no factor")
+            #expect(try await server.app.latch.accounts.factors(of: UUID(), on: db) == nil)
         }
     }
 

@@ -185,8 +185,10 @@ struct ServerShapeTests {
             let user = User(email: nil, emailVerified: false, passwordHash: nil, nickname: nil, createdAt: 0)
             try await user.create(on: db)
             let userID = try user.requireID()
-            #expect(try await User.waysToSignIn(of: userID, on: db) == 0)
-            #expect(try await User.waysToSignIn(of: UUID(), on: db) == 0, "no account, no way")
+            #expect(try await User.waysToSignIn(of: userID, accounts: server.app.latch.accounts, on: db) == 0)
+            #expect(
+                try await User.waysToSignIn(of: UUID(), accounts: server.app.latch.accounts, on: db) == 0,
+                "no account, no way")
 
             try await Identity(userID: userID, provider: .phone, subject: "+8613800138000", email: nil, createdAt: 1)
                 .create(on: db)
@@ -230,7 +232,7 @@ struct ServerShapeTests {
             async let emailGone = latch.identities.unlink(.email, of: userID, on: db)
             let (removedPasskey, unlinked) = try await (passkeyGone, emailGone)
             #expect(removedPasskey != unlinked.isRemoved, "exactly one of the two went")
-            #expect(try await User.waysToSignIn(of: userID, on: db) == 1)
+            #expect(try await User.waysToSignIn(of: userID, accounts: server.app.latch.accounts, on: db) == 1)
         }
     }
 

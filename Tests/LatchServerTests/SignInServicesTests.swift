@@ -92,7 +92,9 @@ struct SignInServicesTests {
             let proven = ProvenIdentity(provider: .phone, subject: "+8613800000000")
 
             let first = try await service.signIn(with: proven, device: DeviceInfo(id: "phone-1"))
-            let owner = try #require(try await Identity.owner(of: .phone, subject: "+8613800000000", on: app.db))
+            let owner = try #require(
+                try await Identity.owner(
+                    of: .phone, subject: "+8613800000000", accounts: app.latch.accounts, on: app.db))
             #expect(first.sessionId.isEmpty == false)
             #expect(try await knownDevices(of: owner.id, on: app.db, in: app) == ["phone-1"])
             #expect(try await eventTypes(of: owner.id, on: app.db) == ["registered"])

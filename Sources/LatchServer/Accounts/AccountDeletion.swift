@@ -57,7 +57,7 @@ public struct AccountDeletion: Sendable {
     func finish(_ erased: Erased, language: LatchLanguage, on database: any Database) async -> AppleRevocation {
         let userID = erased.userID
         latch.sessionStatus.markRevoked(erased.sessionIDs)
-        latch.profiles.forget(userID)
+        latch.accounts.profiles.forget(userID)
 
         let revocation: AppleRevocation
         if let apple = erased.apple {
@@ -102,14 +102,8 @@ public struct AccountDeletion: Sendable {
         let sql = database.sql
         // Marking the row first locks it (PostgreSQL) and makes the deletion happen once; the sign-ins
         // in flight now wait for it and then find the account deleted (`RefreshTokenRotation.start`).
-        guard
-            let marked = try await sql.raw(
-                """
-                UPDATE users SET deleted_at = \(bind: now) WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING email
-                """
-            ).first()
-        else { return nil }
-        let email = try marked.decode(column: "email", as: String?.self)
+        guard let marked = try await latch.accounts.markDeleted(userID, now: now, on: database) else { return nil }
+        let email = marked
         let identities = try await sql.raw(
             """
             SELECT provider, subject, apple_refresh_token, apple_client_id FROM identities WHERE user_id = \(bind: userID)
@@ -128,13 +122,7 @@ public struct AccountDeletion: Sendable {
             }
         }
 
-        try await sql.raw(
-            """
-            UPDATE users SET email = NULL, email_verified = \(bind: false), password_hash = NULL, nickname = NULL,
-              anti_phishing_code = NULL, previous_email = NULL
-            WHERE id = \(bind: userID)
-            """
-        ).run()
+        try await latch.accounts.scrub(userID, on: database)
         let sessions = try await sql.raw(
             """
             UPDATE sessions SET revoked_at = COALESCE(revoked_at, \(bind: now)), sealed_secret = '', device_id = NULL,

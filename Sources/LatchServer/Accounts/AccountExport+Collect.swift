@@ -7,10 +7,12 @@ extension AccountExport {
     /// database. Never a secret: no password or fund-password hash, TOTP secret, recovery code,
     /// refresh token or Apple token, and for codes and budgets nothing at all (they only guard secrets).
     /// Known devices are listed as stored: keyed hashes, never an id that skips the new-device check.
-    static func collect(userID: UUID, currentSession: UUID, now: Date, on database: any Database) async throws
+    static func collect(
+        userID: UUID, currentSession: UUID, now: Date, accounts: AccountStore, on database: any Database
+    ) async throws
         -> AccountExport?
     {
-        guard let user = try await User.find(userID, on: database), user.deletedAt == nil else { return nil }
+        guard let user = try await accounts.user(userID, on: database), user.deletedAt == nil else { return nil }
         let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending)
             .all()
         let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt)

@@ -27,7 +27,7 @@ struct EmailCodeSender {
         let hasAccount: Bool
         do {
             let passwordHash = try await latch.passwords.hash(password)
-            hasAccount = try await User.query(on: db).filter(\.$email == address.value).first() != nil
+            hasAccount = try await latch.accounts.user(email: address.value, on: db) != nil
             // A code row is written in both cases, so the rate limit answers alike too.
             issued = try await latch.emailCodes.issue(
                 purpose, email: key, passwordHash: passwordHash, nickname: nickname, now: latch.clock.epochSeconds,

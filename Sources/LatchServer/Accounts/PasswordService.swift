@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Forgotten password (email code, then reset: the security reset ends every way in — sessions, device
 /// keys, passkeys, known devices, pending challenges and codes, unredeemed proofs — and the owner is
@@ -27,9 +26,7 @@ struct PasswordService: Sendable {
     func forgot(_ email: EmailAddress) async throws {
         let latch = self.latch
         let now = latch.clock.epochSeconds
-        // Only the id: decoding a whole account (about 20 columns) was work an unknown address skipped.
-        let userID = try await db.sql.raw("SELECT id FROM users WHERE email = \(bind: email.value)").first()?
-            .decode(column: "id", as: UUID.self)
+        let userID = try await latch.accounts.id(ofEmail: email.value, on: db)
         // A code row is written for unknown addresses too (its code is never sent), so the answer and
         // its timing do not tell whether an account exists; a rate-limited resend is silent for the same
         // reason, and the daily cap (429) counts unknown addresses alike.
@@ -54,7 +51,7 @@ struct PasswordService: Sendable {
     func reset(email: EmailAddress, code: String, newPassword: String, secondFactor: String?) async throws {
         let latch = self.latch
         let now = latch.clock.epochSeconds
-        let owner = try await User.query(on: db).filter(\.$email == email.value).first()
+        let owner = try await latch.accounts.user(email: email.value, on: db)
         // Reset codes have a budget of their own: guesses at sign-in codes or SMS never block this way in.
         _ = try await secretGuard.checkEmailCode(
             code, purpose: .passwordReset, email: email.value, owner: owner,
@@ -67,7 +64,8 @@ struct PasswordService: Sendable {
         let frozen = user.frozenAt != nil
         let plantedSince = now - max(latch.holds.length, SecurityReset.plantedWindow)
         if frozen, try await latch.totp.isActive(user: userID, on: db),
-            try await !SecurityReset.hasPlantedTOTP(of: userID, since: plantedSince, on: db)
+            try await !SecurityReset.hasPlantedTOTP(
+                of: userID, since: plantedSince, accounts: latch.accounts, on: db)
         {
             try await checkRecoverySecondFactor(secondFactor, of: user)
         }
@@ -78,13 +76,12 @@ struct PasswordService: Sendable {
         // (issue 20 §1): a notice that cannot be queued leaves the old password and every way in. The
         // sessions ended reach this instance's status cache only after the commit.
         try await latch.revocation.committing(on: db) { database in
-            try await database.sql.raw(
-                "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userID)"
-            ).run()
+            try await latch.accounts.setPasswordHash(passwordHash, of: userID, on: database)
             let ended = try await latch.securityReset(.everything, user: userID, ip: ip, on: database)
             // What a thief may have planted goes too (issue 28 §2).
             try await SecurityReset.endPlanted(
-                of: userID, since: plantedSince, ip: ip, now: now, events: latch.events, on: database)
+                of: userID, since: plantedSince, ip: ip, now: now, events: latch.events, accounts: latch.accounts,
+                on: database)
             // The owner proved the mailbox: the password's lock and daily budget start afresh.
             try await latch.throttle.reset(GuardKey.email(email.value).rawValue, on: database)
             try await latch.budgets.clear(GuardKey.email(email.value).rawValue, on: database)
@@ -106,7 +103,7 @@ struct PasswordService: Sendable {
     /// Changes the caller's password, knowing the current one: the other devices are reset.
     func change(current: String, new newPassword: String, by caller: Caller) async throws {
         let latch = self.latch
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
         // Guessing the current password from a stolen session counts toward the same lock as sign-in.
         let key: GuardKey = user.email.map { .email($0) } ?? .user(caller.user)
@@ -118,9 +115,7 @@ struct PasswordService: Sendable {
         // The new password, the reset of the other devices, the events, the hold and the notice commit
         // together (issue 20 §1).
         try await latch.revocation.committing(on: db) { database in
-            try await database.sql.raw(
-                "UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: caller.user)"
-            ).run()
+            try await latch.accounts.setPasswordHash(passwordHash, of: caller.user, on: database)
             let ended = try await latch.securityReset(
                 .otherDevices(keeping: caller.session, deviceID: deviceID, knownDeviceID: knownDeviceID),
                 user: caller.user,

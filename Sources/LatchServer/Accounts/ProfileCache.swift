@@ -24,15 +24,6 @@ final class ProfileCache: Sendable {
 
     init() {}
 
-    /// The user's profile, from the cache when fresh; nil when the user no longer exists.
-    /// `database` is only asked for on a cache miss.
-    func profile(of userID: UUID, now: Double, on database: () -> any Database) async throws -> Profile? {
-        if let profile = rememberedProfile(of: userID, now: now) { return profile }
-        let db = database()
-        guard let user = try await User.find(userID, on: db) else { return nil }
-        return try remember(try await user.profile(on: db), of: userID, now: now)
-    }
-
     /// The user's profile when this instance loaded it within the recheck interval; `nil` otherwise.
     /// No suspension: the `GET /v1/me` fast path.
     func rememberedProfile(of userID: UUID, now: Double) -> Profile? {

@@ -15,7 +15,8 @@ struct ProfileRoutes: LatchRouteCollection {
     /// otherwise `show` loads it.
     func showFromCacheOrLoad(_ req: LatchRequest) async throws -> Response {
         if let me = try? req.signedIn,
-            let profile = req.latch.profiles.rememberedProfile(of: me.userID, now: req.latch.clock.epochSeconds)
+            let profile = req.latch.accounts.profiles.rememberedProfile(
+                of: me.userID, now: req.latch.clock.epochSeconds)
         {
             return Response.json(profile.json)
         }

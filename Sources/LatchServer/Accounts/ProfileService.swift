@@ -12,7 +12,7 @@ struct ProfileService: Sendable {
     /// The profile as this instance's cache holds it (loaded within 5 s), or loaded now.
     func show() async throws -> ProfileCache.Profile {
         guard
-            let profile = try await latch.profiles.profile(
+            let profile = try await latch.accounts.profile(
                 of: caller.user, now: latch.clock.epochSeconds, on: { [db] in db })
         else { throw LatchError.sessionExpired }
         return profile
@@ -20,12 +20,12 @@ struct ProfileService: Sendable {
 
     /// Sets the nickname (validated by the edge; nil clears it) and answers the fresh profile.
     func updateNickname(_ nickname: String?) async throws -> UserInfo {
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        let accounts = latch.accounts
+        guard let user = try await accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         user.nickname = nickname
-        try await user.save(on: db)
-        let profile = try await user.profile(on: db)
+        try await accounts.save(user, on: db)
         let now = latch.clock.epochSeconds
-        try latch.profiles.remember(profile, of: caller.user, now: now)
+        let profile = try await accounts.freshProfile(of: user, now: now, on: db)
         try await latch.events.record(
             .profileUpdated, user: caller.user, session: caller.session, ip: caller.ip, now: now, on: db)
         return profile

@@ -40,7 +40,7 @@ struct RegistrationService: Sendable {
             email: pending.email, emailVerified: true, passwordHash: pending.passwordHash, nickname: pending.nickname,
             createdAt: now.timeIntervalSince1970)
         do {
-            try await user.create(on: db)
+            try await latch.accounts.create(user, on: db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // The address has an account (this registration was the warning-only kind).
             throw LatchError.wrongCode(attemptsRemaining: 0)

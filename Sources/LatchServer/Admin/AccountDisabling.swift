@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// Disabled accounts (issue 12 §2): an operator's switch that refuses every grant with 403
 /// ACCOUNT_DISABLED and ends the account's sessions at once, on every instance.
@@ -23,37 +22,17 @@ enum AccountDisabling {
         -> Bool
     {
         try await latch.revocation.committing(on: database) { database in
-            let changed = try await database.sql.raw(
-                """
-                UPDATE users SET disabled_at = \(bind: latch.clock.epochSeconds)
-                WHERE id = \(bind: userID) AND disabled_at IS NULL RETURNING id
-                """
-            ).all()
+            let changed = try await latch.accounts.disable(userID, now: latch.clock.epochSeconds, on: database)
             // Always, also when it was disabled already: a session that slipped in is ended too.
             try await latch.securityReset(.everything, user: userID, ip: ip, actor: "operator", on: database)
-            return !changed.isEmpty
+            return changed
         }
     }
 
     /// Enables the account again; its ended sessions stay ended (the owner signs in again).
     /// Returns whether it was disabled before.
     @discardableResult
-    static func enable(_ userID: UUID, on database: any Database) async throws -> Bool {
-        try await !database.sql.raw(
-            """
-            UPDATE users SET disabled_at = NULL WHERE id = \(bind: userID) AND disabled_at IS NOT NULL RETURNING id
-            """
-        ).all().isEmpty
-    }
-}
-
-/// Issue 12 §2: the `users.disabled_at` column (NULL: enabled).
-struct AddAccountDisabledAt: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(User.schema).field("disabled_at", .double).update()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(User.schema).deleteField("disabled_at").update()
+    static func enable(_ userID: UUID, latch: LatchServices, on database: any Database) async throws -> Bool {
+        try await latch.accounts.enable(userID, on: database)
     }
 }

@@ -29,7 +29,7 @@ extension AdminService {
     public func enable(_ id: String) async throws {
         try await onUser(id, action: "enable") { user in
             let userID = try user.requireID()
-            if try await AccountDisabling.enable(userID, on: database) {
+            if try await AccountDisabling.enable(userID, latch: latch, on: database) {
                 try await record(.accountEnabled, for: userID)
             }
         }

@@ -17,34 +17,9 @@ extension AdminService {
             guard text.count <= 320 else {
                 throw LatchError(.validationFailed, field: "q", reasons: ["too_long"])
             }
-            let idText: SQLQueryString = "lower(CAST(users.id AS TEXT))"
-            var conditions: [SQLQueryString] = ["users.deleted_at IS NULL"]
-            if !text.isEmpty {
-                let prefix = Self.likePrefix(text)
-                var matches: [SQLQueryString] = ["lower(users.email) LIKE \(bind: prefix) ESCAPE '\\'"]
-                if text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-                    matches.append("\(idText) LIKE \(bind: prefix) ESCAPE '\\'")
-                }
-                let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
-                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
-                    matches.append(
-                        """
-                        users.id IN (SELECT user_id FROM identities WHERE provider = 'phone'
-                          AND subject LIKE \(bind: Self.likePrefix("+" + digits)) ESCAPE '\\')
-                        """)
-                }
-                conditions.append("(\(matches.joined(separator: " OR ")))")
-            }
-            if let after { conditions.append("\(idText) > \(bind: after.uuidString.lowercased())") }
-            let whereClause: SQLQueryString = "WHERE \(conditions.joined(separator: " AND "))"
-            let rows = try await database.sql.raw(
-                """
-                SELECT users.id FROM users \(whereClause) ORDER BY \(idText) LIMIT \(bind: size + 1)
-                """
-            ).all()
-            let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+            let ids = try await latch.accounts.liveIDs(matching: text, after: after, limit: size + 1, on: database)
             let pageIDs = Array(ids.prefix(size))
-            let users = try await User.query(on: database).filter(\.$id ~~ pageIDs).all()
+            let users = try await latch.accounts.users(pageIDs, on: database)
             let phones = try await phoneNumbers(of: pageIDs)
             let byID = Dictionary(uniqueKeysWithValues: users.compactMap { user in user.id.map { ($0, user) } })
             let page = pageIDs.compactMap { id in byID[id].map { $0.adminInfo(phone: phones[id]) } }

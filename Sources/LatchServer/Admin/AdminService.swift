@@ -55,7 +55,7 @@ public struct AdminService: Sendable {
         _ id: String, action: String, _ work: @escaping @Sendable (User) async throws -> T
     ) async throws -> T {
         let userID = UUID(uuidString: id)
-        let user = if let userID { try await User.find(userID, on: database) } else { User?.none }
+        let user = if let userID { try await latch.accounts.user(userID, on: database) } else { User?.none }
         guard let userID, let user, user.deletedAt == nil else {
             // A tombstone's id is kept as the target: somebody acted on that (deleted) account.
             try await audit(

@@ -60,7 +60,7 @@ struct ApprovalService: Sendable {
         -> ApprovalDecided
     {
         let approval = try await pending(id, scanSecret: scanSecret)
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         try AccountDisabling.refuse(user)
         try AccountFreezing.refuse(user)
         guard try await !latch.deviceCredentials.offered(of: caller.user, on: db).isEmpty else {

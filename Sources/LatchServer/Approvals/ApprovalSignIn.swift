@@ -52,7 +52,7 @@ struct ApprovalSignIn: Sendable {
                 throw LatchError.dpopInvalid(dpopKey == nil ? "missing" : "wrong_key", atTokenEndpoint: true)
             }
         }
-        guard let user = try await User.find(userID, on: db) else { throw Self.denied }
+        guard let user = try await latch.accounts.user(userID, on: db) else { throw Self.denied }
         try AccountDisabling.refuse(user)
         try AccountFreezing.refuse(user)
         let phone = try await approval.approverSessionID.asyncMap { try await Session.find($0, on: db) } ?? nil

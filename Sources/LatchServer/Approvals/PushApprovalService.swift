@@ -61,7 +61,7 @@ struct PushApprovalService: Sendable {
             throw LatchError.notFound
         }
         let (latch, caller, store) = (self.latch, self.caller, self.store)
-        let email = try await User.find(caller.user, on: db)?.email
+        let email = try await latch.accounts.user(caller.user, on: db)?.email
         try await db.tracedTransaction { database in
             guard try await store.decide(approval.id, .denied, now: now, on: database) else {
                 throw LatchError.notFound

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Frozen accounts (issue 19 §3, "this wasn't me"): one tap from a security mail's freeze link, the
 /// signed-in owner, or an operator runs the security reset and marks the account frozen; every grant
@@ -46,24 +45,19 @@ enum AccountFreezing {
     ) async throws -> Bool {
         let now = latch.clock.epochSeconds
         return try await latch.revocation.committing(on: database) { database in
-            let changed = try await database.sql.raw(
-                """
-                UPDATE users SET frozen_at = \(bind: now), frozen_by = \(bind: actor.rawValue)
-                WHERE id = \(bind: userID) AND frozen_at IS NULL AND deleted_at IS NULL RETURNING id
-                """
-            ).all()
-            let frozenBefore = changed.isEmpty ? try await isFrozen(userID, on: database) : false
-            guard !changed.isEmpty || frozenBefore else { return false }
+            let changed = try await latch.accounts.freeze(userID, by: actor.rawValue, now: now, on: database)
+            let frozenBefore = changed ? false : (try await latch.accounts.frozenAt(userID, on: database) ?? nil) != nil
+            guard changed || frozenBefore else { return false }
             try await latch.securityReset(
                 .everything, user: userID, session: session, ip: ip, actor: actor.rawValue, on: database)
-            if !changed.isEmpty {
+            if changed {
                 try await latch.securityChanges.apply(
                     SecurityChange(.frozen),
                     by: SecurityChangeActor(
                         user: userID, session: session, ip: ip, language: .en, actor: actor.rawValue),
                     on: database)
             }
-            return !changed.isEmpty
+            return changed
         }
     }
 
@@ -76,61 +70,15 @@ enum AccountFreezing {
         _ userID: UUID, by actor: Actor, ip: String?, latch: LatchServices, on database: any Database
     ) async throws -> Bool {
         let now = latch.clock.epochSeconds
-        guard
-            let frozenAt = try await database.sql.raw("SELECT frozen_at FROM users WHERE id = \(bind: userID)").first()?
-                .decode(column: "frozen_at", as: Double?.self)
+        guard let frozenAt = try await latch.accounts.frozenAt(userID, on: database) ?? nil,
+            try await latch.accounts.unfreeze(userID, on: database)
         else { return false }
-        let changed = try await database.sql.raw(
-            """
-            UPDATE users SET frozen_at = NULL, frozen_by = NULL
-            WHERE id = \(bind: userID) AND frozen_at IS NOT NULL RETURNING id
-            """
-        ).all()
-        guard !changed.isEmpty else { return false }
-        try await database.sql.raw(
-            """
-            UPDATE freeze_tokens SET expires_at = \(bind: now)
-            WHERE user_id = \(bind: userID) AND created_at <= \(bind: frozenAt) AND used_at IS NULL AND expires_at > \(bind: now)
-            """
-        ).run()
+        try await FreezeTokens.expire(mintedBy: frozenAt, of: userID, now: now, on: database)
         try await latch.securityChanges.apply(
             SecurityChange(.unfrozen),
             by: SecurityChangeActor(user: userID, ip: ip, language: .en, actor: actor.rawValue),
             on: database)
         return true
-    }
-
-    /// Whether the account is frozen now (one read of the database, not of a loaded model).
-    static func isFrozen(_ userID: UUID, on database: any Database) async throws -> Bool {
-        let row = try await database.sql.raw("SELECT frozen_at FROM users WHERE id = \(bind: userID)").first()
-        return try row?.decode(column: "frozen_at", as: Double?.self) != nil
-    }
-
-    /// Whether the refresh token (hashed: `tokenHash`) belongs to a session of a frozen account: a
-    /// refresh that found its session ended then answers ACCOUNT_FROZEN rather than AUTH_004, so the app
-    /// can tell the owner how to recover. Read only on that rare path, never on a rotation.
-    static func ownsFrozenAccount(refreshTokenHash tokenHash: String, on database: any Database) async throws -> Bool {
-        let row = try await database.sql.raw(
-            """
-            SELECT u.frozen_at FROM refresh_tokens r
-            JOIN sessions s ON s.id = r.session_id
-            JOIN users u ON u.id = s.user_id
-            WHERE r.token_hash = \(bind: tokenHash)
-            """
-        ).first()
-        return try row?.decode(column: "frozen_at", as: Double?.self) != nil
-    }
-
-    /// The refusal a sign-in gets after its session was created (disabled before frozen), if any.
-    static func signInRefusal(of userID: UUID, on database: any Database) async throws -> LatchError? {
-        guard
-            let row = try await database.sql.raw(
-                "SELECT disabled_at, frozen_at FROM users WHERE id = \(bind: userID)"
-            ).first()
-        else { return nil }
-        if try row.decode(column: "disabled_at", as: Double?.self) != nil { return .accountDisabled }
-        if try row.decode(column: "frozen_at", as: Double?.self) != nil { return .accountFrozen }
-        return nil
     }
 }
 

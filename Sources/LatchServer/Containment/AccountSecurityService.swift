@@ -16,7 +16,7 @@ struct AccountSecurityService: Sendable {
     /// `GET /v1/me/security`: the running hold, and the anti-phishing code — itself only to a session
     /// that signed in within 10 minutes, masked otherwise (issue 28 §2: an old stolen token must not read it).
     func status() async throws -> AccountSecurityStatus {
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         let holds = latch.holds
         let running = try await holds.running(of: caller.user, now: latch.clock.epochSeconds, on: db)
         let recent = try await stepUp.signedInRecently()
@@ -33,13 +33,9 @@ struct AccountSecurityService: Sendable {
         try await stepUp.requireRecentSignIn(orProof: proof, action: AntiPhishingCode.action)
         let (latch, caller) = (self.latch, self.caller)
         try await db.tracedTransaction { database in
-            guard
-                try await database.sql.raw(
-                    """
-                    UPDATE users SET anti_phishing_code = \(bind: code) WHERE id = \(bind: caller.user) RETURNING id
-                    """
-                ).first() != nil
-            else { throw LatchError.sessionExpired }
+            guard try await latch.accounts.setAntiPhishingCode(code, of: caller.user, on: database) else {
+                throw LatchError.sessionExpired
+            }
             try await latch.securityChanges.apply(
                 SecurityChange(code == nil ? .antiPhishingCodeRemoved : .antiPhishingCodeSet), by: caller.changeActor,
                 on: database)

@@ -1,7 +1,5 @@
-import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// The anti-phishing code (issue 19 §4): 4–20 visible characters the user chooses, shown in a fixed,
 /// labelled place of every mail latchd sends to the user's address (`MailTemplates.Mail`), so a mail
@@ -11,15 +9,6 @@ enum AntiPhishingCode {
     static let lengths = 4...20
     /// The step-up action that sets or removes the code without a recent sign-in.
     static let action = VerificationAction.setAntiPhishingCode
-
-    /// The code of the account whose address is `address`, if it chose one.
-    static func of(address: String, on database: any Database) async throws -> String? {
-        try await database.sql.raw(
-            """
-            SELECT anti_phishing_code FROM users WHERE email = \(bind: address) AND deleted_at IS NULL
-            """
-        ).first()?.decode(column: "anti_phishing_code", as: String?.self)
-    }
 
     /// The visible characters a code is made of: no white space, control characters or invisible
     /// formatting characters (zero-width, direction marks and overrides, BOM, soft hyphen, private use).

@@ -30,6 +30,17 @@ enum FreezeTokens {
         )?.decode(column: "user_id", as: UUID.self)
     }
 
+    /// Expires `user`'s unused links minted up to `frozenAt` (issue 28 §2: on recovery, a link from a
+    /// mail the thief may have read cannot freeze the account again; links minted since keep working).
+    static func expire(mintedBy frozenAt: Double, of user: UUID, now: Double, on database: any Database) async throws {
+        try await database.sql.raw(
+            """
+            UPDATE freeze_tokens SET expires_at = \(bind: now)
+            WHERE user_id = \(bind: user) AND created_at <= \(bind: frozenAt) AND used_at IS NULL AND expires_at > \(bind: now)
+            """
+        ).run()
+    }
+
     /// The link a mail carries.
     static func link(issuer: String, token: String) -> String {
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer

@@ -70,16 +70,14 @@ struct SecurityChanges: Sendable {
             facts: change.outboundFacts, on: database)
         guard recipe.hold != nil || recipe.notice != nil else { return nil }
         // The account's row, read once for the hold's exemption and the notice's address.
-        let account = try await database.sql.raw(
-            "SELECT created_at, registering_session_id, email FROM users WHERE id = \(bind: actor.user)"
-        ).first()
+        let account = try await services.accounts.setup(of: actor.user, on: database)
         var holdUntil: Double?
         if let reason = recipe.hold, try !isSettingUp(recipe, by: actor, account: account, now: now) {
             holdUntil = try await services.holds.start(
                 reason, user: actor.user, session: actor.session, ip: actor.ip, now: now, on: database)
         }
         if let notice = recipe.notice {
-            let email = try account?.decode(column: "email", as: String?.self)
+            let email = account?.email
             try await mail(notice, of: change, by: actor, email: email, on: database)
         }
         return holdUntil
@@ -118,13 +116,13 @@ struct SecurityChanges: Sendable {
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
     /// `account` (its `users` row), while the account is younger than the hold.
     private func isSettingUp(
-        _ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, account: (any SQLRow)?, now: Double
+        _ recipe: SecurityChange.Recipe, by actor: SecurityChangeActor, account: AccountStore.Setup?, now: Double
     ) throws -> Bool {
         guard recipe.category == .addition, let session = actor.session, let account else { return false }
         let holds = services.holds
-        guard holds.hours > 0, now - (try account.decode(column: "created_at", as: Double.self)) < holds.length
+        guard holds.hours > 0, now - account.createdAt < holds.length
         else { return false }
-        return try account.decode(column: "registering_session_id", as: UUID?.self) == session
+        return account.registeringSession == session
     }
 
     /// Mails (or texts) `notice` of `change` to the account's address `email` and the change's other one.

@@ -24,6 +24,7 @@ struct SecurityHolds: Sendable {
     /// `LATCH_HOLD_ACTIONS` and the policy's actions that name an amount (`LatchConfig.heldActions`).
     let actions: [String]
     let events: SecurityEventLog
+    let accounts: AccountStore
 
     /// The hold's length in seconds.
     var length: Double { Double(hours) * 3600 }
@@ -120,7 +121,7 @@ struct SecurityHolds: Sendable {
         guard let lifted else { return false }
         if actor == AccountFreezing.Actor.operator.rawValue {
             // What `FactorSeasoning` reads: factors added before an operator's lift may answer held actions.
-            try await database.sql.raw("UPDATE users SET hold_lifted_at = \(bind: now) WHERE id = \(bind: user)").run()
+            try await accounts.recordHoldLifted(of: user, now: now, on: database)
         }
         try await events.record(
             .securityHoldEnded, user: user, ip: ip, now: now, actor: actor,
@@ -147,6 +148,6 @@ struct SecurityHolds: Sendable {
 extension LatchServices {
     /// The security holds of `config` (issue 19 §2).
     var holds: SecurityHolds {
-        SecurityHolds(hours: config.securityHoldHours, actions: config.heldActions, events: events)
+        SecurityHolds(hours: config.securityHoldHours, actions: config.heldActions, events: events, accounts: accounts)
     }
 }

@@ -16,11 +16,12 @@ extension SecurityReset {
     /// unusual sign-ins" back on; records `totp_disabled` / `identity_unlinked` (detail
     /// `ended_by_password_reset`) for each.
     static func endPlanted(
-        of user: UUID, since: Double, ip: String?, now: Double, events: SecurityEventLog, on database: any Database
+        of user: UUID, since: Double, ip: String?, now: Double, events: SecurityEventLog, accounts: AccountStore,
+        on database: any Database
     ) async throws {
         let sql = database.sql
         let detail = "ended_by_password_reset"
-        let planted = try await plantedCondition(of: user, since: since, on: database)
+        let planted = try await plantedCondition(of: user, since: since, accounts: accounts, on: database)
         let totp = try await sql.raw(
             """
             DELETE FROM totp_credentials WHERE user_id = \(bind: user) AND active = \(bind: true) \(planted)
@@ -41,27 +42,25 @@ extension SecurityReset {
             try await events.record(
                 .identityUnlinked, user: user, ip: ip, now: now, detail: "\(detail):\(provider)", on: database)
         }
-        try await sql.raw(
-            "UPDATE users SET verify_unusual_sign_ins = \(bind: true) WHERE id = \(bind: user)"
-        ).run()
+        try await accounts.requireUnusualSignInCheck(of: user, on: database)
     }
 
     /// Whether the active TOTP of `user` is one the reset would end (`endPlanted`): a frozen account's
     /// recovery does not ask for it.
-    static func hasPlantedTOTP(of user: UUID, since: Double, on database: any Database) async throws -> Bool {
-        let planted = try await plantedCondition(of: user, since: since, on: database)
+    static func hasPlantedTOTP(of user: UUID, since: Double, accounts: AccountStore, on database: any Database)
+        async throws -> Bool
+    {
+        let planted = try await plantedCondition(of: user, since: since, accounts: accounts, on: database)
         return try await database.sql.raw(
             "SELECT user_id FROM totp_credentials WHERE user_id = \(bind: user) AND active = \(bind: true) \(planted)"
         ).first() != nil
     }
 
     /// `AND …`: added since `since` by a session, not the one that registered the account.
-    private static func plantedCondition(of user: UUID, since: Double, on database: any Database) async throws
-        -> SQLQueryString
-    {
-        let registering = try await database.sql.raw(
-            "SELECT registering_session_id FROM users WHERE id = \(bind: user)"
-        ).first()?.decode(column: "registering_session_id", as: UUID?.self)
+    private static func plantedCondition(
+        of user: UUID, since: Double, accounts: AccountStore, on database: any Database
+    ) async throws -> SQLQueryString {
+        let registering = try await accounts.registeringSession(of: user, on: database)
         // No registering session recorded (an account older than issue 28): every session's additions count.
         let owner = registering ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return "AND created_at >= \(bind: since) AND session_id IS NOT NULL AND session_id <> \(bind: owner)"

@@ -39,38 +39,29 @@ struct EmailLink: Sendable {
         let email = try Validate.email(rawEmail.required("email"))
         try Validate.sixDigitCode(code)
         try await requireNoEmail()
-        let me = try await User.find(userID, on: db)
+        let me = try await latch.accounts.user(userID, on: db)
         let matched = try await secretGuard.checkEmailCode(
             code, purpose: .linkEmail, email: Self.key(userID, email.value), owner: me, tell: .address(email.value))
         // One conditional update: only an account that still has no email gets this one, also when
         // two links of one account race (the unique email index settles races between accounts).
-        let (userID, session, now) = (self.userID, self.session, latch.clock.epochSeconds)
+        let (userID, session, now, accounts) = (self.userID, self.session, latch.clock.epochSeconds, latch.accounts)
         try await db.tracedTransaction { database in
-            let linked: [any SQLRow]
+            let linked: Bool
             do {
-                linked = try await database.sql.raw(
-                    """
-                    UPDATE users SET email = \(bind: email.value), email_verified = \(bind: true),
-                      password_hash = \(bind: matched.passwordHash), email_added_at = \(bind: now),
-                      email_session_id = \(bind: session)
-                    WHERE id = \(bind: userID) AND email IS NULL AND deleted_at IS NULL
-                    RETURNING id
-                    """
-                ).all()
+                linked = try await accounts.linkEmail(
+                    email.value, passwordHash: matched.passwordHash, to: userID, session: session, now: now,
+                    on: database)
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 throw LatchError(.conflict, field: "email", reasons: ["identity_in_use"])
             }
-            guard !linked.isEmpty else { throw Self.alreadyLinked }
-            let previous = try await database.sql.raw(
-                "SELECT previous_email FROM users WHERE id = \(bind: userID)"
-            ).first()?.decode(column: "previous_email", as: String?.self)
-            try await database.sql.raw("UPDATE users SET previous_email = NULL WHERE id = \(bind: userID)").run()
+            guard linked else { throw Self.alreadyLinked }
+            let previous = try await accounts.takePreviousEmail(of: userID, on: database)
             try await andThen(database, previous)
         }
     }
 
     private func requireNoEmail() async throws {
-        guard let user = try await User.find(userID, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(userID, on: db) else { throw LatchError.sessionExpired }
         guard user.email == nil else { throw Self.alreadyLinked }
     }
 

@@ -16,7 +16,7 @@ struct EmailRemoval: Sendable {
 
     /// The account's address, if it has one.
     func currentAddress() async throws -> String? {
-        try await User.find(userID, on: db)?.email
+        try await latch.accounts.user(userID, on: db)?.email
     }
 
     /// Mails a removal code to `address` (at most 10 a day, like every code).
@@ -38,7 +38,7 @@ struct EmailRemoval: Sendable {
     /// Checks the mailed code (one guess against the address's budget of wrong codes).
     func checkCode(_ code: String, address: String) async throws {
         try Validate.sixDigitCode(code)
-        let owner = try await User.find(userID, on: db)
+        let owner = try await latch.accounts.user(userID, on: db)
         _ = try await secretGuard.checkEmailCode(
             code, purpose: .removeEmail, email: Self.key(userID, address), owner: owner, tell: .address(address))
     }

@@ -101,7 +101,8 @@ struct IdentityProver: Sendable {
         guard try await store.hasLiveCode(phone: phone.value, now: latch.clock.epochSeconds, on: db) else {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
-        let owner = try await Identity.owner(of: .phone, subject: phone.value, on: db)
+        let owner = try await Identity.owner(
+            of: .phone, subject: phone.value, accounts: latch.accounts, on: db)
         let result = try await SecretGuard(
             latch: latch, metrics: metrics, db: db, clientIP: clientIP, language: language
         ).guardedCheck(

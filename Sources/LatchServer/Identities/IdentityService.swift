@@ -137,10 +137,8 @@ struct IdentityService: Sendable {
 
     /// The fresh profile, also refreshing this instance's `/v1/me` cache.
     private func profile() async throws -> UserInfo {
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
-        let info = try await user.profile(on: db)
-        try latch.profiles.remember(info, of: caller.user, now: latch.clock.epochSeconds)
-        return info
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
+        return try await latch.accounts.freshProfile(of: user, now: latch.clock.epochSeconds, on: db)
     }
 
     private var stepUp: StepUp { StepUp(latch: latch, caller: caller, db: db) }

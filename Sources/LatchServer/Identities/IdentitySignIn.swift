@@ -63,11 +63,13 @@ struct IdentitySignIn {
     /// The account of `proven`: the one holding the identity, or (Apple, both emails verified) the one
     /// with that email, which gets the identity linked; else a new account. `created` says which.
     private func account(for proven: ProvenIdentity, now: Double) async throws -> (User, created: Bool) {
-        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+        if let owner = try await Identity.owner(
+            of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+        {
             return (owner, false)
         }
         if proven.provider == .apple, proven.emailVerified, let email = proven.email,
-            let existing = try await User.query(on: db).filter(\.$email == email).first(), existing.emailVerified,
+            let existing = try await latch.accounts.user(email: email, on: db), existing.emailVerified,
             try await Identity.query(on: db).filter(\.$userID == existing.requireID())
                 .filter(\.$provider == SignInProvider.apple.rawValue).first() == nil
         {
@@ -80,7 +82,9 @@ struct IdentitySignIn {
                 return (existing, false)
             } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
                 // Linked by a concurrent sign-in: use whatever holds the identity now.
-                if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+                if let owner = try await Identity.owner(
+                    of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+                {
                     return (owner, false)
                 }
                 throw error
@@ -89,14 +93,16 @@ struct IdentitySignIn {
         // A verified Apple email becomes the new account's email when no account has it.
         var email: String? = nil
         if proven.emailVerified, let candidate = proven.email,
-            try await User.query(on: db).filter(\.$email == candidate).first() == nil
+            try await latch.accounts.user(email: candidate, on: db) == nil
         {
             email = candidate
         }
         do {
             return (try await createAccount(for: proven, email: email, now: now), true)
         } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
-            if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: db) {
+            if let owner = try await Identity.owner(
+                of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+            {
                 return (owner, false)
             }
             guard email != nil else { throw error }
@@ -109,7 +115,7 @@ struct IdentitySignIn {
         try await db.tracedTransaction { database in
             let user = User(
                 email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
-            try await user.create(on: database)
+            try await latch.accounts.create(user, on: database)
             try await Identity(
                 userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email,
                 createdAt: now

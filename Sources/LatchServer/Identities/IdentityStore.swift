@@ -6,13 +6,18 @@ import SQLKit
 /// The account's linked sign-in identities (Apple, WeChat, phone; C1) and its email as a way to sign
 /// in: linking one, and unlinking one unless it is the account's last way to sign in.
 struct IdentityStore: Sendable {
+    /// The owner of `users`: an unlinked address leaves the account's row there.
+    let accounts: AccountStore
+
     /// Links the identity `proven` to `user`; 409 CONFLICT (`field` `provider`) when it belongs to an
     /// account already (`already_linked`, `identity_in_use`) or the account has one of that provider
     /// (`provider_already_linked`, also when a concurrent link won).
     func link(_ proven: ProvenIdentity, to user: UUID, by session: UUID? = nil, now: Double, on database: any Database)
         async throws
     {
-        if let owner = try await Identity.owner(of: proven.provider, subject: proven.subject, on: database) {
+        if let owner = try await Identity.owner(
+            of: proven.provider, subject: proven.subject, accounts: accounts, on: database)
+        {
             let reason = owner.id == user ? "already_linked" : "identity_in_use"
             throw LatchError(.conflict, field: "provider", reasons: [reason])
         }
@@ -46,19 +51,13 @@ struct IdentityStore: Sendable {
             // Unlinks and passkey removals of one account queue, so two at once cannot remove the last
             // two ways together.
             try await database.lockUserRow(userID)
-            guard let user = try await User.find(userID, on: database) else { return .notFound }
+            guard let user = try await accounts.user(userID, on: database) else { return .notFound }
             switch provider {
             case .email:
                 guard user.email != nil else { return .notFound }
                 guard try await user.waysToSignIn(on: database) > 1 else { return .last }
                 // The address is remembered (`previous_email`) so it hears of the next one added (issue 28 §2).
-                try await database.sql.raw(
-                    """
-                    UPDATE users SET previous_email = email, email = NULL, email_verified = \(bind: false),
-                      password_hash = NULL
-                    WHERE id = \(bind: userID)
-                    """
-                ).run()
+                try await accounts.unlinkEmail(of: userID, on: database)
                 return .removed(appleRefreshToken: nil, appleClientID: nil)
             case .apple, .wechat, .phone:
                 guard

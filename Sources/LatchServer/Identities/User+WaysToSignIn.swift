@@ -12,7 +12,7 @@ extension User {
     }
 
     /// `waysToSignIn(on:)` of account `user`; 0 when there is no such account.
-    static func waysToSignIn(of user: UUID, on database: any Database) async throws -> Int {
-        try await User.find(user, on: database)?.waysToSignIn(on: database) ?? 0
+    static func waysToSignIn(of user: UUID, accounts: AccountStore, on database: any Database) async throws -> Int {
+        try await accounts.user(user, on: database)?.waysToSignIn(on: database) ?? 0
     }
 }

@@ -149,7 +149,7 @@ struct SecretGuard {
             {
                 // Issue 45 §2: the first right password replaces the imported hash with latchd's own.
                 let own = try await latch.passwords.hash(password)
-                try await UserImportStore.replaceImportedPassword(of: userID, imported: imported, with: own, on: db)
+                try await latch.accounts.replacePasswordHash(of: userID, expected: imported, with: own, on: db)
                 user.passwordHash = own
             }
             return user

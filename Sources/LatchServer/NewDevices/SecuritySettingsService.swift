@@ -40,7 +40,7 @@ struct SecuritySettingsService: Sendable {
         if turnsCheckOff { changes.append(.unusualSignInCheckTurnedOff) }
         if turnsNoticeOff { changes.append(.newDeviceNoticeTurnedOff) }
         try await db.tracedTransaction { [changes] database in
-            try await user.save(on: database)
+            try await latch.accounts.save(user, on: database)
             for change in changes {
                 try await latch.securityChanges.apply(SecurityChange(change), by: caller.changeActor, on: database)
             }
@@ -60,7 +60,7 @@ struct SecuritySettingsService: Sendable {
     }
 
     private func user() async throws -> User {
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         return user
     }
 }

@@ -26,7 +26,7 @@ struct PasskeyService: Sendable {
 
     /// The creation options of a new passkey, after the step-up (`proof`, or a recent sign-in).
     func registrationOptions(proof: String?) async throws -> PasskeyRegistrationOptions {
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         let existing = try await latch.passkeys.all(of: caller.user, on: db)
         guard existing.count < Passkey.limit else { throw LatchError(.limitReached) }
         // The proof is used only once everything else is known to be fine.
@@ -123,7 +123,9 @@ struct PasskeyService: Sendable {
         let passkey = try await find(id)
         let passkeyID = try passkey.requireID()
         // Checked before the proof is used, and again under the lock below.
-        guard try await User.waysToSignIn(of: caller.user, on: db) > 1 else { throw lastWayIn }
+        guard try await User.waysToSignIn(of: caller.user, accounts: latch.accounts, on: db) > 1 else {
+            throw lastWayIn
+        }
         try await stepUp.requireRecentSignIn(
             orProof: proof, action: Self.removeAction, parameters: ["passkey_id": passkeyID.uuidString.lowercased()])
         let name = passkey.name

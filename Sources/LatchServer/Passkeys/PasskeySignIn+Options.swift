@@ -13,8 +13,7 @@ extension PasskeySignIn {
         let now = latch.clock.epochSeconds
         var named: UUID?
         if let email {
-            named = try await User.query(on: db).filter(\.$email == email.value).filter(\.$deletedAt == nil)
-                .first()?.requireID()
+            named = try await latch.accounts.liveUser(email: email.value, on: db)?.requireID()
         }
         let store = PasskeyChallengeStore()
         try await store.deleteExpired(now: now, on: db)

@@ -34,7 +34,7 @@ struct PasskeySignIn {
             // Options that named an account accept only its passkeys (§7.2 step 5): anyone else's
             // answers exactly like an unknown credential.
             challenge.namesUser != true || passkey.userID == challenge.userID,
-            let user = try await User.find(passkey.userID, on: db)
+            let user = try await latch.accounts.user(passkey.userID, on: db)
         else { throw Self.refused("unknown_credential") }
         let userID = try user.requireID()
         let assertion: PasskeyVerifier.Assertion

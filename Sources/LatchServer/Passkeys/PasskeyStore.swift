@@ -8,6 +8,8 @@ import SQLKit
 struct PasskeyStore: Sendable {
     /// Inserts differ between the databases (see `insert`).
     let kind: DatabaseKind
+    /// The accounts, for the last-way-in check.
+    let accounts: AccountStore
 
     /// The user's passkeys, oldest first.
     func all(of user: UUID, on database: any Database) async throws -> [Passkey] {
@@ -69,7 +71,9 @@ struct PasskeyStore: Sendable {
         let id = try passkey.requireID()
         return try await database.tracedTransaction { database in
             try await database.lockUserRow(passkey.userID)
-            guard try await User.waysToSignIn(of: passkey.userID, on: database) > 1 else { return false }
+            guard try await User.waysToSignIn(of: passkey.userID, accounts: accounts, on: database) > 1 else {
+                return false
+            }
             try await database.sql.raw("DELETE FROM passkeys WHERE id = \(bind: id)").run()
             return true
         }
@@ -78,5 +82,5 @@ struct PasskeyStore: Sendable {
 
 extension LatchServices {
     /// The passkeys of this instance's database.
-    var passkeys: PasskeyStore { PasskeyStore(kind: databaseKind) }
+    var passkeys: PasskeyStore { PasskeyStore(kind: databaseKind, accounts: accounts) }
 }

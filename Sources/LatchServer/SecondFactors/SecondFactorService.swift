@@ -18,7 +18,7 @@ struct SecondFactorService: Sendable {
     func enrollTOTP(proof: String?) async throws -> TOTPEnrollment {
         if try await latch.totp.isActive(user: caller.user, on: db) { throw LatchError(.conflict) }
         try await stepUp.requireRecentSignIn(orProof: proof, action: .enableTOTP)
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         let now = latch.clock.epochSeconds
         do {
             let enrollment = try await latch.totp.enroll(
@@ -42,7 +42,7 @@ struct SecondFactorService: Sendable {
         guard try await latch.totp.pendingEnrolment(user: caller.user, now: now, on: db) != nil else {
             throw LatchError.notFound
         }
-        let user = try await User.find(caller.user, on: db)
+        let user = try await latch.accounts.user(caller.user, on: db)
         var codes: [String] = []
         let result: GuardedCheck
         do {
@@ -96,7 +96,7 @@ struct SecondFactorService: Sendable {
         let (latch, caller) = (self.latch, self.caller)
         let violations = FundPasswordPolicy.violations(of: request.fundPassword)
         guard violations.isEmpty else { throw LatchError.invalid("fund_password", violations.map(\.rawValue)) }
-        guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
         if let loginHash = user.passwordHash, try await latch.passwords.verify(request.fundPassword, against: loginHash)
         {
             throw LatchError.invalid("fund_password", [FundPasswordPolicy.Violation.sameAsLoginPassword.rawValue])

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 extension LatchServices {
     /// The tail every sign-in shares (each grant of `POST /v1/token`, registration, a first identity
@@ -18,9 +17,7 @@ extension LatchServices {
             user: user, device: device, ip: ip, boundTo: key, now: now, on: database)
         if event == .registered, let userID = user.id, let sessionID = session.id {
             // The session that registered the account (issue 28 §2: its setup on a young account is not held).
-            try await database.sql.raw(
-                "UPDATE users SET registering_session_id = \(bind: sessionID) WHERE id = \(bind: userID)"
-            ).run()
+            try await accounts.setRegisteringSession(sessionID, of: userID, on: database)
         }
         // The event says whether the session is bound to a DPoP key (issue 31 §1).
         try await events.record(

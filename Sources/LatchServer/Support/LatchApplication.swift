@@ -15,7 +15,7 @@ import Synchronization
 ///
 ///     let latch = try await LatchApplication.make(config, logger: logger)
 ///     defer { Task { await latch.shutdown() } }
-///     let users = try await User.query(on: latch.db).count()
+///     let sessions = try await Session.query(on: latch.db).count()
 ///
 /// As a swift-service-lifecycle `Service`, `run()` runs the background services (delivery, notice digests,
 /// key reload, revocation listener, Apple revocation retries) until the graceful shutdown of its group, then
@@ -133,6 +133,7 @@ public final class LatchApplication: Service, Sendable {
             logger: logger, addService: { add($0, $1) })
         let passwords = try PasswordHasher(
             cost: config.bcryptCost, pool: hashingPool, queueLimit: config.bcryptQueueLimit)
+        let accounts = AccountStore(profiles: ProfileCache())
         let latch = LatchServices(
             config: config, clock: clock, secrets: secrets,
             passwords: passwords,
@@ -142,10 +143,10 @@ public final class LatchApplication: Service, Sendable {
             budgets: GuessBudgetStore(),
             emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
             rotation: RefreshTokenRotation(
-                secrets: secrets, accessTokens: accessTokens, databaseKind: config.database.kind,
+                secrets: secrets, accessTokens: accessTokens, accounts: accounts, databaseKind: config.database.kind,
                 maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
             sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
-            profiles: ProfileCache(),
+            accounts: accounts,
             events: SecurityEventLog(), totp: TOTPService(secrets: secrets, passwords: passwords),
             challenges: ChallengeStore(),
             verificationTokens: VerificationTokens(), delivery: deliveries.messages,

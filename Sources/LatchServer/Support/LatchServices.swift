@@ -21,13 +21,14 @@ public final class LatchServices: Sendable {
     let rotation: RefreshTokenRotation
     let sessionStatus: SessionStatusCache
     let revocation: SessionRevocation
-    let profiles: ProfileCache
+    /// The owner of the `users` table and of the `/v1/me` profiles cached from it (issue 44 §1).
+    let accounts: AccountStore
     let events: SecurityEventLog
     let totp: TOTPService
     let challenges: ChallengeStore
     let loginChallenges = LoginChallengeStore()
     let verifications = VerificationStore()
-    let identities = IdentityStore()
+    let identities: IdentityStore
     let verificationTokens: VerificationTokens
     /// DPoP (RFC 9449, issue 31): the grants' binding and the resource requests' proofs.
     let dpop: DPoPGuard
@@ -53,7 +54,7 @@ public final class LatchServices: Sendable {
         passwordPolicy: PasswordPolicy, throttle: LoginThrottleStore, methodThrottle: LoginThrottleStore,
         budgets: GuessBudgetStore, emailCodes: EmailCodeStore, accessTokens: AccessTokens,
         rotation: RefreshTokenRotation, sessionStatus: SessionStatusCache, revocation: SessionRevocation,
-        profiles: ProfileCache, events: SecurityEventLog, totp: TOTPService, challenges: ChallengeStore,
+        accounts: AccountStore, events: SecurityEventLog, totp: TOTPService, challenges: ChallengeStore,
         verificationTokens: VerificationTokens, delivery: any MessageDelivery, rateLimiter: RateLimiter,
         eventStreams: EventStreamServices, outbox: DevelopmentOutbox?, database: @escaping @Sendable () -> any Database,
         pushes: APNsPushQueue? = nil
@@ -71,7 +72,8 @@ public final class LatchServices: Sendable {
         self.rotation = rotation
         self.sessionStatus = sessionStatus
         self.revocation = revocation
-        self.profiles = profiles
+        self.accounts = accounts
+        self.identities = IdentityStore(accounts: accounts)
         self.events = events
         self.totp = totp
         self.challenges = challenges
@@ -98,7 +100,7 @@ public final class LatchServices: Sendable {
         on database: (any Database)? = nil
     ) async throws {
         var mail = mail
-        mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database ?? self.database())
+        mail.antiPhishingCode = try await accounts.antiPhishingCode(ofAddress: address, on: database ?? self.database())
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html, lane: lane)
@@ -120,7 +122,7 @@ public final class LatchServices: Sendable {
     {
         var mail = mail
         let database = self.database()
-        mail.antiPhishingCode = try await AntiPhishingCode.of(address: address, on: database)
+        mail.antiPhishingCode = try await accounts.antiPhishingCode(ofAddress: address, on: database)
         let message = OutgoingMessage(
             to: address, channel: OutgoingMessage.emailChannel, subject: mail.subject, body: mail.body, code: code,
             createdAt: clock.now, html: mail.html)

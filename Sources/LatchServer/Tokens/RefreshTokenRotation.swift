@@ -25,6 +25,8 @@ struct RefreshTokenRotation: Sendable {
 
     let secrets: SecretBox
     let accessTokens: AccessTokens
+    /// The owner of `users`: a sign-in reads the account's state after its session exists.
+    let accounts: AccountStore
     /// SQLite and PostgreSQL rotate in different statements.
     let databaseKind: DatabaseKind
     /// The absolute lifetime of a session, in seconds from its `created_at`.
@@ -79,7 +81,7 @@ struct RefreshTokenRotation: Sendable {
         // Read after the session exists: a disable or freeze that committed before this read is seen here,
         // and one that commits after it revokes this session with the user's others (AccountDisabling,
         // AccountFreezing).
-        if let refusal = try await AccountFreezing.signInRefusal(of: session.userID, on: database) {
+        if let refusal = try await accounts.signInRefusal(of: session.userID, on: database) {
             try await database.sql.raw(
                 "UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: session.requireID())"
             ).run()
@@ -97,7 +99,7 @@ struct RefreshTokenRotation: Sendable {
         async throws -> Outcome
     {
         let seconds = now.timeIntervalSince1970
-        guard let found = try await Presented.find(SecretBox.hash(token), on: database) else { return .invalid }
+        guard let found = try await Presented.find(SecretBox.hash(token), kind: databaseKind, on: database) else { return .invalid }
         var session = found.session
         guard isLive(session, at: seconds) else { return .invalid }
         if let bound = session.dpopJKT {
@@ -167,12 +169,17 @@ struct RefreshTokenRotation: Sendable {
         let session: Session
         let user: User
 
-        static func find(_ hash: String, on database: any Database) async throws -> Presented? {
-            if let rows = try await database.executeSQLite(SQLiteRefreshStatements.find, [.text(hash)]) {
-                return try rows.first.map(Presented.init(sqlite:))
+        /// The dialect is the configuration's (`databaseKind`, chosen where the database is opened), not
+        /// found out by trying casts on every refresh.
+        static func find(_ hash: String, kind: DatabaseKind, on database: any Database) async throws -> Presented? {
+            switch kind {
+            case .sqlite:
+                let rows = try await database.executeSQLite(SQLiteRefreshStatements.find, [.text(hash)])
+                return try rows?.first.map(Presented.init(sqlite:))
+            case .postgresql:
+                let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
+                return rows?.first.map(Presented.init)
             }
-            let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
-            return rows?.first.map(Presented.init)
         }
 
         /// The same columns read from SQLite, in the same order.
@@ -214,18 +221,20 @@ struct RefreshTokenRotation: Sendable {
     ) async throws -> Bool {
         let hash = SecretBox.hash(nextToken)
         let next = counter + 1
-        if let rows = try await database.executeSQLite(
-            SQLiteRefreshStatements.rotate,
-            SQLiteRefreshStatements.rotateBinds(
-                nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
-        {
-            return !rows.isEmpty
+        switch databaseKind {
+        case .sqlite:
+            let rows = try await database.executeSQLite(
+                SQLiteRefreshStatements.rotate,
+                SQLiteRefreshStatements.rotateBinds(
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+            return !(rows ?? []).isEmpty
+        case .postgresql:
+            // One prepared statement, so one round trip and one commit (an fsync).
+            let rows = try await database.executePrepared(
+                PostgresRefreshStatements.Rotate(
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+            return !(rows ?? []).isEmpty
         }
-        // PostgreSQL: one prepared statement, so one round trip and one commit (an fsync).
-        let rows = try await database.executePrepared(
-            PostgresRefreshStatements.Rotate(
-                nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
-        return !(rows ?? []).isEmpty
     }
 
     /// Inserts the session only while its user is not deleted, in one statement: a sign-in that raced

@@ -73,7 +73,7 @@ struct TokenService: Sendable {
     {
         let now = latch.clock.now
 
-        let account = try await User.query(on: db).filter(\.$email == email.value).first()
+        let account = try await latch.accounts.user(email: email.value, on: db)
         let user = try await secretGuard.checkPassword(password, of: account, throttleKey: .email(email.value))
         try AccountDisabling.refuse(user) // before the new-device check mails a code
         try AccountFreezing.refuse(user)
@@ -93,7 +93,7 @@ struct TokenService: Sendable {
             let challenge = try await latch.challenges.consume(id, now: seconds, on: db),
             let credentialID = challenge.credentialID,
             let credential = try await latch.deviceCredentials.find(credentialID, on: db),
-            let user = try await User.find(credential.userID, on: db)
+            let user = try await latch.accounts.user(credential.userID, on: db)
         else { throw LatchError.wrongCredentials() }
         let message = try SignedMessage.login(challengeID: id.uuidString.lowercased(), challenge: challenge.challenge)
         guard
@@ -124,7 +124,7 @@ struct TokenService: Sendable {
         let seconds = now.timeIntervalSince1970
         guard let id = UUID(uuidString: challengeID) else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         guard let (challenge, remaining) = try await latch.loginChallenges.useAttempt(id, now: seconds, on: db),
-            let user = try await User.find(challenge.userID, on: db)
+            let user = try await latch.accounts.user(challenge.userID, on: db)
         else { throw LatchError.wrongCode(attemptsRemaining: 0) }
         // Every guess counts toward the account's budget, however many challenges a known password opens.
         let result: GuardedCheck
@@ -187,7 +187,7 @@ struct TokenService: Sendable {
             throw LatchError.dpopInvalid("session_not_bound", atTokenEndpoint: true)
         case .invalid:
             // A frozen account's sessions all ended: say so, so the app can tell the owner how to recover.
-            if try await AccountFreezing.ownsFrozenAccount(refreshTokenHash: SecretBox.hash(token), on: db) {
+            if try await latch.accounts.isFrozen(owningRefreshTokenHash: SecretBox.hash(token), on: db) {
                 throw LatchError.accountFrozen
             }
             throw LatchError.sessionExpired

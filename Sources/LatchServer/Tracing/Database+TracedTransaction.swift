@@ -11,7 +11,7 @@ extension Database {
     /// It also carries the change's outbound transaction id (issue 42 §1, `OutboundTransaction`) in, for
     /// the same reason: the events a change emits share the id of its transaction.
     ///
-    /// On SQLite the transaction takes the write lock with its first statement (`takeWriteLock`): a
+    /// On SQLite the transaction takes the write lock with its first statement (`takeSQLiteWriteLock`): a
     /// deferred transaction that read first and then wrote failed at once with SQLITE_BUSY (answered 500)
     /// when another connection had committed in between, which the busy handler cannot wait out (seen with
     /// eight clients freezing and unfreezing accounts, scripts/ci/event_streams_crash.py).
@@ -21,26 +21,16 @@ extension Database {
         let txn = OutboundTransaction.current ?? OutboundTransaction.newID()
         guard LatchTracing.isEnabled, let context = ServiceContext.current else {
             return try await transaction { transaction in
-                try await transaction.takeWriteLock()
+                try await transaction.takeSQLiteWriteLock()
                 return try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
             }
         }
         return try await transaction { transaction in
             // The lock's statement too is the request's child (outside, it started a trace of its own).
             try await ServiceContext.withValue(context) {
-                try await transaction.takeWriteLock()
+                try await transaction.takeSQLiteWriteLock()
                 return try await OutboundTransaction.$current.withValue(txn) { try await closure(transaction) }
             }
         }
-    }
-}
-
-extension Database {
-    /// On SQLite, makes the open transaction a writer now (a write statement that changes nothing takes
-    /// the lock, waiting in the busy handler while another connection holds it), so its reads and writes
-    /// see one snapshot; PostgreSQL needs nothing (its row locks and MVCC serve).
-    fileprivate func takeWriteLock() async throws {
-        guard sql.dialect.name == "sqlite" else { return }
-        try await sql.raw("UPDATE users SET id = id WHERE 0").run()
     }
 }

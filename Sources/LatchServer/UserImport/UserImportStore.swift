@@ -9,6 +9,8 @@ import SQLKit
 struct UserImportStore: Sendable {
     static let schema = "user_imports"
     let secrets: SecretBox
+    /// The owner of `users`: an updated user's row is written there.
+    let accounts: AccountStore
 
     /// What the store already knows of a line's user.
     enum Match: Sendable, Equatable {
@@ -51,8 +53,7 @@ struct UserImportStore: Sendable {
         -> UserImportRefusal?
     {
         if let email = record.email?.value,
-            let owner = try await database.sql.raw("SELECT id FROM users WHERE email = \(bind: email)").first(),
-            try owner.decode(column: "id", as: UUID.self) != user
+            let owner = try await accounts.id(ofEmail: email, on: database), owner != user
         {
             return .conflict("email")
         }
@@ -80,32 +81,7 @@ struct UserImportStore: Sendable {
     func update(_ user: UUID, to record: UserImportRecord, digest: String, now: Double, on database: any Database)
         async throws
     {
-        try await database.sql.raw(
-            """
-            UPDATE users SET email = \(bind: record.email?.value), email_verified = \(bind: record.emailVerified),
-              nickname = \(bind: record.nickname)
-            WHERE id = \(bind: user)
-            """
-        ).run()
-        if let password = record.password {
-            try await database.sql.raw(
-                """
-                UPDATE users SET password_hash = \(bind: Self.column(password)),
-                  password_change_required = \(bind: record.passwordChangeRequired)
-                WHERE id = \(bind: user) AND (password_hash IS NULL OR password_hash LIKE \(bind: ImportedPasswordHash.columnPrefix + "%"))
-                """
-            ).run()
-        }
-        if record.disabled {
-            try await database.sql.raw(
-                "UPDATE users SET disabled_at = \(bind: now) WHERE id = \(bind: user) AND disabled_at IS NULL"
-            ).run()
-        }
-        if record.frozen {
-            try await database.sql.raw(
-                "UPDATE users SET frozen_at = \(bind: now), frozen_by = 'operator' WHERE id = \(bind: user) AND frozen_at IS NULL"
-            ).run()
-        }
+        try await accounts.updateImported(user, to: record, now: now, on: database)
         try await addRows(of: record, to: user, now: now, on: database)
         try await database.sql.raw(
             """
@@ -180,17 +156,8 @@ struct UserImportStore: Sendable {
 }
 
 extension UserImportStore {
-    /// Replaces an imported password hash with latchd's own (issue 45 §2), in one statement: the imported
-    /// hash is gone in the same write, and only if it is still the one checked.
-    static func replaceImportedPassword(of user: UUID, imported: String, with own: String, on database: any Database)
-        async throws
-    {
-        try await database.sql.raw(
-            "UPDATE users SET password_hash = \(bind: own) WHERE id = \(bind: user) AND password_hash = \(bind: imported)"
-        ).run()
-    }
-
-    /// The same for the fund password (issue 45 §3).
+    /// Replaces an imported fund-password hash with latchd's own (issue 45 §3), in one statement, only if
+    /// it is still the one checked (the password's own: `AccountStore.replacePasswordHash`).
     static func replaceImportedFundPassword(
         of user: UUID, imported: String, with own: String, on database: any Database
     )

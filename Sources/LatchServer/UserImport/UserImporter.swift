@@ -16,7 +16,7 @@ struct UserImporter: Sendable {
     /// Lines per transaction.
     var batchSize = 500
 
-    private var store: UserImportStore { UserImportStore(secrets: latch.secrets) }
+    private var store: UserImportStore { UserImportStore(secrets: latch.secrets, accounts: latch.accounts) }
 
     /// One line of the file (or one user of an API batch) and its number.
     struct Line: Sendable {

@@ -127,7 +127,7 @@ struct VerificationService: Sendable {
         guard record.kinds.map(VerificationPlan.kindSet)?.contains(.emailCode) ?? false,
             !passed.contains(.emailCode)
         else { throw LatchError.invalid("method", ["not_offered"]) }
-        guard let address = try await User.find(caller.user, on: db)?.email else {
+        guard let address = try await latch.accounts.user(caller.user, on: db)?.email else {
             throw LatchError.invalid("method", ["not_offered"])
         }
         let send = try await latch.chargeCodeSend(.emailCodeSends(.verification, target: address), on: db)
@@ -206,7 +206,7 @@ struct VerificationService: Sendable {
         if !passed.isEmpty {
             try await latch.verifications.retireChallenges(of: id, now: now, on: db)
         }
-        let read = if let known { known } else { try await AccountFactors.read(of: caller.user, on: db) }
+        let read = if let known { known } else { try await latch.accounts.factors(of: caller.user, on: db) }
         guard let factors = read else { throw LatchError.sessionExpired }
         // A held action is answered only by factors older than the hold (issue 28 §2).
         let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: now)
@@ -311,7 +311,7 @@ struct VerificationService: Sendable {
         // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
         guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
         guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
-        guard let factors = try await AccountFactors.read(of: caller.user, on: db) else {
+        guard let factors = try await latch.accounts.factors(of: caller.user, on: db) else {
             throw LatchError.sessionExpired
         }
         // A held action is answered only by factors older than the hold (issue 28 §2), also when asked
@@ -322,7 +322,7 @@ struct VerificationService: Sendable {
         }
         // The account, for the checks of a secret (its ladder and who is told).
         func owner() async throws -> User {
-            guard let user = try await User.find(caller.user, on: db) else { throw LatchError.sessionExpired }
+            guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
             return user
         }
 
@@ -426,7 +426,7 @@ struct VerificationService: Sendable {
     /// owner's log records it and the owner is mailed with a freeze link, in one transaction.
     private func wrongNumber(_ push: PushApproval, now: Double) async throws {
         let (latch, caller) = (self.latch, self.caller)
-        let email = try await User.find(caller.user, on: db)?.email
+        let email = try await latch.accounts.user(caller.user, on: db)?.email
         try await db.tracedTransaction { database in
             _ = try await PushApprovalStore().decide(push.id, .ended, now: now, on: database)
             try await latch.verifications.exhaust(push.id, on: database)
