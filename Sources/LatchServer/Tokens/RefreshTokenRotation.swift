@@ -99,7 +99,9 @@ struct RefreshTokenRotation: Sendable {
         async throws -> Outcome
     {
         let seconds = now.timeIntervalSince1970
-        guard let found = try await Presented.find(SecretBox.hash(token), kind: databaseKind, on: database) else { return .invalid }
+        guard let found = try await Presented.find(SecretBox.hash(token), kind: databaseKind, on: database) else {
+            return .invalid
+        }
         var session = found.session
         guard isLive(session, at: seconds) else { return .invalid }
         if let bound = session.dpopJKT {
@@ -226,13 +228,15 @@ struct RefreshTokenRotation: Sendable {
             let rows = try await database.executeSQLite(
                 SQLiteRefreshStatements.rotate,
                 SQLiteRefreshStatements.rotateBinds(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
+            )
             return !(rows ?? []).isEmpty
         case .postgresql:
             // One prepared statement, so one round trip and one commit (an fsync).
             let rows = try await database.executePrepared(
                 PostgresRefreshStatements.Rotate(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter))
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
+            )
             return !(rows ?? []).isEmpty
         }
     }
