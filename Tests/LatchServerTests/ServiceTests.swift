@@ -98,18 +98,20 @@ struct ServiceTests {
                 return
             }
 
-            let stepUp = StepUp(latch: latch, caller: caller, db: db)
+            let redemption = Redemption(latch: latch)
             do {
-                _ = try await stepUp.redeem(
-                    passed.verificationToken, action: "transfer", parameters: ["amount": "500.00"])
+                _ = try await redemption.redeem(
+                    passed.verificationToken, action: "transfer", parameters: ["amount": "500.00"], by: caller, on: db)
                 Issue.record("a proof was redeemed for other parameters")
             } catch let error as LatchError {
                 #expect(error.code != .internalError, "\(error)")
             }
-            let redeemed = try await stepUp.redeem(passed.verificationToken, action: "transfer", parameters: parameters)
+            let redeemed = try await redemption.redeem(
+                passed.verificationToken, action: "transfer", parameters: parameters, by: caller, on: db)
             #expect(redeemed.action == "transfer")
             await #expect(throws: LatchError.self) {
-                _ = try await stepUp.redeem(passed.verificationToken, action: "transfer", parameters: parameters)
+                _ = try await redemption.redeem(
+                    passed.verificationToken, action: "transfer", parameters: parameters, by: caller, on: db)
             }
         }
     }

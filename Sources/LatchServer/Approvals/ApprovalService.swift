@@ -96,8 +96,9 @@ struct ApprovalService: Sendable {
                 }
                 throw LatchError(.wrongCode, field: "number", attemptsRemaining: 0)
             }
-            _ = try await StepUp(latch: latch, caller: caller, db: db).redeem(
-                token, action: Self.approveAction.rawValue, parameters: ["approval_id": Self.text(approval.id)])
+            _ = try await Redemption(latch: latch).redeem(
+                token, action: Self.approveAction, parameters: ["approval_id": Self.text(approval.id)], by: caller,
+                on: db)
             guard
                 try await store.decide(
                     approval.id, .approved, user: caller.user, session: caller.session, now: now, on: db)

@@ -90,7 +90,8 @@ struct IdentityService: Sendable {
             let removal = EmailRemoval(latch: latch, secretGuard: secretGuard, db: db, userID: caller.user)
             guard let address = try await removal.currentAddress() else { throw LatchError.notFound }
             if let proof = body.verificationToken {
-                _ = try await stepUp.redeem(proof, action: VerificationAction.unlinkIdentity.rawValue, parameters: [:])
+                _ = try await Redemption(latch: latch).redeem(
+                    proof, action: .unlinkIdentity, parameters: [:], by: caller, on: db)
             } else if let code = body.code {
                 // Held like every path to the action (issue 28 §2).
                 try await latch.holds.check(

@@ -79,12 +79,11 @@ struct SecondFactorService: Sendable {
     func disableTOTP(proof: String) async throws {
         let (latch, caller) = (self.latch, self.caller)
         guard try await latch.totp.isActive(user: caller.user, on: db) else { throw LatchError.notFound }
-        let stepUp = self.stepUp
         // The proof, 2FA off, its event, the hold and the notice commit together (issue 20 §1): a refused
         // notice leaves the proof unspent.
         try await db.tracedTransaction { database in
-            _ = try await stepUp.redeem(
-                proof, action: VerificationAction.disableTOTP.rawValue, parameters: [:], on: database)
+            _ = try await Redemption(latch: latch).redeem(
+                proof, action: .disableTOTP, parameters: [:], by: caller, on: database)
             try await latch.totp.disable(user: caller.user, on: database)
             try await latch.securityChanges.apply(SecurityChange(.totpRemoved), by: caller.changeActor, on: database)
         }
@@ -120,8 +119,8 @@ struct SecondFactorService: Sendable {
                 guard let proof = request.verificationToken else {
                     throw LatchError(.verificationRequired, field: "current_fund_password")
                 }
-                _ = try await stepUp.redeem(
-                    proof, action: VerificationAction.changeFundPassword.rawValue, parameters: [:])
+                _ = try await Redemption(latch: latch).redeem(
+                    proof, action: .changeFundPassword, parameters: [:], by: caller, on: db)
             }
         } else {
             try await stepUp.requireRecentSignIn(orProof: request.verificationToken, action: .setFundPassword)

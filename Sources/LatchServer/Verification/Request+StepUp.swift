@@ -23,12 +23,13 @@ extension LatchRequest {
     ///
     ///     latch.routes(on: router).grouped(RequireSignedIn()).post("withdrawals") { req in
     ///         let body = try req.decodeJSON(Withdrawal.self)
-    ///         _ = try await req.redeemVerification(body.verificationToken, action: "withdrawal", parameters: body.parameters)
+    ///         _ = try await req.redeemVerification(body.verificationToken, action: .withdrawal, parameters: body.parameters)
     ///         return try await performWithdrawal(body)  // reached only with a fresh, matching proof
     ///     }
     public func redeemVerification(
-        _ token: String, action: String, parameters: [String: String], on database: (any Database)? = nil
+        _ token: String, action: VerificationAction, parameters: [String: String], on database: (any Database)? = nil
     ) async throws -> RedeemedVerification {
-        try await stepUp.redeem(token, action: action, parameters: parameters, on: database)
+        try await Redemption(latch: latch).redeem(
+            token, action: action, parameters: parameters, by: try caller, on: database ?? db)
     }
 }

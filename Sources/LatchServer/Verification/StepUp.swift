@@ -12,22 +12,6 @@ struct StepUp: Sendable {
     /// How recent a sign-in lets a change through without a proof.
     static let recentSignIn: Double = 600
 
-    /// Redeems `token` for the caller, this `action` and these `parameters`, exactly once, on `database`
-    /// (the change's transaction, when given).
-    func redeem(_ token: String, action: String, parameters: [String: String], on database: (any Database)? = nil)
-        async throws -> RedeemedVerification
-    {
-        let now = latch.clock.epochSeconds
-        let database = database ?? db
-        let redeemed = try await latch.redeemVerification(
-            token, user: caller.user, action: action, parameters: parameters, session: caller.session,
-            ip: caller.ip, on: database)
-        try await latch.events.record(
-            .verificationRedeemed, user: caller.user, session: caller.session, ip: caller.ip, now: now,
-            facts: redeemed.outboundFacts(parameters: parameters), on: database)
-        return redeemed
-    }
-
     /// Lets a change through when the session signed in within the last 10 minutes, or when `proof` is a
     /// verification token for `action` (and `parameters`, empty unless the operation names its target);
     /// else VERIFICATION_REQUIRED.
@@ -36,7 +20,8 @@ struct StepUp: Sendable {
     ) async throws {
         let action = verificationAction.rawValue
         if let proof {
-            _ = try await redeem(proof, action: action, parameters: parameters)
+            _ = try await Redemption(latch: latch).redeem(
+                proof, action: verificationAction, parameters: parameters, by: caller, on: db)
             return
         }
         // An action of `LATCH_HOLD_ACTIONS` is held on this path too (issue 28 §2): a thief's fresh

@@ -83,11 +83,11 @@ struct VerificationRoutes: LatchRouteCollection {
         do {
             guard asService else {
                 return try await req.redeemVerification(
-                    body.verificationToken, action: body.action, parameters: body.parameters)
+                    body.verificationToken, action: VerificationAction(body.action), parameters: body.parameters)
             }
-            return try await VerificationService.redeemAsService(
-                body.verificationToken, action: body.action, parameters: body.parameters, ip: req.clientIP,
-                latch: req.latch, on: req.db)
+            return try await Redemption(latch: req.latch).redeemAsService(
+                body.verificationToken, action: VerificationAction(body.action), parameters: body.parameters,
+                ip: req.clientIP, on: req.db)
         } catch let error as LatchError where error.code == .policyLimit {
             req.latchMetrics.policyDecisions.increment("limit")
             throw error

@@ -255,21 +255,6 @@ struct VerificationService: Sendable {
         }
     }
 
-    /// Redeems `token` for a backend holding a service key (`LATCH_SERVICE_KEYS`): any user's proof, for
-    /// this `action` and these `parameters`, exactly once; the answer's `user_id` says whose it was.
-    static func redeemAsService(
-        _ token: String, action: String, parameters: [String: String], ip: String?, latch: LatchServices,
-        on db: any Database
-    ) async throws -> RedeemedVerification {
-        let now = latch.clock.epochSeconds
-        let redeemed = try await latch.redeemVerification(
-            token, user: nil, action: action, parameters: parameters, session: nil, ip: ip, on: db)
-        try await latch.events.record(
-            .verificationRedeemed, user: UUID(uuidString: redeemed.userId), ip: ip, now: now,
-            facts: redeemed.outboundFacts(parameters: parameters), on: db)
-        return redeemed
-    }
-
     private var passkeys: PasskeyVerificationMethod {
         PasskeyVerificationMethod(latch: latch, caller: caller, db: db)
     }
@@ -278,135 +263,184 @@ struct VerificationService: Sendable {
         SecretGuard(latch: latch, metrics: metrics, db: db, clientIP: caller.ip, language: caller.language)
     }
 
-    /// Checks one attempt by one method and answers the proof, or the progress while another factor is needed.
+    /// Checks one attempt by one method (issue 44 §2): the attempt is used, the phone's number checked
+    /// when the phone answers, the step decided (`VerificationStep`), the method verified, and the step
+    /// carried out: the pass recorded while another kind is needed, else the proof issued.
     private func check(_ id: UUID, _ answer: Answer, number: String?) async throws -> AttemptAnswer {
-        let (latch, caller) = (self.latch, self.caller)
-        let now = latch.clock.now
-        let seconds = now.timeIntervalSince1970
-
-        // One of the 5 attempts is used before anything is checked (atomic, across instances).
-        let attempt: VerificationStore.Attempt
-        switch try await latch.verifications.useAttempt(id, user: caller.user, now: seconds, on: db) {
-        case .success(let used): attempt = used
-        case .failure(.unknown): throw LatchError.notFound
-        case .failure(.completed): throw LatchError(.conflict)
-        case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
-        }
-        let (action, digest, remaining) = (attempt.action, attempt.digest, attempt.attemptsRemaining)
+        let attempt = try await useAttempt(id)
         // A verification asked of the phone (issue 43 §2): from another session than the one that started
         // it, only the device key answers, and only with the initiator's number.
         let push = try await PushApprovalStore().find(id, user: caller.user, on: db)
         let fromPhone = push.map { $0.initiatorSession != caller.session } ?? false
         if let push, fromPhone {
-            guard push.state == .pending, push.expiresAt > seconds else {
-                throw LatchError.wrongCode(attemptsRemaining: 0)
-            }
-            guard answer.method == .biometric else { throw LatchError.invalid("method", ["not_offered"]) }
-            guard let number else { throw LatchError.invalid("number", ["missing"]) }
-            guard SecretBox.constantTimeEquals(number, push.number) else {
-                try await wrongNumber(push, now: seconds)
-                throw LatchError(.wrongCode, field: "number", attemptsRemaining: 0)
-            }
+            try await checkPhone(push, answer: answer, number: number)
         }
-        // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
-        guard attempt.plan.allows(answer.method) else { throw LatchError.invalid("method", ["not_offered"]) }
-        guard !attempt.passed.contains(answer.method) else { throw LatchError.invalid("method", ["already_passed"]) }
         guard let factors = try await latch.accounts.factors(of: caller.user, on: db) else {
             throw LatchError.sessionExpired
         }
         // A held action is answered only by factors older than the hold (issue 28 §2), also when asked
         // for by a factor that was not offered.
-        let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: seconds)
-        guard seasoning?.admits(answer.method, of: factors) ?? true else {
+        let seasoning = FactorSeasoning.forHeldAction(
+            attempt.action, of: factors, holds: latch.holds, now: latch.clock.epochSeconds)
+        let admitted = seasoning?.admits(answer.method, of: factors) ?? true
+        // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
+        switch VerificationStep.of(answer.method, plan: attempt.plan, passed: attempt.passed, admitted: admitted) {
+        case .notOffered:
             throw LatchError.invalid("method", ["not_offered"])
+        case .alreadyPassed:
+            throw LatchError.invalid("method", ["already_passed"])
+        case .needsAnother(let passed, let remaining):
+            try await verify(answer, of: id, attempt: attempt, seasoning: seasoning)
+            return try await recordPass(
+                answer.method, passed: passed, remaining: remaining, of: id, attempt: attempt, factors: factors)
+        case .complete(let passed):
+            try await verify(answer, of: id, attempt: attempt, seasoning: seasoning)
+            return try await complete(id, passed: passed, attempt: attempt, push: push, fromPhone: fromPhone)
         }
-        // The account, for the checks of a secret (its ladder and who is told).
-        func owner() async throws -> User {
-            guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
-            return user
-        }
+    }
 
+    /// One of the 5 attempts is used before anything is checked (atomic, across instances).
+    private func useAttempt(_ id: UUID) async throws -> VerificationStore.Attempt {
+        switch try await latch.verifications.useAttempt(id, user: caller.user, now: latch.clock.epochSeconds, on: db) {
+        case .success(let used): return used
+        case .failure(.unknown): throw LatchError.notFound
+        case .failure(.completed): throw LatchError(.conflict)
+        case .failure(.dead): throw LatchError.wrongCode(attemptsRemaining: 0)
+        }
+    }
+
+    /// The phone answers a pending approval with its device key and the number the initiator shows; a
+    /// wrong number ends the approval (`wrongNumber`).
+    private func checkPhone(_ push: PushApproval, answer: Answer, number: String?) async throws {
+        let now = latch.clock.epochSeconds
+        guard push.state == .pending, push.expiresAt > now else { throw LatchError.wrongCode(attemptsRemaining: 0) }
+        guard answer.method == .biometric else { throw LatchError.invalid("method", ["not_offered"]) }
+        guard let number else { throw LatchError.invalid("number", ["missing"]) }
+        guard SecretBox.constantTimeEquals(number, push.number) else {
+            try await wrongNumber(push, now: now)
+            throw LatchError(.wrongCode, field: "number", attemptsRemaining: 0)
+        }
+    }
+
+    /// Verifies the method of `answer`, one function per method; a failure answers WRONG_CODE with the
+    /// attempts left (for a secret, no more than its ladder allows before it locks) or METHOD_LOCKED.
+    private func verify(
+        _ answer: Answer, of id: UUID, attempt: VerificationStore.Attempt, seasoning: FactorSeasoning?
+    ) async throws {
         let result: GuardedCheck
         switch answer {
         case .biometric(let credentialID, let signature, let assertion):
-            result = try await checkSignature(
-                signature, assertion: assertion, by: credentialID, verification: id, action: action, digest: digest,
-                seasoning: seasoning)
+            result = try await verifySignature(
+                signature, assertion: assertion, by: credentialID, verification: id, action: attempt.action,
+                digest: attempt.digest, seasoning: seasoning)
         case .passkey(let credential):
             result = try await passkeys.check(
-                credential, verification: id, action: action, digest: digest,
+                credential, verification: id, action: attempt.action, digest: attempt.digest,
                 admitting: { seasoning?.mayAnswerHeldAction($0.provenance) ?? true })
         case .totp(let code):
-            var used: TOTPService.UsedCode?
-            result = try await secretGuard.checkTOTP(
-                of: caller.user, owner: try await owner(), session: caller.session, failureEvent: .verificationFailed
-            ) {
-                used = try await latch.totp.check(code, user: caller.user, now: now, on: db)
-                return used != nil
-            }
-            if used == .recoveryCode {
-                try await latch.events.record(
-                    .recoveryCodeUsed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds, on: db)
-            }
+            result = try await verifyTOTP(code)
         case .fundPassword(let candidate):
-            guard let fund = try await FundPassword.find(caller.user, on: db) else {
-                throw LatchError.invalid("method", ["not_set"])
-            }
-            // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
-            result = try await secretGuard.checkFundPassword(
-                candidate, against: fund.passwordHash, of: caller.user, owner: try await owner(),
-                session: caller.session)
+            result = try await verifyFundPassword(candidate)
         case .emailCode(let code):
-            guard let codeID = attempt.emailCodeID else { throw LatchError.invalid("code", ["not_sent"]) }
-            // Wrong codes count against the address's budget of codes (AUTH_003 / AUTH_002).
-            _ = try await secretGuard.checkEmailCode(
-                code, purpose: .verification, id: codeID, owner: try await owner(), tell: .codeAddress)
-            result = .matched
+            result = try await verifyEmailCode(code, sent: attempt.emailCodeID)
         }
-
         switch result {
         case .matched:
-            break
+            return
         case .failed(let beforeLock):
             switch answer {
             case .biometric, .passkey:
                 // Nothing to guess (no guess budget): the verification's attempts are the limit.
                 try await latch.events.record(
-                    .verificationFailed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds,
-                    on: db)
-                throw LatchError.wrongCode(attemptsRemaining: remaining)
+                    .verificationFailed, user: caller.user, session: caller.session, ip: caller.ip,
+                    now: latch.clock.epochSeconds, on: db)
+                throw LatchError.wrongCode(attemptsRemaining: attempt.attemptsRemaining)
             case .totp, .fundPassword, .emailCode:
-                throw LatchError.wrongCode(attemptsRemaining: min(remaining, beforeLock))
+                throw LatchError.wrongCode(attemptsRemaining: min(attempt.attemptsRemaining, beforeLock))
             }
         case .locked(let until):
             throw LatchError.methodLocked(until: until, language: caller.language)
         }
+    }
 
-        let passed = attempt.passed + [answer.method]
-        if passed.count < attempt.plan.requiredFactors {
-            // One pass recorded once: a racing pass answers 409 and counts nothing.
-            guard try await latch.verifications.recordPass(answer.method, after: attempt.passed, of: id, on: db) else {
-                throw LatchError(.conflict)
-            }
-            try await latch.events.record(
-                .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds,
-                detail: "factor \(passed.count) of \(attempt.plan.requiredFactors): \(answer.method.rawValue)", on: db)
-            let offers = try await offers(
-                for: id, action: action, digest: digest, plan: attempt.plan, passed: passed, factors: factors)
-            return .result(
-                .needsAnotherFactor(
-                    VerificationProgress(
-                        remainingFactors: attempt.plan.requiredFactors - passed.count, passed: passed,
-                        methods: offers)))
+    /// The account, for the checks of a secret (its ladder and who is told).
+    private func owner() async throws -> User {
+        guard let user = try await latch.accounts.user(caller.user, on: db) else { throw LatchError.sessionExpired }
+        return user
+    }
+
+    /// A TOTP or recovery code, under the TOTP ladder; a recovery code used is on the owner's log.
+    private func verifyTOTP(_ code: String) async throws -> GuardedCheck {
+        let (latch, caller, db) = (self.latch, self.caller, self.db)
+        let now = latch.clock.now
+        var used: TOTPService.UsedCode?
+        let result = try await secretGuard.checkTOTP(
+            of: caller.user, owner: try await owner(), session: caller.session, failureEvent: .verificationFailed
+        ) {
+            used = try await latch.totp.check(code, user: caller.user, now: now, on: db)
+            return used != nil
         }
-        // Completed once: a second success (a race) gets 409 and no second proof.
+        if used == .recoveryCode {
+            try await latch.events.record(
+                .recoveryCodeUsed, user: caller.user, session: caller.session, ip: caller.ip,
+                now: now.timeIntervalSince1970, on: db)
+        }
+        return result
+    }
+
+    /// The fund password, under its ladder.
+    private func verifyFundPassword(_ candidate: String) async throws -> GuardedCheck {
+        guard let fund = try await FundPassword.find(caller.user, on: db) else {
+            throw LatchError.invalid("method", ["not_set"])
+        }
+        // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
+        return try await secretGuard.checkFundPassword(
+            candidate, against: fund.passwordHash, of: caller.user, owner: try await owner(), session: caller.session)
+    }
+
+    /// The code mailed for this verification (`sent`, its row); wrong codes count against the address's
+    /// budget of codes (AUTH_003 / AUTH_002), which answers by throwing.
+    private func verifyEmailCode(_ code: String, sent: UUID?) async throws -> GuardedCheck {
+        guard let sent else { throw LatchError.invalid("code", ["not_sent"]) }
+        _ = try await secretGuard.checkEmailCode(
+            code, purpose: .verification, id: sent, owner: try await owner(), tell: .codeAddress)
+        return .matched
+    }
+
+    /// Records one pass of several (a racing pass answers 409 and counts nothing) and answers the
+    /// progress with the offers of the kinds still open.
+    private func recordPass(
+        _ method: VerificationMethodKind, passed: [VerificationMethodKind], remaining: Int, of id: UUID,
+        attempt: VerificationStore.Attempt, factors: AccountFactors
+    ) async throws -> AttemptAnswer {
+        guard try await latch.verifications.recordPass(method, after: attempt.passed, of: id, on: db) else {
+            throw LatchError(.conflict)
+        }
+        try await latch.events.record(
+            .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip,
+            now: latch.clock.epochSeconds,
+            detail: "factor \(passed.count) of \(attempt.plan.requiredFactors): \(method.rawValue)", on: db)
+        let offers = try await offers(
+            for: id, action: attempt.action, digest: attempt.digest, plan: attempt.plan, passed: passed,
+            factors: factors)
+        return .result(
+            .needsAnotherFactor(VerificationProgress(remainingFactors: remaining, passed: passed, methods: offers)))
+    }
+
+    /// Completes the verification once (a second success, a race, gets 409 and no second proof) and
+    /// issues its proof; the phone's factor completed it: the token is the initiator's, kept sealed until
+    /// its poll.
+    private func complete(
+        _ id: UUID, passed: [VerificationMethodKind], attempt: VerificationStore.Attempt, push: PushApproval?,
+        fromPhone: Bool
+    ) async throws -> AttemptAnswer {
+        let seconds = latch.clock.epochSeconds
         guard try await latch.verifications.complete(id, now: seconds, on: db) else {
             throw LatchError(.conflict)
         }
-        // The phone's factor completed it: the token is the initiator's, kept sealed until its poll.
         let token = try await latch.verificationTokens.issue(
-            user: caller.user, session: fromPhone ? push?.initiatorSession : caller.session, action: action,
-            digest: digest, methods: passed, plan: attempt.plan, now: seconds, on: db)
+            user: caller.user, session: fromPhone ? push?.initiatorSession : caller.session, action: attempt.action,
+            digest: attempt.digest, methods: passed, plan: attempt.plan, now: seconds, on: db)
         try await latch.events.record(
             .verificationPassed, user: caller.user, session: caller.session, ip: caller.ip, now: seconds, on: db)
         if let push {
@@ -443,7 +477,7 @@ struct VerificationService: Sendable {
     /// A biometric success is a signature by a bound device key over this verification's challenge
     /// and the action's digest; the server never trusts a bare "biometrics passed" (A11). Under App Attest
     /// the assertion over the same message is checked once the signature verified (issue 31 §2).
-    private func checkSignature(
+    private func verifySignature(
         _ signature: String, assertion: String?, by credentialID: UUID, verification: UUID, action: String,
         digest: String, seasoning: FactorSeasoning?
     ) async throws -> GuardedCheck {

@@ -30,6 +30,11 @@ struct VerificationTokens: Sendable {
         return token
     }
 
+    /// Whose token `token` is (nil for a token never issued), to tell its owner of a refused redemption.
+    func owner(of token: String, on database: any Database) async throws -> UUID? {
+        try await VerificationToken.find(SecretBox.hash(token), on: database)?.userID
+    }
+
     /// Uses the token for exactly this action and these parameters (and this user, when one is given: a
     /// service redeeming with a service key gives none and learns the user from the answer), once.
     /// A token presented for anything else is refused and stays unused; a used one answers 409.
