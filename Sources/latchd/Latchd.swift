@@ -29,9 +29,8 @@ struct Latchd: AsyncParsableCommand {
     /// Parses, runs, and turns every outcome into one of the documented exit statuses (ArgumentParser's
     /// own usage status, 64, becomes 2).
     static func main() async {
-        // Swift concurrency runs on the event loops that serve HTTP (issue 21), as Vapor's maintainers
-        // advise: an async handler or middleware then does not hop to another thread pool and back
-        // per request. Must come before any task starts; `false` (already installed) changes nothing.
+        // Swift concurrency runs on the event loops that serve HTTP (issue 21): an async handler or
+        // middleware then does not hop to another thread pool and back per request. Must come before any task starts; `false` (already installed) changes nothing.
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         do {
             var command = try parseAsRoot()

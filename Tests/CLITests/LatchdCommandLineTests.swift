@@ -134,7 +134,7 @@ struct LatchdCommandLineTests {
 
         #expect(plainHealth == 200 && quietHealth == 200)
         #expect(plainStatus == 0 && quietStatus == 0, "SIGTERM: exit status 0")
-        // Vapor says "Server started" at notice: logged at the default level (info), not at --log warning.
+        // latchd says "Server started" at notice: logged at the default level (info), not at --log warning.
         #expect(plainLog.contains("Server started on"), "\(plainLog)")
         #expect(!quietLog.contains("Server started on"), "\(quietLog)")
     }

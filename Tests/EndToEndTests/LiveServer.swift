@@ -6,7 +6,7 @@ import LatchTestSupport
 import Synchronization
 import Testing
 
-/// A real latchd (LatchServer on Vapor's HTTP server, started by `InProcessLatchd`) on a loopback port
+/// A real latchd (LatchServer on Hummingbird's HTTP server, started by `InProcessLatchd`) on a loopback port
 /// with SQLite in a temporary folder, its clock in the test's hands, and LatchClients that talk to it
 /// over real HTTP.
 final class LiveServer: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import LatchCore
 import LatchTestSupport
 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import LatchCore
 import NIOHTTP1
 import Testing

@@ -94,7 +94,7 @@ struct OpenAPITests {
         }
     }
 
-    /// Vapor path components as an OpenAPI path template: `["v1", "sessions", ":id"]` → `/v1/sessions/{id}`.
+    /// Route path components as an OpenAPI path template: `["v1", "sessions", ":id"]` → `/v1/sessions/{id}`.
     static func openAPIPath(_ segments: [String]) -> String {
         "/" + segments.map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : $0 }.joined(separator: "/")
     }

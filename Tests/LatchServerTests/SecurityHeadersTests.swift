@@ -47,7 +47,7 @@ struct SecurityHeadersTests {
             let api = try #require(answers.first { $0.0 == "me" }?.1)
             #expect(api.headers.first(name: "Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
 
-            // The metrics listener (not a Vapor server) says the same on its answers.
+            // The metrics listener (a listener of its own, not the API's router) says the same on its answers.
             let port = try #require(server.app.metricsPort)
             for path in ["/metrics", "/elsewhere"] {
                 let metrics = try await TestHTTP.get("http://127.0.0.1:\(port)\(path)")

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HTTPTypes
 import LatchCore
 import NIOCore
 import NIOHTTP1

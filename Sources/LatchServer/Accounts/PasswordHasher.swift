@@ -15,7 +15,8 @@ import Synchronization
 /// bcrypt reads only the first 72 bytes of its input, so a long password would collide with its
 /// own prefix. The password is therefore first hashed with SHA-256 and base64-encoded (44 bytes,
 /// no NUL), and bcrypt hashes that: every character counts, whatever the length. The hashes are `$2b$`
-/// (hummingbird-auth's `HummingbirdBcrypt`, issue 29 §2), as Vapor's Bcrypt made them before.
+/// (hummingbird-auth's `HummingbirdBcrypt`, issue 29 §2); `PasswordHashCompatibilityTests` keeps the older
+/// ones verifying.
 final class PasswordHasher: Sendable {
     let cost: Int
     private let pool: NIOThreadPool

@@ -83,7 +83,7 @@ public struct LatchRequest: Sendable {
     }
 }
 
-/// A request's query parameters, with Vapor's form rules (which latchd's clients were written against):
+/// A request's query parameters, with the form rules latchd's clients were written against:
 /// `+` is a space, keys and values are percent-decoded, the last of repeated keys wins, and a value that is
 /// not valid percent-encoding reads as absent.
 public struct QueryParameters: Sendable {

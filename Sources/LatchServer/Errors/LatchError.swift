@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import LatchCore
 import NIOHTTP1
 
@@ -7,7 +8,7 @@ import NIOHTTP1
 @dynamicMemberLookup
 public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var code: LatchErrorCode
-    public var status: HTTPResponseStatus
+    public var status: HTTPResponse.Status
     /// `field`, `reasons`, `attempts_remaining`, … (shared with the client's `LatchServerError`).
     public var details: LatchErrorDetails
     /// An explanation replacing the code's standard message (already in the caller's language).
@@ -19,12 +20,12 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
 
     /// `status` defaults to the code's (`LatchErrorCode.defaultStatus`).
     public init(
-        _ code: LatchErrorCode, status: HTTPResponseStatus? = nil, field: String? = nil, reasons: [String]? = nil,
+        _ code: LatchErrorCode, status: HTTPResponse.Status? = nil, field: String? = nil, reasons: [String]? = nil,
         attemptsRemaining: Int? = nil, lockedUntil: Date? = nil, retryAfter: Int? = nil, challengeId: String? = nil,
         method: String? = nil, message: String? = nil
     ) {
         self.code = code
-        self.status = status ?? HTTPResponseStatus(statusCode: code.defaultStatus)
+        self.status = status ?? Self.status(code.defaultStatus)
         self.details = LatchErrorDetails(
             field: field, reasons: reasons, attemptsRemaining: attemptsRemaining, lockedUntil: lockedUntil,
             retryAfter: retryAfter, challengeId: challengeId, method: method)
@@ -39,6 +40,12 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.rawValue) (\(status.code))" }
+
+    /// The status `code` with the reason phrase latchd has always sent (NIO's, e.g. "Unprocessable
+    /// Entity" and "Payload Too Large" where HTTP types says "Content"), which the wire goldens pin.
+    public static func status(_ code: Int) -> HTTPResponse.Status {
+        HTTPResponse.Status(code: code, reasonPhrase: HTTPResponseStatus(statusCode: code).reasonPhrase)
+    }
 
     /// AUTH_001: wrong email or password (identical for unknown accounts).
     static func wrongCredentials(attemptsRemaining: Int? = nil) -> LatchError {
@@ -66,7 +73,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     static let notFound = LatchError(.notFound)
     /// 400/422 naming the field.
     static func invalid(_ field: String, _ reasons: [String]? = nil) -> LatchError {
-        LatchError(.validationFailed, status: .unprocessableEntity, field: field, reasons: reasons)
+        LatchError(.validationFailed, status: Self.status(422), field: field, reasons: reasons)
     }
     /// 503 INTERNAL_ERROR (`reasons` `["delivery_queue_full"]`, `retry_after`): a mail or SMS could not
     /// even be queued. Nothing was sent; asking again later works.

@@ -52,12 +52,7 @@ struct LatchErrorMiddleware: RouterMiddleware {
         if let authenticate = error.authenticate { headers[.wwwAuthenticate] = authenticate }
         if let nonce = error.dpopNonce { headers[.dpopNonce] = nonce }
         let data = (try? LatchJSON.encoder.encode(body)) ?? Data(#"{"error":"INTERNAL_ERROR"}"#.utf8)
-        return Response(status: status(error.status), headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
-    }
-
-    /// NIO's status as an HTTP types status, with NIO's reason phrase (the one latchd always sent).
-    static func status(_ status: HTTPResponseStatus) -> HTTPResponse.Status {
-        HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase)
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
     /// What a 5xx log line says: the error's type, the answer's code, whether a database error was a

@@ -1,5 +1,5 @@
+import HTTPTypes
 import LatchCore
-import NIOHTTP1
 
 extension LatchError {
     /// 503 INTERNAL_ERROR (`reasons` `["database_unreachable"]`, `retry_after` 5): `GET /health/ready`

@@ -1,3 +1,4 @@
+import HTTPTypes
 import LatchCore
 import NIOHTTP1
 
@@ -17,7 +18,7 @@ enum IdentityFailure: Error, Equatable {
         switch self {
         case .notConfigured(let provider, let field):
             return LatchError(
-                .validationFailed, status: .unprocessableEntity, field: field, reasons: ["provider_not_configured"],
+                .validationFailed, status: LatchError.status(422), field: field, reasons: ["provider_not_configured"],
                 message: ErrorMessage.providerNotConfigured(provider).text(in: language))
         case .rejected(let provider, let field, let reason):
             return LatchError(

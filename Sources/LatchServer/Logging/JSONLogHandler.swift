@@ -3,14 +3,14 @@ import Logging
 import Synchronization
 
 /// `LATCH_LOG_FORMAT=json`: each entry is one JSON object on one line, with `timestamp` (ISO 8601,
-/// UTC, milliseconds), `level`, `label`, `message` and the metadata's fields beside them (Vapor's
-/// `request-id` as `request_id`). JSON's escaping keeps every entry on its line whatever a client
+/// UTC, milliseconds), `level`, `label`, `message` and the metadata's fields beside them (the
+/// request's `request-id` as `request_id`). JSON's escaping keeps every entry on its line whatever a client
 /// put into a path or a header; a client's `X-Request-Id` is also cut to 64 bytes and %-escaped
 /// like the text log (`LogSafeText`). A metadata field named like one of the four is written as
 /// `metadata_NAME`, so it can never hide them.
 ///
 ///     LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .info) }
-///     // {"timestamp":"2026-11-24T08:00:00.000Z","level":"info","label":"codes.vapor.application","message":"GET /health","request_id":"4C1…"}
+///     // {"timestamp":"2026-11-24T08:00:00.000Z","level":"info","label":"latchd","message":"GET /health","request_id":"4C1…"}
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -64,7 +64,7 @@ public struct JSONLogHandler: LogHandler {
         line += ",\"message\":"
         JSONText.appendString(message, to: &line)
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            // Vapor's `request-id`, unless the entry names `request_id` itself (the same id).
+            // The request's `request-id`, unless the entry names `request_id` itself (the same id).
             if key == "request-id", metadata["request_id"] != nil { continue }
             var name = key == "request-id" ? "request_id" : key
             var value = value

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HTTPTypes
 import LatchCore
 import NIOHTTP1
 
@@ -44,7 +45,7 @@ extension SecurityEventPage {
         // 422: a cursor is a fact of this server (no schema can say which strings it gave), like an
         // unknown challenge id; a malformed `limit` stays 400.
         let invalid = LatchError(
-            .validationFailed, status: .unprocessableEntity, field: "cursor", reasons: ["invalid"])
+            .validationFailed, status: LatchError.status(422), field: "cursor", reasons: ["invalid"])
         guard cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor),
             let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("e:")
         else { throw invalid }

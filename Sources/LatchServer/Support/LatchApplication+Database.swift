@@ -99,7 +99,7 @@ extension LatchApplication {
         return database
     }
 
-    /// Runs the migrations not yet run, as one batch (what Vapor's `autoMigrate` did).
+    /// Runs the migrations not yet run, as one batch.
     static func migrate(
         _ config: LatchConfig, databases: Databases, logger: Logger, eventLoop: any EventLoop
     ) async throws {

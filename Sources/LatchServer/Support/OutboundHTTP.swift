@@ -20,7 +20,7 @@ struct OutboundHTTP: Sendable {
 
     /// latchd's client, for the life of the process: no redirects followed (an answer from another host is
     /// not trusted, and a secret in a form is never sent on), no decompression, and a refused connection
-    /// fails at once instead of being retried until the deadline (as Vapor's client did).
+    /// fails at once instead of being retried until the deadline.
     static let shared: OutboundHTTP = {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled)
