@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import SQLKit
-import Synchronization
 
 /// Whether a session is still live, as latchd's own endpoints see it.
 ///
@@ -12,24 +11,15 @@ import Synchronization
 final class SessionStatusCache: Sendable {
     static let recheckInterval: Double = 5
     static let activityInterval: Double = 60
-    private static let limit = 100_000
-
-    private struct Entry {
-        var live: Bool
-        var checkedAt: Double
-    }
-
-    private let entries = Mutex<[UUID: Entry]>([:])
+    /// Each session's liveness, valid for `recheckInterval` after it was read (a revocation: for good).
+    private let entries = ExpiringCache<UUID, Bool>(limit: 100_000)
 
     init() {}
 
     /// Whether the session is live, when this instance checked within `recheckInterval`; `nil` when
     /// it must be read again (`isLive`). No suspension: the signed-in fast path.
     func rememberedLiveness(_ sessionID: UUID, now: Double) -> Bool? {
-        guard let entry = entries.withLock({ $0[sessionID] }), now - entry.checkedAt < Self.recheckInterval else {
-            return nil
-        }
-        return entry.live
+        entries.value(for: sessionID, now: now)
     }
 
     /// Whether the session is live; `database` is only asked for on a cache miss (a hit stays cheap).
@@ -56,32 +46,23 @@ final class SessionStatusCache: Sendable {
                 ).run()
             }
         }
-        entries.withLock { entries in
-            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-            entries[sessionID] = Entry(live: live, checkedAt: now)
-        }
+        entries.store(live, for: sessionID, validUntil: now + Self.recheckInterval, now: now)
         return live
     }
 
     /// Records a revocation another instance announced: marks the session revoked if this instance
     /// holds it (an unknown id is read from the database on first use anyway, so it is not stored).
     func noteRevokedElsewhere(_ sessionID: UUID) {
-        entries.withLock { entries in
-            if entries[sessionID] != nil { entries[sessionID] = Entry(live: false, checkedAt: .infinity) }
-        }
+        entries.replaceIfPresent(sessionID, with: false, validUntil: .infinity)
     }
 
     /// Makes every session held as live be read from the database again on its next use.
     func recheckAll() {
-        entries.withLock { entries in
-            for (id, entry) in entries where entry.live { entries[id] = Entry(live: true, checkedAt: -.infinity) }
-        }
+        entries.removeAll(where: { live in live })
     }
 
     /// Records a revocation made by this instance, effective at once.
     func markRevoked(_ sessionIDs: some Sequence<UUID>) {
-        entries.withLock { entries in
-            for id in sessionIDs { entries[id] = Entry(live: false, checkedAt: .infinity) }
-        }
+        for id in sessionIDs { entries.store(false, for: id, validUntil: .infinity) }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import JWTKit
 import LatchCore
-import Synchronization
 
 /// Signs and verifies access tokens: ES256 with `kid`, 2 hours, audience `latch`.
 ///
@@ -13,7 +12,8 @@ final class AccessTokens: Sendable {
 
     let ring: SigningKeyRing
     let issuer: String
-    private let verified = Mutex<[String: Remembered]>([:])
+    /// Verified tokens, each until its `exp`.
+    private let verified = ExpiringCache<String, Remembered>(limit: 20_000)
 
     /// A verified token's claims, the key that signed it, and its subject and session parsed once.
     private struct Remembered {
@@ -22,7 +22,6 @@ final class AccessTokens: Sendable {
         let userID: UUID?
         let sessionID: UUID?
     }
-    private static let rememberedLimit = 20_000
 
     init(ring: SigningKeyRing, issuer: String) {
         self.ring = ring
@@ -49,7 +48,8 @@ final class AccessTokens: Sendable {
     /// key not retired, not expired); `nil` when the token is not remembered or no longer valid. No
     /// suspension and no allocation: the signed-in fast path (`Request.authenticateSessionFromCache`).
     func rememberedClaims(_ token: String, now: Date) -> (claims: AccessTokenClaims, userID: UUID, sessionID: UUID)? {
-        guard let known = verified.withLock({ $0[token] }), let userID = known.userID, let sessionID = known.sessionID,
+        guard let known = verified.value(for: token, now: now.timeIntervalSince1970), let userID = known.userID,
+            let sessionID = known.sessionID,
             keys.verifies(kid: known.kid, now: now.timeIntervalSince1970), isCurrent(known.claims, now: now)
         else { return nil }
         return (known.claims, userID, sessionID)
@@ -60,7 +60,7 @@ final class AccessTokens: Sendable {
     /// (a rotation by another instance).
     func verify(_ token: String, now: Date) async -> AccessTokenClaims? {
         let claims: AccessTokenClaims
-        if let known = verified.withLock({ $0[token] }) {
+        if let known = verified.value(for: token, now: now.timeIntervalSince1970) {
             guard keys.verifies(kid: known.kid, now: now.timeIntervalSince1970) else { return nil }
             claims = known.claims
         } else {
@@ -76,12 +76,11 @@ final class AccessTokens: Sendable {
                 let checked = try? await keys.collection.verify(token, as: AccessTokenClaims.self)
             else { return nil }
             claims = checked
-            verified.withLock { cache in
-                if cache.count >= Self.rememberedLimit { cache.removeAll(keepingCapacity: true) }
-                cache[token] = Remembered(
+            verified.store(
+                Remembered(
                     claims: checked, kid: kid, userID: UUID(uuidString: checked.sub),
-                    sessionID: UUID(uuidString: checked.sid))
-            }
+                    sessionID: UUID(uuidString: checked.sid)),
+                for: token, validUntil: Double(checked.exp), now: now.timeIntervalSince1970)
         }
         return isCurrent(claims, now: now) ? claims : nil
     }
