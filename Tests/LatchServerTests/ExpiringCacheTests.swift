@@ -60,7 +60,7 @@ struct ExpiringCacheTests {
             .deletingLastPathComponent().appendingPathComponent("Sources/LatchServer")
         for path in [
             "Tokens/AccessTokens.swift", "Sessions/SessionStatusCache.swift", "Accounts/ProfileCache.swift",
-            "DPoP/DPoPReplayCache.swift",
+            "DPoP/DPoPReplayCache.swift"
         ] {
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             #expect(text.contains("ExpiringCache<"), "\(path)")
