@@ -276,7 +276,9 @@ struct GuessBudgetTests {
             let charged = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<40 {
                     group.addTask {
-                        if case .charged = try await store.charge("code:test:target", .codes, now: now, on: db) {
+                        if case .charged = try await store.charge(
+                            .smsCode(phone: "+8613800000000"), .codes, now: now, on: db)
+                        {
                             return true
                         }
                         return false
@@ -286,14 +288,17 @@ struct GuessBudgetTests {
             }
             let lockStarts = try await withThrowingTaskGroup(of: Date?.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { try await store.lockIfSpent("code:test:target", .codes, now: now, on: db) }
+                    group.addTask {
+                        try await store.lockIfSpent(.smsCode(phone: "+8613800000000"), .codes, now: now, on: db)
+                    }
                 }
                 return try await group.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             }
 
             #expect(charged == GuessBudget.codes.limit)
             #expect(lockStarts == 1, "exactly one request starts the lock (and tells the owner)")
-            let afterWindow = try await store.charge("code:test:target", .codes, now: now + GuessBudget.day, on: db)
+            let afterWindow = try await store.charge(
+                .smsCode(phone: "+8613800000000"), .codes, now: now + GuessBudget.day, on: db)
             #expect(afterWindow == .charged(remaining: GuessBudget.codes.limit - 1), "a new window starts afresh")
         }
     }

@@ -9,7 +9,7 @@ extension LatchServices {
     @discardableResult
     func chargeCodeSend(_ key: GuardKey, on database: any Database) async throws -> GuardKey {
         let now = clock.epochSeconds
-        switch try await budgets.charge(key.rawValue, .sends, now: now, on: database) {
+        switch try await budgets.charge(key, .sends, now: now, on: database) {
         case .charged:
             return key
         case .spent(let until):
@@ -19,6 +19,6 @@ extension LatchServices {
 
     /// Gives back a send charged by `chargeCodeSend(to:on:)` (its returned `key`) that did not happen.
     func refundCodeSend(_ key: GuardKey, on database: any Database) async throws {
-        try await budgets.refund(key.rawValue, on: database)
+        try await budgets.refund(key, on: database)
     }
 }

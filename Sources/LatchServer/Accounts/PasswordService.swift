@@ -83,8 +83,8 @@ struct PasswordService: Sendable {
                 of: userID, since: plantedSince, ip: ip, now: now, events: latch.events, accounts: latch.accounts,
                 on: database)
             // The owner proved the mailbox: the password's lock and daily budget start afresh.
-            try await latch.throttle.reset(GuardKey.email(email.value).rawValue, on: database)
-            try await latch.budgets.clear(GuardKey.email(email.value).rawValue, on: database)
+            try await latch.throttle.reset(.email(email.value), on: database)
+            try await latch.budgets.clear(.email(email.value), on: database)
             if ended.deviceKeys > 0 {
                 try await latch.events.record(.deviceKeysRemoved, user: userID, ip: ip, now: now, on: database)
             }

@@ -52,7 +52,7 @@ extension AdminService {
             let userID = try user.requireID()
             guard try await latch.totp.isActive(user: userID, on: database) else { throw LatchError.notFound }
             try await latch.totp.disable(user: userID, on: database)
-            try await clearLocks([GuardKey.totp(userID).rawValue, GuardKey.totpEnrolment(userID).rawValue])
+            try await clearLocks([.totp(userID), .totpEnrolment(userID)])
             try await latch.securityChanges.apply(
                 SecurityChange(.totpResetByOperator), by: operatorActor(userID), on: database)
         }
@@ -67,7 +67,7 @@ extension AdminService {
                 throw LatchError.notFound
             }
             try await fundPassword.delete(on: database)
-            try await clearLocks([GuardKey.fundPassword(userID).rawValue])
+            try await clearLocks([.fundPassword(userID)])
             try await latch.securityChanges.apply(
                 SecurityChange(.fundPasswordResetByOperator), by: operatorActor(userID), on: database)
         }

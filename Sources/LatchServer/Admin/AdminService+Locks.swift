@@ -8,8 +8,8 @@ extension AdminService {
     /// address's password ladder and budget, its emailed codes and sends, the account's own codes,
     /// fund password and TOTP, and the phone's texted codes (see `guardedCheck` and its callers).
     /// The same list account deletion erases (`GuardKey.ofAccount`, issue 28 §1).
-    static func lockKeys(of userID: UUID, email: String?, phone: String?) -> [String] {
-        GuardKey.ofAccount(userID, email: email, phone: phone).map(\.rawValue)
+    static func lockKeys(of userID: UUID, email: String?, phone: String?) -> [GuardKey] {
+        GuardKey.ofAccount(userID, email: email, phone: phone)
     }
 
     /// The ladders with failures or a lock, and the budgets that are locked or spent, of the user's keys.
@@ -39,7 +39,7 @@ extension AdminService {
 
     /// Clears the ladders (failures and lock) and forgets the budgets of `keys` (the step-up methods'
     /// ladders live in the same table as the password's, so one statement covers both).
-    func clearLocks(_ keys: [String]) async throws {
+    func clearLocks(_ keys: [GuardKey]) async throws {
         try await latch.throttle.reset(keys, on: database)
         try await latch.budgets.clear(keys, on: database)
     }

@@ -17,7 +17,7 @@ enum NoticeDigests {
     static let table = "notice_digests"
 
     /// The key of the account's notice window in `guess_budgets`.
-    static func windowKey(_ user: UUID) -> String { GuardKey.noticeWindow(user).rawValue }
+    static func windowKey(_ user: UUID) -> GuardKey { .noticeWindow(user) }
 
     /// Charges the account's notice window; when the window is already taken, writes the digest row of
     /// `notice` on `database` (the change's transaction) and returns true: no mail now. Returns false

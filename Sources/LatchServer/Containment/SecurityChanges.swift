@@ -90,7 +90,7 @@ struct SecurityChanges: Sendable {
         let recipe = SecurityChange.recipe(kind)
         guard recipe.notice != nil, recipe.isCharged else { return }
         let now = services.clock.epochSeconds
-        let key = GuardKey.notices(user: actor.user, session: actor.session).rawValue
+        let key = GuardKey.notices(user: actor.user, session: actor.session)
         let budget = GuessBudget(limit: services.config.securityMailsPerHour, window: 3600)
         if let until = try await services.budgets.spentUntil(key, budget, now: now, on: database) {
             throw LatchError.rateLimited(retryAfter: max(1, Int((until - now).rounded(.up))))

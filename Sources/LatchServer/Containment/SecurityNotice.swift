@@ -109,7 +109,7 @@ extension LatchServices {
     func chargeNotice(_ charge: SecurityNoticeCharge, now: Double, on database: any Database) async throws {
         guard let key = charge.key else { return }
         let budget = GuessBudget(limit: config.securityMailsPerHour, window: 3600)
-        if case .spent(let until) = try await budgets.charge(key.rawValue, budget, now: now, on: database) {
+        if case .spent(let until) = try await budgets.charge(key, budget, now: now, on: database) {
             throw LatchError.rateLimited(retryAfter: max(1, Int((until.timeIntervalSince1970 - now).rounded(.up))))
         }
     }

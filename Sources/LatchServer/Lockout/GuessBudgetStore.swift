@@ -21,7 +21,10 @@ struct GuessBudgetStore: Sendable {
     }
 
     /// Charges one guess (or send) to `key`, unless the window's budget is spent.
-    func charge(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Charge {
+    func charge(_ guardKey: GuardKey, _ budget: GuessBudget, now: Double, on database: any Database) async throws
+        -> Charge
+    {
+        let key = guardKey.rawValue
         let expired = now - budget.window
         let rows = try await database.sql.raw(
             """
@@ -49,9 +52,10 @@ struct GuessBudgetStore: Sendable {
 
     /// When `key`'s budget is spent now, until when (nil: a charge would go through). Charges nothing: for
     /// checking a budget before something that cannot be given back (a code) is used.
-    func spentUntil(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws
+    func spentUntil(_ guardKey: GuardKey, _ budget: GuessBudget, now: Double, on database: any Database) async throws
         -> Double?
     {
+        let key = guardKey.rawValue
         guard
             let row = try await database.sql.raw(
                 "SELECT window_start, charged, locked_until FROM guess_budgets WHERE key = \(bind: key)"
@@ -64,7 +68,8 @@ struct GuessBudgetStore: Sendable {
     }
 
     /// Gives back the charge of a guess that was right (or of a send that did not happen).
-    func refund(_ key: String, on database: any Database) async throws {
+    func refund(_ guardKey: GuardKey, on database: any Database) async throws {
+        let key = guardKey.rawValue
         try await database.sql.raw(
             "UPDATE guess_budgets SET charged = charged - 1 WHERE key = \(bind: key) AND charged > 0"
         ).run()
@@ -72,8 +77,10 @@ struct GuessBudgetStore: Sendable {
 
     /// After a wrong guess: locks `key` until its window ends when the budget is now spent. Returns
     /// the lock's end only to the one request that started it (which tells the owner, once).
-    func lockIfSpent(_ key: String, _ budget: GuessBudget, now: Double, on database: any Database) async throws -> Date?
+    func lockIfSpent(_ guardKey: GuardKey, _ budget: GuessBudget, now: Double, on database: any Database) async throws
+        -> Date?
     {
+        let key = guardKey.rawValue
         let rows = try await database.sql.raw(
             """
             UPDATE guess_budgets SET locked_until = window_start + \(bind: budget.window)
@@ -89,13 +96,15 @@ struct GuessBudgetStore: Sendable {
     }
 
     /// Forgets the budgets of several keys in one statement (an operator's unlock).
-    func clear(_ keys: [String], on database: any Database) async throws {
+    func clear(_ guardKeys: [GuardKey], on database: any Database) async throws {
+        let keys = guardKeys.map(\.rawValue)
         guard !keys.isEmpty else { return }
         try await database.sql.delete(from: GuessBudgetRecord.schema).where("key", .in, keys).run()
     }
 
     /// Forgets `key`'s budget (the owner proved the mailbox with a password reset).
-    func clear(_ key: String, on database: any Database) async throws {
+    func clear(_ guardKey: GuardKey, on database: any Database) async throws {
+        let key = guardKey.rawValue
         try await database.sql.raw("DELETE FROM guess_budgets WHERE key = \(bind: key)").run()
     }
 }

@@ -37,7 +37,8 @@ struct LoginThrottleStore: Sendable {
         case failed(failures: Int, lockedUntil: Date?)
     }
 
-    func admit(_ key: String, clock: LatchClock, on database: any Database) async throws -> Admission {
+    func admit(_ guardKey: GuardKey, clock: LatchClock, on database: any Database) async throws -> Admission {
+        let key = guardKey.rawValue
         let sql = database.sql
         let makeRow: SQLQueryString = """
             INSERT INTO login_throttles (key, failures, locked_until, pending, pending_at)
@@ -77,7 +78,10 @@ struct LoginThrottleStore: Sendable {
 
     /// Records the result of an admitted check.
     @discardableResult
-    func finish(_ key: String, passwordMatched: Bool, now: Double, on database: any Database) async throws -> Outcome {
+    func finish(_ guardKey: GuardKey, passwordMatched: Bool, now: Double, on database: any Database) async throws
+        -> Outcome
+    {
+        let key = guardKey.rawValue
         let release: SQLQueryString = "pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END"
         if passwordMatched {
             try await database.sql.raw(
@@ -110,21 +114,24 @@ struct LoginThrottleStore: Sendable {
     }
 
     /// Ends an admitted check without counting it (the check could not run).
-    func release(_ key: String, on database: any Database) async throws {
+    func release(_ guardKey: GuardKey, on database: any Database) async throws {
+        let key = guardKey.rawValue
         try await database.sql.raw(
             "UPDATE login_throttles SET pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END WHERE key = \(bind: key)"
         ).run()
     }
 
     /// Clears the count and any lock (after a password reset by email code).
-    func reset(_ key: String, on database: any Database) async throws {
+    func reset(_ guardKey: GuardKey, on database: any Database) async throws {
+        let key = guardKey.rawValue
         try await database.sql.raw(
             "UPDATE login_throttles SET failures = 0, locked_until = NULL WHERE key = \(bind: key)"
         ).run()
     }
 
     /// Clears the counts and locks of several keys in one statement (an operator's unlock).
-    func reset(_ keys: [String], on database: any Database) async throws {
+    func reset(_ guardKeys: [GuardKey], on database: any Database) async throws {
+        let keys = guardKeys.map(\.rawValue)
         guard !keys.isEmpty else { return }
         try await database.sql.update(LoginThrottle.schema)
             .set("failures", to: 0).set("locked_until", to: SQLLiteral.null)

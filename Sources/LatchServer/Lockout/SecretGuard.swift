@@ -40,11 +40,10 @@ struct SecretGuard {
     /// refused without checking while locked, counted exactly, the owner told once when a lock starts.
     /// Throws 429 when the checks in flight did not decide in time. A `check` that throws is no guess.
     func guardedCheck(
-        throttle: LoginThrottleStore?, budget: GuessBudget?, key guardKey: GuardKey, owner: User?, session: UUID? = nil,
+        throttle: LoginThrottleStore?, budget: GuessBudget?, key: GuardKey, owner: User?, session: UUID? = nil,
         failureEvent: SecurityEvent.Kind, notice: LockNotice, check: () async throws -> Bool
     ) async throws -> GuardedCheck {
         let latch = self.latch
-        let key = guardKey.rawValue
         if let throttle {
             switch try await throttle.admit(key, clock: latch.clock, on: db) {
             case .refused(let until): return .locked(until: until)
@@ -87,11 +86,11 @@ struct SecretGuard {
         }
         if let budget, let until = try await latch.budgets.lockIfSpent(key, budget, now: now, on: db) {
             lockStarts = max(lockStarts ?? until, until)
-            metrics.exhaustedBudgets.increment(Self.secretKind(of: key))
+            metrics.exhaustedBudgets.increment(Self.secretKind(of: key.rawValue))
         }
         try await latch.events.record(failureEvent, user: owner?.id, session: session, ip: clientIP, now: now, on: db)
         guard let until = lockStarts else { return .failed(attemptsBeforeLock: max(0, min(ladderLeft, budgetLeft))) }
-        metrics.locks.increment(Self.secretKind(of: key))
+        metrics.locks.increment(Self.secretKind(of: key.rawValue))
         if let owner {
             try await latch.events.record(.locked, user: owner.id, session: session, ip: clientIP, now: now, on: db)
         }
