@@ -65,13 +65,13 @@ struct SecurityChangeDeclarationTests {
         for kind in SecurityChange.Kind.allCases {
             let recipe = SecurityChange.recipe(kind)
             #expect(named.contains(kind), "\(kind) is made by no declared route")
-            if recipe.notice == nil {
+            if !recipe.mails {
                 #expect(
                     (SecurityChange.silentReason[kind]?.count ?? 0) >= 20, "\(kind) mails nothing: say why")
             }
             if recipe.category == .addition {
                 #expect(
-                    recipe.notice != nil
+                    recipe.mails
                         && (recipe.hold != nil || (SecurityChange.unheldReason[kind]?.count ?? 0) >= 20),
                     "an addition is held (or says why not) and mailed: \(kind)")
                 #expect(!recipe.mayBeFolded && recipe.isCharged, "an addition is mailed at once, charged: \(kind)")

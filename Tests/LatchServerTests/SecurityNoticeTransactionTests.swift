@@ -40,7 +40,7 @@ struct SecurityNoticeTransactionTests {
             try #require(off.status == 200 || off.status == 204, "\(off.text)")
             return { try await $0.signIn(device: ["id": "eves-laptop", "name": "Laptop"]) }
         },
-        .passwordReset: { server, _, _ in
+        .change(.passwordReset): { server, _, _ in
             let asked = try await server.send(.POST, "/v1/password/forgot", json: ["email": alice])
             try #require(asked.status == 202, "\(asked.text)")
             let code = try await server.latestCode(to: alice)
@@ -50,7 +50,7 @@ struct SecurityNoticeTransactionTests {
                 )
             }
         },
-        .passwordChanged: { _, tokens, _ in
+        .change(.passwordChanged): { _, tokens, _ in
             {
                 try await $0.send(
                     .POST, "/v1/password/change",
@@ -58,7 +58,7 @@ struct SecurityNoticeTransactionTests {
                     bearer: tokens.accessToken)
             }
         },
-        .passkeyAdded: { server, tokens, _ in
+        .change(.passkeyAdded): { server, tokens, _ in
             var authenticator = SoftwareAuthenticator()
             let options = try await server.passkeyCreationOptions(bearer: tokens.accessToken)
             let credential = try authenticator.register(options: options.options, origin: Passkeys.origin)
@@ -67,12 +67,12 @@ struct SecurityNoticeTransactionTests {
                     challengeID: options.challengeId, credential: credential, bearer: tokens.accessToken)
             }
         },
-        .passkeyRemoved: { server, tokens, _ in
+        .change(.passkeyRemoved): { server, tokens, _ in
             var authenticator = SoftwareAuthenticator()
             let created = try await server.registerPasskey(&authenticator, bearer: tokens.accessToken)
             return { try await $0.send(.DELETE, "/v1/passkeys/\(created.id)", body: nil, bearer: tokens.accessToken) }
         },
-        .deviceKeyAdded: { _, tokens, _ in
+        .change(.deviceKeyAdded): { _, tokens, _ in
             let key = DeviceKey()
             return {
                 try await $0.send(
@@ -80,7 +80,7 @@ struct SecurityNoticeTransactionTests {
                     bearer: tokens.accessToken)
             }
         },
-        .totpDisabled: { server, tokens, _ in
+        .change(.totpRemoved): { server, tokens, _ in
             let app = try await server.activateTOTP(bearer: tokens.accessToken)
             server.clock.advance(by: 30)
             let started = try await server.startedVerification(
@@ -94,11 +94,11 @@ struct SecurityNoticeTransactionTests {
                     .DELETE, "/v1/mfa/totp", json: ["verification_token": proof], bearer: tokens.accessToken)
             }
         },
-        .totpResetByOperator: { server, tokens, _ in
+        .change(.totpResetByOperator): { server, tokens, _ in
             _ = try await server.activateTOTP(bearer: tokens.accessToken)
             return { try await $0.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/totp", bearer: adminKey) }
         },
-        .fundPasswordChanged: { server, tokens, _ in
+        .change(.fundPasswordChanged): { server, tokens, _ in
             try await server.setFundPassword(bearer: tokens.accessToken)
             return {
                 try await $0.send(
@@ -107,11 +107,11 @@ struct SecurityNoticeTransactionTests {
                     bearer: tokens.accessToken)
             }
         },
-        .fundPasswordResetByOperator: { server, tokens, _ in
+        .change(.fundPasswordResetByOperator): { server, tokens, _ in
             try await server.setFundPassword(bearer: tokens.accessToken)
             return { try await $0.send(.DELETE, "/v1/admin/users/\(tokens.user.id)/fund-password", bearer: adminKey) }
         },
-        .emailAdded: { server, _, _ in
+        .change(.emailAdded): { server, _, _ in
             // An account without an email (signed up by phone) adds one with a mailed code.
             _ = try await PhoneSignInTests.requestCode(server, "+8613800138009")
             let phoneUser = try await PhoneSignInTests.smsSignIn(
@@ -128,7 +128,7 @@ struct SecurityNoticeTransactionTests {
                 )
             }
         },
-        .phoneLinked: { server, tokens, _ in
+        .change(.phoneAdded): { server, tokens, _ in
             _ = try await PhoneSignInTests.requestCode(server)
             let code = try await PhoneSignInTests.textedCode(server)
             return {
@@ -137,32 +137,32 @@ struct SecurityNoticeTransactionTests {
                 )
             }
         },
-        .identityLinked: { _, tokens, providers in
+        .change(.identityLinked): { _, tokens, providers in
             providers.issueWeChatCode("LINK", for: .init(openid: "o-alice", unionid: "u-alice", nickname: "Alice"))
             return {
                 try await IdentityLinkTests.link($0, ["provider": "wechat", "code": "LINK"], bearer: tokens.accessToken)
             }
         },
-        .antiPhishingCodeSet: { _, tokens, _ in
+        .change(.antiPhishingCodeSet): { _, tokens, _ in
             {
                 try await $0.send(
                     .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             }
         },
-        .antiPhishingCodeRemoved: { server, tokens, _ in
+        .change(.antiPhishingCodeRemoved): { server, tokens, _ in
             let set = try await server.send(
                 .PUT, "/v1/me/anti-phishing-code", json: ["code": "Blue-Heron"], bearer: tokens.accessToken)
             try #require(set.status == 204, "\(set.text)")
             return { try await $0.send(.DELETE, "/v1/me/anti-phishing-code", body: nil, bearer: tokens.accessToken) }
         },
-        .newDeviceNoticeTurnedOff: { _, tokens, _ in
+        .change(.newDeviceNoticeTurnedOff): { _, tokens, _ in
             {
                 try await $0.send(
                     .PATCH, "/v1/me/security-settings", json: ["notify_new_devices": false], bearer: tokens.accessToken)
             }
         },
         // Issue 28's notices.
-        .totpAdded: { server, tokens, _ in
+        .change(.totpAdded): { server, tokens, _ in
             let enrolled = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
             let secret = try #require(Base32.decode(try enrolled.decode(TOTPEnrollment.self).secret))
             let code = TOTP(secret: secret).code(at: server.clock.now)
@@ -170,29 +170,29 @@ struct SecurityNoticeTransactionTests {
                 try await $0.send(.POST, "/v1/mfa/totp/activate", json: ["code": code], bearer: tokens.accessToken)
             }
         },
-        .fundPasswordAdded: { _, tokens, _ in
+        .change(.fundPasswordAdded): { _, tokens, _ in
             {
                 try await $0.send(
                     .PUT, "/v1/fund-password", json: ["fund_password": VerificationSamples.fundPassword],
                     bearer: tokens.accessToken)
             }
         },
-        .deviceKeyRemoved: { server, tokens, _ in
+        .change(.deviceKeyRemoved): { server, tokens, _ in
             let id = try await server.bindDevice(DeviceKey(), bearer: tokens.accessToken)
             return { try await $0.send(.DELETE, "/v1/device-credentials/\(id)", body: nil, bearer: tokens.accessToken) }
         },
-        .identityUnlinked: { server, tokens, providers in
+        .change(.identityUnlinked): { server, tokens, providers in
             providers.issueWeChatCode("LINK", for: .init(openid: "o-alice", unionid: "u-alice", nickname: "Alice"))
             let linked = try await IdentityLinkTests.link(
                 server, ["provider": "wechat", "code": "LINK"], bearer: tokens.accessToken)
             try #require(linked.status == 201, "\(linked.text)")
             return { try await $0.send(.DELETE, "/v1/me/identities/wechat", body: nil, bearer: tokens.accessToken) }
         },
-        .phoneRemoved: { server, tokens, _ in
+        .change(.phoneRemoved): { server, tokens, _ in
             try await linkPhone(server, tokens)
             return { try await $0.send(.DELETE, "/v1/me/identities/phone", body: nil, bearer: tokens.accessToken) }
         },
-        .emailRemoved: { server, tokens, _ in
+        .change(.emailRemoved): { server, tokens, _ in
             try await linkPhone(server, tokens)
             let asked = try await server.send(.DELETE, "/v1/me/identities/email", body: nil, bearer: tokens.accessToken)
             try #require(asked.status == 202, "\(asked.text)")
@@ -201,18 +201,18 @@ struct SecurityNoticeTransactionTests {
                 try await $0.send(.DELETE, "/v1/me/identities/email", json: ["code": code], bearer: tokens.accessToken)
             }
         },
-        .unusualSignInCheckTurnedOff: { _, tokens, _ in
+        .change(.unusualSignInCheckTurnedOff): { _, tokens, _ in
             {
                 try await $0.send(
                     .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": false],
                     bearer: tokens.accessToken)
             }
         },
-        .otherSessionsEnded: { server, tokens, _ in
+        .change(.otherSessionsEnded): { server, tokens, _ in
             _ = try await server.signIn()
             return { try await $0.send(.DELETE, "/v1/sessions?scope=others", body: nil, bearer: tokens.accessToken) }
         },
-        .newValueLocked: { _, tokens, _ in
+        .change(.newValueLocked): { _, tokens, _ in
             {
                 try await $0.send(
                     .POST, "/v1/verifications",
@@ -220,7 +220,7 @@ struct SecurityNoticeTransactionTests {
                     bearer: tokens.accessToken)
             }
         },
-        .sessionEnded: { server, tokens, _ in
+        .change(.sessionEnded): { server, tokens, _ in
             _ = try await server.signIn()
             let sessions = try await server.send(.GET, "/v1/sessions", bearer: tokens.accessToken)
                 .decode([SessionInfo].self)

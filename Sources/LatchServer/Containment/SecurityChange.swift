@@ -69,8 +69,8 @@ struct SecurityChange: Sendable, Equatable {
         let category: Category
         /// The hold it starts (nil: none).
         let hold: SecurityHoldReason?
-        /// The notice it mails (nil: none, see `silentReason`).
-        let notice: SecurityNotice?
+        /// Whether it mails its notice (`SecurityNotice.change`; none: see `silentReason`).
+        let mails: Bool
         /// Whether the change itself ends sessions other than the acting one.
         let endsOtherSessions: Bool
 
@@ -106,49 +106,52 @@ struct SecurityChange: Sendable, Equatable {
 
     var recipe: Recipe { Self.recipe(kind) }
 
+    /// The notice it mails, when its recipe mails one.
+    var notice: SecurityNotice? { recipe.mails ? .change(kind) : nil }
+
     /// The one table of recipes.
     static func recipe(_ kind: Kind) -> Recipe {
         switch kind {
-        case .totpAdded: Recipe(.totpActivated, .addition, hold: .totpAdded, notice: .totpAdded)
-        case .totpRemoved: Recipe(.totpDisabled, .removal, hold: .totpDisabled, notice: .totpDisabled)
-        case .totpResetByOperator: Recipe(.totpReset, .byOperator, hold: .totpReset, notice: .totpResetByOperator)
+        case .totpAdded: Recipe(.totpActivated, .addition, hold: .totpAdded, mails: true)
+        case .totpRemoved: Recipe(.totpDisabled, .removal, hold: .totpDisabled, mails: true)
+        case .totpResetByOperator: Recipe(.totpReset, .byOperator, hold: .totpReset, mails: true)
         case .fundPasswordAdded:
-            Recipe(.fundPasswordSet, .addition, hold: .fundPasswordAdded, notice: .fundPasswordAdded)
+            Recipe(.fundPasswordSet, .addition, hold: .fundPasswordAdded, mails: true)
         case .fundPasswordChanged:
-            Recipe(.fundPasswordChanged, .change, hold: .fundPasswordChanged, notice: .fundPasswordChanged)
+            Recipe(.fundPasswordChanged, .change, hold: .fundPasswordChanged, mails: true)
         case .fundPasswordResetByOperator:
-            Recipe(.fundPasswordReset, .byOperator, hold: .fundPasswordReset, notice: .fundPasswordResetByOperator)
-        case .passkeyAdded: Recipe(.passkeyAdded, .addition, hold: .passkeyAdded, notice: .passkeyAdded)
-        case .passkeyRemoved: Recipe(.passkeyRemoved, .removal, hold: nil, notice: .passkeyRemoved)
-        case .deviceKeyAdded: Recipe(.deviceBound, .addition, hold: .deviceKeyAdded, notice: .deviceKeyAdded)
-        case .deviceKeyRemoved: Recipe(.deviceUnbound, .removal, hold: nil, notice: .deviceKeyRemoved)
-        case .identityLinked: Recipe(.identityLinked, .addition, hold: .identityLinked, notice: .identityLinked)
-        case .identityUnlinked: Recipe(.identityUnlinked, .removal, hold: nil, notice: .identityUnlinked)
-        case .phoneAdded: Recipe(.identityLinked, .addition, hold: .phoneChanged, notice: .phoneLinked)
-        case .phoneRemoved: Recipe(.identityUnlinked, .removal, hold: nil, notice: .phoneRemoved)
-        case .emailAdded: Recipe(.identityLinked, .addition, hold: .emailChanged, notice: .emailAdded)
-        case .emailRemoved: Recipe(.identityUnlinked, .removal, hold: .emailChanged, notice: .emailRemoved)
+            Recipe(.fundPasswordReset, .byOperator, hold: .fundPasswordReset, mails: true)
+        case .passkeyAdded: Recipe(.passkeyAdded, .addition, hold: .passkeyAdded, mails: true)
+        case .passkeyRemoved: Recipe(.passkeyRemoved, .removal, hold: nil, mails: true)
+        case .deviceKeyAdded: Recipe(.deviceBound, .addition, hold: .deviceKeyAdded, mails: true)
+        case .deviceKeyRemoved: Recipe(.deviceUnbound, .removal, hold: nil, mails: true)
+        case .identityLinked: Recipe(.identityLinked, .addition, hold: .identityLinked, mails: true)
+        case .identityUnlinked: Recipe(.identityUnlinked, .removal, hold: nil, mails: true)
+        case .phoneAdded: Recipe(.identityLinked, .addition, hold: .phoneChanged, mails: true)
+        case .phoneRemoved: Recipe(.identityUnlinked, .removal, hold: nil, mails: true)
+        case .emailAdded: Recipe(.identityLinked, .addition, hold: .emailChanged, mails: true)
+        case .emailRemoved: Recipe(.identityUnlinked, .removal, hold: .emailChanged, mails: true)
         case .passwordChanged:
-            Recipe(.passwordChanged, .change, hold: .passwordChanged, notice: .passwordChanged, endsOthers: true)
+            Recipe(.passwordChanged, .change, hold: .passwordChanged, mails: true, endsOthers: true)
         case .passwordReset:
-            Recipe(.passwordReset, .recovery, hold: .passwordReset, notice: .passwordReset, endsOthers: true)
-        case .antiPhishingCodeSet: Recipe(.antiPhishingCodeChanged, .change, hold: nil, notice: .antiPhishingCodeSet)
+            Recipe(.passwordReset, .recovery, hold: .passwordReset, mails: true, endsOthers: true)
+        case .antiPhishingCodeSet: Recipe(.antiPhishingCodeChanged, .change, hold: nil, mails: true)
         case .antiPhishingCodeRemoved:
-            Recipe(.antiPhishingCodeChanged, .change, hold: nil, notice: .antiPhishingCodeRemoved)
+            Recipe(.antiPhishingCodeChanged, .change, hold: nil, mails: true)
         case .newDeviceNoticeTurnedOff:
-            Recipe(.securitySettingsChanged, .change, hold: nil, notice: .newDeviceNoticeTurnedOff)
+            Recipe(.securitySettingsChanged, .change, hold: nil, mails: true)
         case .unusualSignInCheckTurnedOff:
-            Recipe(.securitySettingsChanged, .change, hold: nil, notice: .unusualSignInCheckTurnedOff)
+            Recipe(.securitySettingsChanged, .change, hold: nil, mails: true)
         case .otherSessionsEnded:
-            Recipe(.otherSessionsRevoked, .removal, hold: nil, notice: .otherSessionsEnded, endsOthers: true)
-        case .sessionEnded: Recipe(.sessionRevoked, .removal, hold: nil, notice: .sessionEnded, endsOthers: true)
+            Recipe(.otherSessionsRevoked, .removal, hold: nil, mails: true, endsOthers: true)
+        case .sessionEnded: Recipe(.sessionRevoked, .removal, hold: nil, mails: true, endsOthers: true)
         // The freeze ends every session, so the owner sees it at once; its mail would carry a freeze
         // link to an account already frozen. The way back is the reset, whose mail tells.
-        case .frozen: Recipe(.accountFrozen, .recovery, hold: nil, notice: nil, endsOthers: true)
-        case .unfrozen: Recipe(.accountUnfrozen, .recovery, hold: .unfrozen, notice: nil)
+        case .frozen: Recipe(.accountFrozen, .recovery, hold: nil, mails: false, endsOthers: true)
+        case .unfrozen: Recipe(.accountUnfrozen, .recovery, hold: .unfrozen, mails: false)
         // A new address is a way out for money: mailed at once (never folded), charged to the session
         // that asked (so a thief's new addresses cannot spend the owner's share); the lock is the hold.
-        case .newValueLocked: Recipe(.newValueLocked, .addition, hold: nil, notice: .newValueLocked)
+        case .newValueLocked: Recipe(.newValueLocked, .addition, hold: nil, mails: true)
         }
     }
 
@@ -168,8 +171,8 @@ struct SecurityChange: Sendable, Equatable {
 extension SecurityChange.Recipe {
     fileprivate init(
         _ event: SecurityEventKind, _ category: SecurityChange.Category, hold: SecurityHoldReason?,
-        notice: SecurityNotice?, endsOthers: Bool = false
+        mails: Bool, endsOthers: Bool = false
     ) {
-        self.init(event: event, category: category, hold: hold, notice: notice, endsOtherSessions: endsOthers)
+        self.init(event: event, category: category, hold: hold, mails: mails, endsOtherSessions: endsOthers)
     }
 }

@@ -68,7 +68,7 @@ struct SecurityChanges: Sendable {
             recipe.event, user: actor.user, session: actor.session, ip: actor.ip, now: now, actor: actor.actor,
             detail: recipe.event.rawValue == change.kind.rawValue ? nil : change.kind.rawValue,
             facts: change.outboundFacts, on: database)
-        guard recipe.hold != nil || recipe.notice != nil else { return nil }
+        guard recipe.hold != nil || recipe.mails else { return nil }
         // The account's row, read once for the hold's exemption and the notice's address.
         let account = try await services.accounts.setup(of: actor.user, on: database)
         var holdUntil: Double?
@@ -76,7 +76,7 @@ struct SecurityChanges: Sendable {
             holdUntil = try await services.holds.start(
                 reason, user: actor.user, session: actor.session, ip: actor.ip, now: now, on: database)
         }
-        if let notice = recipe.notice {
+        if let notice = change.notice {
             let email = account?.email
             try await mail(notice, of: change, by: actor, email: email, on: database)
         }
@@ -88,7 +88,7 @@ struct SecurityChanges: Sendable {
     /// something that cannot be given back (an emailed code), issue 28 §2.
     func admit(_ kind: SecurityChange.Kind, by actor: SecurityChangeActor, on database: any Database) async throws {
         let recipe = SecurityChange.recipe(kind)
-        guard recipe.notice != nil, recipe.isCharged else { return }
+        guard recipe.mails, recipe.isCharged else { return }
         let now = services.clock.epochSeconds
         let key = GuardKey.notices(user: actor.user, session: actor.session)
         let budget = GuessBudget(limit: services.config.securityMailsPerHour, window: 3600)

@@ -2,58 +2,43 @@ import FluentKit
 import Foundation
 import LatchCore
 
-/// Every kind of security notice latchd mails (issue 19 §3), each queued by
+/// Every kind of security notice latchd mails (issue 19 §3): the notice of a declared change
+/// (`SecurityChange.Kind` whose recipe mails, issue 44 §2: derived from the change, not restated) and
+/// the new-device sign-in, which is no change of the account. Each is queued by
 /// `LatchServices.sendSecurityNotice` in the transaction of the change it tells of (issue 20 §1): the
 /// notice commits with the change or neither does, so a change whose notice cannot be queued (the
 /// notice lane is full, a write fails) does not happen and the request answers the refusal (503
 /// `delivery_queue_full` with `retry_after`, or 429 from the owner's budget below).
 ///
-/// A new kind is a new case here, which `SecurityNoticeTransactionTests` refuses until it has a
-/// scenario proving the change is refused and nothing changed when the queue is full.
-enum SecurityNotice: String, Sendable, CaseIterable {
+/// A new kind is a new case of `SecurityChange.Kind`, which `SecurityNoticeTransactionTests` refuses
+/// until it has a scenario proving the change is refused and nothing changed when the queue is full.
+enum SecurityNotice: Hashable, Sendable, CaseIterable {
+    /// The notice of a change (`SecurityChange.recipe(kind).mails`).
+    case change(SecurityChange.Kind)
     /// A sign-in from a device the account did not know (with the device remembered).
-    case newDeviceSignIn = "new_device_sign_in"
-    /// A password reset by mailed code (every other way in ended; a frozen account unfrozen).
-    case passwordReset = "password_reset"
-    /// A password changed by the signed-in owner.
-    case passwordChanged = "password_changed"
-    case passkeyAdded = "passkey_added"
-    case passkeyRemoved = "passkey_removed"
-    /// A device key (biometric sign-in) bound.
-    case deviceKeyAdded = "device_key_added"
-    /// A device key unbound.
-    case deviceKeyRemoved = "device_key_removed"
-    /// TOTP 2FA turned on.
-    case totpAdded = "totp_added"
-    case totpDisabled = "totp_disabled"
-    /// An operator removed TOTP 2FA (`latchd admin` / `/v1/admin`).
-    case totpResetByOperator = "totp_reset_by_operator"
-    /// The first fund password set.
-    case fundPasswordAdded = "fund_password_added"
-    case fundPasswordChanged = "fund_password_changed"
-    /// An operator removed the fund password.
-    case fundPasswordResetByOperator = "fund_password_reset_by_operator"
-    /// An email address linked to an account that had none.
-    case emailAdded = "email_added"
-    /// The account's email removed: to the removed address (and its password with it).
-    case emailRemoved = "email_removed"
-    case phoneLinked = "phone_linked"
-    case phoneRemoved = "phone_removed"
-    /// An Apple or WeChat identity linked.
-    case identityLinked = "identity_linked"
-    case identityUnlinked = "identity_unlinked"
-    case antiPhishingCodeSet = "anti_phishing_code_set"
-    case antiPhishingCodeRemoved = "anti_phishing_code_removed"
-    /// The owner turned the new-device notice off ("新设备登录时通知", issue 23 §1): the last such mail.
-    case newDeviceNoticeTurnedOff = "new_device_notice_turned_off"
-    /// "Verify unusual sign-ins" turned off.
-    case unusualSignInCheckTurnedOff = "unusual_sign_in_check_turned_off"
-    /// Every other session signed out by one session.
-    case otherSessionsEnded = "other_sessions_ended"
-    /// One other session signed out by another.
-    case sessionEnded = "session_ended"
-    /// A new value (e.g. a withdrawal address) was time-locked by the verification policy (issue 30 §1).
-    case newValueLocked = "new_value_locked"
+    case newDeviceSignIn
+
+    /// Every notice: the changes that mail, and the new-device sign-in.
+    static var allCases: [SecurityNotice] {
+        SecurityChange.Kind.allCases.filter { SecurityChange.recipe($0).mails }.map(SecurityNotice.change)
+            + [.newDeviceSignIn]
+    }
+
+    /// The name a digest row stores: the change's own, except the two that were named before the
+    /// changes were declared and stay as they were.
+    var rawValue: String {
+        switch self {
+        case .newDeviceSignIn: "new_device_sign_in"
+        case .change(.totpRemoved): "totp_disabled"
+        case .change(.phoneAdded): "phone_linked"
+        case .change(let kind): kind.rawValue
+        }
+    }
+
+    init?(rawValue: String) {
+        guard let notice = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = notice
+    }
 }
 
 /// Who pays for a security notice from the account's hourly budget (`LATCH_SECURITY_MAILS_PER_HOUR`,
