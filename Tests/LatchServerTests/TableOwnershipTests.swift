@@ -41,13 +41,11 @@ struct TableOwnershipTests {
     /// same way"). Only ever shrinks.
     static let notYetMoved: Set<String> = [
         "Accounts/AccountExport+Collect.swift",
-        "Accounts/PasswordService.swift",
         "Admin/AdminService+Actions.swift",
         "Admin/AdminService+Locks.swift",
         "Admin/AdminService+Users.swift",
         "Admin/AdminService.swift",
         "Admin/Request+AdminKey.swift",
-        "Approvals/ApprovalService.swift",
         "Approvals/ApprovalSignIn.swift",
         "Approvals/PushApprovalService.swift",
         "Containment/FreezeTokens.swift",
@@ -55,7 +53,6 @@ struct TableOwnershipTests {
         "Containment/SecurityChanges.swift",
         "Containment/SecurityHolds.swift",
         "DPoP/UsedDPoPProofs.swift",
-        "DeviceCredentials/DeviceCredentialService.swift",
         "EventStreams/SharedSignals/SSFStreamEvents.swift",
         "Identities/AppleRefreshTokens.swift",
         "Identities/AppleRevocationRetries.swift",
@@ -71,23 +68,16 @@ struct TableOwnershipTests {
         "NewDevices/NewDeviceScreening.swift",
         "Passkeys/PasskeyService.swift",
         "Passkeys/PasskeySignIn.swift",
-        "Passkeys/PasskeyVerificationMethod.swift",
         "Policy/PolicyLedger.swift",
         "Policy/PolicyValueLocks.swift",
-        "Push/PushTokenService.swift",
         "SecondFactors/SecondFactorService.swift",
         "SecondFactors/TOTPService.swift",
         "SecurityEvents/SecurityEventLog+Failures.swift",
         "SecurityEvents/SecurityEventLog.swift",
         "SecurityEvents/SecurityEventPage+Query.swift",
-        "Sessions/SessionRevocation.swift",
-        "Sessions/SessionService.swift",
-        "Sessions/SessionStatusCache.swift",
         "Support/LatchApplication.swift",
         "Tokens/RefreshTokenRotation.swift",
-        "Tokens/TokenService.swift",
         "Verification/ExpiredVerificationRows.swift",
-        "Verification/StepUp.swift",
         "Verification/VerificationService.swift",
         "Verification/VerificationTokens.swift"
     ]
@@ -99,8 +89,9 @@ struct TableOwnershipTests {
             + #"|\bUser\.(find|query)\(|\b[a-z]*[uU]ser\.(create|save|update|delete)\(on:|into: "users""#)
 
     /// Any SQL: raw or SQLKit statements, Fluent queries and saves (a model's schema migration is not).
+    /// A Fluent `find` is a model type's (`Session.find(…)`); a store's `find` (`store.find(…)`) is not SQL.
     static let anySQL = try! NSRegularExpression(
-        pattern: #"\.sql\b|SQLQueryString|\.query\(on:|\.find\([^)\n]*on:|\.(save|create|update|delete)\(on:"#)
+        pattern: #"\.sql\b|SQLQueryString|\.query\(on:|\b[A-Z]\w*\.find\(|\.(save|create|update|delete)\(on:"#)
 
     static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
@@ -181,6 +172,8 @@ struct TableOwnershipTests {
         #expect(!Self.matches(Self.usersStatement, #""SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id""#))
         #expect(Self.matches(Self.anySQL, "try await database.sql.raw(\"SELECT 1\").run()"))
         #expect(Self.matches(Self.anySQL, "try await Session.query(on: db).all()"))
+        #expect(Self.matches(Self.anySQL, "try await VerificationToken.find(SecretBox.hash(token), on: db)"))
+        #expect(!Self.matches(Self.anySQL, "try await latch.passkeys.find(rawID: id, on: db)"))
         #expect(!Self.isStoreByName("Containment/AccountFreezing.swift"))
         #expect(Self.isStoreByName("Accounts/EmailCodeStore.swift"))
         #expect(Self.isMigration("struct AddX: AsyncMigration {}\n"))

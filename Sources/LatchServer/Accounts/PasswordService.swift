@@ -109,7 +109,7 @@ struct PasswordService: Sendable {
         let key: GuardKey = user.email.map { .email($0) } ?? .user(caller.user)
         try await secretGuard.checkPassword(current, of: user, throttleKey: key, session: caller.session)
         let passwordHash = try await latch.passwords.hash(newPassword)
-        let deviceID = try await Session.find(caller.session, on: db)?.deviceID
+        let deviceID = try await SessionStore().find(caller.session, on: db)?.deviceID
         let knownDeviceID = deviceID.map { KnownDevice.storedID(of: $0, user: caller.user, secrets: latch.secrets) }
         let (ip, actor) = (caller.ip, caller.changeActor)
         // The new password, the reset of the other devices, the events, the hold and the notice commit

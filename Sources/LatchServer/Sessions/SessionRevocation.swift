@@ -42,20 +42,7 @@ struct SessionRevocation: Sendable {
     /// Revokes the user's sessions in `scope`; returns the ids that were live and are now revoked.
     @discardableResult
     func revoke(_ scope: Scope, of userID: UUID, now: Double, on database: any Database) async throws -> [UUID] {
-        let filter: SQLQueryString =
-            switch scope {
-            case .one(let id): "AND id = \(bind: id)"
-            case .allExcept(let id): "AND id <> \(bind: id)"
-            case .all: ""
-            }
-        let rows = try await database.sql.raw(
-            """
-            UPDATE sessions SET revoked_at = \(bind: now)
-            WHERE user_id = \(bind: userID) AND revoked_at IS NULL \(filter)
-            RETURNING id
-            """
-        ).all()
-        let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+        let ids = try await SessionStore().revoke(scope, of: userID, now: now, on: database)
         if let pending = Self.pending {
             pending.ids.withLock { $0.append(contentsOf: ids) }
         } else {

@@ -12,12 +12,7 @@ struct SessionService: Sendable {
     /// The live sessions, most recently active first.
     func list() async throws -> [SessionInfo] {
         let now = latch.clock.epochSeconds
-        let sessions = try await Session.query(on: db)
-            .filter(\.$userID == caller.user)
-            .filter(\.$revokedAt == nil)
-            .filter(\.$refreshExpiresAt > now)
-            .sort(\.$lastActiveAt, .descending)
-            .all()
+        let sessions = try await SessionStore().live(of: caller.user, now: now, on: db)
         return sessions.map { $0.info(current: caller.session) }
     }
 

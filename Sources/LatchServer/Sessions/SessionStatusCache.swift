@@ -25,27 +25,8 @@ final class SessionStatusCache: Sendable {
     /// Whether the session is live; `database` is only asked for on a cache miss (a hit stays cheap).
     func isLive(_ sessionID: UUID, now: Double, on database: () -> any Database) async throws -> Bool {
         if let live = rememberedLiveness(sessionID, now: now) { return live }
-        let database = database()
-        let row = try await database.sql.raw(
-            """
-            SELECT revoked_at, refresh_expires_at, last_active_at FROM sessions WHERE id = \(bind: sessionID)
-            """
-        ).first()
-        var live = false
-        if let row {
-            let revokedAt = try row.decode(column: "revoked_at", as: Double?.self)
-            let expiresAt = try row.decode(column: "refresh_expires_at", as: Double.self)
-            let lastActiveAt = try row.decode(column: "last_active_at", as: Double.self)
-            live = revokedAt == nil && expiresAt > now
-            if live, now - lastActiveAt >= Self.activityInterval {
-                try await database.sql.raw(
-                    """
-                    UPDATE sessions SET last_active_at = \(bind: now)
-                    WHERE id = \(bind: sessionID) AND last_active_at <= \(bind: now - Self.activityInterval)
-                    """
-                ).run()
-            }
-        }
+        let live = try await SessionStore().isLive(
+            sessionID, now: now, activityInterval: Self.activityInterval, on: database())
         entries.store(live, for: sessionID, validUntil: now + Self.recheckInterval, now: now)
         return live
     }

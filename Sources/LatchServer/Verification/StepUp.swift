@@ -32,7 +32,7 @@ struct StepUp: Sendable {
 
     /// Whether the caller's session signed in within the last 10 minutes.
     func signedInRecently() async throws -> Bool {
-        guard let session = try await Session.find(caller.session, on: db) else { return false }
+        guard let session = try await SessionStore().find(caller.session, on: db) else { return false }
         return latch.clock.epochSeconds - session.signedInAt <= Self.recentSignIn
     }
 }
