@@ -48,19 +48,10 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-# The short forms docs/REQUIREMENTS.md uses for paths, and the full paths they stand for (as in
-# scripts/docs/requirements_index.py).
-ABBREVIATIONS = {
-    "Client/": "Sources/LatchClient/",
-    "Server/": "Sources/LatchServer/",
-    "Core/": "Sources/LatchCore/",
-    "latch/": "Sources/latch/",
-    "LatchCoreTests/": "Tests/LatchCoreTests/",
-    "LatchServerTests/": "Tests/LatchServerTests/",
-    "LatchClientTests/": "Tests/LatchClientTests/",
-    "CLITests/": "Tests/CLITests/",
-    "EndToEndTests/": "Tests/EndToEndTests/",
-}
+# The short forms docs/REQUIREMENTS.md uses for paths, and the full paths they stand for: the index's own.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from requirements_index import ABBREVIATIONS  # noqa: E402
+
 ROOTS = ["Sources/", "Tests/", "scripts/", "docs/", "Fixtures/", ".ci/"]
 
 

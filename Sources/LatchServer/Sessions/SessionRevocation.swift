@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 import Synchronization
 
 /// Ends sessions in the database and in this instance's status cache. Inside `committing` the cache

@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// Whether a session is still live, as latchd's own endpoints see it.
 ///
