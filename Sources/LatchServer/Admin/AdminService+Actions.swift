@@ -8,7 +8,7 @@ extension AdminService {
     public func unlock(_ id: String) async throws {
         try await onUser(id, action: "unlock") { user in
             let userID = try user.requireID()
-            let phone = try await phoneNumbers(of: [userID])[userID]
+            let phone = try await latch.identities.phoneNumbers(of: [userID], on: database)[userID]
             try await clearLocks(Self.lockKeys(of: userID, email: user.email, phone: phone))
             try await record(.accountUnlocked, for: userID)
         }
@@ -63,10 +63,11 @@ extension AdminService {
     public func resetFundPassword(_ id: String) async throws {
         try await onUser(id, action: "reset_fund_password") { user in
             let userID = try user.requireID()
-            guard let fundPassword = try await FundPassword.find(userID, on: database) else {
+            let fundPasswords = FundPasswordStore()
+            guard let fundPassword = try await fundPasswords.find(of: userID, on: database) else {
                 throw LatchError.notFound
             }
-            try await fundPassword.delete(on: database)
+            try await fundPasswords.remove(fundPassword, on: database)
             try await clearLocks([.fundPassword(userID)])
             try await latch.securityChanges.apply(
                 SecurityChange(.fundPasswordResetByOperator), by: operatorActor(userID), on: database)

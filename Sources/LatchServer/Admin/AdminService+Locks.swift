@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 extension AdminService {
     /// Every lockout and budget key that counts against this user, by who guesses at what: the
@@ -16,15 +15,14 @@ extension AdminService {
     func locks(of user: User, phone: String?, now: Double) async throws -> [AdminLock] {
         let guardKeys = GuardKey.ofAccount(try user.requireID(), email: user.email, phone: phone)
         let budgetOf = Dictionary(guardKeys.map { ($0.rawValue, $0.budget) }) { first, _ in first }
-        let keys = Array(budgetOf.keys)
-        let ladders = try await LoginThrottle.query(on: database).filter(\.$id ~~ keys).all()
+        let ladders = try await latch.throttle.rows(guardKeys, on: database)
             .filter { $0.failures > 0 || ($0.lockedUntil ?? 0) > now }
             .map {
                 AdminLock(
                     kind: .ladder, key: $0.id ?? "", count: $0.failures,
                     lockedUntil: $0.lockedUntil.flatMap { $0 > now ? Date(timeIntervalSince1970: $0) : nil })
             }
-        let budgets = try await GuessBudgetRecord.query(on: database).filter(\.$id ~~ keys).all()
+        let budgets = try await latch.budgets.rows(guardKeys, on: database)
             .compactMap { record -> AdminLock? in
                 let key = record.id ?? ""
                 // The notice keys are no guess budgets (`GuardKey.budget`): not a lock to show.

@@ -2,7 +2,6 @@ import FluentKit
 import Foundation
 import LatchCore
 import NIOHTTP1
-import SQLKit
 
 extension AdminService {
     /// Users whose email or phone number starts with `query`, or whose id does (case-insensitive;
@@ -20,7 +19,7 @@ extension AdminService {
             let ids = try await latch.accounts.liveIDs(matching: text, after: after, limit: size + 1, on: database)
             let pageIDs = Array(ids.prefix(size))
             let users = try await latch.accounts.users(pageIDs, on: database)
-            let phones = try await phoneNumbers(of: pageIDs)
+            let phones = try await latch.identities.phoneNumbers(of: pageIDs, on: database)
             let byID = Dictionary(uniqueKeysWithValues: users.compactMap { user in user.id.map { ($0, user) } })
             let page = pageIDs.compactMap { id in byID[id].map { $0.adminInfo(phone: phones[id]) } }
             let next = ids.count > size ? pageIDs.last.map(AdminCursor.after(user:)) : nil
@@ -34,10 +33,8 @@ extension AdminService {
         try await onUser(id, action: "show_user") { user in
             let userID = try user.requireID()
             let now = latch.clock.epochSeconds
-            let phone = try await phoneNumbers(of: [userID])[userID]
-            let sessions = try await Session.query(on: database)
-                .filter(\.$userID == userID).filter(\.$revokedAt == nil).filter(\.$refreshExpiresAt > now)
-                .sort(\.$lastActiveAt, .descending).all()
+            let phone = try await latch.identities.phoneNumbers(of: [userID], on: database)[userID]
+            let sessions = try await SessionStore().live(of: userID, now: now, on: database)
                 .map {
                     AdminSession(
                         id: $0.id?.uuidString.lowercased() ?? "", deviceName: $0.deviceName,
@@ -45,23 +42,19 @@ extension AdminService {
                         platform: $0.platform, ip: $0.ip, createdAt: Date(timeIntervalSince1970: $0.createdAt),
                         lastActiveAt: Date(timeIntervalSince1970: $0.lastActiveAt), bound: $0.dpopJKT != nil)
                 }
-            let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(
-                \.$createdAt
-            ).all()
-                .map(\.info)
+            let credentials = try await latch.deviceCredentials.all(of: userID, on: database).map(\.info)
             let factors = AdminFactors(
                 totp: try await latch.totp.isActive(user: userID, on: database),
-                fundPassword: try await FundPassword.find(userID, on: database) != nil, biometric: !credentials.isEmpty)
-            let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID)
-                .sort(\.$createdAt, .descending).limit(50).all().map(\.info)
+                fundPassword: try await FundPasswordStore().find(of: userID, on: database) != nil,
+                biometric: !credentials.isEmpty)
+            let events = try await latch.events.store.newest(of: userID, limit: 50, on: database).map(\.info)
             let holds = latch.holds
             let hold = try await holds.running(of: userID, now: now, on: database)
             return AdminUserDetail(
                 user: user.adminInfo(phone: phone), identities: try await user.identities(on: database),
                 sessions: sessions,
                 deviceCredentials: credentials,
-                passkeys: try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all().map
-                {
+                passkeys: try await latch.passkeys.all(of: userID, on: database).map {
                     AdminPasskey(
                         id: $0.id?.uuidString.lowercased() ?? "", name: $0.name,
                         createdAt: Date(timeIntervalSince1970: $0.createdAt))
@@ -85,23 +78,12 @@ extension AdminService {
     public func auditLog(cursor: String?, limit: Int?) async throws -> AdminAuditPage {
         try await audited("list_audit", target: nil) {
             let size = try Self.pageSize(limit)
-            var query = AdminAuditEntry.query(on: database).sort(\.$id, .descending).limit(size + 1)
-            if let cursor { query = query.filter(\.$id < (try AdminCursor.auditEntry(cursor))) }
-            let entries = try await query.all()
+            let before = try cursor.map(AdminCursor.auditEntry)
+            let entries = try await AdminAuditStore().entries(before: before, limit: size + 1, on: database)
             let page = Array(entries.prefix(size))
             let next = entries.count > size ? page.last?.id.map(AdminCursor.after(auditEntry:)) : nil
             return AdminAuditPage(entries: page.map(\.info), nextCursor: next)
         }
-    }
-
-    /// The linked phone numbers of `users`.
-    func phoneNumbers(of users: [UUID]) async throws -> [UUID: String] {
-        guard !users.isEmpty else { return [:] }
-        let rows = try await Identity.query(on: database).filter(\.$userID ~~ users).filter(
-            \.$provider == SignInProvider.phone.rawValue
-        )
-        .all()
-        return Dictionary(rows.map { ($0.userID, $0.subject) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `text%` for LIKE, with `\`, `%` and `_` in `text` escaped (ESCAPE '\').

@@ -94,11 +94,10 @@ public struct AdminService: Sendable {
     func audit(
         _ action: String, target: UUID?, detail: String?, result: String, on database: any Database
     ) async throws {
-        try await AdminAuditEntry(
+        let entry = AdminAuditEntry(
             actor: actor, action: action, target: target, ip: ip, at: latch.clock.epochSeconds, result: result,
-            detail: detail
-        )
-        .create(on: database)
+            detail: detail)
+        try await AdminAuditStore().append(entry, on: database)
     }
 
     /// Checks a page size (`limit` query parameter).

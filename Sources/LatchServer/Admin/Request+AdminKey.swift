@@ -29,11 +29,10 @@ extension LatchRequest {
         {
             let actor = AdminActor.key(fingerprint: presented.map(AdminKeys.fingerprint(of:)) ?? "none")
             do {
-                try await AdminAuditEntry(
+                let entry = AdminAuditEntry(
                     actor: actor, action: "authenticate", target: nil, ip: clientIP, at: latch.clock.epochSeconds,
-                    result: LatchErrorCode.sessionExpired.rawValue
-                )
-                .create(on: db)
+                    result: LatchErrorCode.sessionExpired.rawValue)
+                try await AdminAuditStore().append(entry, on: db)
             } catch {
                 logger.warning("a failed admin authentication could not be audited")
             }

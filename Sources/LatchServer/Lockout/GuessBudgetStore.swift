@@ -95,6 +95,11 @@ struct GuessBudgetStore: Sendable {
         return Date(timeIntervalSince1970: until)
     }
 
+    /// The budget rows of `guardKeys` (keys without a row are left out), for the operator's view of locks.
+    func rows(_ guardKeys: [GuardKey], on database: any Database) async throws -> [GuessBudgetRecord] {
+        try await GuessBudgetRecord.query(on: database).filter(\.$id ~~ guardKeys.map(\.rawValue)).all()
+    }
+
     /// Forgets the budgets of several keys in one statement (an operator's unlock).
     func clear(_ guardKeys: [GuardKey], on database: any Database) async throws {
         let keys = guardKeys.map(\.rawValue)

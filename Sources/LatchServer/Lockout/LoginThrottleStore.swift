@@ -138,6 +138,11 @@ struct LoginThrottleStore: Sendable {
             .where("key", .in, keys).run()
     }
 
+    /// The ladder rows of `guardKeys` (keys without a row are left out), for the operator's view of locks.
+    func rows(_ guardKeys: [GuardKey], on database: any Database) async throws -> [LoginThrottle] {
+        try await LoginThrottle.query(on: database).filter(\.$id ~~ guardKeys.map(\.rawValue)).all()
+    }
+
     /// Failures left before the next lock, for the AUTH_001 answer.
     func attemptsBeforeLock(failures: Int) -> Int { ladder.nextLockAt(afterConsecutiveFailures: failures) - failures }
 

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 extension SecurityEventLog {
     /// The kinds anyone can cause by failing at someone else's account (a wrong password, code,
@@ -22,29 +21,7 @@ extension SecurityEventLog {
     ) async throws {
         let window = Int((now / Self.aggregationWindow).rounded(.down))
         let key = "\(user?.uuidString.lowercased() ?? "-"):\(kind.rawValue):\(window)"
-        try await database.sql.raw(
-            """
-            INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, count, aggregate_key)
-            VALUES (\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), \(bind: session), \(bind: ip), \(bind: now), 1, \(bind: key))
-            ON CONFLICT (aggregate_key) DO UPDATE SET count = security_events.count + 1
-            """
-        ).run()
-    }
-}
-
-/// Issue 20 §5: `security_events.count` (how many failures a row stands for; NULL for a single event)
-/// and `aggregate_key` (account, kind and window of an aggregated row; unique, NULL otherwise).
-struct AddSecurityEventAggregation: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(SecurityEvent.schema).field("count", .int).update()
-        try await database.schema(SecurityEvent.schema).field("aggregate_key", .string).update()
-        try await database.sql.create(index: "security_events_aggregate_key").unique().on(SecurityEvent.schema)
-            .column("aggregate_key").run()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.sql.drop(index: "security_events_aggregate_key").run()
-        try await database.schema(SecurityEvent.schema).deleteField("aggregate_key").update()
-        try await database.schema(SecurityEvent.schema).deleteField("count").update()
+        try await store.countFailure(
+            kind, user: user, session: session, ip: ip, now: now, aggregateKey: key, on: database)
     }
 }

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Records security events (sign-ins, failures, locks, resets, revocations, replays). Failures that
 /// strangers can cause are counted, one row per account, kind and hour (`recordAggregated`).
@@ -11,6 +10,8 @@ import SQLKit
 /// named values the event's type carries beyond the log's own (`OutboundEvent.of`).
 struct SecurityEventLog: Sendable {
     let outbound = OutboundEventStore()
+    /// The log's rows (`security_events`).
+    let store = SecurityEventStore()
 
     func record(
         _ kind: SecurityEvent.Kind, user: UUID?, session: UUID? = nil, ip: String?, now: Double,
@@ -25,15 +26,8 @@ struct SecurityEventLog: Sendable {
         if Self.aggregatedKinds.contains(kind) {
             return try await recordAggregated(kind, user: user, session: session, ip: ip, now: now, on: database)
         }
-        // A direct statement: every request that changes something records an event, and Fluent's create
-        // reflects over the model's fields each time (issue 29 §3's verification profile).
-        try await database.sql.raw(
-            """
-            INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, actor, detail)
-            VALUES (\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), \(bind: session), \(bind: ip), \(bind: now),
-              \(bind: actor), \(bind: detail))
-            """
-        ).run()
+        try await store.insert(
+            kind, user: user, session: session, ip: ip, now: now, actor: actor, detail: detail, on: database)
     }
 
     /// `record` of `kind` for each of `users` at `now` (an import's batch): the log's rows in one statement,
@@ -51,15 +45,7 @@ struct SecurityEventLog: Sendable {
                     transaction: OutboundTransaction.current ?? OutboundTransaction.newID())
             }
             try await outbound.appendEach(events, on: database)
-            let values: [SQLQueryString] = chunk.map { user in
-                "(\(bind: UUID()), \(bind: user), \(bind: kind.rawValue), NULL, NULL, \(bind: now), \(bind: actor), NULL)"
-            }
-            try await database.sql.raw(
-                """
-                INSERT INTO security_events (id, user_id, type, session_id, ip, created_at, actor, detail)
-                VALUES \(values.joined(separator: ", "))
-                """
-            ).run()
+            try await store.insertEach(kind, users: chunk, now: now, actor: actor, on: database)
         }
     }
 }

@@ -19,18 +19,8 @@ extension SecurityEventPage {
         guard limitRange.contains(size) else {
             throw LatchError(.validationFailed, field: "limit", reasons: ["out_of_range"])
         }
-        var query = SecurityEvent.query(on: database).filter(\.$userID == userID)
-        if let cursor {
-            let (time, id) = try Self.position(cursor)
-            query = query.group(.or) { older in
-                older.filter(\.$createdAt < time)
-                older.group(.and) { same in
-                    same.filter(\.$createdAt == time)
-                    same.filter(\.$id < id)
-                }
-            }
-        }
-        let rows = try await query.sort(\.$createdAt, .descending).sort(\.$id, .descending).limit(size + 1).all()
+        let rows = try await SecurityEventStore().page(
+            of: userID, before: try cursor.map(Self.position), limit: size + 1, on: database)
         let page = Array(rows.prefix(size))
         let next = rows.count > size ? page.last.flatMap(Self.cursor(after:)) : nil
         return SecurityEventPage(events: page.map(\.info), nextCursor: next)
@@ -41,7 +31,7 @@ extension SecurityEventPage {
         return Base64URL.encode(Array("e:\(event.createdAt)|\(id.uuidString.lowercased())".utf8))
     }
 
-    private static func position(_ cursor: String) throws -> (Double, UUID) {
+    private static func position(_ cursor: String) throws -> (createdAt: Double, id: UUID) {
         // 422: a cursor is a fact of this server (no schema can say which strings it gave), like an
         // unknown challenge id; a malformed `limit` stays 400.
         let invalid = LatchError(
