@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// The one-time "this wasn't me" links of security mails (issue 19 §3): 32 random bytes (base64url),
 /// stored only as SHA-256, valid 7 days, used at most once (one conditional update decides, also
@@ -13,32 +12,20 @@ enum FreezeTokens {
     /// A new token for `user`'s account.
     static func mint(for user: UUID, now: Double, on database: any Database) async throws -> String {
         let token = RandomSecrets.token()
-        try await database.sql.raw(
-            """
-            INSERT INTO freeze_tokens (token_hash, user_id, created_at, expires_at)
-            VALUES (\(bind: SecretBox.hash(token)), \(bind: user), \(bind: now), \(bind: now + lifetime))
-            """
-        ).run()
+        try await FreezeTokenStore().insert(
+            tokenHash: SecretBox.hash(token), user: user, now: now, expiresAt: now + lifetime, on: database)
         return token
     }
 
     /// Uses `token` if it is live and unused; its user, or nil (unknown, expired or used).
     static func use(_ token: String, now: Double, on database: any Database) async throws -> UUID? {
-        try await database.sql.useOnce(
-            schema, mark: "used_at", where: "token_hash = \(bind: SecretBox.hash(token))", now: now,
-            returning: ["user_id"]
-        )?.decode(column: "user_id", as: UUID.self)
+        try await FreezeTokenStore().use(tokenHash: SecretBox.hash(token), now: now, on: database)
     }
 
     /// Expires `user`'s unused links minted up to `frozenAt` (issue 28 §2: on recovery, a link from a
     /// mail the thief may have read cannot freeze the account again; links minted since keep working).
     static func expire(mintedBy frozenAt: Double, of user: UUID, now: Double, on database: any Database) async throws {
-        try await database.sql.raw(
-            """
-            UPDATE freeze_tokens SET expires_at = \(bind: now)
-            WHERE user_id = \(bind: user) AND created_at <= \(bind: frozenAt) AND used_at IS NULL AND expires_at > \(bind: now)
-            """
-        ).run()
+        try await FreezeTokenStore().expire(mintedBy: frozenAt, of: user, now: now, on: database)
     }
 
     /// The link a mail carries.

@@ -2,7 +2,6 @@ import FluentKit
 import Foundation
 import LatchCore
 import Logging
-import SQLKit
 
 /// Repeated security notices to one account, coalesced (issue 20 §2): at most one notice mail per
 /// account in each window of `LATCH_NOTICE_DIGEST_SECONDS`. The first change mails its notice at once
@@ -32,12 +31,8 @@ enum NoticeDigests {
         guard case .spent = try await services.budgets.charge(windowKey(user), budget, now: now, on: database) else {
             return false
         }
-        try await database.sql.raw(
-            """
-            INSERT INTO notice_digests (id, user_id, address, kind, language, created_at)
-            VALUES (\(bind: UUID()), \(bind: user), \(bind: address), \(bind: notice.rawValue), \(bind: language.rawValue), \(bind: now))
-            """
-        ).run()
+        try await NoticeDigestStore().insert(
+            notice, language: language, to: address, user: user, now: now, on: database)
         return true
     }
 
@@ -50,9 +45,7 @@ enum NoticeDigests {
     {
         let window = services.config.noticeDigestSeconds
         guard window > 0 else { return 0 }
-        let users = try await database.sql.raw(
-            "SELECT DISTINCT user_id FROM notice_digests WHERE created_at <= \(bind: now) LIMIT 100"
-        ).all().map { try $0.decode(column: "user_id", as: UUID.self) }
+        let users = try await NoticeDigestStore().usersDue(now: now, on: database)
         var mailed = 0
         for user in users {
             do {
@@ -81,21 +74,12 @@ enum NoticeDigests {
         guard case .charged = try await services.budgets.charge(windowKey(user), budget, now: now, on: database) else {
             throw NothingToSend.windowOpenOrTaken
         }
-        let rows = try await database.sql.raw(
-            """
-            DELETE FROM notice_digests WHERE user_id = \(bind: user) AND created_at <= \(bind: now)
-            RETURNING address, kind, language, created_at
-            """
-        ).all()
+        let rows = try await NoticeDigestStore().claim(of: user, now: now, on: database)
         guard !rows.isEmpty else { throw NothingToSend.windowOpenOrTaken }
         var byAddress: [String: [(notice: SecurityNotice, at: Double, language: LatchLanguage)]] = [:]
         for row in rows {
-            let address = try row.decode(column: "address", as: String.self)
-            let kind = try row.decode(column: "kind", as: String.self)
-            let language = LatchLanguage(rawValue: try row.decode(column: "language", as: String.self)) ?? .en
-            guard let notice = SecurityNotice(rawValue: kind) else { continue }
-            byAddress[address, default: []].append(
-                (notice, try row.decode(column: "created_at", as: Double.self), language))
+            guard let notice = row.notice else { continue }
+            byAddress[row.address, default: []].append((notice, row.createdAt, row.language ?? .en))
         }
         for (address, changes) in byAddress.sorted(by: { $0.key < $1.key }) {
             let sorted = changes.sorted { $0.at < $1.at }
@@ -104,27 +88,5 @@ enum NoticeDigests {
             try await services.mailNotice(mail, to: address, user: user, now: now, on: database)
         }
         return byAddress.count
-    }
-}
-
-/// `notice_digests` (issue 20 §2): one row per security change folded into the next digest mail — the
-/// account, the address the notice goes to, its kind, the mail's language and the change's time.
-struct CreateNoticeDigests: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(NoticeDigests.table)
-            .id()
-            .field("user_id", .uuid, .required)
-            .field("address", .string, .required)
-            .field("kind", .string, .required)
-            .field("language", .string, .required)
-            .field("created_at", .double, .required)
-            .create()
-        try await database.sql.raw(
-            "CREATE INDEX notice_digests_user_id ON notice_digests (user_id, created_at)"
-        ).run()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(NoticeDigests.table).delete()
     }
 }

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Who made a security change.
 struct SecurityChangeActor: Sendable {
@@ -103,14 +102,9 @@ struct SecurityChanges: Sendable {
         _ kind: SecurityChange.Kind, by actor: SecurityChangeActor, now: Double, on database: any Database
     ) async throws {
         guard kind != .sessionEnded else { return }
-        let acting = actor.session.map { "AND id <> \(bind: $0)" as SQLQueryString } ?? ""
-        let live = try await database.sql.raw(
-            """
-            SELECT id FROM sessions WHERE user_id = \(bind: actor.user) AND revoked_at IS NULL
-              AND refresh_expires_at > \(bind: now) \(acting) LIMIT 1
-            """
-        ).first()
-        guard live == nil else { throw OtherSessionsLeftLive(kind: kind) }
+        let live = try await SessionStore().hasLiveSession(
+            of: actor.user, otherThan: actor.session, now: now, on: database)
+        guard !live else { throw OtherSessionsLeftLive(kind: kind) }
     }
 
     /// Whether `actor`'s addition is a new user setting up: made by the session that registered the
@@ -136,7 +130,7 @@ struct SecurityChanges: Sendable {
         var charge: SecurityNoticeCharge =
             recipe.isCharged ? .session(user: actor.user, session: actor.session) : .free
         if addresses.isEmpty {
-            guard let phone = try await phone(of: actor.user, on: database) else { return }
+            guard let phone = try await services.identities.phoneNumber(of: actor.user, on: database) else { return }
             try await services.textSecurityNotice(
                 notice, language: actor.language, to: phone, user: actor.user, charge: charge, on: database)
             return
@@ -151,15 +145,6 @@ struct SecurityChanges: Sendable {
                 on: database)
             charge = .free // one change, one charge
         }
-    }
-
-    /// The account's phone number, when it has one.
-    private func phone(of user: UUID, on database: any Database) async throws -> String? {
-        try await database.sql.raw(
-            """
-            SELECT subject FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: SignInProvider.phone.rawValue)
-            """
-        ).first()?.decode(column: "subject", as: String.self)
     }
 }
 

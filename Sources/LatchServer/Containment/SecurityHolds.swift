@@ -25,6 +25,8 @@ struct SecurityHolds: Sendable {
     let actions: [String]
     let events: SecurityEventLog
     let accounts: AccountStore
+    /// The holds' rows (`security_holds`).
+    let store = SecurityHoldStore()
 
     /// The hold's length in seconds.
     var length: Double { Double(hours) * 3600 }
@@ -49,19 +51,7 @@ struct SecurityHolds: Sendable {
         guard hours > 0 else { return nil }
         try await endExpired(of: user, now: now, on: database)
         let until = now + length
-        try await database.sql.raw(
-            """
-            INSERT INTO security_holds (user_id, reason, started_at, hold_until)
-            VALUES (\(bind: user), \(bind: reason.rawValue), \(bind: now), \(bind: until))
-            ON CONFLICT (user_id) DO UPDATE SET
-              started_at = CASE WHEN security_holds.hold_until <= excluded.started_at THEN excluded.started_at
-                ELSE security_holds.started_at END,
-              reason = CASE WHEN security_holds.hold_until <= excluded.hold_until THEN excluded.reason
-                ELSE security_holds.reason END,
-              hold_until = CASE WHEN security_holds.hold_until < excluded.hold_until THEN excluded.hold_until
-                ELSE security_holds.hold_until END
-            """
-        ).run()
+        try await store.start(reason, user: user, now: now, until: until, on: database)
         try await events.record(
             .securityHoldStarted, user: user, session: session, ip: ip, now: now, detail: reason.rawValue,
             facts: ["until": .int(Int(until.rounded(.up))), "actions": .strings(actions)], on: database)
@@ -72,15 +62,7 @@ struct SecurityHolds: Sendable {
 
     /// The running hold of `user`, if any (one that ran out is ended here).
     func running(of user: UUID, now: Double, on database: any Database) async throws -> Running? {
-        guard
-            let row = try await database.sql.raw(
-                "SELECT reason, started_at, hold_until FROM security_holds WHERE user_id = \(bind: user)"
-            ).first()
-        else { return nil }
-        let hold = Running(
-            reason: try row.decode(column: "reason", as: String.self),
-            startedAt: try row.decode(column: "started_at", as: Double.self),
-            holdUntil: try row.decode(column: "hold_until", as: Double.self))
+        guard let hold = try await store.find(of: user, on: database) else { return nil }
         guard hold.holdUntil > now else {
             try await endExpired(of: user, now: now, on: database)
             return nil
@@ -115,33 +97,21 @@ struct SecurityHolds: Sendable {
     @discardableResult
     func lift(of user: UUID, actor: String, ip: String?, now: Double, on database: any Database) async throws -> Bool {
         try await endExpired(of: user, now: now, on: database)
-        let lifted = try await database.sql.raw(
-            "DELETE FROM security_holds WHERE user_id = \(bind: user) RETURNING reason"
-        ).first()
-        guard let lifted else { return false }
+        guard let reason = try await store.delete(of: user, on: database) else { return false }
         if actor == AccountFreezing.Actor.operator.rawValue {
             // What `FactorSeasoning` reads: factors added before an operator's lift may answer held actions.
             try await accounts.recordHoldLifted(of: user, now: now, on: database)
         }
         try await events.record(
-            .securityHoldEnded, user: user, ip: ip, now: now, actor: actor,
-            detail: try lifted.decode(column: "reason", as: String.self), on: database)
+            .securityHoldEnded, user: user, ip: ip, now: now, actor: actor, detail: reason, on: database)
         return true
     }
 
     /// Deletes a hold of `user` that ran out and records its end (once: only the delete that finds the row does).
     private func endExpired(of user: UUID, now: Double, on database: any Database) async throws {
-        guard
-            let ended = try await database.sql.raw(
-                """
-                DELETE FROM security_holds WHERE user_id = \(bind: user) AND hold_until <= \(bind: now)
-                RETURNING reason, hold_until
-                """
-            ).first()
-        else { return }
+        guard let ended = try await store.deleteEnded(of: user, now: now, on: database) else { return }
         try await events.record(
-            .securityHoldEnded, user: user, ip: nil, now: try ended.decode(column: "hold_until", as: Double.self),
-            detail: try ended.decode(column: "reason", as: String.self), on: database)
+            .securityHoldEnded, user: user, ip: nil, now: ended.holdUntil, detail: ended.reason, on: database)
     }
 }
 

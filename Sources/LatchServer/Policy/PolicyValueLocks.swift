@@ -7,6 +7,8 @@ import SQLKit
 /// address) each user has used for an action, stored as SHA-256, and until when each is locked.
 struct PolicyValueLocks: Sendable {
     static let schema = "policy_value_locks"
+    /// The locks' rows.
+    let store = PolicyValueLockStore()
 
     /// What a value's lock says now.
     enum State: Equatable {
@@ -26,24 +28,15 @@ struct PolicyValueLocks: Sendable {
         now: Double, on database: any Database
     ) async throws -> State {
         let hash = SecretBox.hash(value)
-        let inserted = try await database.sql.raw(
-            """
-            INSERT INTO policy_value_locks
-              (user_id, action, parameter, value_hash, created_at, locked_until, session_id)
-            VALUES (\(bind: user), \(bind: action), \(bind: parameter), \(bind: hash), \(bind: now),
-              \(bind: now + seconds), \(bind: session))
-            ON CONFLICT (user_id, action, parameter, value_hash) DO NOTHING
-            RETURNING locked_until
-            """
-        ).first()
-        if let inserted { return .started(until: try inserted.decode(column: "locked_until", as: Double.self)) }
-        let row = try await database.sql.raw(
-            """
-            SELECT locked_until FROM policy_value_locks WHERE user_id = \(bind: user) AND action = \(bind: action)
-              AND parameter = \(bind: parameter) AND value_hash = \(bind: hash)
-            """
-        ).first()
-        let until = try row?.decode(column: "locked_until", as: Double.self) ?? 0
+        if let until = try await store.insertIfNew(
+            valueHash: hash, parameter: parameter, action: action, user: user, session: session, now: now,
+            lockedUntil: now + seconds, on: database)
+        {
+            return .started(until: until)
+        }
+        let until =
+            try await store.lockedUntil(valueHash: hash, parameter: parameter, action: action, user: user, on: database)
+            ?? 0
         return until > now ? .running(until: until) : .unlocked
     }
 
@@ -54,13 +47,9 @@ struct PolicyValueLocks: Sendable {
         _ value: String, parameter: String, action: String, user: UUID, session: UUID?, now: Double,
         on database: any Database
     ) async throws {
-        try await database.sql.raw(
-            """
-            UPDATE policy_value_locks SET trusted_at = \(bind: now), trusted_session_id = \(bind: session)
-            WHERE user_id = \(bind: user) AND action = \(bind: action) AND parameter = \(bind: parameter)
-              AND value_hash = \(bind: SecretBox.hash(value)) AND trusted_at IS NULL AND locked_until <= \(bind: now)
-            """
-        ).run()
+        try await store.trust(
+            valueHash: SecretBox.hash(value), parameter: parameter, action: action, user: user, session: session,
+            now: now, on: database)
     }
 
     /// What the security reset ends of `user`'s values (issue 41 P3), `ended` being the sessions it ends:
@@ -68,17 +57,6 @@ struct PolicyValueLocks: Sendable {
     /// session a reset of the other devices keeps) started; and every trust a session in `ended` started.
     /// So a thief's planted address neither comes due nor stays trusted after the owner's recovery.
     static func discard(of user: UUID, ended: [UUID], kept: UUID?, on sql: any SQLDatabase) async throws {
-        let untrusted: SQLQueryString =
-            if let kept {
-                "(trusted_at IS NULL AND (session_id IS NULL OR session_id <> \(bind: kept)))"
-            } else {
-                "trusted_at IS NULL"
-            }
-        let endedTrust: SQLQueryString =
-            ended.isEmpty ? "" : " OR trusted_session_id IN (\(binds: ended))"
-        try await sql.raw(
-            "DELETE FROM policy_value_locks WHERE user_id = \(bind: user) AND (\(untrusted)\(endedTrust))"
-        )
-        .run()
+        try await PolicyValueLockStore().discard(of: user, ended: ended, kept: kept, on: sql)
     }
 }
