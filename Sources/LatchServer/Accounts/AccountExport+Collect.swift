@@ -8,22 +8,20 @@ extension AccountExport {
     /// refresh token or Apple token, and for codes and budgets nothing at all (they only guard secrets).
     /// Known devices are listed as stored: keyed hashes, never an id that skips the new-device check.
     static func collect(
-        userID: UUID, currentSession: UUID, now: Date, accounts: AccountStore, on database: any Database
+        userID: UUID, currentSession: UUID, now: Date, services: LatchServices, on database: any Database
     ) async throws
         -> AccountExport?
     {
-        guard let user = try await accounts.user(userID, on: database), user.deletedAt == nil else { return nil }
-        let sessions = try await Session.query(on: database).filter(\.$userID == userID).sort(\.$createdAt, .descending)
-            .all()
-        let credentials = try await DeviceCredential.query(on: database).filter(\.$userID == userID).sort(\.$createdAt)
-            .all()
-        let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+        guard let user = try await services.accounts.user(userID, on: database), user.deletedAt == nil else {
+            return nil
+        }
+        let sessions = try await SessionStore().all(of: userID, on: database)
+        let credentials = try await services.deviceCredentials.all(of: userID, on: database)
+        let passkeys = try await services.passkeys.all(of: userID, on: database)
         let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(
             \.$firstSeenAt
         ).all()
-        let events = try await SecurityEvent.query(on: database).filter(\.$userID == userID).sort(
-            \.$createdAt, .descending
-        ).all()
+        let events = try await services.events.store.newest(of: userID, on: database)
         return AccountExport(
             exportedAt: now, user: try await user.profile(on: database),
             securitySettings: SecuritySettings(
@@ -43,8 +41,8 @@ extension AccountExport.Factors {
     /// Which second factors `userID` has set up (for the export and `GET /v1/me/security-settings`).
     static func collect(userID: UUID, on database: any Database) async throws -> AccountExport.Factors {
         let totp = try await TOTPCredential.find(userID, on: database)?.active == true
-        let fundPassword = try await FundPassword.find(userID, on: database) != nil
-        let biometric = try await DeviceCredential.query(on: database).filter(\.$userID == userID).count() > 0
+        let fundPassword = try await FundPasswordStore().find(of: userID, on: database) != nil
+        let biometric = try await DeviceCredentialStore.count(of: userID, on: database) > 0
         var recoveryCodes = 0
         if totp {
             recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID)

@@ -38,8 +38,7 @@ struct AccountLifecycleService: Sendable {
         try await stepUp.requireRecentSignIn(orProof: proof, action: Self.exportAction)
         guard
             let document = try await AccountExport.collect(
-                userID: caller.user, currentSession: caller.session, now: latch.clock.now, accounts: latch.accounts,
-                on: db)
+                userID: caller.user, currentSession: caller.session, now: latch.clock.now, services: latch, on: db)
         else { throw LatchError.sessionExpired }
         return document
     }

@@ -15,6 +15,11 @@ struct DeviceCredentialStore: Sendable {
         try await DeviceCredential.query(on: database).filter(\.$userID == user).sort(\.$createdAt).all()
     }
 
+    /// How many keys `user` has bound (a count is the same on either database, so no instance is needed).
+    static func count(of user: UUID, on database: any Database) async throws -> Int {
+        try await DeviceCredential.query(on: database).filter(\.$userID == user).count()
+    }
+
     /// What a verification offers of a bound key: its id, whether App Attest vouches for it, and its
     /// provenance (issue 28 §2).
     struct Offered: Sendable, Equatable {
