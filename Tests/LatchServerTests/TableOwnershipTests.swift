@@ -44,7 +44,6 @@ struct TableOwnershipTests {
         "Approvals/ApprovalSignIn.swift",
         "Approvals/PushApprovalService.swift",
         "Containment/SecurityHolds.swift",
-        "DPoP/UsedDPoPProofs.swift",
         "EventStreams/SharedSignals/SSFStreamEvents.swift",
         "Identities/AppleRefreshTokens.swift",
         "Identities/AppleRevocationRetries.swift",

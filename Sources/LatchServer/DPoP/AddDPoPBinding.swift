@@ -10,16 +10,17 @@ import SQLKit
 struct AddDPoPBinding: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(Session.schema).field("dpop_jkt", .string).update()
-        try await database.schema(UsedDPoPProofs.schema)
+        try await database.schema(UsedDPoPProofStore.schema)
             .field("key_hash", .string, .required)
             .field("expires_at", .double, .required)
             .unique(on: "key_hash")
             .create()
-        try await database.createIndex("dpop_proofs_used_expires_at", on: UsedDPoPProofs.schema, columns: "expires_at")
+        try await database.createIndex(
+            "dpop_proofs_used_expires_at", on: UsedDPoPProofStore.schema, columns: "expires_at")
     }
 
     func revert(on database: any Database) async throws {
-        try await database.schema(UsedDPoPProofs.schema).delete()
+        try await database.schema(UsedDPoPProofStore.schema).delete()
         try await database.schema(Session.schema).deleteField("dpop_jkt").update()
     }
 }

@@ -11,7 +11,7 @@ struct DPoPGuard: Sendable {
     /// The origins a proof's `htu` may name (issue 41 §2 D1).
     let origins: DPoPOrigins
     let replays = DPoPReplayCache()
-    let usedAtTokenEndpoint = UsedDPoPProofs()
+    let usedAtTokenEndpoint = UsedDPoPProofStore()
 
     /// The key (its thumbprint) the grant's session is bound to, or nil for a bearer session (no proof, in
     /// `optional` mode). The proof is used up here, on every instance at once. `presented` is read only when

@@ -3,9 +3,10 @@ import Foundation
 import SQLKit
 import Synchronization
 
-/// The token endpoint's single use of DPoP proofs, shared by every instance through the database
-/// (`dpop_proofs_used`): a stolen proof cannot be replayed at another instance within its window.
-final class UsedDPoPProofs: Sendable {
+/// The statements on `dpop_proofs_used` (issue 44 §1): the token endpoint's single use of DPoP proofs,
+/// shared by every instance through the database, so a stolen proof cannot be replayed at another
+/// instance within its window.
+final class UsedDPoPProofStore: Sendable {
     static let schema = "dpop_proofs_used"
     /// Every this many uses, this instance deletes the rows that expired.
     static let pruneEvery = 256
