@@ -95,7 +95,7 @@ struct SignInServicesTests {
             let first = try await service.signIn(with: proven, device: DeviceInfo(id: "phone-1"))
             let owner = try #require(
                 try await Identity.owner(
-                    of: .phone, subject: "+8613800000000", accounts: app.latch.accounts, on: app.db))
+                    of: .phone, subject: "+8613800000000", identities: app.latch.identities, on: app.db))
             #expect(first.sessionId.isEmpty == false)
             #expect(try await knownDevices(of: owner.id, on: app.db, in: app) == ["phone-1"])
             #expect(try await eventTypes(of: owner.id, on: app.db) == ["registered"])

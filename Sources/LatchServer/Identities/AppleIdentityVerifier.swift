@@ -7,7 +7,7 @@ import LatchCore
 /// `https://appleid.apple.com`, an audience of `LATCH_APPLE_CLIENT_IDS`, not expired, and the nonce:
 /// the token's `nonce` is the hex SHA-256 of the raw nonce the app sent (compared in constant time),
 /// and with `requireNonce` (the default) a grant without a nonce is refused (`nonce_required`).
-/// That a token is used only once is `AppleTokenUses`'s job (it needs the database).
+/// That a token is used only once is `AppleTokenUseStore`'s job (it needs the database).
 struct AppleIdentityVerifier: Sendable {
     static let issuer = "https://appleid.apple.com"
     /// Tokens are small; anything longer is refused before parsing.

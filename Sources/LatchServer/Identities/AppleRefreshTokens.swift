@@ -2,22 +2,19 @@ import FluentKit
 import Foundation
 import LatchCore
 import Logging
-import SQLKit
 
 /// Apple refresh tokens at rest: kept sealed (AES-GCM with `LATCH_SECRET_KEY`, as TOTP secrets) on
 /// the account's Apple identity, and revoked at Apple when the account is deleted or Apple unlinked.
 enum AppleRefreshTokens {
     /// Keeps the refresh token an `authorization_code` gave (if any) on the Apple identity of `proven`.
-    static func keep(_ proven: ProvenIdentity, secrets: SecretBox, on database: any Database) async throws {
+    static func keep(_ proven: ProvenIdentity, secrets: SecretBox, identities: IdentityStore, on database: any Database)
+        async throws
+    {
         guard proven.provider == .apple, let token = proven.appleRefreshToken, let clientID = proven.appleClientID
         else { return }
         let sealed = try secrets.seal(Data(token.utf8))
-        try await database.sql.raw(
-            """
-            UPDATE identities SET apple_refresh_token = \(bind: sealed), apple_client_id = \(bind: clientID)
-            WHERE provider = 'apple' AND subject = \(bind: proven.subject)
-            """
-        ).run()
+        try await identities.keepAppleRefreshToken(
+            sealed: sealed, clientID: clientID, ofApple: proven.subject, on: database)
     }
 
     /// Revokes the sealed refresh token of a removed Apple identity at Apple: `revoked` when Apple

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import Logging
-import SQLKit
 
 /// Apple refresh tokens whose revocation failed for a moment (Apple unreachable, 5xx, 429) when the
 /// account was deleted or Apple unlinked (issue 20 §9): kept sealed, as on the identity, in
@@ -15,14 +14,10 @@ enum AppleRevocationRetries {
     static let firstDelay: Double = 60
     static let longestDelay: Double = 6 * 3600
 
-    /// Queues a retry of the sealed token (never opened here) for `clientID`.
+    /// Queues a retry of the sealed token (never opened here) for `clientID`, first tried `firstDelay` on.
     static func queue(sealed: String, clientID: String, now: Double, on database: any Database) async throws {
-        try await database.sql.raw(
-            """
-            INSERT INTO apple_revocation_retries (id, sealed_refresh_token, client_id, attempts, next_attempt_at, created_at)
-            VALUES (\(bind: UUID()), \(bind: sealed), \(bind: clientID), 1, \(bind: now + firstDelay), \(bind: now))
-            """
-        ).run()
+        try await AppleRevocationRetryStore().queue(
+            sealed: sealed, clientID: clientID, nextAttemptAt: now + firstDelay, now: now, on: database)
     }
 
     /// Tries every due retry once; returns how many Apple confirmed. Each row is claimed by moving its
@@ -31,41 +26,26 @@ enum AppleRevocationRetries {
     static func retryDue(
         endpoint: AppleTokenEndpoint, secrets: SecretBox, now: Double, on database: any Database, logger: Logger
     ) async throws -> Int {
-        let due = try await database.sql.raw(
-            """
-            SELECT id, sealed_refresh_token, client_id, attempts FROM apple_revocation_retries
-            WHERE next_attempt_at <= \(bind: now) ORDER BY next_attempt_at LIMIT 20
-            """
-        ).all()
+        let store = AppleRevocationRetryStore()
         var revoked = 0
-        for row in due {
-            let id = try row.decode(column: "id", as: UUID.self)
-            let attempts = try row.decode(column: "attempts", as: Int.self)
-            let delay = min(longestDelay, firstDelay * pow(2, Double(min(attempts, 20))))
-            let claimed = try await database.sql.raw(
-                """
-                UPDATE apple_revocation_retries SET attempts = attempts + 1, next_attempt_at = \(bind: now + delay)
-                WHERE id = \(bind: id) AND next_attempt_at <= \(bind: now) RETURNING id
-                """
-            ).all()
-            guard !claimed.isEmpty else { continue }
-            let sealed = try row.decode(column: "sealed_refresh_token", as: String.self)
-            let clientID = try row.decode(column: "client_id", as: String.self)
+        for retry in try await store.due(now: now, on: database) {
+            let delay = min(longestDelay, firstDelay * pow(2, Double(min(retry.attempts, 20))))
+            guard try await store.claim(retry.id, nextAttemptAt: now + delay, now: now, on: database) else { continue }
             let outcome: AppleTokenEndpoint.RevokeOutcome
-            if let token = try? secrets.open(sealed) {
+            if let token = try? secrets.open(retry.sealed) {
                 outcome = await endpoint.revokeOutcome(
-                    refreshToken: String(decoding: token, as: UTF8.self), clientID: clientID, now: now)
+                    refreshToken: String(decoding: token, as: UTF8.self), clientID: retry.clientID, now: now)
             } else {
                 outcome = .refused // sealed under another LATCH_SECRET_KEY: nothing to send
             }
             switch outcome {
             case .revoked, .refused:
                 if outcome == .revoked { revoked += 1 }
-                try await database.sql.raw("DELETE FROM apple_revocation_retries WHERE id = \(bind: id)").run()
-            case .unavailable where attempts + 1 >= maximumAttempts:
+                try await store.remove(retry.id, on: database)
+            case .unavailable where retry.attempts + 1 >= maximumAttempts:
                 logger.warning(
                     "an Apple authorization could not be revoked after \(maximumAttempts) attempts; given up")
-                try await database.sql.raw("DELETE FROM apple_revocation_retries WHERE id = \(bind: id)").run()
+                try await store.remove(retry.id, on: database)
             case .unavailable:
                 break
             }

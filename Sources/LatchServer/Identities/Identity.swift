@@ -74,7 +74,7 @@ extension User {
             list.append(
                 IdentityInfo(provider: .email, identifier: email, linkedAt: Date(timeIntervalSince1970: createdAt)))
         }
-        let rows = try await Identity.query(on: database).filter(\.$userID == userID).sort(\.$createdAt).all()
+        let rows = try await IdentityStore.all(of: userID, on: database)
         list.append(contentsOf: rows.map(\.info))
         return list
     }

@@ -44,7 +44,7 @@ struct IdentityProver: Sendable {
             throw failure.latchError(language: language)
         }
         guard
-            try await AppleTokenUses.recordFirstUse(
+            try await AppleTokenUseStore.recordFirstUse(
                 of: identityToken, expiresAt: verified.expiresAt, now: latch.clock.epochSeconds, on: db)
         else { throw AppleIdentityVerifier.rejected("token_replayed").latchError(language: language) }
         var proven = ProvenIdentity(
@@ -102,7 +102,7 @@ struct IdentityProver: Sendable {
             throw LatchError.wrongCode(attemptsRemaining: 0)
         }
         let owner = try await Identity.owner(
-            of: .phone, subject: phone.value, accounts: latch.accounts, on: db)
+            of: .phone, subject: phone.value, identities: latch.identities, on: db)
         let result = try await SecretGuard(
             latch: latch, metrics: metrics, db: db, clientIP: clientIP, language: language
         ).guardedCheck(

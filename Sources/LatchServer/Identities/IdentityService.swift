@@ -52,7 +52,8 @@ struct IdentityService: Sendable {
         // The identity, its event, the hold and the notice commit together (issue 20 §1).
         try await db.tracedTransaction { database in
             try await latch.identities.link(proven, to: caller.user, by: caller.session, now: now, on: database)
-            try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: database)
+            try await AppleRefreshTokens.keep(
+                proven, secrets: latch.secrets, identities: latch.identities, on: database)
             try await latch.securityChanges.apply(
                 SecurityChange(provider == .phone ? .phoneAdded : .identityLinked), by: caller.changeActor,
                 on: database)

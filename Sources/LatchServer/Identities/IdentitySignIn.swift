@@ -32,7 +32,7 @@ struct IdentitySignIn {
         try AccountDisabling.refuse(user) // before the new-device check mails a code
         try AccountFreezing.refuse(user)
         let userID = try user.requireID()
-        try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, on: db)
+        try await AppleRefreshTokens.keep(proven, secrets: latch.secrets, identities: latch.identities, on: db)
         var canReceiveCode = user.email != nil
         if !canReceiveCode, !created { canReceiveCode = try await latch.totp.isActive(user: userID, on: db) }
         if created {
@@ -64,26 +64,25 @@ struct IdentitySignIn {
     /// with that email, which gets the identity linked; else a new account. `created` says which.
     private func account(for proven: ProvenIdentity, now: Double) async throws -> (User, created: Bool) {
         if let owner = try await Identity.owner(
-            of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+            of: proven.provider, subject: proven.subject, identities: latch.identities, on: db)
         {
             return (owner, false)
         }
         if proven.provider == .apple, proven.emailVerified, let email = proven.email,
             let existing = try await latch.accounts.user(email: email, on: db), existing.emailVerified,
-            try await Identity.query(on: db).filter(\.$userID == existing.requireID())
-                .filter(\.$provider == SignInProvider.apple.rawValue).first() == nil
+            try await latch.identities.identity(of: existing.requireID(), provider: .apple, on: db) == nil
         {
             do {
-                try await Identity(
-                    userID: existing.requireID(), provider: .apple, subject: proven.subject, email: email,
-                    createdAt: now
-                )
-                .create(on: db)
+                try await latch.identities.create(
+                    Identity(
+                        userID: existing.requireID(), provider: .apple, subject: proven.subject, email: email,
+                        createdAt: now),
+                    on: db)
                 return (existing, false)
             } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
                 // Linked by a concurrent sign-in: use whatever holds the identity now.
                 if let owner = try await Identity.owner(
-                    of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+                    of: proven.provider, subject: proven.subject, identities: latch.identities, on: db)
                 {
                     return (owner, false)
                 }
@@ -101,7 +100,7 @@ struct IdentitySignIn {
             return (try await createAccount(for: proven, email: email, now: now), true)
         } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
             if let owner = try await Identity.owner(
-                of: proven.provider, subject: proven.subject, accounts: latch.accounts, on: db)
+                of: proven.provider, subject: proven.subject, identities: latch.identities, on: db)
             {
                 return (owner, false)
             }
@@ -116,11 +115,11 @@ struct IdentitySignIn {
             let user = User(
                 email: email, emailVerified: email != nil, passwordHash: nil, nickname: proven.nickname, createdAt: now)
             try await latch.accounts.create(user, on: database)
-            try await Identity(
-                userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email,
-                createdAt: now
-            )
-            .create(on: database)
+            try await latch.identities.create(
+                Identity(
+                    userID: user.requireID(), provider: proven.provider, subject: proven.subject, email: proven.email,
+                    createdAt: now),
+                on: database)
             return user
         }
     }

@@ -16,7 +16,7 @@ struct IdentityStore: Sendable {
         async throws
     {
         if let owner = try await Identity.owner(
-            of: proven.provider, subject: proven.subject, accounts: accounts, on: database)
+            of: proven.provider, subject: proven.subject, identities: self, on: database)
         {
             let reason = owner.id == user ? "already_linked" : "identity_in_use"
             throw LatchError(.conflict, field: "provider", reasons: [reason])
@@ -60,9 +60,7 @@ struct IdentityStore: Sendable {
                 try await accounts.unlinkEmail(of: userID, on: database)
                 return .removed(appleRefreshToken: nil, appleClientID: nil)
             case .apple, .wechat, .phone:
-                guard
-                    let identity = try await Identity.query(on: database).filter(\.$userID == userID)
-                        .filter(\.$provider == provider.rawValue).first()
+                guard let identity = try await identity(of: userID, provider: provider, on: database)
                 else { return .notFound }
                 guard try await user.waysToSignIn(on: database) > 1 else { return .last }
                 try await identity.delete(on: database)

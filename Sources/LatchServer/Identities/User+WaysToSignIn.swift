@@ -6,8 +6,8 @@ extension User {
     /// (Apple, WeChat, phone) and its passkeys. The last one is never removed.
     func waysToSignIn(on database: any Database) async throws -> Int {
         let userID = try requireID()
-        let identities = try await Identity.query(on: database).filter(\.$userID == userID).count()
-        let passkeys = try await Passkey.query(on: database).filter(\.$userID == userID).count()
+        let identities = try await IdentityStore.count(of: userID, on: database)
+        let passkeys = try await PasskeyStore.count(of: userID, on: database)
         return identities + passkeys + (email == nil ? 0 : 1)
     }
 

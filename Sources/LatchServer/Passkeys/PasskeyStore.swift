@@ -16,6 +16,11 @@ struct PasskeyStore: Sendable {
         try await Passkey.query(on: database).filter(\.$userID == user).sort(\.$createdAt).all()
     }
 
+    /// How many passkeys `user` has (a count needs no instance, as `DeviceCredentialStore.count`).
+    static func count(of user: UUID, on database: any Database) async throws -> Int {
+        try await Passkey.query(on: database).filter(\.$userID == user).count()
+    }
+
     /// Passkey `id`, if it is `user`'s.
     func find(_ id: UUID, of user: UUID, on database: any Database) async throws -> Passkey? {
         guard let passkey = try await Passkey.find(id, on: database), passkey.userID == user else { return nil }

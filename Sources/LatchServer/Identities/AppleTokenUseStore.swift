@@ -4,10 +4,11 @@ import Foundation
 import LatchCore
 import SQLKit
 
-/// Apple identity tokens already accepted, by SHA-256 of the token, kept until a while after the
-/// token's `exp` (after that the token is refused as expired anyway). One `INSERT … ON CONFLICT DO
-/// NOTHING` decides, so two latchd processes sharing a database never both accept one token.
-enum AppleTokenUses {
+/// The statements on `apple_token_uses` (issue 44 §1): Apple identity tokens already accepted, by
+/// SHA-256 of the token, kept until a while after the token's `exp` (after that the token is refused as
+/// expired anyway). One `INSERT … ON CONFLICT DO NOTHING` decides, so two latchd processes sharing a
+/// database never both accept one token.
+enum AppleTokenUseStore {
     static let schema = "apple_token_uses"
     /// Rows outlive the token's `exp` by this much, covering clock differences between instances.
     static let keptAfterExpiry: Double = 300
@@ -31,15 +32,15 @@ enum AppleTokenUses {
 
 struct CreateAppleTokenUses: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await database.schema(AppleTokenUses.schema)
+        try await database.schema(AppleTokenUseStore.schema)
             .field("token_hash", .string, .identifier(auto: false))
             .field("forget_after", .double, .required)
             .create()
         try await database.createIndex(
-            "apple_token_uses_forget_after", on: AppleTokenUses.schema, columns: "forget_after")
+            "apple_token_uses_forget_after", on: AppleTokenUseStore.schema, columns: "forget_after")
     }
 
     func revert(on database: any Database) async throws {
-        try await database.schema(AppleTokenUses.schema).delete()
+        try await database.schema(AppleTokenUseStore.schema).delete()
     }
 }
