@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// One row of `latchd keys list`.
 public struct SigningKeyListing: Sendable, Equatable {
@@ -27,7 +26,7 @@ public struct SigningKeyListing: Sendable, Equatable {
 public enum SigningKeyCommands {
     /// Every stored key, oldest first, with its role at `now`.
     public static func list(_ app: LatchApplication, now: Date = Date()) async throws -> [SigningKeyListing] {
-        let records = try await SigningKeyRecord.query(on: app.db).sort(\.$generation).sort(\.$id).all()
+        let records = try await SigningKeyStore().all(on: app.db)
         let newest = records.compactMap(\.generation).max()
         let seconds = now.timeIntervalSince1970
         return records.map { record in
@@ -49,15 +48,14 @@ public enum SigningKeyCommands {
     @discardableResult
     public static func retire(_ app: LatchApplication, kid: String, now: Date = Date()) async throws -> String? {
         let seconds = now.timeIntervalSince1970
-        guard let record = try await SigningKeyRecord.find(kid, on: app.db) else { throw KeyNotFound(kid: kid) }
-        let newest = try await SigningKeyRecord.query(on: app.db).all().compactMap(\.generation).max()
+        let store = SigningKeyStore()
+        guard let record = try await store.find(kid, on: app.db) else { throw KeyNotFound(kid: kid) }
+        let newest = try await store.newestGeneration(on: app.db)
         var successor: String?
         if record.generation == newest {
             successor = try await SigningKeyRing.rotateNow(secrets: app.latch.secrets, now: seconds, on: app.db)
         }
-        try await app.db.sql.raw(
-            "UPDATE signing_keys SET retires_at = \(bind: seconds) WHERE kid = \(bind: kid)"
-        ).run()
+        try await store.retire(kid: kid, at: seconds, on: app.db)
         return successor
     }
 

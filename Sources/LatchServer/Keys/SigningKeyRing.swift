@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import Logging
-import SQLKit
 import ServiceLifecycle
 import Synchronization
 
@@ -94,12 +93,7 @@ final class SigningKeyRing: Sendable {
                 let kid = try await SigningKeys.insertKey(
                     generation: generation + 1, secrets: secrets, now: now, on: database)
             else { return nil }
-            try await database.sql.raw(
-                """
-                UPDATE signing_keys SET retires_at = \(bind: now + retireAfter)
-                WHERE retires_at IS NULL AND generation < \(bind: generation + 1)
-                """
-            ).run()
+            try await SigningKeyStore().retire(below: generation + 1, at: now + retireAfter, on: database)
             return kid
         }
     }
@@ -107,8 +101,7 @@ final class SigningKeyRing: Sendable {
     /// Makes a new key the signer now (after the newest there is); returns its kid.
     static func rotateNow(secrets: SecretBox, now: Double, on database: any Database) async throws -> String {
         for _ in 0..<5 {
-            let rows = try await database.sql.raw("SELECT MAX(generation) AS newest FROM signing_keys").all()
-            let newest: Int? = try rows.first.flatMap { try $0.decode(column: "newest", as: Int?.self) }
+            let newest = try await SigningKeyStore().newestGeneration(on: database)
             if let kid = try await rotate(after: newest ?? 0, secrets: secrets, now: now, on: database) { return kid }
         }
         throw RotationContended()

@@ -3,7 +3,6 @@ import FluentKit
 import Foundation
 import JWTKit
 import LatchCore
-import SQLKit
 
 /// The ES256 keys that sign and verify access tokens, as read from `signing_keys` at one moment.
 ///
@@ -80,9 +79,7 @@ struct SigningKeys: Sendable {
 
     /// The rows of keys not retired at `now`, oldest generation first.
     static func usableRecords(on database: any Database, now: Double) async throws -> [SigningKeyRecord] {
-        try await SigningKeyRecord.query(on: database)
-            .group(.or) { $0.filter(\.$retiresAt == nil).filter(\.$retiresAt > now) }
-            .sort(\.$generation).sort(\.$id).all()
+        try await SigningKeyStore().usable(at: now, on: database)
     }
 
     /// Adds a new key as generation `generation` unless that generation exists already (another
@@ -94,14 +91,9 @@ struct SigningKeys: Sendable {
         let key = P256.Signing.PrivateKey()
         let kid = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(12))
         let sealed = try secrets.seal(key.rawRepresentation)
-        let rows = try await database.sql.raw(
-            """
-            INSERT INTO signing_keys (kid, sealed_private_key, created_at, generation)
-            VALUES (\(bind: kid), \(bind: sealed), \(bind: now), \(bind: generation))
-            ON CONFLICT (generation) DO NOTHING RETURNING kid
-            """
-        ).all()
-        return rows.isEmpty ? nil : kid
+        let inserted = try await SigningKeyStore().insert(
+            kid: kid, sealed: sealed, generation: generation, now: now, on: database)
+        return inserted ? kid : nil
     }
 }
 
