@@ -45,8 +45,6 @@ struct TableOwnershipTests {
         "Approvals/PushApprovalService.swift",
         "Containment/SecurityHolds.swift",
         "EventStreams/SharedSignals/SSFStreamEvents.swift",
-        "NewDevices/KnownDevice.swift",
-        "NewDevices/NewDeviceScreening.swift",
         "Passkeys/PasskeyService.swift",
         "Passkeys/PasskeySignIn.swift",
         "Policy/PolicyLedger.swift",

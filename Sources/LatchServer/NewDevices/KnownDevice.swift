@@ -1,8 +1,6 @@
 import FluentKit
-import FluentSQL
 import Foundation
 import LatchCore
-import SQLKit
 
 /// A device installation id that has signed in to an account (C8): sign-ins from others are unusual.
 // Fluent model (see User for why @unchecked Sendable).
@@ -42,38 +40,4 @@ final class LoginChallenge: Model, @unchecked Sendable {
 
     /// `method` in the shared vocabulary (only the server writes it: always a known one).
     var kind: LoginChallengeMethod { LoginChallengeMethod(rawValue: method) ?? .email }
-}
-
-struct CreateNewDeviceTables: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(KnownDevice.schema)
-            .id()
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("device_id", .string, .required)
-            .field("first_seen_at", .double, .required)
-            .unique(on: "user_id", "device_id")
-            .create()
-        try await database.schema(LoginChallenge.schema)
-            .id()
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("method", .string, .required)
-            .field("code_hash", .string)
-            .field("expires_at", .double, .required)
-            .field("attempts", .int, .required)
-            .field("used_at", .double)
-            .field("device_id", .string)
-            .field("device_name", .string)
-            .field("device_model", .string)
-            .field("platform", .string)
-            .create()
-        try await database.schema(User.schema)
-            .field("verify_unusual_sign_ins", .bool, .required, .sql(.default(true)))
-            .update()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(User.schema).deleteField("verify_unusual_sign_ins").update()
-        try await database.schema(LoginChallenge.schema).delete()
-        try await database.schema(KnownDevice.schema).delete()
-    }
 }

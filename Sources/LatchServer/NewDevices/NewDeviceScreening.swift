@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// C8: a sign-in from a device id the account has never used is unusual.
 /// The owner is told by mail; with "verify unusual sign-ins" on (the default) the sign-in stops at
@@ -28,7 +27,7 @@ struct NewDeviceScreening {
         let userID = try user.requireID()
         let deviceID = Validate.deviceName(device?.id)
         if let deviceID, try await isKnown(deviceID, of: userID) { return }
-        let known = try await KnownDevice.query(on: db).filter(\.$userID == userID).count()
+        let known = try await KnownDeviceStore().count(of: userID, on: db)
         if known == 0, try await !hasEverSignedIn(userID) {
             // The first device of an account that never had a session is not unusual.
             try await rememberDevice(deviceID, of: userID)
@@ -53,27 +52,20 @@ struct NewDeviceScreening {
 
     /// Whether the account has had a session (revoked or expired ones count: they are never deleted).
     private func hasEverSignedIn(_ userID: UUID) async throws -> Bool {
-        try await db.sql.raw("SELECT 1 AS found FROM sessions WHERE user_id = \(bind: userID) LIMIT 1").first() != nil
+        try await SessionStore().hasAny(of: userID, on: db)
     }
 
     /// Whether the user's known devices hold `deviceID` (compared by its keyed hash, `KnownDevice.storedID`).
     func isKnown(_ deviceID: String, of userID: UUID) async throws -> Bool {
         let stored = KnownDevice.storedID(of: deviceID, user: userID, secrets: latch.secrets)
-        return try await KnownDevice.query(on: db).filter(\.$userID == userID).filter(\.$deviceID == stored).first()
-            != nil
+        return try await KnownDeviceStore().contains(stored, of: userID, on: db)
     }
 
     /// Records `deviceID` as known for the user, as its keyed hash (no-op without an id or when known).
     func rememberDevice(_ deviceID: String?, of userID: UUID) async throws {
         guard let deviceID else { return }
         let stored = KnownDevice.storedID(of: deviceID, user: userID, secrets: latch.secrets)
-        try await db.sql.raw(
-            """
-            INSERT INTO known_devices (id, user_id, device_id, first_seen_at)
-            VALUES (\(bind: UUID()), \(bind: userID), \(bind: stored), \(bind: latch.clock.epochSeconds))
-            ON CONFLICT (user_id, device_id) DO NOTHING
-            """
-        ).run()
+        try await KnownDeviceStore().remember(stored, of: userID, now: latch.clock.epochSeconds, on: db)
     }
 
     /// Records the event and mails "a new device signed in" unless the owner turned that notice off
@@ -95,13 +87,9 @@ struct NewDeviceScreening {
         // At most one new challenge (and code mail) a minute per device: a newer sign-in of the same
         // user from the same device reuses the pending one (another device never gets its challenge).
         let deviceID = Validate.deviceName(device?.id)
-        let pending = LoginChallenge.query(on: db).filter(\.$userID == userID).filter(\.$usedAt == nil)
-        if let deviceID { pending.filter(\.$deviceID == deviceID) } else { pending.filter(\.$deviceID == nil) }
-        if let recent =
-            try await pending
-            .filter(\.$expiresAt > now + LoginChallenge.lifetime - Self.challengeResendInterval)
-            .filter(\.$attempts < LoginChallenge.maximumAttempts)
-            .first()
+        if let recent = try await latch.loginChallenges.pending(
+            of: userID, deviceID: deviceID, expiringAfter: now + LoginChallenge.lifetime - Self.challengeResendInterval,
+            on: db)
         {
             return recent
         }
@@ -126,7 +114,7 @@ struct NewDeviceScreening {
                 fresh, context: "login-challenge:\(id.uuidString.lowercased())")
             code = fresh
         }
-        try await challenge.create(on: db)
+        try await latch.loginChallenges.create(challenge, on: db)
         if let code, let email = user.email {
             try await latch.send(MailTemplates.unusualSignInCode(code, language: language), to: email, code: code)
         }
