@@ -45,8 +45,6 @@ struct TableOwnershipTests {
         "Approvals/PushApprovalService.swift",
         "Containment/SecurityHolds.swift",
         "EventStreams/SharedSignals/SSFStreamEvents.swift",
-        "Passkeys/PasskeyService.swift",
-        "Passkeys/PasskeySignIn.swift",
         "Policy/PolicyLedger.swift",
         "SecondFactors/SecondFactorService.swift",
         "SecondFactors/TOTPService.swift",

@@ -111,7 +111,7 @@ struct PasskeyService: Sendable {
             orProof: proof, action: Self.renameAction,
             parameters: ["passkey_id": try passkey.requireID().uuidString.lowercased()])
         passkey.name = name
-        try await passkey.save(on: db)
+        try await latch.passkeys.save(passkey, on: db)
         return passkey.info
     }
 

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Grant `passkey` (issue 13) without HTTP: the routes make one from their request
 /// (`Request.passkeySignIn`), tests from an application's services and a database.
@@ -66,15 +65,9 @@ struct PasskeySignIn {
     {
         let counter = Int64(assertion.signCount)
         let id = try passkey.requireID()
-        let updated = try await db.sql.raw(
-            """
-            UPDATE passkeys SET sign_count = \(bind: counter), backed_up = \(bind: assertion.backedUp), last_used_at = \(bind: now)
-            WHERE id = \(bind: id)
-              AND ((sign_count = 0 AND \(bind: counter) = 0) OR sign_count < \(bind: counter))
-            RETURNING id
-            """
-        ).all()
-        guard updated.isEmpty else { return }
+        let stored = try await latch.passkeys.recordUse(
+            of: id, signCount: counter, backedUp: assertion.backedUp, now: now, on: db)
+        guard !stored else { return }
         try await latch.events.record(
             .passkeyCounterRegressed, user: passkey.userID, session: session, ip: clientIP, now: now, on: db)
         throw Self.refused("counter_regressed")

@@ -21,6 +21,27 @@ struct PasskeyStore: Sendable {
         try await Passkey.query(on: database).filter(\.$userID == user).count()
     }
 
+    /// Writes the fields of a loaded passkey that a service changed (its name).
+    func save(_ passkey: Passkey, on database: any Database) async throws {
+        try await passkey.save(on: database)
+    }
+
+    /// Stores an assertion's counter, backup state and time of use on passkey `id`, unless the counter
+    /// did not go up (when either is non-zero): one conditional UPDATE. False when it did not.
+    func recordUse(
+        of id: UUID, signCount counter: Int64, backedUp: Bool, now: Double, on database: any Database
+    ) async throws -> Bool {
+        let updated = try await database.sql.raw(
+            """
+            UPDATE passkeys SET sign_count = \(bind: counter), backed_up = \(bind: backedUp), last_used_at = \(bind: now)
+            WHERE id = \(bind: id)
+              AND ((sign_count = 0 AND \(bind: counter) = 0) OR sign_count < \(bind: counter))
+            RETURNING id
+            """
+        ).all()
+        return !updated.isEmpty
+    }
+
     /// Passkey `id`, if it is `user`'s.
     func find(_ id: UUID, of user: UUID, on database: any Database) async throws -> Passkey? {
         guard let passkey = try await Passkey.find(id, on: database), passkey.userID == user else { return nil }
