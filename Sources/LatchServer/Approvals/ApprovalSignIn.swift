@@ -56,7 +56,7 @@ struct ApprovalSignIn: Sendable {
         guard let user = try await latch.accounts.user(userID, on: db) else { throw Self.denied }
         try AccountDisabling.refuse(user)
         try AccountFreezing.refuse(user)
-        let phone = try await approval.approverSessionID.asyncMap { try await Session.find($0, on: db) } ?? nil
+        let phone = try await approval.approverSessionID.asyncMap { try await SessionStore().find($0, on: db) } ?? nil
         let (latch, clientIP, language, dpopKey) = (self.latch, self.clientIP, self.language, self.dpopKey)
         // The session, the device it remembers and the owner's notice commit together, or none does.
         return try await db.tracedTransaction { database in

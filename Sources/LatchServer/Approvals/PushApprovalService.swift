@@ -18,7 +18,7 @@ struct PushApprovalService: Sendable {
         let now = latch.clock.epochSeconds
         var entries: [PendingPushApproval] = []
         for approval in try await store.pending(of: caller.user, now: now, on: db) {
-            let record = try await VerificationRecord.find(approval.id, on: db)
+            let record = try await latch.verifications.record(approval.id, on: db)
             entries.append(
                 PendingPushApproval(
                     verificationId: Self.text(approval.id), action: approval.action, amount: record?.amount,
@@ -34,7 +34,7 @@ struct PushApprovalService: Sendable {
     func view(_ id: UUID?) async throws -> PushApprovalDetails {
         let now = latch.clock.epochSeconds
         guard let id, let approval = try await store.find(id, user: caller.user, on: db),
-            let record = try await VerificationRecord.find(id, on: db)
+            let record = try await latch.verifications.record(id, on: db)
         else { throw LatchError.notFound }
         let state =
             approval.state == .pending && approval.expiresAt <= now ? "expired" : approval.state.rawValue
