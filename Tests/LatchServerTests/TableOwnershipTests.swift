@@ -44,8 +44,6 @@ struct TableOwnershipTests {
         "Containment/SecurityHolds.swift",
         "EventStreams/SharedSignals/SSFStreamEvents.swift",
         "Policy/PolicyLedger.swift",
-        "SecondFactors/SecondFactorService.swift",
-        "SecondFactors/TOTPService.swift",
         "Support/LatchApplication.swift",
         "Tokens/RefreshTokenRotation.swift",
         "Verification/ExpiredVerificationRows.swift",

@@ -100,7 +100,7 @@ struct SecondFactorService: Sendable {
         {
             throw LatchError.invalid("fund_password", [FundPasswordPolicy.Violation.sameAsLoginPassword.rawValue])
         }
-        let existing = try await FundPassword.find(caller.user, on: db)
+        let existing = try await FundPasswordStore().find(of: caller.user, on: db)
         if let existing {
             if let current = request.currentFundPassword {
                 // Held like every path to the action (issue 28 §2).
@@ -134,7 +134,7 @@ struct SecondFactorService: Sendable {
         // The fund password, its event, the hold and the notice commit together (issue 20 §1).
         try await db.tracedTransaction { database in
             do {
-                try await record.save(on: database)
+                try await FundPasswordStore().save(record, on: database)
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // Two first settings raced and the other one won: this one changed nothing.
                 throw LatchError(.conflict, field: "fund_password", reasons: ["set_concurrently"])

@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Authenticator-app 2FA (D1): enrol, activate with a first code, check codes once each (a code of
 /// an already used time step is refused), recovery codes as single-use substitutes, disable.
@@ -15,24 +14,18 @@ struct TOTPService: Sendable {
 
     enum Failure: Error { case alreadyActive, notEnrolled, wrongCode }
 
+    private var credentials: TOTPCredentialStore { TOTPCredentialStore() }
+    private var recoveryCodes: RecoveryCodeStore { RecoveryCodeStore() }
+
     /// A new pending secret for `user` (replacing a pending one); refuses when 2FA is active.
     /// One conditional upsert, so concurrent enrolments each get an answer (the last one's secret counts).
     func enroll(user: UUID, session: UUID? = nil, account: String, now: Double, on database: any Database) async throws
         -> TOTPEnrollment
     {
         let secret = TOTPSecret.generate()
-        let rows = try await database.sql.raw(
-            """
-            INSERT INTO totp_credentials (user_id, sealed_secret, active, last_used_step, created_at, session_id)
-            VALUES (\(bind: user), \(bind: try secrets.seal(Data(secret))), \(bind: false), -1, \(bind: now), \(bind: session))
-            ON CONFLICT (user_id) DO UPDATE SET
-              sealed_secret = excluded.sealed_secret, last_used_step = -1, created_at = excluded.created_at,
-              session_id = excluded.session_id
-            WHERE totp_credentials.active = \(bind: false)
-            RETURNING user_id
-            """
-        ).all()
-        guard !rows.isEmpty else { throw Failure.alreadyActive }
+        let written = try await credentials.writePending(
+            sealed: try secrets.seal(Data(secret)), of: user, session: session, now: now, on: database)
+        guard written else { throw Failure.alreadyActive }
         let encoded = Base32.encode(secret)
         return TOTPEnrollment(
             secret: encoded, otpauthURI: OTPAuthURI(secret: secret, issuer: Self.issuer, account: account).string)
@@ -40,7 +33,7 @@ struct TOTPService: Sendable {
 
     /// The pending enrolment of `user` that can still be activated (younger than 10 minutes).
     func pendingEnrolment(user: UUID, now: Date, on database: any Database) async throws -> TOTPCredential? {
-        guard let credential = try await TOTPCredential.find(user, on: database), !credential.active,
+        guard let credential = try await credentials.find(of: user, on: database), !credential.active,
             credential.createdAt + Self.enrolmentLifetime > now.timeIntervalSince1970
         else { return nil }
         return credential
@@ -55,52 +48,34 @@ struct TOTPService: Sendable {
         let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
         guard let step = totp.match(code, at: now) else { throw Failure.wrongCode }
         // Activated once: of two concurrent activations with right codes only one wins.
-        let activated = try await database.sql.raw(
-            """
-            UPDATE totp_credentials SET active = \(bind: true), last_used_step = \(bind: Int(step))
-            WHERE user_id = \(bind: user) AND active = \(bind: false) AND sealed_secret = \(bind: credential.sealedSecret)
-            RETURNING user_id
-            """
-        ).all()
-        guard !activated.isEmpty else { throw Failure.notEnrolled }
-        try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
+        let activated = try await credentials.activate(
+            user, sealed: credential.sealedSecret, step: Int(step), on: database)
+        guard activated else { throw Failure.notEnrolled }
+        try await recoveryCodes.removeAll(of: user, on: database)
         let codes = RecoveryCode.generate(count: 10)
-        for code in codes {
-            let record = RecoveryCodeRecord()
-            record.id = recoveryHash(code, user: user)
-            record.userID = user
-            try await record.create(on: database)
-        }
+        try await recoveryCodes.insert(codes.map { recoveryHash($0, user: user) }, of: user, on: database)
         return codes
     }
 
     func isActive(user: UUID, on database: any Database) async throws -> Bool {
-        try await TOTPCredential.find(user, on: database)?.active == true
+        try await credentials.find(of: user, on: database)?.active == true
     }
 
     /// Checks a 6-digit code (each time step once) or a recovery code (each once).
     /// Returns nil for a wrong code, else whether a recovery code was used.
     func check(_ code: String, user: UUID, now: Date, on database: any Database) async throws -> UsedCode? {
-        guard let credential = try await TOTPCredential.find(user, on: database), credential.active else { return nil }
+        guard let credential = try await credentials.find(of: user, on: database), credential.active else { return nil }
         let trimmed = code.filter { !$0.isWhitespace }
         if trimmed.count == 6, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
             let totp = TOTP(secret: [UInt8](try secrets.open(credential.sealedSecret)))
             guard let step = totp.match(trimmed, at: now) else { return nil }
             // Accept each step once: only a step newer than the last used one moves the marker.
-            let rows = try await database.sql.raw(
-                """
-                UPDATE totp_credentials SET last_used_step = \(bind: Int(step))
-                WHERE user_id = \(bind: user) AND active = \(bind: true) AND last_used_step < \(bind: Int(step))
-                RETURNING user_id
-                """
-            ).all()
-            return rows.isEmpty ? nil : .totp
+            return try await credentials.useStep(Int(step), of: user, on: database) ? .totp : nil
         }
-        let used = try await database.sql.useOnce(
-            "recovery_codes", mark: "used_at",
-            where: "code_hash = \(bind: recoveryHash(code, user: user)) AND user_id = \(bind: user)",
-            now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
-        if used != nil { return .recoveryCode }
+        let hash = recoveryHash(code, user: user)
+        if try await recoveryCodes.useOnce(hash, of: user, now: now.timeIntervalSince1970, on: database) {
+            return .recoveryCode
+        }
         return try await useImportedRecoveryCode(code, user: user, now: now, on: database)
     }
 
@@ -122,10 +97,8 @@ struct TOTPService: Sendable {
                 matched = try await passwords.verifyImported(candidate, against: hash, padded: false)
             }
             guard matched else { continue }
-            let used = try await database.sql.useOnce(
-                "recovery_codes", mark: "used_at", where: "code_hash = \(bind: key) AND user_id = \(bind: user)",
-                now: now.timeIntervalSince1970, live: false, returning: ["code_hash"])
-            return used == nil ? nil : .recoveryCode
+            let used = try await recoveryCodes.useOnce(key, of: user, now: now.timeIntervalSince1970, on: database)
+            return used ? .recoveryCode : nil
         }
         return nil
     }
@@ -134,8 +107,8 @@ struct TOTPService: Sendable {
     enum UsedCode { case totp, recoveryCode }
 
     func disable(user: UUID, on database: any Database) async throws {
-        try await RecoveryCodeRecord.query(on: database).filter(\.$userID == user).delete()
-        try await TOTPCredential.query(on: database).filter(\.$id == user).delete()
+        try await recoveryCodes.removeAll(of: user, on: database)
+        try await credentials.remove(of: user, on: database)
     }
 
     private func recoveryHash(_ code: String, user: UUID) -> String {
