@@ -42,7 +42,6 @@ struct TableOwnershipTests {
     static let notYetMoved: Set<String> = [
         "Accounts/AccountExport+Collect.swift",
         "Containment/SecurityHolds.swift",
-        "EventStreams/SharedSignals/SSFStreamEvents.swift",
         "Policy/PolicyLedger.swift",
         "Support/LatchApplication.swift",
         "Tokens/RefreshTokenRotation.swift",

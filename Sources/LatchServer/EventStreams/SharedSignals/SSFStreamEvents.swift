@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// The event types an SSF receiver asked for on its stream (`events_requested`, SSF 1.0 §8.1.1), kept in the
 /// stream's `types` column beside the outbound types they map to, so the fan-out's `LIKE '%,type,%'` still
@@ -28,8 +27,7 @@ struct SSFStreamEvents: Sendable {
 
     /// What stream `id` asked for, as URIs; nil for a stream without a receiver's list.
     func requestedURIs(stream id: String, on database: any Database) async throws -> [String]? {
-        let row = try await database.sql.raw("SELECT types FROM event_streams WHERE id = \(bind: id)").first()
-        return try row.flatMap { try Self.requested(inStored: $0.decode(column: "types", as: String.self)) }
+        try await EventStreamStore.types(ofStream: id, on: database).flatMap(Self.requested(inStored:))
     }
 
     /// What stream `id` asked for, as the types latchd sends; nil for a stream without a receiver's list.
@@ -39,11 +37,6 @@ struct SSFStreamEvents: Sendable {
 
     /// Records that stream `id` asks for `requested` (and so hears the outbound types they map to).
     func set(stream id: String, requested: [String], now: Double, on database: any Database) async throws {
-        try await database.sql.raw(
-            """
-            UPDATE event_streams SET types = \(bind: Self.stored(requested: requested)), updated_at = \(bind: now)
-            WHERE id = \(bind: id)
-            """
-        ).run()
+        try await EventStreamStore.setTypes(Self.stored(requested: requested), ofStream: id, now: now, on: database)
     }
 }
