@@ -18,9 +18,7 @@ extension AccountExport {
         let sessions = try await SessionStore().all(of: userID, on: database)
         let credentials = try await services.deviceCredentials.all(of: userID, on: database)
         let passkeys = try await services.passkeys.all(of: userID, on: database)
-        let devices = try await LatchServer.KnownDevice.query(on: database).filter(\.$userID == userID).sort(
-            \.$firstSeenAt
-        ).all()
+        let devices = try await KnownDeviceStore().all(of: userID, on: database)
         let events = try await services.events.store.newest(of: userID, on: database)
         return AccountExport(
             exportedAt: now, user: try await user.profile(on: database),
@@ -40,13 +38,12 @@ extension AccountExport {
 extension AccountExport.Factors {
     /// Which second factors `userID` has set up (for the export and `GET /v1/me/security-settings`).
     static func collect(userID: UUID, on database: any Database) async throws -> AccountExport.Factors {
-        let totp = try await TOTPCredential.find(userID, on: database)?.active == true
+        let totp = try await TOTPCredentialStore().find(of: userID, on: database)?.active == true
         let fundPassword = try await FundPasswordStore().find(of: userID, on: database) != nil
         let biometric = try await DeviceCredentialStore.count(of: userID, on: database) > 0
         var recoveryCodes = 0
         if totp {
-            recoveryCodes = try await RecoveryCodeRecord.query(on: database).filter(\.$userID == userID)
-                .filter(\.$usedAt == nil).count()
+            recoveryCodes = try await RecoveryCodeStore().unusedCount(of: userID, on: database)
         }
         return AccountExport.Factors(
             totp: totp, fundPassword: fundPassword, biometric: biometric, recoveryCodesRemaining: recoveryCodes)
