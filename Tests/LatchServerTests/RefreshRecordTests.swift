@@ -47,16 +47,18 @@ struct RefreshRecordTests {
             let tokens = try await server.signUp()
             let session = try #require(UUID(uuidString: tokens.sessionId))
             let sql = server.app.db as! any SQLDatabase
-            let rotation = server.app.latch.rotation
+            let store = server.app.latch.rotation.store
             let now = server.clock.now.timeIntervalSince1970
 
             // Another request rotated it first: the session is at 0, not 5.
-            let lostRace = try await rotation.rotate(
-                session: session, from: 5, recording: "lost-race-token", expires: now + 60, now: now, on: server.app.db)
+            let lostRace = try await store.rotate(
+                session: session, from: 5, recording: SecretBox.hash("lost-race-token"), expires: now + 60, now: now,
+                on: server.app.db)
             // Revoked (an account deletion, a sign-out) between the read and the write.
             try await sql.raw("UPDATE sessions SET revoked_at = \(bind: now) WHERE id = \(bind: session)").run()
-            let revoked = try await rotation.rotate(
-                session: session, from: 0, recording: "revoked-token", expires: now + 60, now: now, on: server.app.db)
+            let revoked = try await store.rotate(
+                session: session, from: 0, recording: SecretBox.hash("revoked-token"), expires: now + 60, now: now,
+                on: server.app.db)
 
             #expect(!lostRace && !revoked)
             let rows = try await sql.raw(

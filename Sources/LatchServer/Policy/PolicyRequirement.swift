@@ -31,7 +31,9 @@ extension VerificationPolicy {
     /// amount or unit is missing, the amount is not a decimal string (`not_a_decimal`), the unit is not a
     /// unit (`not_a_unit`), or (issue 41 P1) the unit is one the action's tiers and daily limit do not
     /// name while they name others and the file's `other_units` is `refuse` (`unknown_unit`).
-    func amount(of action: String, parameters: [String: String]) throws -> (value: PolicyAmount, unit: String)? {
+    func amount(of action: VerificationAction, parameters: [String: String]) throws -> (
+        value: PolicyAmount, unit: String
+    )? {
         let policy = policy(of: action)
         guard let names = policy.amount else { return nil }
         guard let raw = parameters[names.parameter] else { throw LatchError.invalid(names.parameter, ["missing"]) }
@@ -49,7 +51,7 @@ extension VerificationPolicy {
 
     /// What a verification of `action` with `parameters` needs, when the user already redeemed `spent` of
     /// its unit for the action in the last 24 hours (`PolicyLedger`). Throws as `amount(of:parameters:)`.
-    func requirement(for action: String, parameters: [String: String], spent: PolicyAmount = .zero) throws
+    func requirement(for action: VerificationAction, parameters: [String: String], spent: PolicyAmount = .zero) throws
         -> PolicyRequirement
     {
         requirement(for: action, amount: try amount(of: action, parameters: parameters), spent: spent)
@@ -61,7 +63,9 @@ extension VerificationPolicy {
     /// ten withdrawals of 0.5 BTC in a day are judged as the 5 BTC they add up to, so the one that takes the
     /// sum over a threshold needs that tier's factors). A unit no tier or limit names takes the action's
     /// own factors, or the strictest tier's under `other_units: strictest`.
-    func requirement(for action: String, amount: (value: PolicyAmount, unit: String)?, spent: PolicyAmount = .zero)
+    func requirement(
+        for action: VerificationAction, amount: (value: PolicyAmount, unit: String)?, spent: PolicyAmount = .zero
+    )
         -> PolicyRequirement
     {
         let policy = policy(of: action)

@@ -72,7 +72,7 @@ extension VerificationPolicy {
     }
 
     /// The policy of `action`.
-    func policy(of action: String) -> ActionPolicy { actions[action] ?? fallback }
+    func policy(of action: VerificationAction) -> ActionPolicy { actions[action.rawValue] ?? fallback }
 
     /// Whether any action asks for an attested device (then App Attest must not be off).
     var asksForAttestedDevices: Bool { fallback.attestedDevice || actions.values.contains(where: \.attestedDevice) }

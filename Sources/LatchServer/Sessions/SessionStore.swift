@@ -4,7 +4,7 @@ import SQLKit
 
 /// The statements on `sessions` that the signed-in paths share (issue 44 §1): a session by id, the
 /// user's live ones, a session's liveness with its activity stamp, and a revocation by scope. The
-/// refresh's own statements stay with `RefreshTokenRotation` (its prepared hot path); the security reset
+/// refresh's own statements are `RefreshTokenStore`'s (its prepared hot path); the security reset
 /// and the account deletion end sessions in their cross-table scripts.
 struct SessionStore: Sendable {
     /// Session `id`, when it exists (live or not).

@@ -143,7 +143,8 @@ public final class LatchApplication: Service, Sendable {
             budgets: GuessBudgetStore(),
             emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
             rotation: RefreshTokenRotation(
-                secrets: secrets, accessTokens: accessTokens, accounts: accounts, databaseKind: config.database.kind,
+                secrets: secrets, accessTokens: accessTokens, accounts: accounts,
+                store: RefreshTokenStore(databaseKind: config.database.kind),
                 maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
             sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
             accounts: accounts,

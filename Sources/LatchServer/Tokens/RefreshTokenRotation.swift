@@ -1,10 +1,7 @@
 import Crypto
 import FluentKit
-import FluentSQL
-import FluentSQLiteDriver
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Sessions and their rotating refresh tokens (C5, C6).
 ///
@@ -27,8 +24,8 @@ struct RefreshTokenRotation: Sendable {
     let accessTokens: AccessTokens
     /// The owner of `users`: a sign-in reads the account's state after its session exists.
     let accounts: AccountStore
-    /// SQLite and PostgreSQL rotate in different statements.
-    let databaseKind: DatabaseKind
+    /// The chain's statements (SQLite and PostgreSQL rotate in different ones).
+    let store: RefreshTokenStore
     /// The absolute lifetime of a session, in seconds from its `created_at`.
     var maximumAge: Double = Self.defaultMaximumAge
 
@@ -77,18 +74,17 @@ struct RefreshTokenRotation: Sendable {
         session.platform = Validate.deviceName(device?.platform)
         session.ip = ip
         session.dpopJKT = key
-        try await insert(session, on: database)
+        guard try await store.insert(session, on: database) else { throw LatchError.wrongCredentials() }
         // Read after the session exists: a disable or freeze that committed before this read is seen here,
         // and one that commits after it revokes this session with the user's others (AccountDisabling,
         // AccountFreezing).
         if let refusal = try await accounts.signInRefusal(of: session.userID, on: database) {
-            try await database.sql.raw(
-                "UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: session.requireID())"
-            ).run()
+            try await store.revoke(session.requireID(), now: seconds, on: database)
             throw refusal
         }
         let token = Self.refreshToken(secret: secret, counter: 0)
-        try await record(SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
+        try await store.record(
+            SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
         return (session, try await response(user: user, session: session, refreshToken: token, now: now))
     }
 
@@ -99,7 +95,7 @@ struct RefreshTokenRotation: Sendable {
         async throws -> Outcome
     {
         let seconds = now.timeIntervalSince1970
-        guard let found = try await Presented.find(SecretBox.hash(token), kind: databaseKind, on: database) else {
+        guard let found = try await store.presented(SecretBox.hash(token), on: database) else {
             return .invalid
         }
         var session = found.session
@@ -118,9 +114,9 @@ struct RefreshTokenRotation: Sendable {
             let next = session.counter + 1
             let nextToken = Self.refreshToken(secret: secret, counter: next)
             let expires = refreshExpiry(now: seconds, createdAt: session.createdAt)
-            let moved = try await rotate(
-                session: sessionID, from: session.counter, recording: nextToken, expires: expires, now: seconds,
-                on: database)
+            let moved = try await store.rotate(
+                session: sessionID, from: session.counter, recording: SecretBox.hash(nextToken), expires: expires,
+                now: seconds, on: database)
             if moved {
                 session.counter = next
                 session.rotatedAt = seconds
@@ -129,7 +125,7 @@ struct RefreshTokenRotation: Sendable {
                     try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
             }
             // Another request rotated it first: apply the grace rule to the fresh row.
-            guard let reloaded = try await Session.find(sessionID, on: database), isLive(reloaded, at: seconds) else {
+            guard let reloaded = try await store.reload(sessionID, on: database), isLive(reloaded, at: seconds) else {
                 return .invalid
             }
             session = reloaded
@@ -137,130 +133,14 @@ struct RefreshTokenRotation: Sendable {
 
         if found.counter == session.counter - 1, let rotatedAt = session.rotatedAt,
             seconds - rotatedAt <= Self.graceWindow,
-            try await claimGrace(session: sessionID, counter: session.counter, on: database)
+            try await store.claimGrace(session: sessionID, counter: session.counter, on: database)
         {
             let current = Self.refreshToken(secret: secret, counter: session.counter)
             return .rotated(try await response(user: found.user, session: session, refreshToken: current, now: now))
         }
 
-        try await database.sql.raw(
-            """
-            UPDATE sessions SET revoked_at = \(bind: seconds) WHERE id = \(bind: sessionID) AND revoked_at IS NULL
-            """
-        ).run()
+        try await store.revoke(sessionID, now: seconds, on: database)
         return .replayed(userID: session.userID, sessionID: sessionID)
-    }
-
-    /// Takes the one grace answer of the session's previous token, if it is still unused and the
-    /// session is still at `counter`: one conditional update, so of any number of duplicates (on any
-    /// number of instances) exactly one wins. Only this rare path pays for it, never a plain rotation.
-    private func claimGrace(session sessionID: UUID, counter: Int, on database: any Database) async throws -> Bool {
-        try await !database.sql.raw(
-            """
-            UPDATE sessions SET refresh_grace_counter = \(bind: counter)
-            WHERE id = \(bind: sessionID) AND counter = \(bind: counter) AND revoked_at IS NULL
-              AND (refresh_grace_counter IS NULL OR refresh_grace_counter <> \(bind: counter))
-            RETURNING id
-            """
-        ).all().isEmpty
-    }
-
-    /// A presented refresh token's place in its session's rotation, with the session and its user.
-    private struct Presented {
-        let counter: Int
-        let session: Session
-        let user: User
-
-        /// The dialect is the configuration's (`databaseKind`, chosen where the database is opened), not
-        /// found out by trying casts on every refresh.
-        static func find(_ hash: String, kind: DatabaseKind, on database: any Database) async throws -> Presented? {
-            switch kind {
-            case .sqlite:
-                let rows = try await database.executeSQLite(SQLiteRefreshStatements.find, [.text(hash)])
-                return try rows?.first.map(Presented.init(sqlite:))
-            case .postgresql:
-                let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
-                return rows?.first.map(Presented.init)
-            }
-        }
-
-        /// The same columns read from SQLite, in the same order.
-        init(sqlite row: SQLiteRow) throws {
-            self.init(
-                (
-                    try row.value("presented_counter"), try row.uuid("id"), try row.uuid("user_id"),
-                    try row.value("sealed_secret"), try row.value("counter"), try row.optionalValue("rotated_at"),
-                    try row.value("refresh_expires_at"), try row.optionalValue("revoked_at"),
-                    try row.value("created_at"), try row.optionalValue("dpop_jkt"),
-                    try row.optionalValue("user_email"), try row.value("user_email_verified"),
-                    try row.optionalValue("user_nickname"), try row.value("user_created_at")
-                ))
-        }
-
-        /// Only the columns a refresh reads, set one by one: Fluent's whole-model decoding was about
-        /// 4 % of latchd's CPU on this path.
-        init(_ row: PostgresRefreshStatements.Find.Row) {
-            let session = Session()
-            (session.id, session.userID, session.sealedSecret, session.counter) = (row.1, row.2, row.3, row.4)
-            (session.rotatedAt, session.refreshExpiresAt, session.revokedAt, session.createdAt) = (
-                row.5, row.6, row.7, row.8
-            )
-            session.dpopJKT = row.9
-            self.counter = row.0
-            self.session = session
-            self.user = User(
-                id: row.2, email: row.10, emailVerified: row.11, passwordHash: nil, nickname: row.12,
-                createdAt: row.13)
-        }
-    }
-
-    /// Moves the session's counter on, if it is still at `counter` and the session is not revoked, and records
-    /// the next token in the same statement; returns whether it moved. Whoever receives the token can use it at
-    /// once; a session that did not move (revoked, or another request rotated it first) records nothing.
-    func rotate(
-        session sessionID: UUID, from counter: Int, recording nextToken: String, expires: Double, now: Double,
-        on database: any Database
-    ) async throws -> Bool {
-        let hash = SecretBox.hash(nextToken)
-        let next = counter + 1
-        switch databaseKind {
-        case .sqlite:
-            let rows = try await database.executeSQLite(
-                SQLiteRefreshStatements.rotate,
-                SQLiteRefreshStatements.rotateBinds(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
-            )
-            return !(rows ?? []).isEmpty
-        case .postgresql:
-            // One prepared statement, so one round trip and one commit (an fsync).
-            let rows = try await database.executePrepared(
-                PostgresRefreshStatements.Rotate(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
-            )
-            return !(rows ?? []).isEmpty
-        }
-    }
-
-    /// Inserts the session only while its user is not deleted, in one statement: a sign-in that raced
-    /// the account's deletion (checked its password, then found the account gone) gets AUTH_001 and
-    /// no session. On PostgreSQL the user row is read `FOR SHARE`, which waits for a deletion in
-    /// progress (it updates that row first) and then sees it; a deletion that starts later waits for
-    /// this insert and revokes the session it made. SQLite runs one writer at a time.
-    private func insert(_ session: Session, on database: any Database) async throws {
-        let lock: SQLQueryString = databaseKind == .postgresql ? " FOR SHARE" : ""
-        let rows = try await database.sql.raw(
-            """
-            INSERT INTO sessions (id, user_id, sealed_secret, counter, refresh_expires_at, created_at, signed_in_at,
-              last_active_at, device_id, device_name, device_model, platform, ip, dpop_jkt)
-            SELECT \(bind: session.id), \(bind: session.userID), \(bind: session.sealedSecret), \(bind: session.counter),
-              \(bind: session.refreshExpiresAt), \(bind: session.createdAt), \(bind: session.signedInAt),
-              \(bind: session.lastActiveAt), \(bind: session.deviceID), \(bind: session.deviceName),
-              \(bind: session.deviceModel), \(bind: session.platform), \(bind: session.ip), \(bind: session.dpopJKT)
-            WHERE EXISTS (SELECT 1 FROM users WHERE id = \(bind: session.userID) AND deleted_at IS NULL\(lock))
-            RETURNING id
-            """
-        ).all()
-        guard !rows.isEmpty else { throw LatchError.wrongCredentials() }
     }
 
     static func refreshToken(secret: Data, counter: Int) -> String {
@@ -273,18 +153,6 @@ struct RefreshTokenRotation: Sendable {
     /// before the absolute lifetime existed have a later `refresh_expires_at`; this catches them).
     private func isLive(_ session: Session, at seconds: Double) -> Bool {
         session.revokedAt == nil && session.refreshExpiresAt > seconds && seconds < session.createdAt + maximumAge
-    }
-
-    private func record(_ tokenHash: String, session: UUID, counter: Int, now: Double, on database: any Database)
-        async throws
-    {
-        try await database.sql.raw(
-            """
-            INSERT INTO refresh_tokens (token_hash, session_id, counter, created_at)
-            VALUES (\(bind: tokenHash), \(bind: session), \(bind: counter), \(bind: now))
-            ON CONFLICT (token_hash) DO NOTHING
-            """
-        ).run()
     }
 
     private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {

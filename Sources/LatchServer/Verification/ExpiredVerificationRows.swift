@@ -1,6 +1,5 @@
 import FluentKit
 import Logging
-import SQLKit
 
 /// Deletes what verifications leave behind once nothing can use it: every verification writes a
 /// `verifications` row, a device-key challenge and, when it passes, a proof, and before this only a security
@@ -32,15 +31,8 @@ enum ExpiredVerificationRows {
     static func prune(now: Double, on database: any Database) async throws -> Int {
         var deleted = 0
         for (table, key, seconds) in kept {
-            let rows = try await database.sql.raw(
-                """
-                DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: key) IN (
-                  SELECT \(unsafeRaw: key) FROM \(unsafeRaw: table) WHERE expires_at <= \(bind: now - seconds)
-                  LIMIT \(unsafeRaw: String(batch)))
-                RETURNING \(unsafeRaw: key)
-                """
-            ).all()
-            deleted += rows.count
+            deleted += try await ExpiredVerificationRowStore().deleteExpired(
+                from: table, key: key, before: now - seconds, limit: batch, on: database)
         }
         return deleted
     }

@@ -41,7 +41,7 @@ struct Redemption: Sendable {
         let redeemed: RedeemedVerification
         do {
             redeemed = try await latch.verificationTokens.redeem(
-                token, user: user, action: action, parameters: parameters, now: now, holds: latch.holds,
+                token, user: user, action: verificationAction, parameters: parameters, now: now, holds: latch.holds,
                 policy: latch.config.verificationPolicy, on: database)
         } catch let error as LatchError where error.code == .policyLimit || error.code == .verificationRequired {
             let owner = try await latch.verificationTokens.owner(of: token, on: database)

@@ -25,10 +25,11 @@ struct VerificationRoutes: LatchRouteCollection {
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
         if try req.decodeJSON(ApproveOnRequest.self).onDevice() {
-            let started = try await service.startOnDevice(action: body.action, parameters: body.parameters)
+            let started = try await service.startOnDevice(
+                action: VerificationAction(body.action), parameters: body.parameters)
             return try started.encodeResponse(status: .created, for: req)
         }
-        let started = try await service.start(action: body.action, parameters: body.parameters)
+        let started = try await service.start(action: VerificationAction(body.action), parameters: body.parameters)
         return try started.encodeResponse(status: .created, for: req)
     }
 

@@ -17,24 +17,24 @@ struct VerificationService: Sendable {
     /// different kinds must pass and which may count; its daily limit answers 403 POLICY_LIMIT and a new
     /// value of its locked parameter 403 NEW_VALUE_LOCKED before anything is offered. No method at all,
     /// or fewer kinds than the policy asks, is NO_VERIFICATION_METHOD.
-    func start(action: String, parameters: [String: String]) async throws -> VerificationStarted {
+    func start(action: VerificationAction, parameters: [String: String]) async throws -> VerificationStarted {
         try await begin(action: action, parameters: parameters, onDevice: false).started
     }
 
     /// Starts a verification to be approved on the phone (issue 43 §2, `approve_on: "device"`): as
     /// `start`, and the user's phones with a push token are pushed to, at most `PushApproval.bombingLimit`
     /// times in `PushApproval.bombingWindow` (then 429 RATE_LIMITED). Needs a bound device key.
-    func startOnDevice(action: String, parameters: [String: String]) async throws -> PushApprovalStarted {
+    func startOnDevice(action: VerificationAction, parameters: [String: String]) async throws -> PushApprovalStarted {
         let begun = try await begin(action: action, parameters: parameters, onDevice: true)
         guard let number = begun.number else { throw LatchError(.noVerificationMethod) }
         return PushApprovalStarted(started: begun.started, number: number, interval: PushApproval.interval)
     }
 
-    private func begin(action: String, parameters: [String: String], onDevice: Bool) async throws -> (
+    private func begin(action: VerificationAction, parameters: [String: String], onDevice: Bool) async throws -> (
         started: VerificationStarted, number: String?
     ) {
         let now = latch.clock.epochSeconds
-        try await latch.holds.check(action, of: caller.user, now: now, on: db)
+        try await latch.holds.check(action.rawValue, of: caller.user, now: now, on: db)
         if onDevice {
             let asked = try await PushApprovalStore().askedSince(
                 now - PushApproval.bombingWindow, user: caller.user, on: db)
@@ -98,19 +98,21 @@ struct VerificationService: Sendable {
 
     /// Records verification `id`'s push approval and queues its pushes, in one transaction; answers
     /// the number the initiator shows.
-    private func askPhone(_ id: UUID, action: String, parameters: [String: String], now: Double) async throws
+    private func askPhone(_ id: UUID, action: VerificationAction, parameters: [String: String], now: Double)
+        async throws
         -> String
     {
         let match = NumberMatch.random()
         let approval = PushApproval(
-            id: id, user: caller.user, initiatorSession: caller.session, action: action, parameters: parameters,
+            id: id, user: caller.user, initiatorSession: caller.session, action: action.rawValue,
+            parameters: parameters,
             number: match.number, choices: match.choices, state: .pending, createdAt: now,
             expiresAt: now + VerificationRecord.lifetime, sealedToken: nil)
         let (latch, caller) = (self.latch, self.caller)
         try await db.tracedTransaction { database in
             try await PushApprovalStore().insert(approval, on: database)
             _ = try await latch.pushApproval(
-                user: caller.user, verificationID: id, action: action, expiresAt: approval.expiresAt,
+                user: caller.user, verificationID: id, action: action.rawValue, expiresAt: approval.expiresAt,
                 language: caller.language, on: database)
         }
         return match.number
@@ -149,16 +151,17 @@ struct VerificationService: Sendable {
     /// (in the same transaction) and the request answers NEW_VALUE_LOCKED; so does every request during
     /// the lock.
     private func admitValue(
-        _ value: String, _ lock: VerificationPolicy.NewValueLock, action: String, now: Double
+        _ value: String, _ lock: VerificationPolicy.NewValueLock, action: VerificationAction, now: Double
     ) async throws {
         let (latch, caller) = (self.latch, self.caller)
         let state = try await db.tracedTransaction { database in
             let state = try await PolicyValueLocks().state(
-                of: value, parameter: lock.parameter, action: action, user: caller.user, session: caller.session,
+                of: value, parameter: lock.parameter, action: action.rawValue, user: caller.user,
+                session: caller.session,
                 seconds: lock.seconds, now: now, on: database)
             if case .started(let until) = state {
                 var change = SecurityChange(.newValueLocked, name: value)
-                change.lockedAction = action
+                change.lockedAction = action.rawValue
                 change.lockedUntil = until
                 try await latch.securityChanges.apply(
                     change,
@@ -198,7 +201,8 @@ struct VerificationService: Sendable {
     /// this verification are retired first, so each offer signs exactly one live challenge. An attempt passes
     /// the account's factors it already read (`known`), so they are read once per request.
     private func offers(
-        for id: UUID, action: String, digest: String, plan: VerificationPlan, passed: [VerificationMethodKind],
+        for id: UUID, action: VerificationAction, digest: String, plan: VerificationPlan,
+        passed: [VerificationMethodKind],
         factors known: AccountFactors? = nil
     ) async throws -> [VerificationMethodOffer] {
         func open(_ kind: VerificationMethodKind) -> Bool { plan.allows(kind) && !passed.contains(kind) }
@@ -209,7 +213,7 @@ struct VerificationService: Sendable {
         let read = if let known { known } else { try await latch.accounts.factors(of: caller.user, on: db) }
         guard let factors = read else { throw LatchError.sessionExpired }
         // A held action is answered only by factors older than the hold (issue 28 §2).
-        let seasoning = FactorSeasoning.forHeldAction(action, of: factors, holds: latch.holds, now: now)
+        let seasoning = FactorSeasoning.forHeldAction(action.rawValue, of: factors, holds: latch.holds, now: now)
         func has(_ kind: VerificationMethodKind) -> Bool {
             factors.provenance(of: kind) != nil && seasoning?.admits(kind, of: factors) ?? true
         }
@@ -230,7 +234,7 @@ struct VerificationService: Sendable {
         }
         if open(.passkey),
             let passkey = try await passkeys.offer(
-                verification: id, action: action, digest: digest,
+                verification: id, action: action.rawValue, digest: digest,
                 admitting: { seasoning?.mayAnswerHeldAction($0.provenance) ?? true })
         {
             offers.append(passkey)
@@ -281,7 +285,7 @@ struct VerificationService: Sendable {
         // A held action is answered only by factors older than the hold (issue 28 §2), also when asked
         // for by a factor that was not offered.
         let seasoning = FactorSeasoning.forHeldAction(
-            attempt.action, of: factors, holds: latch.holds, now: latch.clock.epochSeconds)
+            attempt.action.rawValue, of: factors, holds: latch.holds, now: latch.clock.epochSeconds)
         let admitted = seasoning?.admits(answer.method, of: factors) ?? true
         // Only a kind the policy lets count, and never the same kind twice (issue 30 §2).
         switch VerificationStep.of(answer.method, plan: attempt.plan, passed: attempt.passed, admitted: admitted) {
@@ -335,7 +339,7 @@ struct VerificationService: Sendable {
                 digest: attempt.digest, seasoning: seasoning)
         case .passkey(let credential):
             result = try await passkeys.check(
-                credential, verification: id, action: attempt.action, digest: attempt.digest,
+                credential, verification: id, action: attempt.action.rawValue, digest: attempt.digest,
                 admitting: { seasoning?.mayAnswerHeldAction($0.provenance) ?? true })
         case .totp(let code):
             result = try await verifyTOTP(code)
@@ -390,7 +394,7 @@ struct VerificationService: Sendable {
 
     /// The fund password, under its ladder.
     private func verifyFundPassword(_ candidate: String) async throws -> GuardedCheck {
-        guard let fund = try await FundPassword.find(caller.user, on: db) else {
+        guard let fund = try await FundPasswordStore().find(of: caller.user, on: db) else {
             throw LatchError.invalid("method", ["not_set"])
         }
         // The bcrypt place first: a full queue answers 429 without counting a wrong fund password.
@@ -478,7 +482,7 @@ struct VerificationService: Sendable {
     /// and the action's digest; the server never trusts a bare "biometrics passed" (A11). Under App Attest
     /// the assertion over the same message is checked once the signature verified (issue 31 §2).
     private func verifySignature(
-        _ signature: String, assertion: String?, by credentialID: UUID, verification: UUID, action: String,
+        _ signature: String, assertion: String?, by credentialID: UUID, verification: UUID, action: VerificationAction,
         digest: String, seasoning: FactorSeasoning?
     ) async throws -> GuardedCheck {
         guard let credential = try await latch.deviceCredentials.find(credentialID, of: caller.user, on: db) else {
@@ -492,7 +496,7 @@ struct VerificationService: Sendable {
             return .failed(attemptsBeforeLock: 0) // no live challenge: start a new verification to sign again
         }
         let message = try SignedMessage(
-            purpose: .verify(action: action, parametersDigest: digest),
+            purpose: .verify(action: action.rawValue, parametersDigest: digest),
             challengeID: try challenge.requireID().uuidString.lowercased(), challenge: challenge.challenge)
         guard
             DeviceSignature.verify(

@@ -8,7 +8,7 @@ import SQLKit
 struct VerificationStore: Sendable {
     /// Records verification `id` of `user` for `action` (parameters digest `digest`), needing `plan`.
     func create(
-        _ id: UUID, user: UUID, action: String, digest: String, plan: VerificationPlan, now: Double,
+        _ id: UUID, user: UUID, action: VerificationAction, digest: String, plan: VerificationPlan, now: Double,
         on database: any Database
     ) async throws {
         // A direct statement on the verification's hot path (issue 29 §3: Fluent's create reflects over
@@ -17,7 +17,7 @@ struct VerificationStore: Sendable {
             """
             INSERT INTO verifications
               (id, user_id, action, digest, attempts, expires_at, required_factors, kinds, passed, amount, unit, target)
-            VALUES (\(bind: id), \(bind: user), \(bind: action), \(bind: digest), 0,
+            VALUES (\(bind: id), \(bind: user), \(bind: action.rawValue), \(bind: digest), 0,
               \(bind: now + VerificationRecord.lifetime), \(bind: plan.requiredFactors),
               \(bind: plan.kinds.map(VerificationPlan.list)), '', \(bind: plan.amount?.description), \(bind: plan.unit),
               \(bind: plan.target))
@@ -27,7 +27,7 @@ struct VerificationStore: Sendable {
 
     /// What one used attempt is about.
     struct Attempt {
-        let action: String
+        let action: VerificationAction
         let digest: String
         /// Attempts left after this one.
         let attemptsRemaining: Int
@@ -76,7 +76,7 @@ struct VerificationStore: Sendable {
             target: try row.decode(column: "target", as: String?.self))
         return .success(
             Attempt(
-                action: try row.decode(column: "action", as: String.self),
+                action: VerificationAction(try row.decode(column: "action", as: String.self)),
                 digest: try row.decode(column: "digest", as: String.self),
                 attemptsRemaining: VerificationRecord.maximumAttempts
                     - (try row.decode(column: "attempts", as: Int.self)),
