@@ -189,7 +189,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchClientTests",
-            dependencies: ["LatchClient", "LatchCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "LatchClient", "LatchCore", .product(name: "Crypto", package: "swift-crypto"),
+                // The one test clock (`TestClock`).
+                "LatchTestSupport"
+            ]
         ),
         // Runs the real `latch` and `latchd` binaries as subprocesses; depending on both makes
         // `swift test` build them beside the test bundle.

@@ -10,7 +10,8 @@ import Testing
 /// with SQLite in a temporary folder, its clock in the test's hands, and LatchClients that talk to it
 /// over real HTTP.
 final class LiveServer: Sendable {
-    private let time: Mutex<Date>
+    /// The server's and its clients' clock.
+    let clock = TestClock()
 
     static func start(adjust: (inout LatchConfig) -> Void = { _ in }) async throws -> LiveServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-e2e-\(UUID().uuidString)")
@@ -23,7 +24,7 @@ final class LiveServer: Sendable {
         config.rateLimits = RateLimits.standard.scaled(by: 1000)
         config.useLoadIndependentLimits()
         adjust(&config)
-        let started = try await InProcessLatchd.start(config, clock: LatchClock { [server] in server.now })
+        let started = try await InProcessLatchd.start(config, clock: server.clock.latchClock)
         server.started.withLock { $0 = started }
         return server
     }
@@ -31,16 +32,14 @@ final class LiveServer: Sendable {
     /// The running server (set once it started).
     private let started = Mutex<InProcessLatchd?>(nil)
 
-    private init() {
-        self.time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    }
+    private init() {}
 
     /// The application LatchServer runs on.
     var app: LatchApplication { started.withLock { $0 }!.app }
     /// Where the server listens (set once it started).
     var serverURL: URL { started.withLock { $0 }?.url ?? URL(fileURLWithPath: "/not-started") }
-    var now: Date { time.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var now: Date { clock.now }
+    func advance(by seconds: TimeInterval) { clock.advance(by: seconds) }
 
     func stop() async throws { try await started.withLock { $0 }?.stop() }
 
@@ -48,7 +47,7 @@ final class LiveServer: Sendable {
     /// With `dpop`, its sessions are bound to a software DPoP key in the vault (issue 31).
     func client(vault: InMemoryVault = InMemoryVault(), dpop: Bool = false) -> LatchClient {
         LatchClient(
-            serverURL: serverURL, vault: vault, clock: { [self] in self.now },
+            serverURL: serverURL, vault: vault, clock: clock.read,
             dpopKeys: dpop ? SoftwareDPoPKeyStore(vault: vault) : nil)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient

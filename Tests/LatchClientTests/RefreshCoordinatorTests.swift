@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient
@@ -297,7 +298,7 @@ struct RefreshCoordinatorTests {
         let stored = try #require(await harness.storedSession())
         #expect(stored.accessToken == "at-2")
         #expect(stored.refreshToken == "rt-2")
-        #expect(stored.accessTokenExpiresAt == harness.clock.now().addingTimeInterval(7200))
+        #expect(stored.accessTokenExpiresAt == harness.clock.now.addingTimeInterval(7200))
     }
 
     @Test func C6_expiredRefreshTokenEndsTheSessionAsExpired() async throws {

@@ -4,13 +4,14 @@
     import Foundation
     import LatchClient
     import LatchCore
+    import LatchTestSupport
     import Testing
 
     @MainActor
     @Suite("Registration screen (seed 004 §3, C2, C3)")
     struct RegistrationScreenTests {
         let service = FakeRegistrationService()
-        let clock = ScreenTestClock()
+        let clock = TestClock()
 
         func model(_ language: LatchLanguage = .zhHans) -> RegistrationScreenModel {
             RegistrationScreenModel(service: service, language: language, now: clock.read)
@@ -237,16 +238,16 @@
         func seed_3_1_resendCountdownTicks() async {
             let model = await onCodeStep()
 
-            clock.advance(1)
+            clock.advance(by: 1)
             model.tick()
             #expect(model.resendTitle == "59秒后重新发送")
 
-            clock.advance(58.5)
+            clock.advance(by: 58.5)
             model.tick()
             #expect(model.resendTitle == "1秒后重新发送")
             #expect(!model.canResend)
 
-            clock.advance(0.5)
+            clock.advance(by: 0.5)
             model.tick()
             #expect(model.resendTitle == "重新发送")
             #expect(model.canResend)
@@ -255,7 +256,7 @@
         @Test("seed §3.1 重新发送 asks again; the new registration is the one verified")
         func seed_3_1_resendReplacesTheRegistration() async {
             let model = await onCodeStep()
-            clock.advance(60)
+            clock.advance(by: 60)
             model.tick()
             service.startAnswers = [.success("reg-2")]
 
@@ -284,7 +285,7 @@
             #expect(model.registerTitle == "42秒后重新发送")
             #expect(!model.canRegister)
 
-            clock.advance(42)
+            clock.advance(by: 42)
             model.tick()
             #expect(model.registerTitle == "注册")
             #expect(model.canRegister)
@@ -293,7 +294,7 @@
         @Test("issue 11 §4 RATE_LIMITED on 重新发送 follows the server's retry_after, not the default minute")
         func issue11_resendRateLimitedFollowsRetryAfter() async {
             let model = await onCodeStep()
-            clock.advance(60)
+            clock.advance(by: 60)
             model.tick()
             service.startAnswers = [.failure(ScreenErrors.rateLimited(17))]
 

@@ -1,11 +1,12 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient
 
-// Tests of the session test doubles (a clock moved by hand and a scripted latchd stand-in), which live
-// in Support/, one per file: SessionTestBox, SessionTestClock, SessionFakeServer, SessionHarness, Eventually.
+// Tests of the session test doubles (a clock moved by hand and a scripted latchd stand-in): SessionTestBox,
+// SessionFakeServer, SessionHarness and Eventually live in Support/, one per file; TestClock in LatchTestSupport.
 
 @Suite("Session test doubles")
 struct SessionFakeServerTests {
@@ -24,9 +25,9 @@ struct SessionFakeServerTests {
     }
 
     @Test func testClockMovesOnlyWhenTold() {
-        let clock = SessionTestClock()
-        let start = clock.now()
+        let clock = TestClock()
+        let start = clock.now
         clock.advance(by: 90)
-        #expect(clock.now().timeIntervalSince(start) == 90)
+        #expect(clock.now.timeIntervalSince(start) == 90)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient
@@ -19,7 +20,7 @@ struct SessionRestoreTests {
         // Set-up: a session stored an hour ago (an hour of access left).
         let seed = SessionHarness()
         let tokens = await seed.server.issueTokens()
-        let harness = SessionHarness(vault: try vault(with: tokens, receivedAt: seed.clock.now()))
+        let harness = SessionHarness(vault: try vault(with: tokens, receivedAt: seed.clock.now))
         harness.clock.advance(by: 3600)
 
         // Act
@@ -35,7 +36,7 @@ struct SessionRestoreTests {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
         try await harness.vault.write(
-            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now).encoded(), for: "session")
         harness.clock.advance(by: 7200 - 120)
 
         let outcome = await harness.client.restoreSession()
@@ -49,7 +50,7 @@ struct SessionRestoreTests {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
         try await harness.vault.write(
-            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now).encoded(), for: "session")
         harness.clock.advance(by: 86_400)
         await harness.server.set(refreshAnswer: .networkFailure)
 
@@ -63,7 +64,7 @@ struct SessionRestoreTests {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200)
         try await harness.vault.write(
-            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now).encoded(), for: "session")
         harness.clock.advance(by: 86_400)
         await harness.server.set(refreshAnswer: .sessionExpired)
 
@@ -78,7 +79,7 @@ struct SessionRestoreTests {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens(expiresIn: 7200, refreshExpiresIn: 86_400)
         try await harness.vault.write(
-            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now).encoded(), for: "session")
         harness.clock.advance(by: 2 * 86_400)
 
         let outcome = await harness.client.restoreSession()
@@ -104,7 +105,7 @@ struct SessionRestoreTests {
         let harness = SessionHarness()
         let tokens = await harness.server.issueTokens()
         try await harness.vault.write(
-            StoredSession(tokens: tokens, receivedAt: harness.clock.now()).encoded(), for: "session")
+            StoredSession(tokens: tokens, receivedAt: harness.clock.now).encoded(), for: "session")
         await harness.vault.lock()
 
         // Act

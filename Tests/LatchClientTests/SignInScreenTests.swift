@@ -4,13 +4,14 @@
     import Foundation
     import LatchClient
     import LatchCore
+    import LatchTestSupport
     import Testing
 
     @MainActor
     @Suite("Sign-in screen (seed 004 §2, §10, C1, C4, C11)")
     struct SignInScreenTests {
         let service = FakeSignInService()
-        let clock = ScreenTestClock()
+        let clock = TestClock()
         let utc = TimeZone(identifier: "UTC")!
 
         func model(
@@ -170,16 +171,16 @@
             #expect(model.offersForgotPassword)
             #expect(model.highlightsForgotPassword)
 
-            clock.advance(1)
+            clock.advance(by: 1)
             model.tick()
             #expect(model.lockoutDetail == "将于\(hhmm(until))解锁，剩余04:59")
 
-            clock.advance(298.5)
+            clock.advance(by: 298.5)
             model.tick()
             #expect(model.lockoutDetail == "将于\(hhmm(until))解锁，剩余00:01")
             #expect(!model.canSignIn)
 
-            clock.advance(0.5)
+            clock.advance(by: 0.5)
             model.tick()
             #expect(!model.isLocked)
             #expect(model.lockoutDetail == nil)
@@ -213,7 +214,7 @@
             ]
             await model.signIn()
 
-            clock.advance(10)
+            clock.advance(by: 10)
             model.tick()
             await model.signIn()
 
@@ -300,10 +301,10 @@
 
             #expect(model.sendCodeTitle == "45秒后重新获取")
             #expect(!model.canSendCode)
-            clock.advance(44)
+            clock.advance(by: 44)
             model.tick()
             #expect(model.sendCodeTitle == "1秒后重新获取")
-            clock.advance(1)
+            clock.advance(by: 1)
             model.tick()
             #expect(model.sendCodeTitle == "获取验证码")
             #expect(model.canSendCode)

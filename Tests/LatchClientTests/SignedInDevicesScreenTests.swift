@@ -4,13 +4,14 @@
     import Foundation
     import LatchClient
     import LatchCore
+    import LatchTestSupport
     import Testing
 
     @MainActor
     @Suite("Signed-in devices screen (seed 004 §6.2, C8)")
     struct SignedInDevicesScreenTests {
         let service = FakeDevicesService()
-        let clock = ScreenTestClock()
+        let clock = TestClock()
 
         /// The seed's three devices: iPhone 15 Pro (this one, 刚刚), iPad Pro (2 小时前), MacBook Pro (1 天前).
         func seedDevices() -> [SessionInfo] {
@@ -64,15 +65,15 @@
         func seed_6_2_lastActiveMovesWithTheClock() async {
             let model = await loaded()
 
-            clock.advance(60)
+            clock.advance(by: 60)
             model.tick()
             #expect(model.rows[0].lastActive == "最后活动: 1 分钟前")
 
-            clock.advance(3600)
+            clock.advance(by: 3600)
             model.tick()
             #expect(model.rows[0].lastActive == "最后活动: 1 小时前")
 
-            clock.advance(86_400)
+            clock.advance(by: 86_400)
             model.tick()
             #expect(model.rows[0].lastActive == "最后活动: 1 天前")
             #expect(model.rows[2].lastActive == "最后活动: 2 天前")

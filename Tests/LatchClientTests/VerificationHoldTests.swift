@@ -4,6 +4,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @Suite("Verification hold page (issue 19 §2)")
@@ -17,11 +18,11 @@ struct VerificationHoldTests {
         action: "withdrawal", reason: "password_reset", holdUntil: holdUntil, startedAt: startedAt)
 
     /// A started flow, its clock one second after the hold began.
-    static func starting(language: LatchLanguage = .zhHans) -> (VerificationFlow, SessionTestClock) {
-        let clock = SessionTestClock(startedAt.addingTimeInterval(1))
+    static func starting(language: LatchLanguage = .zhHans) -> (VerificationFlow, TestClock) {
+        let clock = TestClock(startedAt.addingTimeInterval(1))
         var flow = VerificationFlow(
             context: F.withdrawal, device: F.device(), language: language,
-            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.read)
         _ = flow.start()
         return (flow, clock)
     }
@@ -250,12 +251,12 @@ struct VerificationHoldDriverTests {
 
     @Test("19 §2 the driver ticks the hold page's countdown every second; 关闭 ends verify as cancelled")
     func test_19_2_driverCountsDownTheHoldPage() async throws {
-        let clock = SessionTestClock(VerificationHoldTests.startedAt.addingTimeInterval(1))
+        let clock = TestClock(VerificationHoldTests.startedAt.addingTimeInterval(1))
         let environment = FakeVerificationEnvironment(
             starts: [.failure(.securityHold(VerificationHoldTests.hold))], outcomes: [])
         let flow = VerificationFlow(
             context: F.withdrawal, device: F.device(), language: .zhHans,
-            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.read)
         let driver = VerificationDriver(flow: flow, environment: environment)
         let run = Task { await driver.run() }
 

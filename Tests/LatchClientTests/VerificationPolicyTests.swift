@@ -4,6 +4,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @Suite("Verification policy pages (issue 30 §3)")
@@ -16,11 +17,11 @@ struct VerificationPolicyTests {
 
     static func flow(
         _ device: VerificationDeviceState = F.device(), language: LatchLanguage = .zhHans
-    ) -> (VerificationFlow, SessionTestClock) {
-        let clock = SessionTestClock(now)
+    ) -> (VerificationFlow, TestClock) {
+        let clock = TestClock(now)
         var flow = VerificationFlow(
             context: F.withdrawal, device: device, language: language,
-            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.read)
         _ = flow.start()
         return (flow, clock)
     }

@@ -3,6 +3,7 @@
 import Foundation
 import LatchClient
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @Suite("Verification driver with two factors (issue 30 §3)")
@@ -48,11 +49,11 @@ struct VerificationTwoFactorDriverTests {
         let started = VerificationStarted(
             verificationId: "v-1", methods: [VerificationMethodOffer(type: .emailCode)], preferred: .emailCode,
             expiresIn: 300)
-        let clock = SessionTestClock()
+        let clock = TestClock()
         let environment = TwoFactorEnvironment(started: started, answers: [.passed(F.passed)], clock: clock)
         let flow = VerificationFlow(
             context: F.withdrawal, device: F.device(), language: .en,
-            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.now)
+            timeZone: TimeZone(identifier: "Asia/Shanghai")!, clock: clock.read)
         let driver = VerificationDriver(flow: flow, environment: environment)
         let run = Task { await driver.run() }
 
@@ -86,10 +87,10 @@ private actor TwoFactorEnvironment: VerificationDriverEnvironment {
     private var cursor = 0
 
     /// With a clock, a wait of one second (the resend label's tick) passes at once and moves it.
-    private let clock: SessionTestClock?
+    private let clock: TestClock?
     private(set) var resendSleeps: [Int] = []
 
-    init(started: VerificationStarted, answers: [VerificationAttemptResult], clock: SessionTestClock? = nil) {
+    init(started: VerificationStarted, answers: [VerificationAttemptResult], clock: TestClock? = nil) {
         self.started = started
         self.answers = answers
         self.clock = clock

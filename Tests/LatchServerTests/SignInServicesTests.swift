@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import HTTPTypes
 import LatchCore
+import LatchTestSupport
 import NIOCore
 import NIOHTTP1
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient
@@ -8,13 +9,13 @@ import Testing
 struct AccountSecurityTestBed {
     let server = ContainmentServer()
     let vault = InMemoryVault()
-    let clock = SessionTestClock(ContainmentServer.startedAt.addingTimeInterval(1))
+    let clock = TestClock(ContainmentServer.startedAt.addingTimeInterval(1))
     let client: LatchClient
 
     init() {
         client = LatchClient(
             serverURL: URL(string: "https://auth.example.com")!, vault: vault, transport: server,
-            acceptLanguage: "zh-Hans", clock: clock.now)
+            acceptLanguage: "zh-Hans", clock: clock.read)
     }
 
     func signIn() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchClient
@@ -8,12 +9,12 @@ import Testing
 struct SessionHarness {
     let server = SessionFakeServer()
     let vault: InMemoryVault
-    let clock = SessionTestClock()
+    let clock = TestClock()
     let client: LatchClient
 
     init(vault: InMemoryVault = InMemoryVault(), serverURL: URL = URL(string: "https://auth.example.com")!) {
         self.vault = vault
-        client = LatchClient(serverURL: serverURL, vault: vault, transport: server, clock: clock.now)
+        client = LatchClient(serverURL: serverURL, vault: vault, transport: server, clock: clock.read)
     }
 
     /// Signs Alice (or `user`) in with tokens that live `expiresIn` seconds.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LatchCore
+import LatchTestSupport
 import NIOHTTP1
 
 @testable import LatchServer

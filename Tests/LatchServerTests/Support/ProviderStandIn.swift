@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import JWTKit
 import LatchServer
+import LatchTestSupport
 import NIOCore
 import NIOFoundationCompat
 import Synchronization
