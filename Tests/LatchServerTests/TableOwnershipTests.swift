@@ -6,9 +6,8 @@ import Testing
 /// and every Fluent query or save of `User` is there, or in a file on `usersElsewhere` with its reason.
 /// More generally a file of LatchServer with SQL (raw SQL, SQLKit or a Fluent query) is a store (by its
 /// name: `…Store….swift`, `…Statements.swift`), a migration, a cross-table script or infrastructure on
-/// the lists below with its reason, or on `notYetMoved`: the files whose SQL has still to move into
-/// their table's store. A new file with SQL outside a store fails here, and so does a listed file that no
-/// longer has any (the lists only shrink honestly).
+/// the lists below with its reason. A new file with SQL outside a store fails here, and so does a listed
+/// file that no longer has any (the lists only shrink honestly).
 @Suite("Issue 44 §1: stores own their tables")
 struct TableOwnershipTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -34,12 +33,6 @@ struct TableOwnershipTests {
         "Support/LatchApplication+Database.swift": "opens the database (SQLite's pragmas)",
         "Health/ReadinessCheck.swift": "`SELECT 1` for /health/ready",
         "Support/SingleUse.swift": "the one conditional UPDATE every single-use row shares"
-    ]
-
-    /// Files whose SQL has not yet moved into its table's store (issue 44 §1, "then each other table the
-    /// same way"). Only ever shrinks.
-    static let notYetMoved: Set<String> = [
-        "Containment/SecurityHolds.swift"
     ]
 
     /// Statements on `users` (writes; reads whose first `FROM` is `users`, not a sub-query's) and Fluent
@@ -112,7 +105,46 @@ struct TableOwnershipTests {
         }
     }
 
-    @Test("44 §1: SQL only in stores, migrations, the cross-table scripts and infrastructure (the rest shrinks)")
+    /// AccountStore's functions that write `users` without dropping the profile, each with why: they change
+    /// no column (a lock taken by a write that sets a column to itself).
+    static let writesKeepingTheProfile: [String: String] = [
+        "lockUserRow": "sets email_verified to itself: the row lock, no change",
+        "takeSQLiteWriteLock": "updates no row: SQLite's write lock, no change"
+    ]
+
+    /// A write of `users` (a statement or a Fluent save).
+    static let usersWrite = try! NSRegularExpression(
+        pattern: #"\b(UPDATE|INSERT INTO|DELETE FROM) users\b|\.(save|create|update|delete)\(on:"#)
+
+    /// `text`'s functions, each as its name and the text up to the next function.
+    static func functions(of text: String) -> [(name: String, body: String)] {
+        let head = try! NSRegularExpression(pattern: #"\bfunc (\w+)"#)
+        let whole = NSRange(text.startIndex..., in: text)
+        let starts = head.matches(in: text, range: whole)
+        return starts.enumerated().map { index, match in
+            let end = index + 1 < starts.count ? starts[index + 1].range.location : whole.length
+            let body = NSRange(location: match.range.location, length: end - match.range.location)
+            return (String(text[Range(match.range(at: 1), in: text)!]), String(text[Range(body, in: text)!]))
+        }
+    }
+
+    @Test("44 §1: every function of AccountStore that writes users drops the cached profile")
+    func test_44_1_everyUsersWriteDropsTheProfile() throws {
+        let functions = try Self.files().filter { Self.isAccountStore($0.path) }.flatMap { Self.functions(of: $0.text) }
+        let writing = functions.filter { Self.matches(Self.usersWrite, $0.body) }
+        #expect(writing.count >= 10, "the scan finds AccountStore's writes (it reads the sources)")
+        for function in writing where Self.writesKeepingTheProfile[function.name] == nil {
+            if !function.body.contains("profiles.forget(") {
+                Issue.record("AccountStore.\(function.name) writes users but keeps the cached profile: drop it")
+            }
+        }
+        // The check can fail: a write without the drop is found.
+        let planted = Self.functions(of: "func liftHold() { sql.raw(\"UPDATE users SET a = 1\") }\nfunc next() {}")
+        #expect(planted.map(\.name) == ["liftHold", "next"])
+        #expect(Self.matches(Self.usersWrite, planted[0].body) && !planted[0].body.contains("profiles.forget("))
+    }
+
+    @Test("44 §1: SQL only in stores, migrations, the cross-table scripts and infrastructure")
     func test_44_1_sqlOnlyInStores() throws {
         let files = try Self.files()
         let withSQL = Set(files.filter { Self.matches(Self.anySQL, $0.text) }.map(\.path))
@@ -120,10 +152,10 @@ struct TableOwnershipTests {
         for (path, text) in files where withSQL.contains(path) {
             let declared =
                 Self.isStoreByName(path) || Self.isMigration(text) || Self.crossTableScripts[path] != nil
-                || Self.infrastructure[path] != nil || Self.notYetMoved.contains(path)
+                || Self.infrastructure[path] != nil
             if !declared { Issue.record("\(path) has SQL but is no store: move its statements into its table's store") }
         }
-        let listed = Array(Self.notYetMoved) + Array(Self.crossTableScripts.keys) + Array(Self.infrastructure.keys)
+        let listed = Array(Self.crossTableScripts.keys) + Array(Self.infrastructure.keys)
         for path in listed where !withSQL.contains(path) {
             Issue.record("\(path) has no SQL any more (or is gone): take it off its list")
         }

@@ -44,6 +44,7 @@ extension AccountStore {
 
     /// The address removed from the account before (`previous_email`), cleared as it is read.
     func takePreviousEmail(of id: UUID, on database: any Database) async throws -> String? {
+        defer { profiles.forget(id) }
         let previous = try await database.sql.raw(
             "SELECT previous_email FROM users WHERE id = \(bind: id)"
         ).first()?.decode(column: "previous_email", as: String?.self)
@@ -91,6 +92,7 @@ extension AccountStore {
     /// Records the session that registered the account (issue 28 §2: its setup on a young account is
     /// not held).
     func setRegisteringSession(_ session: UUID, of id: UUID, on database: any Database) async throws {
+        defer { profiles.forget(id) }
         try await database.sql.raw(
             "UPDATE users SET registering_session_id = \(bind: session) WHERE id = \(bind: id)"
         ).run()

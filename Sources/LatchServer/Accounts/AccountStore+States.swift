@@ -85,6 +85,7 @@ extension AccountStore {
 
     /// What `FactorSeasoning` reads: factors added before an operator's lift of a hold may answer held actions.
     func recordHoldLifted(of id: UUID, now: Double, on database: any Database) async throws {
+        defer { profiles.forget(id) }
         try await database.sql.raw("UPDATE users SET hold_lifted_at = \(bind: now) WHERE id = \(bind: id)").run()
     }
 

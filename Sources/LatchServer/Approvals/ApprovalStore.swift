@@ -74,8 +74,8 @@ struct ApprovalStore: Sendable {
 
     /// Ends every approval `user` approved that its web client has not collected yet (a security reset, a
     /// freeze, a security hold).
-    func endApproved(of user: UUID, now: Double, on sql: any SQLDatabase) async throws {
-        try await sql.raw(
+    func endApproved(of user: UUID, now: Double, on database: any Database) async throws {
+        try await database.sql.raw(
             """
             UPDATE approvals SET state = \(bind: Approval.State.ended.rawValue)
             WHERE user_id = \(bind: user) AND state = \(bind: Approval.State.approved.rawValue)

@@ -88,8 +88,8 @@ struct PushApprovalStore: Sendable {
     /// Ends every push approval of `user` still pending or holding an uncollected token (a freeze, a hold,
     /// a reset); answers the ids of the verifications they belonged to.
     @discardableResult
-    func endOpen(of user: UUID, now: Double, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw(
+    func endOpen(of user: UUID, now: Double, on database: any Database) async throws -> [UUID] {
+        try await database.sql.raw(
             """
             UPDATE push_approvals SET state = \(bind: PushApproval.State.ended.rawValue), sealed_token = NULL,
               decided_at = \(bind: now)

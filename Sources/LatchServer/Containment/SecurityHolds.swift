@@ -1,7 +1,6 @@
 import FluentKit
 import Foundation
 import LatchCore
-import SQLKit
 
 /// Security holds (issue 19 §2): after a security change (a password reset or change, 2FA turned off
 /// or reset, the fund password changed or reset, a passkey or device key added, an email or phone added
@@ -56,7 +55,7 @@ struct SecurityHolds: Sendable {
             .securityHoldStarted, user: user, session: session, ip: ip, now: now, detail: reason.rawValue,
             facts: ["until": .int(Int(until.rounded(.up))), "actions": .strings(actions)], on: database)
         // Nothing the phone approved before the change lets anyone in after it (issue 43).
-        try await PendingApprovals.end(of: user, now: now, on: database.sql)
+        try await PendingApprovals.end(of: user, now: now, on: database)
         return until
     }
 

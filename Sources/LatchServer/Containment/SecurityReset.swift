@@ -166,7 +166,7 @@ enum SecurityReset {
         try await PolicyValueLocks.discard(of: user, ended: endedSessions, kept: keptSession, on: sql)
         // A sign-in the phone approved but the web has not collected would be a way in after the reset,
         // and a verification waiting for the phone a proof (issue 43).
-        try await PendingApprovals.end(of: user, now: now, on: sql)
+        try await PendingApprovals.end(of: user, now: now, on: database)
         if case .everything = scope {
             try await endPending(of: user, now: now, on: sql)
         }
