@@ -67,7 +67,7 @@ struct LatchdCommandLineTests {
     }
 
     @Test(
-        "22 §3 a wrong latchd command line exits 2 with the usage on stderr and does nothing; Vapor's --hostname is not a way around LATCH_HOST"
+        "22 §3 a wrong latchd command line exits 2 with the usage on stderr and does nothing; a --hostname flag is not a way around LATCH_HOST"
     )
     func test_22_3_usageErrorsExit2() async throws {
         let folder = try Self.folder()

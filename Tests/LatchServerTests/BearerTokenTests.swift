@@ -5,7 +5,7 @@ import Testing
 
 /// C5 (issue 21): latchd reads the access token of `Authorization` over the header's bytes; it must accept and
 /// refuse exactly what the plain rule (`bearerRule`: two space-separated parts, the first `bearer` in any case)
-/// does, the rule Vapor's `bearerAuthorization` had, which apps and clients were written against.
+/// does, the rule apps and clients were written against.
 @Suite("C5 bearer token parsing")
 struct BearerTokenTests {
     static let values: [String?] = [

@@ -9,7 +9,7 @@ import NIOHTTP1
 import Testing
 
 /// D3 for apps that embed LatchServer in their own Hummingbird app: their sensitive route calls
-/// `LatchRequest.redeemVerification` and runs only with a fresh proof for exactly its parameters.
+/// `LatchApplication.redeemVerification` and runs only with a fresh proof for exactly its parameters.
 @Suite("Step-up in a mounting app (D3)")
 struct MountedVerificationTests {
     /// The app's own withdrawal body.
@@ -42,11 +42,11 @@ struct MountedVerificationTests {
             config.useLoadIndependentLimits()
             server = try await InProcessLatchd.start(config, clock: clock.latchClock) { latch, router in
                 // The embedding app's own route, added after Latch's (the example of docs/EMBEDDING.md).
-                latch.routes(on: router).grouped(RequireSignedIn()).post("withdrawals") { req in
+                latch.routes(on: router).signedIn().post("withdrawals") { req in
                     let withdrawal = try req.decodeJSON(Withdrawal.self)
-                    let proof = try await req.redeemVerification(
+                    let proof = try await latch.redeemVerification(
                         withdrawal.verificationToken, action: "withdrawal",
-                        parameters: ["amount": withdrawal.amount, "address": withdrawal.address])
+                        parameters: ["amount": withdrawal.amount, "address": withdrawal.address], for: req)
                     return Response(
                         status: .created, body: .init(byteBuffer: ByteBuffer(string: proof.method.rawValue)))
                 }

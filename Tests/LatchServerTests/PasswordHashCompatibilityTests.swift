@@ -6,8 +6,8 @@ import Testing
 
 @testable import LatchServer
 
-/// Issue 29 §2: bcrypt moved from Vapor's `Bcrypt` to hummingbird-auth's `HummingbirdBcrypt`; every
-/// password and fund password hash stored before must still verify.
+/// Issue 29 §2: bcrypt is hummingbird-auth's `HummingbirdBcrypt`; every password and fund password hash
+/// stored by an earlier bcrypt must still verify.
 @Suite("Issue 29 §2: password hashes stay compatible")
 struct PasswordHashCompatibilityTests {
     @Test(

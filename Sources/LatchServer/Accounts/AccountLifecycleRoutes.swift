@@ -10,29 +10,32 @@ extension AccountDeleted: ResponseEncodable {}
 /// answers `{apple_revocation}`; `GET /v1/me/export` takes its proof as `?verification_token=` (a GET has
 /// no body).
 struct AccountLifecycleRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+    /// Apple's token endpoint, for the Apple grants revoked when an account is deleted.
+    let appleTokens: AppleTokenEndpoint?
+
     func boot(routes: LatchRoutes) throws {
-        let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
+        let me = routes.grouped("v1", "me").signedIn()
         me.delete(use: delete)
         me.get("export", use: export)
     }
 
     func delete(_ req: LatchRequest) async throws -> AccountDeleted {
-        let service = try req.accountLifecycle
+        let service = try accountLifecycle(req)
         let proof = req.hasBody ? try req.decodeJSON(DeleteAccountRequest.self).verificationToken : nil
         return try await service.delete(proof: proof)
     }
 
     func export(_ req: LatchRequest) async throws -> AccountExport {
-        try await req.accountLifecycle.export(proof: req.query[String.self, at: "verification_token"])
+        try await accountLifecycle(req).export(proof: req.query[String.self, at: "verification_token"])
     }
 }
 
-extension LatchRequest {
+extension AccountLifecycleRoutes {
     /// The signed-in session's account deletion and export (`AccountLifecycleService`).
-    var accountLifecycle: AccountLifecycleService {
-        get throws {
-            AccountLifecycleService(
-                latch: latch, caller: try caller, db: db, appleTokens: identityServices.appleTokens, logger: logger)
-        }
+    func accountLifecycle(_ req: LatchRequest) throws -> AccountLifecycleService {
+        AccountLifecycleService(
+            latch: latch, caller: try req.caller, db: database(req), appleTokens: appleTokens, logger: req.logger)
     }
 }

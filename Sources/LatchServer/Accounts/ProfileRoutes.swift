@@ -5,8 +5,11 @@ import LatchCore
 
 /// The HTTP edge of `ProfileService`: `GET`/`PATCH /v1/me`, the signed-in user.
 struct ProfileRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
-        let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
+        let me = routes.grouped("v1", "me").signedIn()
         me.get(use: showFromCacheOrLoad)
         me.patch(use: update)
     }
@@ -15,8 +18,8 @@ struct ProfileRoutes: LatchRouteCollection {
     /// otherwise `show` loads it.
     func showFromCacheOrLoad(_ req: LatchRequest) async throws -> Response {
         if let me = try? req.signedIn,
-            let profile = req.latch.accounts.profiles.rememberedProfile(
-                of: me.userID, now: req.latch.clock.epochSeconds)
+            let profile = latch.accounts.profiles.rememberedProfile(
+                of: me.userID, now: latch.clock.epochSeconds)
         {
             return Response.json(profile.json)
         }
@@ -24,19 +27,19 @@ struct ProfileRoutes: LatchRouteCollection {
     }
 
     func show(_ req: LatchRequest) async throws -> Response {
-        Response.json(try await req.profile.show().json)
+        Response.json(try await profile(req).show().json)
     }
 
     func update(_ req: LatchRequest) async throws -> UserInfo {
-        let service = try req.profile
+        let service = try profile(req)
         let body = try req.decodeJSON(UpdateProfileRequest.self)
         return try await service.updateNickname(try Validate.nickname(body.nickname))
     }
 }
 
-extension LatchRequest {
+extension ProfileRoutes {
     /// The signed-in session's profile (`ProfileService`).
-    var profile: ProfileService {
-        get throws { ProfileService(latch: latch, caller: try caller, db: db) }
+    func profile(_ req: LatchRequest) throws -> ProfileService {
+        ProfileService(latch: latch, caller: try req.caller, db: database(req))
     }
 }

@@ -12,6 +12,8 @@ extension PolicyView: ResponseEncodable {}
 /// `/v1/admin/*` (issue 12 §2): the operators' API, authenticated by admin keys, every call audited.
 /// The work is `AdminService`'s; these handlers only read the request and write the answer.
 struct AdminRoutes: LatchRouteCollection {
+    let admins: AdminKeyCheck
+
     func boot(routes: LatchRoutes) throws {
         let admin = routes.grouped("v1", "admin")
         admin.get("users", use: findUsers)
@@ -37,14 +39,14 @@ struct AdminRoutes: LatchRouteCollection {
         _ work: @escaping @Sendable (AdminService, String) async throws -> Void
     ) -> @Sendable (LatchRequest) async throws -> HTTPResponse.Status {
         { req in
-            let admin = try await req.adminService()
+            let admin = try await admins.service(for: req)
             try await work(admin, try req.userParameter)
             return .noContent
         }
     }
 
     func findUsers(_ req: LatchRequest) async throws -> AdminUserPage {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.findUsers(
             matching: req.query[String.self, at: "q"], cursor: req.query[String.self, at: "cursor"],
             limit: try req.pageLimitParameter)
@@ -52,28 +54,28 @@ struct AdminRoutes: LatchRouteCollection {
 
     /// Imports a batch of users (issue 45 §1, docs/IMPORT.md).
     func importUsers(_ req: LatchRequest) async throws -> UserImportReport {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.importBatch(try req.decodeJSON(AdminImportBatch.self))
     }
 
     /// The verification policy latchd runs (issue 30 §1).
     func policy(_ req: LatchRequest) async throws -> PolicyView {
-        try await req.adminService().policy()
+        try await admins.service(for: req).policy()
     }
 
     func showUser(_ req: LatchRequest) async throws -> AdminUserDetail {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.user(try req.userParameter)
     }
 
     func userSecurityEvents(_ req: LatchRequest) async throws -> SecurityEventPage {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.securityEvents(
             of: try req.userParameter, cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
     }
 
     func auditLog(_ req: LatchRequest) async throws -> AdminAuditPage {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.auditLog(cursor: req.query[String.self, at: "cursor"], limit: try req.pageLimitParameter)
     }
 }

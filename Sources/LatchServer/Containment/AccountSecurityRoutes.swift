@@ -13,9 +13,12 @@ extension AccountSecurityStatus: ResponseEncodable {}
 /// no step-up: freezing must be easy) and `POST /v1/freeze` (a security mail's one-time link, no
 /// sign-in; 202 whether or not the token is valid, rate limited per address like a code check).
 struct AccountSecurityRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
         routes.post("v1", "freeze", use: freezeByLink)
-        let me = routes.grouped("v1", "me").grouped(RequireSignedIn())
+        let me = routes.grouped("v1", "me").signedIn()
         me.get("security", use: status)
         me.put("anti-phishing-code", use: setAntiPhishingCode)
         me.delete("anti-phishing-code", use: removeAntiPhishingCode)
@@ -23,43 +26,43 @@ struct AccountSecurityRoutes: LatchRouteCollection {
     }
 
     func status(_ req: LatchRequest) async throws -> AccountSecurityStatus {
-        try await req.accountSecurity.status()
+        try await accountSecurity(req).status()
     }
 
     func setAntiPhishingCode(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let body = try req.decodeJSON(AntiPhishingCodeUpdate.self)
-        try await req.accountSecurity.changeAntiPhishingCode(to: body.code, proof: body.verificationToken)
+        try await accountSecurity(req).changeAntiPhishingCode(to: body.code, proof: body.verificationToken)
         return .noContent
     }
 
     func removeAntiPhishingCode(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let proof = req.hasBody ? try req.decodeJSON(OptionalVerificationToken.self).verificationToken : nil
-        try await req.accountSecurity.changeAntiPhishingCode(to: nil, proof: proof)
+        try await accountSecurity(req).changeAntiPhishingCode(to: nil, proof: proof)
         return .noContent
     }
 
     /// `POST /v1/me/freeze`: `{}` or no body; 204. This session ends with the others.
     func freezeSignedIn(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         if req.hasBody { _ = try req.decodeJSON(EmptyRequest.self) }
-        try await req.accountSecurity.freeze()
+        try await accountSecurity(req).freeze()
         return .noContent
     }
 
     /// `POST /v1/freeze` `{token}`: 202 `{"status":"accepted"}` whether or not the token is valid; a
     /// valid, unused, unexpired token freezes its account (once).
     func freezeByLink(_ req: LatchRequest) async throws -> Response {
-        try req.chargeRateLimit(.codeCheck)
+        try latch.chargeRateLimit(.codeCheck, for: req)
         let body = try req.decodeJSON(FreezeRequest.self)
         guard (1...128).contains(body.token.count) else { throw LatchError.invalid("token", ["invalid"]) }
-        try await AccountFreezing.freeze(byLink: body.token, ip: req.clientIP, latch: req.latch, on: req.db)
+        try await AccountFreezing.freeze(byLink: body.token, ip: req.clientIP, latch: latch, on: database(req))
         return try FreezeAccepted().encodeResponse(status: .accepted, for: req)
     }
 }
 
-extension LatchRequest {
+extension AccountSecurityRoutes {
     /// `AccountSecurityService` for the signed-in session.
-    var accountSecurity: AccountSecurityService {
-        get throws { AccountSecurityService(latch: latch, caller: try caller, db: db) }
+    func accountSecurity(_ req: LatchRequest) throws -> AccountSecurityService {
+        AccountSecurityService(latch: latch, caller: try req.caller, db: database(req))
     }
 }
 

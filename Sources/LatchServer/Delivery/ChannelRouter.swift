@@ -4,7 +4,7 @@ import FluentKit
 /// `LATCH_SMS_WEBHOOK_URL` gateway, or the development outbox when none is configured); every
 /// other channel (`"email"`) goes to `mail` (SMTP from `LATCH_SMTP_URL`, or the outbox).
 ///
-///     try await req.latch.delivery.deliver(OutgoingMessage(
+///     try await latch.delivery.deliver(OutgoingMessage(
 ///         to: "+8613800138000", channel: "sms", subject: "", body: "Latch code 123456", code: "123456", createdAt: now))
 struct ChannelRouter: MessageDelivery {
     let mail: any MessageDelivery

@@ -6,6 +6,9 @@ import LatchCore
 /// The HTTP edge of device keys for biometric sign-in (B5, B6): each handler parses its request once and
 /// calls one method of `DeviceCredentialService`, where the rules are (issue 29 §1).
 struct DeviceCredentialRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     static let limit = DeviceCredentialStore.limit
     /// The step-up action that unbinds a key without a recent sign-in.
     static let unbindAction = VerificationAction.unbindDevice
@@ -13,7 +16,7 @@ struct DeviceCredentialRoutes: LatchRouteCollection {
     func boot(routes: LatchRoutes) throws {
         let credentials = routes.grouped("v1", "device-credentials")
         credentials.post(":id", "challenges", use: challenge)
-        let signedIn = credentials.grouped(RequireSignedIn())
+        let signedIn = credentials.signedIn()
         signedIn.post(use: bind)
         signedIn.get(use: list)
         signedIn.delete(":id", use: unbind)
@@ -21,7 +24,7 @@ struct DeviceCredentialRoutes: LatchRouteCollection {
 
     func bind(_ req: LatchRequest) async throws -> Response {
         let body = try req.decodeJSON(DeviceCredentialRequest.self)
-        let created = try await req.deviceCredentials.bind(body, by: try req.caller)
+        let created = try await deviceCredentials(req).bind(body, by: try req.caller)
         return try created.encodeResponse(status: .created, for: req)
     }
 
@@ -31,25 +34,27 @@ struct DeviceCredentialRoutes: LatchRouteCollection {
     }
 
     func list(_ req: LatchRequest) async throws -> [DeviceCredentialInfo] {
-        try await req.deviceCredentials.list(of: try req.caller)
+        try await deviceCredentials(req).list(of: try req.caller)
     }
 
     func unbind(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let proof = req.hasBody ? try req.decodeJSON(UnbindDeviceCredentialRequest.self).verificationToken : nil
-        try await req.deviceCredentials.unbind(
+        try await deviceCredentials(req).unbind(
             req.idParameter, proof: proof, by: try req.caller)
         return .noContent
     }
 
     func challenge(_ req: LatchRequest) async throws -> Response {
-        try req.chargeRateLimit(.deviceChallenge)
-        let info = try await req.deviceCredentials.loginChallenge(
+        try latch.chargeRateLimit(.deviceChallenge, for: req)
+        let info = try await deviceCredentials(req).loginChallenge(
             for: req.idParameter)
         return try info.encodeResponse(status: .created, for: req)
     }
 }
 
-extension LatchRequest {
-    /// `DeviceCredentialService` on this request's database.
-    var deviceCredentials: DeviceCredentialService { DeviceCredentialService(latch: latch, db: db) }
+extension DeviceCredentialRoutes {
+    /// `DeviceCredentialService` on `req`'s database.
+    func deviceCredentials(_ req: LatchRequest) -> DeviceCredentialService {
+        DeviceCredentialService(latch: latch, db: database(req))
+    }
 }

@@ -20,24 +20,41 @@ extension LatchApplication {
         precondition(router.routes.isEmpty, "install Latch on the router before adding routes of your own")
         // Outermost, so the span covers the whole answer.
         if LatchTracing.isEnabled { router.add(middleware: RequestTracingMiddleware()) }
-        router.add(middleware: LatchContextMiddleware(application: self))
+        router.add(middleware: LatchContextMiddleware(trustedProxies: config.trustedProxies))
         if latchMetrics.isEnabled { router.add(middleware: RequestMetricsMiddleware(series: latchMetrics.requests)) }
         router.add(middleware: SecurityHeadersMiddleware())
         if config.logRequests { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: NoStoreMiddleware())
-        router.add(middleware: LatchErrorMiddleware())
+        router.add(middleware: LatchErrorMiddleware(routeTable: routeTable))
         router.add(middleware: TransferCodingMiddleware())
         router.add(middleware: JSONBodyMiddleware())
 
+        // Each collection gets what its handlers use, now: nothing reaches the application from a request.
         let routes = routes(on: router)
+        let (latch, database, metrics, identities) = (latch, requestDatabase, latchMetrics, identityServices)
+        let admins = AdminKeyCheck(
+            latch: latch, database: database, appleTokens: identities.appleTokens,
+            failureAudit: adminAuthFailureAudit)
         var collections: [any LatchRouteCollection] = [
-            HealthRoutes(readiness: ReadinessCheck(timeout: config.readinessTimeout)), JWKSRoutes(), OpenAPIRoutes(),
-            RegistrationRoutes(), TokenRoutes(), ProfileRoutes(), AccountLifecycleRoutes(), SessionRoutes(),
-            PasswordRoutes(), SecurityEventRoutes(), SecondFactorRoutes(), DeviceCredentialRoutes(), AppAttestRoutes(),
-            VerificationRoutes(), SecuritySettingsRoutes(), AdminRoutes(), EventStreamAdminRoutes(),
-            SharedSignalsRoutes(), PasskeyRoutes(),
-            AccountPageRoutes(links: config.accountPageLinks), AccountSecurityRoutes(), IdentityRoutes(),
-            ApprovalRoutes(), PushTokenRoutes()
+            HealthRoutes(readiness: ReadinessCheck(timeout: config.readinessTimeout), database: database),
+            JWKSRoutes(latch: latch), OpenAPIRoutes(),
+            RegistrationRoutes(latch: latch, metrics: metrics, database: database),
+            TokenRoutes(latch: latch, metrics: metrics, identityServices: identities, database: database),
+            ProfileRoutes(latch: latch, database: database),
+            AccountLifecycleRoutes(latch: latch, database: database, appleTokens: identities.appleTokens),
+            SessionRoutes(latch: latch, database: database),
+            PasswordRoutes(latch: latch, metrics: metrics, database: database),
+            SecurityEventRoutes(database: database),
+            SecondFactorRoutes(latch: latch, metrics: metrics, database: database),
+            DeviceCredentialRoutes(latch: latch, database: database), AppAttestRoutes(latch: latch, database: database),
+            VerificationRoutes(
+                latch: latch, metrics: metrics, database: database, requireSignedIn: routes.requireSignedIn),
+            SecuritySettingsRoutes(latch: latch, database: database), AdminRoutes(admins: admins),
+            EventStreamAdminRoutes(admins: admins), SharedSignalsRoutes(latch: latch, database: database),
+            PasskeyRoutes(latch: latch, database: database), AccountPageRoutes(links: config.accountPageLinks),
+            AccountSecurityRoutes(latch: latch, database: database),
+            IdentityRoutes(latch: latch, metrics: metrics, identityServices: identities, database: database),
+            ApprovalRoutes(latch: latch, database: database), PushTokenRoutes(latch: latch, database: database)
         ]
         if let outbox {
             collections.append(OutboxRoutes(outbox: outbox))
@@ -48,10 +65,14 @@ extension LatchApplication {
         for collection in collections { try collection.boot(routes: routes) }
     }
 
-    /// Routes on `router` (or a group of it) that read `LatchRequest`s and are listed in `routeTable`.
+    /// Routes on `router` (or a group of it) that read `LatchRequest`s and are listed in `routeTable`;
+    /// `signedIn()` puts them behind `RequireSignedIn`.
     public func routes(on router: some RouterMethods<LatchRequestContext>) -> LatchRoutes {
-        LatchRoutes(group: router.group(), table: routeTable)
+        LatchRoutes(group: router.group(), table: routeTable, requireSignedIn: requireSignedIn)
     }
+
+    /// The check of a signed-in session, with this application's services.
+    var requireSignedIn: RequireSignedIn { RequireSignedIn(latch: latch, database: requestDatabase) }
 
     /// The Hummingbird application that serves `router` on the configured host and port (`LATCH_HOST`,
     /// `LATCH_PORT`; idle connections closed after `LATCH_IDLE_TIMEOUT_SECONDS`; connections capped and

@@ -3,18 +3,22 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// The first middleware on Latch's router: puts the application into the request's context and names the
-/// request (`X-Request-Id` as sent, at most 64 characters, else a new random UUID, `RequestID`) in its
-/// logger's `request-id`.
+/// The first middleware on Latch's router: says in the request's context who is asking (the client's
+/// address, from the TCP peer and, behind `trustedProxies`, `X-Forwarded-For`; the language, from
+/// `Accept-Language`) and names the request (`X-Request-Id` as sent, at most 64 characters, else a new
+/// random UUID, `RequestID`) in its logger's `request-id`.
 struct LatchContextMiddleware: RouterMiddleware {
-    let application: LatchApplication
+    /// The proxies whose `X-Forwarded-For` is believed (`LATCH_TRUSTED_PROXIES`).
+    let trustedProxies: TrustedProxies
 
     func handle(
         _ request: Request, context: LatchRequestContext,
         next: (Request, LatchRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.latchApplication = application
+        context.caller.clientAddress = trustedProxies.client(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
+        context.caller.language = request.language
         let sent = request.headers[values: .xRequestID].first.map { String($0.prefix(64)) }
         context.requestID = sent.flatMap { $0.isEmpty ? nil : $0 } ?? RequestID.make()
         context.logger[metadataKey: "request-id"] = .string(context.requestID)

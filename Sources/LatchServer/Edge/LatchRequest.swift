@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -12,7 +11,7 @@ import NIOFoundationCompat
 public struct LatchRequest: Sendable {
     /// The request as it arrived (its body already read into `body`).
     public let request: Request
-    /// Its context (peer, application, signed-in session).
+    /// Its context (peer, event loop, who is asking).
     public internal(set) var context: LatchRequestContext
     /// The body, when the request had one; nil otherwise.
     public let body: ByteBuffer?
@@ -23,22 +22,6 @@ public struct LatchRequest: Sendable {
         self.body = body
     }
 
-    /// The application serving the request.
-    public var latchApplication: LatchApplication {
-        guard let application = context.latchApplication else {
-            preconditionFailure("LatchApplication.install(on:) puts LatchContextMiddleware first on the router")
-        }
-        return application
-    }
-
-    /// Latch's services.
-    public var latch: LatchServices { latchApplication.latch }
-    /// The database on this request's event loop, logging to its logger.
-    public var db: any Database { latchApplication.db(on: context.eventLoop, logger: logger) }
-    /// The Apple, WeChat and phone sign-in services.
-    var identityServices: IdentityServices { latchApplication.identityServices }
-    /// The application's metrics.
-    var latchMetrics: LatchMetrics { latchApplication.latchMetrics }
     /// The request's logger (its metadata carries `request-id`).
     public var logger: Logger { context.logger }
     /// The header fields. Repeated fields: `headers[values: name]` lists each line, `headers[name]` joins them.
@@ -72,14 +55,6 @@ public struct LatchRequest: Sendable {
         guard JSONBodyMiddleware.isJSON(headers) else { throw LatchError(.unsupportedMediaType) }
         if let refusal = body.withUnsafeReadableBytes({ StrictJSONBody.refusal(of: $0) }) { throw refusal.error }
         return try LatchJSON.decoder.decode(T.self, from: body)
-    }
-
-    /// The signed-in session; only behind `RequireSignedIn` (or after `authenticateSession()`).
-    public var signedIn: SignedInSession {
-        get throws {
-            guard let session = context.signedInSession else { throw LatchError.sessionExpired }
-            return session
-        }
     }
 }
 

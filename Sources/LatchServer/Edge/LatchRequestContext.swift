@@ -5,19 +5,20 @@ import Logging
 import NIOCore
 
 /// What latchd knows about a request while it is answered (Hummingbird's request context): the TCP peer,
-/// the event loop it arrived on (SQLite's connection of that loop serves it), the Latch application (set by
-/// `LatchContextMiddleware`, the first middleware `LatchApplication.install(on:)` adds) and the signed-in
-/// session (set by `RequireSignedIn`). Request bodies are JSON read with `LatchJSON`, at most 64 KiB.
+/// the event loop it arrived on (SQLite's connection of that loop serves it) and who is asking (`caller`:
+/// the client's address and language, set by `LatchContextMiddleware`, the first middleware
+/// `LatchApplication.install(on:)` adds, and the signed-in session, set by `RequireSignedIn`). The services
+/// are not here: each route collection got its own when the router was built. Request bodies are JSON read
+/// with `LatchJSON`, at most 64 KiB.
 public struct LatchRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The TCP peer.
     public let remoteAddress: SocketAddress?
     /// The event loop of the request's connection.
     let eventLoop: any EventLoop
-    /// The application serving the request; nil only before `LatchContextMiddleware` ran.
-    var latchApplication: LatchApplication?
-    /// The session of the access token, once `RequireSignedIn` (or `LatchRequest.authenticateSession`) checked it.
-    public internal(set) var signedInSession: SignedInSession?
+    /// Who is asking: the signed-in session (once `RequireSignedIn` checked it), the client's address and
+    /// the answer's language.
+    public internal(set) var caller = RequestCaller()
     /// `X-Request-Id` as sent (at most 64 characters), else a new UUID; logged as `request-id`.
     public internal(set) var requestID = ""
 

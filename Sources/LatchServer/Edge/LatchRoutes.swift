@@ -7,27 +7,47 @@ import NIOCore
 /// 64 KiB, else 413) before the handler runs, and return anything Hummingbird can answer with.
 ///
 /// Get one from `LatchApplication.routes(on:)`: every route is also listed in the application's
-/// `RouteTable` (for 405 answers and the tests that walk the routes).
+/// `RouteTable` (for 405 answers and the tests that walk the routes), and `signedIn()` puts routes behind
+/// the application's `RequireSignedIn`:
+///
+///     let routes = latch.routes(on: router)
+///     routes.get("status") { _ in "ok" }
+///     routes.signedIn().post("withdrawals") { req in try await withdraw(for: try req.signedIn.userID) }
 public struct LatchRoutes {
     let group: RouterGroup<LatchRequestContext>
     let table: RouteTable
+    /// The middleware of `signedIn()`, built with Latch's services.
+    let requireSignedIn: RequireSignedIn
     /// The path segments of this group.
     let prefix: [String]
 
-    init(group: RouterGroup<LatchRequestContext>, table: RouteTable, prefix: [String] = []) {
+    init(
+        group: RouterGroup<LatchRequestContext>, table: RouteTable, requireSignedIn: RequireSignedIn,
+        prefix: [String] = []
+    ) {
         self.group = group
         self.table = table
+        self.requireSignedIn = requireSignedIn
         self.prefix = prefix
     }
 
     /// Routes under `path`.
     public func grouped(_ path: String...) -> LatchRoutes {
-        LatchRoutes(group: group.group(Self.path(path)), table: table, prefix: prefix + path)
+        LatchRoutes(
+            group: group.group(Self.path(path)), table: table, requireSignedIn: requireSignedIn, prefix: prefix + path)
     }
 
-    /// Routes behind `middleware` (e.g. `RequireSignedIn()`).
+    /// Routes behind `middleware`.
     public func grouped(_ middleware: some RouterMiddleware<LatchRequestContext>) -> LatchRoutes {
-        LatchRoutes(group: group.group().add(middleware: middleware), table: table, prefix: prefix)
+        LatchRoutes(
+            group: group.group().add(middleware: middleware), table: table, requireSignedIn: requireSignedIn,
+            prefix: prefix)
+    }
+
+    /// Routes only a signed-in session reaches (`RequireSignedIn`: a valid access token of a live session,
+    /// else 401 AUTH_004); their handlers read it as `req.signedIn`.
+    public func signedIn() -> LatchRoutes {
+        grouped(requireSignedIn)
     }
 
     /// A GET route whose path is given as an array of segments.
@@ -86,7 +106,14 @@ public struct LatchRoutes {
     }
 }
 
-/// A set of routes registered together (one feature's).
+/// A set of routes registered together (one feature's). A collection holds what its handlers need as
+/// stored properties, given when `LatchApplication.install(on:)` builds it, so a handler's dependencies
+/// are in its type:
+///
+///     struct SecurityEventRoutes: LatchRouteCollection {
+///         let database: RequestDatabase
+///         func boot(routes: LatchRoutes) throws { routes.signedIn().get("security-events", use: list) }
+///     }
 protocol LatchRouteCollection {
     func boot(routes: LatchRoutes) throws
 }

@@ -11,6 +11,9 @@ import NIOHTTP1
 /// Turns every error into the API's error format (`{"error", "message", …}`), in the request's
 /// language. Decoding problems become 400s naming the field; nothing becomes a bare 500 page.
 struct LatchErrorMiddleware: RouterMiddleware {
+    /// Latch's routes, so a known path asked with another method answers 405 with `Allow`.
+    let routeTable: RouteTable
+
     func handle(
         _ request: Request, context: LatchRequestContext,
         next: (Request, LatchRequestContext) async throws -> Response
@@ -24,7 +27,7 @@ struct LatchErrorMiddleware: RouterMiddleware {
 
     func response(for error: any Error, to request: Request, context: LatchRequestContext) -> Response {
         if let error = error as? HTTPError, error.status == .notFound {
-            let allowed = context.latchApplication?.routeTable.methods(for: request.uri.path) ?? []
+            let allowed = routeTable.methods(for: request.uri.path)
             guard !allowed.isEmpty else { return Self.response(for: .notFound, language: request.language) }
             var response = Self.response(for: LatchError(.methodNotAllowed), language: request.language)
             response.headers.replaceOrAdd(.allow, allowed.joined(separator: ", "))

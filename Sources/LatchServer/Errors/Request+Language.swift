@@ -5,8 +5,3 @@ extension Request {
     /// The language of this request's answers, from `Accept-Language`.
     var language: LatchLanguage { LatchLanguage(acceptLanguage: headers[values: .acceptLanguage].first) }
 }
-
-extension LatchRequest {
-    /// The language of this request's answers, from `Accept-Language`.
-    var language: LatchLanguage { request.language }
-}

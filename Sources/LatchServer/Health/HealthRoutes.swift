@@ -8,6 +8,7 @@ struct HealthRoutes: LatchRouteCollection {
     struct Status: ResponseEncodable { var status = "ok" }
 
     let readiness: ReadinessCheck
+    let database: RequestDatabase
 
     private static let okBody = ByteBuffer(string: #"{"status":"ok"}"#)
 
@@ -15,7 +16,7 @@ struct HealthRoutes: LatchRouteCollection {
         // Liveness answers the same bytes every time: made once (issue 21), not encoded per request.
         routes.get("health") { _ in Response.json(Self.okBody) }
         routes.get("health", "ready") { req -> Status in
-            try await readiness.check(req.db)
+            try await readiness.check(database(req))
             return Status()
         }
     }

@@ -15,23 +15,28 @@ extension EmailLinkCodeSent: ResponseEncodable {}
 /// email link's code was mailed); `DELETE /v1/me/identities/{provider}` unlinks one (200, or 202 when
 /// the email removal's code was mailed).
 struct IdentityRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let metrics: LatchMetrics
+    let identityServices: IdentityServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
         routes.post("v1", "sms", "codes", use: sendCode)
-        let identities = routes.grouped("v1", "me", "identities").grouped(RequireSignedIn())
+        let identities = routes.grouped("v1", "me", "identities").signedIn()
         identities.post(use: link)
         identities.delete(":provider", use: unlink)
     }
 
     func sendCode(_ req: LatchRequest) async throws -> Response {
-        try req.chargeRateLimit(.codeSend)
+        try latch.chargeRateLimit(.codeSend, for: req)
         let body = try req.decodeJSON(SMSCodeRequest.self)
         let phone = try Validate.phone(body.phone)
-        let accepted = try await req.identityProver.sendPhoneCode(to: phone)
+        let accepted = try await identityProver(req).sendPhoneCode(to: phone)
         return try accepted.encodeResponse(status: .accepted, for: req)
     }
 
     func link(_ req: LatchRequest) async throws -> Response {
-        let service = try req.identities
+        let service = try identities(req)
         let body = try req.decodeJSON(LinkIdentityRequest.self)
         guard let provider = SignInProvider(rawValue: body.provider) else {
             throw LatchError.invalid("provider", ["unsupported_provider"])
@@ -40,7 +45,7 @@ struct IdentityRoutes: LatchRouteCollection {
     }
 
     func unlink(_ req: LatchRequest) async throws -> Response {
-        let service = try req.identities
+        let service = try identities(req)
         guard let provider = req.parameters.get("provider").flatMap(SignInProvider.init(rawValue:)) else {
             throw LatchError.notFound
         }
@@ -59,13 +64,18 @@ struct IdentityRoutes: LatchRouteCollection {
     }
 }
 
-extension LatchRequest {
+extension IdentityRoutes {
     /// The signed-in session's identities (`IdentityService`).
-    var identities: IdentityService {
-        get throws {
-            IdentityService(
-                latch: latch, metrics: latchMetrics, services: identityServices, caller: try caller, db: db,
-                logger: logger)
-        }
+    func identities(_ req: LatchRequest) throws -> IdentityService {
+        IdentityService(
+            latch: latch, metrics: metrics, services: identityServices, caller: try req.caller, db: database(req),
+            logger: req.logger)
+    }
+
+    /// The identity proofs of `req` (Apple, WeChat, an SMS code).
+    func identityProver(_ req: LatchRequest) -> IdentityProver {
+        IdentityProver(
+            latch: latch, services: identityServices, metrics: metrics, db: database(req), clientIP: req.clientIP,
+            language: req.language, logger: req.logger)
     }
 }

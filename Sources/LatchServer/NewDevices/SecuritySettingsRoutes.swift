@@ -10,28 +10,31 @@ import LatchCore
 /// `disable_new_device_notice` and is mailed as a security notice), and which second factors are set up
 /// (`factors`, so a settings screen needs no export).
 struct SecuritySettingsRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     static let disableAction = VerificationAction.disableUnusualSignInCheck
     /// The step-up action that turns the new-device notice off without a recent sign-in.
     static let disableNoticeAction = VerificationAction.disableNewDeviceNotice
 
     func boot(routes: LatchRoutes) throws {
-        let settings = routes.grouped("v1", "me", "security-settings").grouped(RequireSignedIn())
+        let settings = routes.grouped("v1", "me", "security-settings").signedIn()
         settings.get(use: show)
         settings.patch(use: update)
     }
 
     func show(_ req: LatchRequest) async throws -> SecuritySettings {
-        try await req.securitySettings.show()
+        try await securitySettings(req).show()
     }
 
     func update(_ req: LatchRequest) async throws -> SecuritySettings {
-        try await req.securitySettings.update(try req.decodeJSON(SecuritySettingsUpdate.self))
+        try await securitySettings(req).update(try req.decodeJSON(SecuritySettingsUpdate.self))
     }
 }
 
-extension LatchRequest {
+extension SecuritySettingsRoutes {
     /// `SecuritySettingsService` for the signed-in session.
-    var securitySettings: SecuritySettingsService {
-        get throws { SecuritySettingsService(latch: latch, caller: try caller, db: db) }
+    func securitySettings(_ req: LatchRequest) throws -> SecuritySettingsService {
+        SecuritySettingsService(latch: latch, caller: try req.caller, db: database(req))
     }
 }

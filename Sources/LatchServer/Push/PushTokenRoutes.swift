@@ -6,25 +6,28 @@ import LatchCore
 /// signed in, on one of the caller's keys; each handler parses its request once and calls one method of
 /// `PushTokenService`.
 struct PushTokenRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
-        let signedIn = routes.grouped("v1", "device-credentials").grouped(RequireSignedIn())
+        let signedIn = routes.grouped("v1", "device-credentials").signedIn()
         signedIn.put(":id", "push-token", use: register)
         signedIn.delete(":id", "push-token", use: remove)
     }
 
     func register(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let body = try req.decodeJSON(PushTokenRequest.self)
-        try await req.pushTokens.register(body, on: req.idParameter, by: try req.caller)
+        try await pushTokens(req).register(body, on: req.idParameter, by: try req.caller)
         return .noContent
     }
 
     func remove(_ req: LatchRequest) async throws -> HTTPResponse.Status {
-        try await req.pushTokens.remove(from: req.idParameter, by: try req.caller)
+        try await pushTokens(req).remove(from: req.idParameter, by: try req.caller)
         return .noContent
     }
 }
 
-extension LatchRequest {
-    /// `PushTokenService` on this request's database.
-    var pushTokens: PushTokenService { PushTokenService(latch: latch, db: db) }
+extension PushTokenRoutes {
+    /// `PushTokenService` on `req`'s database.
+    func pushTokens(_ req: LatchRequest) -> PushTokenService { PushTokenService(latch: latch, db: database(req)) }
 }

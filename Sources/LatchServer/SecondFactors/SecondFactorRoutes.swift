@@ -6,8 +6,12 @@ import LatchCore
 /// The HTTP edge of TOTP 2FA (D1) and the fund password (D2): each handler parses its request once and
 /// calls one method of `SecondFactorService`, where the rules are (issue 29 §1).
 struct SecondFactorRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let metrics: LatchMetrics
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
-        let v1 = routes.grouped("v1").grouped(RequireSignedIn())
+        let v1 = routes.grouped("v1").signedIn()
         v1.post("mfa", "totp", use: enrollTOTP)
         v1.post("mfa", "totp", "activate", use: activateTOTP)
         v1.delete("mfa", "totp", use: disableTOTP)
@@ -18,32 +22,34 @@ struct SecondFactorRoutes: LatchRouteCollection {
         let proof =
             req.hasBody
             ? try req.decodeJSON(OptionalProof.self).verificationToken : nil
-        return try await req.secondFactors.enrollTOTP(proof: proof)
+        return try await secondFactors(req).enrollTOTP(proof: proof)
     }
 
     func activateTOTP(_ req: LatchRequest) async throws -> TOTPActivated {
         let body = try req.decodeJSON(TOTPActivationRequest.self)
-        return try await req.secondFactors.activateTOTP(code: body.code)
+        return try await secondFactors(req).activateTOTP(code: body.code)
     }
 
     func disableTOTP(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         let body = try req.decodeJSON(VerificationTokenBody.self)
-        try await req.secondFactors.disableTOTP(proof: body.verificationToken)
+        try await secondFactors(req).disableTOTP(proof: body.verificationToken)
         return .noContent
     }
 
     func setFundPassword(_ req: LatchRequest) async throws -> HTTPResponse.Status {
-        try await req.secondFactors.setFundPassword(try req.decodeJSON(FundPasswordRequest.self))
+        try await secondFactors(req).setFundPassword(try req.decodeJSON(FundPasswordRequest.self))
         return .noContent
     }
 }
 
-extension LatchRequest {
+extension SecondFactorRoutes {
     /// `SecondFactorService` for the signed-in session.
-    var secondFactors: SecondFactorService {
-        get throws {
-            SecondFactorService(latch: latch, caller: try caller, db: db, secretGuard: secretGuard)
-        }
+    func secondFactors(_ req: LatchRequest) throws -> SecondFactorService {
+        let db = database(req)
+        return SecondFactorService(
+            latch: latch, caller: try req.caller, db: db,
+            secretGuard: SecretGuard(
+                latch: latch, metrics: metrics, db: db, clientIP: req.clientIP, language: req.language))
     }
 }
 

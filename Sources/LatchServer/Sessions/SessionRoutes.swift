@@ -6,8 +6,11 @@ import LatchCore
 /// The HTTP edge of C8/C9 (list the signed-in devices, sign one out, sign out all others, sign out
 /// here): each handler parses its request once and calls one method of `SessionService`.
 struct SessionRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
-        let signedIn = routes.grouped("v1").grouped(RequireSignedIn())
+        let signedIn = routes.grouped("v1").signedIn()
         signedIn.get("sessions", use: list)
         signedIn.delete("sessions", ":id", use: revokeOne)
         signedIn.delete("sessions", use: revokeOthers)
@@ -15,12 +18,12 @@ struct SessionRoutes: LatchRouteCollection {
     }
 
     func list(_ req: LatchRequest) async throws -> [SessionInfo] {
-        try await req.sessions.list()
+        try await sessions(req).list()
     }
 
     func revokeOne(_ req: LatchRequest) async throws -> HTTPResponse.Status {
         guard let id = req.idParameter else { throw LatchError.notFound }
-        try await req.sessions.signOut(id)
+        try await sessions(req).signOut(id)
         return .noContent
     }
 
@@ -28,19 +31,19 @@ struct SessionRoutes: LatchRouteCollection {
         guard req.query[String.self, at: "scope"] == "others" else {
             throw LatchError.invalid("scope", ["must_be_others"])
         }
-        try await req.sessions.signOutOthers()
+        try await sessions(req).signOutOthers()
         return .noContent
     }
 
     func logout(_ req: LatchRequest) async throws -> HTTPResponse.Status {
-        try await req.sessions.signOutHere()
+        try await sessions(req).signOutHere()
         return .noContent
     }
 }
 
-extension LatchRequest {
+extension SessionRoutes {
     /// `SessionService` for the signed-in session.
-    var sessions: SessionService {
-        get throws { SessionService(latch: latch, caller: try caller, db: db) }
+    func sessions(_ req: LatchRequest) throws -> SessionService {
+        SessionService(latch: latch, caller: try req.caller, db: database(req))
     }
 }

@@ -11,54 +11,52 @@ public struct SignedInSession: Sendable, Equatable {
 
 /// Lets only requests with a valid access token of a live session through; everything else
 /// gets AUTH_004 (DPOP_INVALID or USE_DPOP_NONCE when a DPoP-bound token lacks its key's proof). Apps that
-/// embed LatchServer put it in front of their own routes.
+/// embed LatchServer put their own routes behind it with `LatchRoutes.signedIn()`; it is built with Latch's
+/// services when the router is (`LatchApplication.routes(on:)`).
 ///
 /// A token this instance verified and a session it checked within the last 5 s are accepted without a
-/// database read (issue 21); anything else takes the full check (`authenticateSession`).
+/// database read (issue 21); anything else takes the full check (`authenticate`).
 public struct RequireSignedIn: RouterMiddleware {
-    public init() {}
+    let latch: LatchServices
+    let database: RequestDatabase
 
     public func handle(
         _ request: Request, context: LatchRequestContext,
         next: (Request, LatchRequestContext) async throws -> Response
     ) async throws -> Response {
         var latchRequest = LatchRequest(request, context: context)
-        if let remembered = latchRequest.sessionFromCache() {
-            latchRequest.context.signedInSession = remembered
+        if let remembered = remembered(latchRequest) {
+            latchRequest.context.caller.identity = remembered
         } else {
-            try await latchRequest.authenticateSession()
+            try await authenticate(&latchRequest)
         }
         return try await next(request, latchRequest.context)
     }
-}
 
-extension LatchRequest {
-    /// Checks the access token (valid, live session; for a DPoP-bound one, its proof) and makes `signedIn`
-    /// available; throws AUTH_004 otherwise. `RequireSignedIn` runs it for whole route groups.
-    public mutating func authenticateSession() async throws {
-        let latch = self.latch
+    /// Checks `req`'s access token (valid, live session; for a DPoP-bound one, its proof) and makes its
+    /// `signedIn` available; throws AUTH_004 otherwise.
+    func authenticate(_ req: inout LatchRequest) async throws {
         let now = latch.clock.now
-        guard let presented = headers.presentedToken,
+        guard let presented = req.headers.presentedToken,
             let claims = await latch.accessTokens.verify(presented.token, now: now),
             let userID = UUID(uuidString: claims.sub), let sessionID = UUID(uuidString: claims.sid)
         else { throw LatchError.sessionExpired }
         // A DPoP-bound token needs its key's proof (issue 31 §1); checked before the database is read.
         try latch.dpop.checkResource(
-            presented, boundKey: claims.cnf?.jkt, dpopPresentation, now: now.timeIntervalSince1970)
-        let database = db
-        guard try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { database }) else {
+            presented, boundKey: claims.cnf?.jkt, latch.dpop.presentation(of: req), now: now.timeIntervalSince1970)
+        let db = database(req)
+        guard try await latch.sessionStatus.isLive(sessionID, now: now.timeIntervalSince1970, on: { db }) else {
             throw LatchError.sessionExpired
         }
-        context.signedInSession = SignedInSession(userID: userID, sessionID: sessionID)
+        req.context.caller.identity = SignedInSession(userID: userID, sessionID: sessionID)
     }
 
-    /// `authenticateSession`'s answer when everything it needs is remembered and says yes: a token
-    /// verified before (key not retired, not expired) of a session checked live within the last 5 s.
-    /// nil means "not known here", never "refused": the caller then runs `authenticateSession`.
-    func sessionFromCache() -> SignedInSession? {
-        let latch = self.latch
+    /// `authenticate`'s answer when everything it needs is remembered and says yes: a token verified before
+    /// (key not retired, not expired) of a session checked live within the last 5 s. nil means "not known
+    /// here", never "refused": the caller then runs `authenticate`.
+    func remembered(_ req: LatchRequest) -> SignedInSession? {
         let now = latch.clock.now
-        guard let presented = headers.presentedToken,
+        guard let presented = req.headers.presentedToken,
             let remembered = latch.accessTokens.rememberedClaims(presented.token, now: now),
             latch.sessionStatus.rememberedLiveness(remembered.sessionID, now: now.timeIntervalSince1970) == true
         else { return nil }
@@ -66,7 +64,8 @@ extension LatchRequest {
         // (a proof refused here was not recorded as used, so it is refused there for the same reason).
         guard
             (try? latch.dpop.checkResource(
-                presented, boundKey: remembered.claims.cnf?.jkt, dpopPresentation, now: now.timeIntervalSince1970))
+                presented, boundKey: remembered.claims.cnf?.jkt, latch.dpop.presentation(of: req),
+                now: now.timeIntervalSince1970))
                 != nil
         else { return nil }
         return SignedInSession(userID: remembered.userID, sessionID: remembered.sessionID)

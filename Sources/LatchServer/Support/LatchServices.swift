@@ -2,9 +2,9 @@ import FluentKit
 import Foundation
 import LatchCore
 
-/// Everything the routes use, configured once by `configure(_:_:)` and read as `app.latch`
-/// or `req.latch`. A class: every request reads it several times, and a copy of a struct of two
-/// dozen references cost two dozen retains and releases each time (issue 21).
+/// Everything the routes use, made once by `LatchApplication.make` and read as `app.latch`; each route
+/// collection holds it from the router's building. A class: every request reads it several times, and a copy
+/// of a struct of two dozen references cost two dozen retains and releases each time (issue 21).
 public final class LatchServices: Sendable {
     public let config: LatchConfig
     public let clock: LatchClock

@@ -46,7 +46,7 @@ final class AccessTokens: Sendable {
 
     /// The claims and ids of a token this instance already verified, when it is still valid now (its
     /// key not retired, not expired); `nil` when the token is not remembered or no longer valid. No
-    /// suspension and no allocation: the signed-in fast path (`Request.authenticateSessionFromCache`).
+    /// suspension and no allocation: the signed-in fast path (`RequireSignedIn.remembered`).
     func rememberedClaims(_ token: String, now: Date) -> (claims: AccessTokenClaims, userID: UUID, sessionID: UUID)? {
         guard let known = verified.value(for: token, now: now.timeIntervalSince1970), let userID = known.userID,
             let sessionID = known.sessionID,

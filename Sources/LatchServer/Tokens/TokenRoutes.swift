@@ -6,6 +6,11 @@ import LatchCore
 /// `POST /v1/token`, the HTTP edge of `TokenService`: charges the grant's rate limit, parses the body once
 /// into its `Grant`, runs it and counts the outcome (`latch_sign_ins_total`).
 struct TokenRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let metrics: LatchMetrics
+    let identityServices: IdentityServices
+    let database: RequestDatabase
+
     func boot(routes: LatchRoutes) throws {
         routes.post("v1", "token") { req in Response.json(try await token(req).jsonBody()) }
     }
@@ -13,16 +18,16 @@ struct TokenRoutes: LatchRouteCollection {
     func token(_ req: LatchRequest) async throws -> TokenResponse {
         let body = try req.decodeJSON(TokenRequest.self)
         try body.credential?.checkEncoding()
-        let signIns = req.latchMetrics.signIns
+        let signIns = metrics.signIns
         do {
-            try req.chargeRateLimit(Self.rateLimitedAction(of: body.grantType))
+            try latch.chargeRateLimit(Self.rateLimitedAction(of: body.grantType), for: req)
             let grant = try Grant(body)
-            var service = req.tokens
+            var service = tokens(req)
             // The proof is checked (and used up) before the grant: a refused proof costs no guess.
-            service.dpopKey = try await req.latch.dpop.grantKey(
-                proofs: req.headers[values: .dpop], req.dpopPresentation,
-                now: req.latch.clock.now.timeIntervalSince1970,
-                on: req.db)
+            service.dpopKey = try await latch.dpop.grantKey(
+                proofs: req.headers[values: .dpop], latch.dpop.presentation(of: req),
+                now: latch.clock.now.timeIntervalSince1970,
+                on: database(req))
             let tokens = try await service.issue(grant)
             signIns.increment(body.grantType.rawValue, "succeeded")
             return tokens
@@ -42,11 +47,11 @@ struct TokenRoutes: LatchRouteCollection {
     }
 }
 
-extension LatchRequest {
-    /// The token grants of this request (`TokenService`).
-    var tokens: TokenService {
+extension TokenRoutes {
+    /// The token grants of `req` (`TokenService`).
+    func tokens(_ req: LatchRequest) -> TokenService {
         TokenService(
-            latch: latch, metrics: latchMetrics, identities: identityServices, db: db, clientIP: clientIP,
-            language: language, logger: logger)
+            latch: latch, metrics: metrics, identities: identityServices, db: database(req), clientIP: req.clientIP,
+            language: req.language, logger: req.logger)
     }
 }

@@ -7,9 +7,15 @@ import LatchCore
 /// The HTTP edge of step-up verification (`VerificationService`): each handler parses its request once,
 /// calls one service method and writes the answer.
 struct VerificationRoutes: LatchRouteCollection {
+    let latch: LatchServices
+    let metrics: LatchMetrics
+    let database: RequestDatabase
+    /// The check of `POST /v1/verifications/redeem` with a user's access token.
+    let requireSignedIn: RequireSignedIn
+
     func boot(routes: LatchRoutes) throws {
         let verifications = routes.grouped("v1", "verifications")
-        let signedIn = verifications.grouped(RequireSignedIn())
+        let signedIn = verifications.signedIn()
         signedIn.post(use: start)
         signedIn.post(":id", "attempts", use: attempt)
         signedIn.post(":id", "email-code", use: sendEmailCode)
@@ -20,7 +26,7 @@ struct VerificationRoutes: LatchRouteCollection {
     }
 
     func start(_ req: LatchRequest) async throws -> Response {
-        let service = try req.verifications
+        let service = try verifications(req)
         let body = try req.decodeJSON(VerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
@@ -35,24 +41,24 @@ struct VerificationRoutes: LatchRouteCollection {
 
     /// A verification asked of the phone, as the caller may see it (`PushApprovalService.view`).
     func view(_ req: LatchRequest) async throws -> PushApprovalDetails {
-        try await req.pushApprovals.view(req.idParameter)
+        try await pushApprovals(req).view(req.idParameter)
     }
 
     /// The phone denies a verification asked of it.
     func deny(_ req: LatchRequest) async throws -> PushApprovalDenied {
-        try await req.pushApprovals.deny(req.idParameter)
+        try await pushApprovals(req).deny(req.idParameter)
     }
 
     /// Mails the code of the verification's `email_code` factor: 202 with no body.
     func sendEmailCode(_ req: LatchRequest) async throws -> Response {
-        let service = try req.verifications
+        let service = try verifications(req)
         guard let id = req.idParameter else { throw LatchError.notFound }
         try await service.sendEmailCode(id)
         return Response(status: .accepted, body: .init(byteBuffer: ByteBuffer()))
     }
 
     func attempt(_ req: LatchRequest) async throws -> Response {
-        let service = try req.verifications
+        let service = try verifications(req)
         let body = try req.decodeJSON(VerificationAttempt.self)
         // An unknown `method` never gets here: decoding it answers 422 `method` `["unknown"]`.
         let (answer, id): (Answer, UUID)
@@ -64,7 +70,7 @@ struct VerificationRoutes: LatchRouteCollection {
             id = parsed
         } catch {
             // A refused attempt is counted by its method like any other (latch_verifications_total).
-            req.latchMetrics.verifications.increment(body.method.rawValue, LatchMetrics.outcome(of: error))
+            metrics.verifications.increment(body.method.rawValue, LatchMetrics.outcome(of: error))
             throw error
         }
         let number = try req.decodeJSON(AttemptNumber.self).number
@@ -75,30 +81,36 @@ struct VerificationRoutes: LatchRouteCollection {
     /// backend that executes the action: then the answer's `user_id` says whose proof it was.
     func redeem(_ req: LatchRequest) async throws -> RedeemedVerification {
         let presented = req.headers.bearerToken ?? ""
-        let asService = req.latch.config.serviceKeys.contains { SecretBox.constantTimeEquals($0, presented) }
+        let asService = latch.config.serviceKeys.contains { SecretBox.constantTimeEquals($0, presented) }
         var req = req
-        if !asService { try await req.authenticateSession() }
+        if !asService { try await requireSignedIn.authenticate(&req) }
         let body = try req.decodeJSON(RedeemVerificationRequest.self)
         try Validate.action(body.action)
         try Validate.parameters(body.parameters)
         do {
             guard asService else {
-                return try await req.redeemVerification(
-                    body.verificationToken, action: VerificationAction(body.action), parameters: body.parameters)
+                return try await Redemption(latch: latch).redeem(
+                    body.verificationToken, action: VerificationAction(body.action), parameters: body.parameters,
+                    by: try req.caller, on: database(req))
             }
-            return try await Redemption(latch: req.latch).redeemAsService(
+            return try await Redemption(latch: latch).redeemAsService(
                 body.verificationToken, action: VerificationAction(body.action), parameters: body.parameters,
-                ip: req.clientIP, on: req.db)
+                ip: req.clientIP, on: database(req))
         } catch let error as LatchError where error.code == .policyLimit {
-            req.latchMetrics.policyDecisions.increment("limit")
+            metrics.policyDecisions.increment("limit")
             throw error
         }
     }
 }
 
-extension LatchRequest {
+extension VerificationRoutes {
     /// Step-up verification for the signed-in session (`VerificationService`).
-    var verifications: VerificationService {
-        get throws { VerificationService(latch: latch, metrics: latchMetrics, caller: try caller, db: db) }
+    func verifications(_ req: LatchRequest) throws -> VerificationService {
+        VerificationService(latch: latch, metrics: metrics, caller: try req.caller, db: database(req))
+    }
+
+    /// `PushApprovalService` for the signed-in caller.
+    func pushApprovals(_ req: LatchRequest) throws -> PushApprovalService {
+        PushApprovalService(latch: latch, caller: try req.caller, db: database(req))
     }
 }

@@ -11,6 +11,8 @@ extension EventStreamDeliveries: ResponseEncodable {}
 /// `/v1/admin/event-streams` (issue 42 §3): the operators' streams, authenticated by admin keys, every change
 /// audited. The work is `AdminService`'s.
 struct EventStreamAdminRoutes: LatchRouteCollection {
+    let admins: AdminKeyCheck
+
     func boot(routes: LatchRoutes) throws {
         let streams = routes.grouped("v1", "admin", "event-streams")
         streams.get(use: list)
@@ -46,11 +48,11 @@ struct EventStreamAdminRoutes: LatchRouteCollection {
     }
 
     func list(_ req: LatchRequest) async throws -> StreamList {
-        StreamList(streams: try await req.adminService().listEventStreams())
+        StreamList(streams: try await admins.service(for: req).listEventStreams())
     }
 
     func add(_ req: LatchRequest) async throws -> Response {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         let body = try req.decodeJSON(AddRequest.self)
         let added = try await admin.addEventStream(
             kind: body.kind, url: body.url, types: body.types ?? [], audience: body.audience,
@@ -59,25 +61,25 @@ struct EventStreamAdminRoutes: LatchRouteCollection {
     }
 
     func remove(_ req: LatchRequest) async throws -> HTTPResponse.Status {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         try await admin.removeEventStream(try req.streamParameter)
         return .noContent
     }
 
     func rotateSecret(_ req: LatchRequest) async throws -> RotatedEventStreamSecret {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.rotateEventStreamSecret(try req.streamParameter)
     }
 
     func replay(_ req: LatchRequest) async throws -> EventStreamReplay {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         let body = try req.decodeJSON(ReplayRequest.self)
         return try await admin.replayEventStream(
             try req.streamParameter, fromEvent: body.fromEventId, since: body.since)
     }
 
     func deliveries(_ req: LatchRequest) async throws -> EventStreamDeliveries {
-        let admin = try await req.adminService()
+        let admin = try await admins.service(for: req)
         return try await admin.eventStreamDeliveries(
             try req.streamParameter, state: req.query[String.self, at: "state"],
             limit: try req.pageLimitParameter ?? AdminService.defaultLimit)
