@@ -20,6 +20,14 @@ PLATFORM = {
     "Synchronization", "Testing", "XCTest", "Observation", "SwiftUI", "UIKit", "AppKit", "Security",
     "LocalAuthentication", "AuthenticationServices", "Accessibility", "CryptoKit", "os", "Combine", "DeviceCheck",
 }
+# Modules a target may import through the product that brings them, each with why: they are no product of
+# their own, so no target can declare them.
+THROUGH = {
+    # SQLiteNIO's own copy of SQLite (a target of sqlite-nio, not a product), for the prepared connections
+    # of LatchServer/Support/PreparedSQLite.swift: the same copy as SQLiteNIO's, never a second SQLite in the
+    # process (issue 44 §4). It arrives through FluentSQLiteDriver.
+    ("LatchServer", "VaporCSQLite"): "FluentSQLiteDriver",
+}
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 
@@ -47,6 +55,9 @@ def main():
                     for module in IMPORT.findall(open(path, encoding="utf-8").read()):
                         imports.setdefault(module, os.path.relpath(path, ROOT))
         for module, path in sorted(imports.items()):
+            through = THROUGH.get((target["name"], module))
+            if through and through in own:
+                continue
             if module not in own and module not in PLATFORM:
                 missing.append(f"{target['name']}: imports {module} ({path}) without declaring it")
     for line in missing:

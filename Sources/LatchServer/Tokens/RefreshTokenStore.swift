@@ -10,6 +10,9 @@ import SQLKit
 struct RefreshTokenStore: Sendable {
     /// SQLite and PostgreSQL rotate in different statements.
     let databaseKind: DatabaseKind
+    /// On SQLite, the connections that keep the hot statements prepared (issue 44 §4); a call inside a
+    /// transaction stays on the transaction's connection. nil: every statement through the database.
+    var prepared: PreparedSQLite? = nil
 
     /// A presented refresh token's place in its session's rotation, with the session and its user.
     struct Presented {
@@ -57,8 +60,8 @@ struct RefreshTokenStore: Sendable {
     func presented(_ hash: String, on database: any Database) async throws -> Presented? {
         switch databaseKind {
         case .sqlite:
-            let rows = try await database.executeSQLite(SQLiteRefreshStatements.find, [.text(hash)])
-            return try rows?.first.map(Presented.init(sqlite:))
+            let rows = try await sqliteRows(SQLiteRefreshStatements.find, [.text(hash)], on: database)
+            return try rows.first.map(Presented.init(sqlite:))
         case .postgresql:
             let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
             return rows?.first.map(Presented.init)
@@ -74,12 +77,12 @@ struct RefreshTokenStore: Sendable {
         let next = counter + 1
         switch databaseKind {
         case .sqlite:
-            let rows = try await database.executeSQLite(
+            let rows = try await sqliteRows(
                 SQLiteRefreshStatements.rotate,
                 SQLiteRefreshStatements.rotateBinds(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
-            )
-            return !(rows ?? []).isEmpty
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter),
+                on: database)
+            return !rows.isEmpty
         case .postgresql:
             // One prepared statement, so one round trip and one commit (an fsync).
             let rows = try await database.executePrepared(
@@ -88,6 +91,19 @@ struct RefreshTokenStore: Sendable {
             )
             return !(rows ?? []).isEmpty
         }
+    }
+
+    /// `sql`'s rows, each its columns' values in order: on a prepared connection, or on `database` when it
+    /// is a transaction (which holds SQLite's write lock on its own connection) or none is open.
+    private func sqliteRows(_ sql: String, _ binds: [SQLiteData], on database: any Database) async throws
+        -> [[SQLiteData]]
+    {
+        if let prepared, !database.inTransaction {
+            return try await LatchTracing.storeCall(StoreCallSpan(sql: sql), system: "sqlite") {
+                try await prepared.rows(sql, binds)
+            }
+        }
+        return try await database.executeSQLite(sql, binds)?.map { $0.columns.map(\.data) } ?? []
     }
 
     /// Takes the one grace answer of the session's previous token, if it is still unused and the session is
@@ -117,16 +133,17 @@ struct RefreshTokenStore: Sendable {
 }
 
 extension RefreshTokenStore.Presented {
-    /// The same columns read from SQLite, in the same order.
-    init(sqlite row: SQLiteRow) throws {
+    /// The same columns read from SQLite, in the same order (`SQLiteRefreshStatements.find`'s).
+    init(sqlite row: [SQLiteData]) throws {
+        guard row.count == 14 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a refresh row has 14 columns"))
+        }
         self.init(
             (
-                try row.value("presented_counter"), try row.uuid("id"), try row.uuid("user_id"),
-                try row.value("sealed_secret"), try row.value("counter"), try row.optionalValue("rotated_at"),
-                try row.value("refresh_expires_at"), try row.optionalValue("revoked_at"),
-                try row.value("created_at"), try row.optionalValue("dpop_jkt"),
-                try row.optionalValue("user_email"), try row.value("user_email_verified"),
-                try row.optionalValue("user_nickname"), try row.value("user_created_at")
+                try row.value(0), try row.uuid(1), try row.uuid(2), try row.value(3), try row.value(4),
+                try row.optionalValue(5), try row.value(6), try row.optionalValue(7), try row.value(8),
+                try row.optionalValue(9), try row.optionalValue(10), try row.value(11), try row.optionalValue(12),
+                try row.value(13)
             ))
     }
 

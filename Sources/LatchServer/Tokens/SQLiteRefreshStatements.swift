@@ -47,6 +47,31 @@ extension Database {
     }
 }
 
+extension [SQLiteData] {
+    /// Column `index`'s value, or a decoding error when it is NULL or of another kind.
+    func value<Value: SQLiteDataConvertible>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
+        guard let value = Value(sqliteData: self[index]) else {
+            throw DecodingError.valueNotFound(Value.self, .init(codingPath: [], debugDescription: "column \(index)"))
+        }
+        return value
+    }
+
+    /// `nil` for NULL.
+    func optionalValue<Value: SQLiteDataConvertible>(_ index: Int, as type: Value.Type = Value.self) throws
+        -> Value?
+    {
+        self[index] == .null ? nil : try value(index, as: Value.self)
+    }
+
+    /// A UUID stored as text.
+    func uuid(_ index: Int) throws -> UUID {
+        guard let id = UUID(uuidString: try value(index, as: String.self)) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "column \(index) is not a UUID"))
+        }
+        return id
+    }
+}
+
 extension SQLiteRow {
     /// The column's value, or a decoding error when it is missing, NULL or of another kind.
     func value<Value: SQLiteDataConvertible>(_ column: String, as type: Value.Type = Value.self) throws -> Value {

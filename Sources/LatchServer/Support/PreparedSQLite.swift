@@ -1,0 +1,194 @@
+import FluentSQLiteDriver
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import VaporCSQLite
+
+/// SQLite connections of latchd's own that keep their statements prepared (issue 44 §4): the refresh
+/// path's two statements are parsed once per connection, not on every call as SQLiteNIO does, and each call
+/// is one hand-off to a connection's thread and back (SQLiteNIO's adds the event loop's per row).
+///
+/// The connections are SQLiteNIO's own SQLite (the same library copy in the process, `VaporCSQLite`, whose
+/// functions are prefixed `sqlite_nio_`), never a second one: two copies of SQLite in one process can
+/// corrupt a file they both write, because POSIX locks are per process and each copy would drop the other's
+/// (sqlite.org, "How To Corrupt An SQLite Database File", 2.2.1). Set up as the application's own SQLite
+/// connections are: WAL (stored in the file), `synchronous=NORMAL`, foreign keys on, a writer that finds the
+/// database locked waits and retries.
+final class PreparedSQLite: Sendable {
+    /// One thread per connection: a call runs on a thread of this pool with a connection no other holds.
+    private let threads: NIOThreadPool
+    private let idle: Mutex<[Connection]>
+
+    /// Opens `connections` connections to the SQLite file at `path`.
+    init(path: String, connections: Int) throws {
+        precondition(connections > 0)
+        var opened: [Connection] = []
+        do {
+            for _ in 0..<connections { opened.append(try Connection(path: path)) }
+        } catch {
+            for connection in opened { connection.close() }
+            throw error
+        }
+        idle = Mutex(opened)
+        threads = NIOThreadPool(numberOfThreads: connections)
+        threads.start()
+    }
+
+    /// Runs `sql` (prepared on first use by the connection that runs it) with `binds` (`?1`, `?2`, …) and
+    /// answers its rows, each the columns' values in the statement's order.
+    func rows(_ sql: String, _ binds: [SQLiteData]) async throws -> [[SQLiteData]] {
+        try await threads.runIfActive {
+            // As many threads as connections, so a running call always finds one.
+            guard let connection = self.idle.withLock({ $0.popLast() }) else {
+                throw PreparedSQLiteError(code: SQLITE_MISUSE, message: "no idle connection")
+            }
+            defer { self.idle.withLock { $0.append(connection) } }
+            return try connection.run(sql, binds)
+        }
+    }
+
+    /// How many statements the idle connections have prepared, together (each connection prepares each
+    /// statement once).
+    var preparedStatementCount: Int {
+        idle.withLock { connections in connections.reduce(0) { $0 + $1.statementCount } }
+    }
+
+    /// Finalizes the statements, closes the connections and stops the threads.
+    func close() async {
+        try? await threads.shutdownGracefully()
+        for connection in idle.withLock({ $0 }) { connection.close() }
+        idle.withLock { $0.removeAll() }
+    }
+}
+
+/// An SQLite error of a prepared connection: its (extended) result code and message.
+struct PreparedSQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+
+    var description: String { "SQLite error \(code): \(message)" }
+}
+
+extension PreparedSQLite {
+    /// One `sqlite3` handle and its prepared statements, used by one thread at a time (it is taken from
+    /// `idle` for the length of a call and put back after).
+    fileprivate final class Connection: @unchecked Sendable {
+        private var handle: OpaquePointer?
+        private var statements: [String: OpaquePointer] = [:]
+
+        init(path: String) throws {
+            sqlite_nio_sqlite3_initialize()
+            let options = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
+            var opened: OpaquePointer?
+            let status = sqlite_nio_sqlite3_open_v2(path, &opened, options, nil)
+            handle = opened
+            guard status == SQLITE_OK else {
+                let error = PreparedSQLiteError(code: status, message: "cannot open the SQLite database")
+                close()
+                throw error
+            }
+            // A writer that finds the database locked waits a little and tries again, as long as it takes
+            // (SQLiteNIO's connections retry at once; this one yields the core to the lock's holder).
+            sqlite_nio_sqlite3_busy_handler(
+                opened,
+                { _, attempts in
+                    usleep(UInt32(min(attempts, 20)) * 50)
+                    return 1
+                }, nil)
+            do {
+                try execute("PRAGMA journal_mode=WAL")
+                try execute("PRAGMA synchronous=NORMAL")
+                try execute("PRAGMA foreign_keys=ON")
+            } catch {
+                close()
+                throw error
+            }
+        }
+
+        var statementCount: Int { statements.count }
+
+        private func execute(_ sql: String) throws {
+            let status = sqlite_nio_sqlite3_exec(handle, sql, nil, nil, nil)
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+
+        private func failure(_ status: Int32) -> PreparedSQLiteError {
+            PreparedSQLiteError(
+                code: status, message: sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown")
+        }
+
+        private func prepared(_ sql: String) throws -> OpaquePointer {
+            if let statement = statements[sql] { return statement }
+            var statement: OpaquePointer?
+            let status = sqlite_nio_sqlite3_prepare_v3(
+                handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard status == SQLITE_OK, let statement else { throw failure(status) }
+            statements[sql] = statement
+            return statement
+        }
+
+        func run(_ sql: String, _ binds: [SQLiteData]) throws -> [[SQLiteData]] {
+            let statement = try prepared(sql)
+            defer {
+                sqlite_nio_sqlite3_reset(statement)
+                sqlite_nio_sqlite3_clear_bindings(statement)
+            }
+            for (index, value) in binds.enumerated() {
+                let status = bind(value, at: Int32(index + 1), of: statement)
+                guard status == SQLITE_OK else { throw failure(status) }
+            }
+            let columns = sqlite_nio_sqlite3_column_count(statement)
+            var rows: [[SQLiteData]] = []
+            while true {
+                let status = sqlite_nio_sqlite3_step(statement)
+                if status == SQLITE_DONE { return rows }
+                guard status == SQLITE_ROW else { throw failure(status) }
+                rows.append((0..<columns).map { value(at: $0, of: statement) })
+            }
+        }
+
+        private func bind(_ value: SQLiteData, at index: Int32, of statement: OpaquePointer) -> Int32 {
+            switch value {
+            case .integer(let number): return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
+            case .float(let number): return sqlite_nio_sqlite3_bind_double(statement, index, number)
+            case .text(let text):
+                return sqlite_nio_sqlite3_bind_text64(
+                    statement, index, text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            case .blob(let bytes):
+                return bytes.withUnsafeReadableBytes {
+                    sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), Self.transient)
+                }
+            case .null: return sqlite_nio_sqlite3_bind_null(statement, index)
+            }
+        }
+
+        private func value(at column: Int32, of statement: OpaquePointer) -> SQLiteData {
+            switch sqlite_nio_sqlite3_column_type(statement, column) {
+            case SQLITE_INTEGER: return .integer(Int(sqlite_nio_sqlite3_column_int64(statement, column)))
+            case SQLITE_FLOAT: return .float(sqlite_nio_sqlite3_column_double(statement, column))
+            case SQLITE_TEXT:
+                guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { return .null }
+                return .text(String(cString: text))
+            case SQLITE_BLOB:
+                let length = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+                var buffer = ByteBufferAllocator().buffer(capacity: length)
+                if let bytes = sqlite_nio_sqlite3_column_blob(statement, column) {
+                    buffer.writeBytes(UnsafeRawBufferPointer(start: bytes, count: length))
+                }
+                return .blob(buffer)
+            default: return .null
+            }
+        }
+
+        /// SQLite copies a bound value before the call returns (`SQLITE_TRANSIENT`).
+        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+        func close() {
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+            statements.removeAll()
+            if let handle { sqlite_nio_sqlite3_close_v2(handle) }
+            handle = nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import FluentSQLiteDriver
+import Foundation
+import Testing
+
+@testable import LatchServer
+
+/// Issue 44 §4: connections that keep their statements prepared, on SQLiteNIO's own SQLite. Not yet used
+/// by the refresh path (its store takes one when the application opens it; see the issue's note).
+@Suite("Issue 44 §4: prepared SQLite connections")
+struct PreparedSQLiteTests {
+    static func temporaryFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("prepared-\(UUID().uuidString).sqlite").path
+    }
+
+    @Test("44 §4: a statement is prepared once per connection and answers every value kind as SQLite stored it")
+    func test_44_4_preparedOnceAndAnswersAsStored() async throws {
+        let path = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let prepared = try PreparedSQLite(path: path, connections: 1)
+        _ = try await prepared.rows("CREATE TABLE t (i INTEGER, f REAL, s TEXT, n TEXT)", [])
+        for number in 1...20 {
+            _ = try await prepared.rows(
+                "INSERT INTO t (i, f, s, n) VALUES (?1, ?2, ?3, ?4)",
+                [.integer(number), .float(Double(number) / 2), .text("row \(number)"), .null])
+        }
+        let rows = try await prepared.rows("SELECT i, f, s, n FROM t WHERE i > ?1 ORDER BY i", [.integer(18)])
+        #expect(
+            rows == [
+                [.integer(19), .float(9.5), .text("row 19"), .null], [.integer(20), .float(10), .text("row 20"), .null]
+            ])
+        // CREATE, INSERT and SELECT: three statements, however often they ran.
+        #expect(prepared.preparedStatementCount == 3)
+        await prepared.close()
+    }
+
+    @Test("44 §4: a bad statement or a refused write is an error, and the connection goes on")
+    func test_44_4_errorsLeaveTheConnectionUsable() async throws {
+        let path = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE u (id TEXT PRIMARY KEY)", [])
+        await #expect(throws: PreparedSQLiteError.self) { try await prepared.rows("SELEKT nothing", []) }
+        _ = try await prepared.rows("INSERT INTO u (id) VALUES (?1)", [.text("a")])
+        await #expect(throws: PreparedSQLiteError.self) {
+            try await prepared.rows("INSERT INTO u (id) VALUES (?1)", [.text("a")])
+        }
+        _ = try await prepared.rows("INSERT INTO u (id) VALUES (?1)", [.text("b")])
+        #expect(try await prepared.rows("SELECT count(*) FROM u", []) == [[.integer(2)]])
+        await prepared.close()
+    }
+
+    @Test("44 §4: concurrent conditional updates of one row on several connections: exactly one wins")
+    func test_44_4_concurrentConditionalUpdatesOneWins() async throws {
+        let path = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE s (id TEXT PRIMARY KEY, counter INTEGER)", [])
+        _ = try await prepared.rows("INSERT INTO s (id, counter) VALUES ('x', 0)", [])
+        let wins = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await prepared.rows(
+                        "UPDATE s SET counter = 1 WHERE id = 'x' AND counter = 0 RETURNING id", []
+                    ).count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(wins == 1)
+        await prepared.close()
+    }
+}
