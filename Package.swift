@@ -232,6 +232,9 @@ let package = Package(
                 .product(
                     name: "FluentPostgresDriver", package: "fluent-postgres-driver",
                     condition: .when(traits: ["Server"])),
+                // The prepared SQLite connections' tests bind and read SQLiteData (issue 44 §4).
+                .product(
+                    name: "FluentSQLiteDriver", package: "fluent-sqlite-driver", condition: .when(traits: ["Server"])),
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
