@@ -7,8 +7,8 @@ import Testing
 /// that reaches the application from a request fails here, and so does a context that carries it again.
 @Suite("Issue 44 §3: route collections hold their services; the context holds the caller")
 struct RouteDependenciesTests {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/LatchServer")
+    /// LatchServer's sources, read as the ownership scan reads them (comment lines left out).
+    static let sources = TableOwnershipTests.sources
 
     /// Reading the application (or its services) from a request or its context.
     static let applicationFromRequest = try! NSRegularExpression(
@@ -21,26 +21,12 @@ struct RouteDependenciesTests {
             + #"|\b(latchMetrics|LatchMetrics)\b"#)
 
     static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        TableOwnershipTests.matches(expression, text)
     }
 
-    /// `text` without its lines that are only a comment (`//`, `///`).
-    static func withoutCommentLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.drop(while: { $0 == " " }).hasPrefix("//") }
-            .joined(separator: "\n")
-    }
+    static func withoutCommentLines(_ text: String) -> String { TableOwnershipTests.withoutCommentLines(text) }
 
-    /// Every Swift file of LatchServer (paths relative to its folder) with its text, comment lines left out.
-    static func files() throws -> [(path: String, text: String)] {
-        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
-        var found: [(String, String)] = []
-        for case let path as String in enumerator where path.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
-            found.append((path, Self.withoutCommentLines(text)))
-        }
-        return found.sorted { $0.0 < $1.0 }
-    }
+    static func files() throws -> [(path: String, text: String)] { try TableOwnershipTests.files() }
 
     /// The bodies of `extension LatchRequest { … }` in `text` (up to the extension's closing `}` line).
     static func requestExtensions(_ text: String) -> [String] {
