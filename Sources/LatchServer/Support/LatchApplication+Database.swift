@@ -36,11 +36,12 @@ extension LatchApplication {
         ]
     }
 
-    /// The configured database (SQLite file or PostgreSQL), and the thread pool of its blocking calls when it
-    /// has one of its own (SQLite).
+    /// The configured database (SQLite file or PostgreSQL), the thread pool of its blocking calls when it
+    /// has one of its own (SQLite), and on an SQLite file the connections that keep the refresh path's
+    /// statements prepared (issue 44 §4).
     static func openDatabase(
         _ config: LatchConfig, logger: Logger, eventLoopGroup: any EventLoopGroup
-    ) async throws -> (Databases, NIOThreadPool?) {
+    ) async throws -> (Databases, NIOThreadPool?, PreparedSQLite?) {
         switch config.database {
         case .sqlite(let path):
             try SQLiteFilePermissions.restrict(databaseAt: path)
@@ -69,12 +70,17 @@ extension LatchApplication {
                     try await database.sql.raw("PRAGMA journal_mode=WAL").run()
                     try await database.sql.raw("PRAGMA synchronous=NORMAL").run()
                 }
+                // As many as the driver's (one per event loop); an in-memory database is one connection's
+                // own, so it has none.
+                let prepared =
+                    SQLiteFilePermissions.isFile(path)
+                    ? try PreparedSQLite(path: path, connections: connections) : nil
+                return (databases, pool, prepared)
             } catch {
                 await databases.shutdownAsync()
                 try? await pool.shutdownGracefully()
                 throw error
             }
-            return (databases, pool)
         case .postgres(let url, let searchPath):
             var postgres = try SQLPostgresConfiguration(url: url)
             postgres.searchPath = searchPath
@@ -87,7 +93,7 @@ extension LatchApplication {
                 .postgres(
                     configuration: postgres, connectionPoolTimeout: .seconds(config.databasePoolTimeoutSeconds)),
                 as: .psql)
-            return (databases, nil)
+            return (databases, nil, nil)
         }
     }
 

@@ -39,6 +39,8 @@ public final class LatchApplication: Service, Sendable {
     /// The metrics listener of the serving application (`application(router:)`), when metrics are on.
     let metricsListener = Mutex<MetricsListenerService?>(nil)
     private let databases: Databases
+    /// The SQLite connections that keep the refresh path's statements prepared (nil on PostgreSQL).
+    private let prepared: PreparedSQLite?
     private let threadPools: [NIOThreadPool]
     private let backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]
     private let isShutDown = Mutex(false)
@@ -46,7 +48,8 @@ public final class LatchApplication: Service, Sendable {
     private init(
         config: LatchConfig, latch: LatchServices, identityServices: IdentityServices, latchMetrics: LatchMetrics,
         logger: Logger, eventLoopGroup: any EventLoopGroup, outbox: DevelopmentOutbox?, databases: Databases,
-        threadPools: [NIOThreadPool], backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]
+        prepared: PreparedSQLite?, threadPools: [NIOThreadPool],
+        backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
         self.config = config
         self.latch = latch
@@ -56,6 +59,7 @@ public final class LatchApplication: Service, Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.outbox = outbox
         self.databases = databases
+        self.prepared = prepared
         self.threadPools = threadPools
         self.backgroundServices = backgroundServices
     }
@@ -75,7 +79,8 @@ public final class LatchApplication: Service, Sendable {
         _ config: LatchConfig, clock: LatchClock = .system, logger: Logger,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> LatchApplication {
-        let (databases, databasePool) = try await openDatabase(config, logger: logger, eventLoopGroup: eventLoopGroup)
+        let (databases, databasePool, prepared) = try await openDatabase(
+            config, logger: logger, eventLoopGroup: eventLoopGroup)
         // bcrypt gets threads of its own: the database drivers use theirs, and a sign-in storm must not queue
         // every query behind password hashes.
         let hashingPool = NIOThreadPool(numberOfThreads: System.coreCount)
@@ -84,8 +89,9 @@ public final class LatchApplication: Service, Sendable {
         do {
             return try await make(
                 config, clock: clock, logger: logger, eventLoopGroup: eventLoopGroup, databases: databases,
-                hashingPool: hashingPool, pools: pools)
+                hashingPool: hashingPool, pools: pools, prepared: prepared)
         } catch {
+            await prepared?.close()
             await databases.shutdownAsync()
             for pool in pools { try? await pool.shutdownGracefully() }
             throw error
@@ -94,7 +100,7 @@ public final class LatchApplication: Service, Sendable {
 
     private static func make(
         _ config: LatchConfig, clock: LatchClock, logger: Logger, eventLoopGroup: any EventLoopGroup,
-        databases: Databases, hashingPool: NIOThreadPool, pools: [NIOThreadPool]
+        databases: Databases, hashingPool: NIOThreadPool, pools: [NIOThreadPool], prepared: PreparedSQLite?
     ) async throws -> LatchApplication {
         let database: @Sendable () -> any Database = { opened(databases, logger: logger, on: eventLoopGroup.any()) }
         try await migrate(config, databases: databases, logger: logger, eventLoop: eventLoopGroup.any())
@@ -144,7 +150,7 @@ public final class LatchApplication: Service, Sendable {
             emailCodes: EmailCodeStore(secrets: secrets), accessTokens: accessTokens,
             rotation: RefreshTokenRotation(
                 secrets: secrets, accessTokens: accessTokens, accounts: accounts,
-                store: RefreshTokenStore(databaseKind: config.database.kind),
+                store: RefreshTokenStore(databaseKind: config.database.kind, prepared: prepared),
                 maximumAge: Double(config.sessionMaxDays) * 24 * 3600),
             sessionStatus: sessionStatus, revocation: SessionRevocation(status: sessionStatus),
             accounts: accounts,
@@ -172,8 +178,8 @@ public final class LatchApplication: Service, Sendable {
         }
         return LatchApplication(
             config: config, latch: latch, identityServices: identityServices, latchMetrics: metrics, logger: logger,
-            eventLoopGroup: eventLoopGroup, outbox: outbox, databases: databases, threadPools: pools,
-            backgroundServices: background)
+            eventLoopGroup: eventLoopGroup, outbox: outbox, databases: databases, prepared: prepared,
+            threadPools: pools, backgroundServices: background)
     }
 
     /// Runs the background services until the graceful shutdown of the service group this runs in, stops them
@@ -204,6 +210,7 @@ public final class LatchApplication: Service, Sendable {
             return !done
         }
         guard first else { return }
+        await prepared?.close()
         await databases.shutdownAsync()
         for pool in threadPools { try? await pool.shutdownGracefully() }
     }

@@ -12,10 +12,12 @@ enum SQLiteFilePermissions {
     static let mode: mode_t = 0o600
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
+    /// Whether `path` names a file (SQLite's special names, `:memory:` and `file:` URIs, do not).
+    static func isFile(_ path: String) -> Bool { path != ":memory:" && !path.hasPrefix("file:") }
+
     /// Creates `path` (empty, 0600) when it does not exist, and sets 0600 on it and its companions.
     static func restrict(databaseAt path: String) throws {
-        // SQLite's special names are not files.
-        guard path != ":memory:", !path.hasPrefix("file:") else { return }
+        guard isFile(path) else { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             throw ConfigurationError("LATCH_DATABASE_URL", "cannot create the SQLite file \(path) (errno \(errno))")
