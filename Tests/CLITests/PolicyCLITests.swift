@@ -38,6 +38,7 @@ struct PolicyCLITests {
             _ = try await session.waitForOutput(containing: "[Send Code] [Cancel]")
             session.send("1")
             _ = try await session.waitForOutput(containing: "We emailed you a code.")
+            // Seconds of the resend wait pass (not polling): a page drawn again each second would show.
             try await Task.sleep(for: .seconds(2))
             session.send("r")
             let waited = try await session.waitForOutput(containing: "Resend in ")

@@ -33,7 +33,7 @@ struct PasskeyVerificationDriverTests {
         let driver = VerificationDriver(flow: F.flow(F.device(enabled: false)), environment: environment)
 
         let run = Task { await driver.run() }
-        while await environment.screens.last?.kind != .oneTimeCode { try await Task.sleep(for: .milliseconds(2)) }
+        try await eventually { await environment.screens.last?.kind == .oneTimeCode }
         driver.send(.tapped(.cancel))
 
         #expect(await run.value == .cancelled)

@@ -320,9 +320,9 @@ struct AdminTests {
             // PostgreSQL announces the revocation at once; SQLite relies on the 5 s recheck.
             clock.advance(by: 5)
             var onB = try await shared.send(.GET, "/v1/me", bearer: tokens.accessToken)
-            for _ in 0..<20 where onB.status == 200 {
-                try await Task.sleep(for: .milliseconds(50))
+            _ = try await eventually(within: .seconds(1), every: .milliseconds(50)) {
                 onB = try await shared.send(.GET, "/v1/me", bearer: tokens.accessToken)
+                return onB.status != 200
             }
             #expect(onB.status == 401 && onB.errorCode == "AUTH_004", "\(onB.text)")
             #expect(try await shared.signIn().errorCode == "ACCOUNT_DISABLED")

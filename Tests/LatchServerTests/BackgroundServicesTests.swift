@@ -25,7 +25,7 @@ struct BackgroundServicesTests {
             json: ["email": "queued@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
         #expect(registered.status == 202, "\(registered)")
         // The worker claims the job at once (woken by the enqueue) and waits on the silent server.
-        try await Task.sleep(for: .seconds(2))
+        #expect(try await eventually { silent.connections() >= 1 }, "the worker is waiting on the silent server")
         first.process.terminate()
         let status = await first.process.exited()
         #expect(status == 0, "a graceful stop: \(first.log)")

@@ -121,7 +121,7 @@ struct DurableDeliveryTests {
                 if Date().timeIntervalSince1970 < claimedAt + 2 { seenDuringLease += received.count }
                 return !received.isEmpty
             }
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(1)) // a second send would arrive by now
             let settled = try sink.messages().count
             try await live.stop()
             try await dead.stop()
@@ -169,7 +169,7 @@ struct DurableDeliveryTests {
                 try await latch.delivery.deliver(Self.mail(to: "grace@example.com"), on: transaction)
             }
             let received = try await sink.waitForMessages(1)
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(500)) // the rolled-back mail, if sent, would arrive by now
             let settled = try sink.messages()
             try await server.stop()
 

@@ -92,7 +92,7 @@ struct ReceiverClientTests {
             let url = try ReceiverURL("http://127.0.0.1:\(receiver.port)/redirect", rules: Self.local)
             let answer = try await client.post(url, headers: [], body: [UInt8](), contentType: "application/json")
             #expect(answer.status == 302 && !answer.accepted)
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100)) // a followed Location would have been asked for by now
             #expect(receiver.requests.map(\.uri) == ["/redirect"], "the Location was never asked for")
         }
     }

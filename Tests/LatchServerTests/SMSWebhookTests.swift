@@ -44,7 +44,7 @@ struct SMSWebhookTests {
 
                 let kept = await server.app.latch.outbox?.messages(to: "+8613800138000") ?? []
                 #expect(kept.count == 1 && kept.first?.channel == "sms" && kept.first?.code == "123456")
-                try await Task.sleep(for: .milliseconds(300))
+                try await Task.sleep(for: .milliseconds(300)) // a mail, if one were sent, would have arrived by now
                 #expect(try sink.messages().isEmpty, "an SMS is never mailed")
             }
         }

@@ -156,7 +156,7 @@ struct SigningKeyRotationTests {
         let first = try await TestServer.start(database, clock: clock, adjust: adjust)
         let second = try await TestServer.start(database, clock: clock, sharing: first.location, adjust: adjust)
         let oldKID = first.app.latch.accessTokens.keys.signingKID
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(600)) // reloads run meanwhile: none may add a key before the day passes
         let unchanged = try await Self.keyCount(first)
 
         clock.advance(by: 86_400)

@@ -125,7 +125,7 @@ struct ApprovalPushTests {
             #expect(try await apns.eventually { try await apns.credential(phone).pushToken == nil })
             #expect(try await apns.eventually { try await apns.credential(tablet).pushToken == nil })
             #expect(try await apns.push(for: phone) == 0, "no token left: nothing queued")
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(600)) // a retry would have come by now
             #expect(apns.apns.received.count == 2, "a permanent failure is not retried")
         }
     }
@@ -150,7 +150,7 @@ struct ApprovalPushTests {
             // The queue waited its backoff (100 ms, then 200 ms) between the attempts.
             #expect(Date().timeIntervalSince(started) >= 0.3)
             #expect(try await apns.credential(id).pushToken == token, "a temporary failure keeps the token")
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(500)) // a send after the 200 would have come by now
             #expect(apns.apns.received.count == 3, "delivered once accepted")
         }
     }

@@ -44,10 +44,9 @@ struct UserImportResumeTests {
             output: .files(
                 standardOutput: folder.appendingPathComponent("first.out"),
                 standardError: folder.appendingPathComponent("first.err")))
-        let started = ContinuousClock.now
-        while first.isRunning, ContinuousClock.now - started < .seconds(120) {
-            if try await Self.someBatchesAreIn(database, url: databaseURL) { break }
-            try await Task.sleep(for: .milliseconds(20))
+        _ = try await eventually {
+            guard first.isRunning else { return true }
+            return try await Self.someBatchesAreIn(database, url: databaseURL)
         }
         #expect(first.isRunning, "the first run must still be going when it is killed (make the file longer)")
         first.stop()
