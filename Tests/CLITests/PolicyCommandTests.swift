@@ -14,15 +14,14 @@ struct PolicyCommandTests {
         try await withLatchd(environment: ["LATCH_POLICY_FILE": Self.example.path]) { server in
             let run = try await server.run(["admin", "policy"])
             #expect(run.status == 0, "\(run.errors)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-            #expect(json["file"] as? String == Self.example.path)
-            let actions = try #require(json["actions"] as? [String: Any])
-            let withdrawal = try #require(actions["withdrawal"] as? [String: Any])
-            #expect((withdrawal["daily_limit"] as? [String: String]) == ["USDT": "50000", "BTC": "1"], "\(run.output)")
-            #expect(withdrawal["other_units"] as? String == "refuse", "\(run.output)")
-            #expect((withdrawal["new_value_lock"] as? [String: String])?["duration"] == "5s")
-            let fallback = try #require(actions["default"] as? [String: Any])
-            #expect(fallback["kinds"] as? [String] == ["biometric", "passkey", "totp", "fund_password"])
+            let printed = try JSONDecoder().decode(PrintedPolicy.self, from: Data(run.output.utf8))
+            #expect(printed.file == Self.example.path)
+            let withdrawal = try #require(printed.actions["withdrawal"])
+            #expect(withdrawal.daily_limit == ["USDT": "50000", "BTC": "1"], "\(run.output)")
+            #expect(withdrawal.other_units == "refuse", "\(run.output)")
+            #expect(withdrawal.new_value_lock?["duration"] == "5s")
+            let fallback = try #require(printed.actions["default"])
+            #expect(fallback.kinds == ["biometric", "passkey", "totp", "fund_password"])
         }
     }
 
@@ -45,4 +44,16 @@ struct PolicyCommandTests {
             }
         }
     }
+}
+
+/// What `latchd admin policy` prints, as far as the tests read it.
+private struct PrintedPolicy: Decodable {
+    struct Action: Decodable {
+        var daily_limit: [String: String]?
+        var other_units: String?
+        var new_value_lock: [String: String]?
+        var kinds: [String]?
+    }
+    var file: String?
+    var actions: [String: Action]
 }

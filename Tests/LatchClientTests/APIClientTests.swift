@@ -34,9 +34,9 @@ struct APIClientTests {
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(request.headers["Accept-Language"] == "zh-Hans")
         #expect(request.headers["Authorization"] == nil)
-        let body = try #require(try JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: Any])
-        #expect(body["grant_type"] as? String == "password")
-        #expect((body["device"] as? [String: Any])?["id"] as? String == "inst-1")
+        let body = try JSONDecoder().decode(SentPasswordGrant.self, from: request.body ?? Data())
+        #expect(body.grant_type == "password")
+        #expect(body.device?.id == "inst-1")
         #expect(tokens.user.createdAt == Date(timeIntervalSince1970: 1_767_323_045))
         #expect(tokens.refreshExpiresIn == 2_592_000)
     }
@@ -224,4 +224,11 @@ struct APIClientTests {
         #expect(error?.serverError?.message == "邮箱或密码错误")
         #expect(error?.serverError?.attemptsRemaining == 3)
     }
+}
+
+/// The password grant's body as sent, in its wire (snake_case) names.
+private struct SentPasswordGrant: Decodable {
+    struct Device: Decodable { var id: String? }
+    var grant_type: String?
+    var device: Device?
 }

@@ -64,15 +64,15 @@ struct JSONLogTests {
         let written = lines.all
         try #require(written.count == 1, "one line, nothing below the level")
         #expect(!written[0].contains("\n") && !written[0].contains("\r"), "one entry, one line")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: Any])
-        #expect(object["level"] as? String == "info")
-        #expect(object["label"] as? String == "latch.test")
-        #expect(object["message"] as? String == "GET /v1/me\nforged")
-        #expect(object["status"] as? String == "200")
-        #expect(object["metadata_message"] as? String == "mine", "metadata never hides the message")
-        #expect((object["nested"] as? [String: Any])?["a"] as? String == "1")
-        #expect(object["request_id"] as? String == "4C1D%0D%0A{\"level\":\"critical\"}", "escaped like the text log")
-        let timestamp = try #require(object["timestamp"] as? String)
+        let object = try JSONDecoder().decode(JSONLogLine.self, from: Data(written[0].utf8))
+        #expect(object.level == "info")
+        #expect(object.label == "latch.test")
+        #expect(object.message == "GET /v1/me\nforged")
+        #expect(object.status == "200")
+        #expect(object.metadata_message == "mine", "metadata never hides the message")
+        #expect(object.nested?["a"] == "1")
+        #expect(object.request_id == "4C1D%0D%0A{\"level\":\"critical\"}", "escaped like the text log")
+        let timestamp = try #require(object.timestamp)
         #expect(
             try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp).timeIntervalSinceNow
                 .magnitude < 60)
@@ -84,4 +84,16 @@ final class LinesWritten: Sendable {
     private let lines = Mutex<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     var append: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
+}
+
+/// One line of the JSON log, as far as the tests read it.
+private struct JSONLogLine: Decodable {
+    var level: String?
+    var label: String?
+    var message: String?
+    var status: String?
+    var metadata_message: String?
+    var nested: [String: String]?
+    var request_id: String?
+    var timestamp: String?
 }

@@ -89,23 +89,22 @@ struct ApprovalPushTests {
             #expect(request.headers["apns-priority"] == "10")
             #expect(request.headers["apns-collapse-id"] == verification.uuidString.lowercased())
             #expect(request.headers["apns-expiration"] == String(Int(apns.clock.now.timeIntervalSince1970) + 300))
+            let payload = try JSONDecoder().decode(PushPayload.self, from: request.body)
+            #expect(payload.aps.alert.body == "Approve a withdrawal in Latch")
+            #expect(payload.aps.alert.title == "Approval requested")
+            #expect(payload.aps.sound == "default" && payload.aps.category == "latch.approval")
+            #expect(payload.latch == ["kind": "verification", "verification_id": verification.uuidString.lowercased()])
+            // What is absent stays an untyped check (a typed decode ignores extra keys).
             let body = try #require(request.json)
-            let aps = try #require(body["aps"] as? [String: Any])
-            let alert = try #require(aps["alert"] as? [String: Any])
-            #expect(alert["body"] as? String == "Approve a withdrawal in Latch")
-            #expect(alert["title"] as? String == "Approval requested")
-            #expect(aps["sound"] as? String == "default" && aps["category"] as? String == "latch.approval")
-            #expect(Set(aps.keys) == ["alert", "sound", "category"])
-            let custom = try #require(body["latch"] as? [String: String])
-            #expect(custom == ["kind": "verification", "verification_id": verification.uuidString.lowercased()])
+            #expect(Set((body["aps"] as? [String: Any])?.keys ?? [:].keys) == ["alert", "sound", "category"])
             #expect(Set(body.keys) == ["aps", "latch"], "nothing else travels: no amount, no address")
 
             // In Chinese, and for an app's own action Latch does not name.
             #expect(ApprovalPushText(action: .withdrawal, language: .zhHans).body == "在 Latch 中批准一笔提现")
             #expect(ApprovalPushText(action: "move_funds_to_0xabc", language: .en).body == "Approve an action in Latch")
             #expect(try await apns.push(for: id, action: "withdrawal", language: .zhHans) == 1)
-            let second = try #require(try await apns.apns.waitForRequests(2).last?.json?["aps"] as? [String: Any])
-            #expect((second["alert"] as? [String: Any])?["body"] as? String == "在 Latch 中批准一笔提现")
+            let second = try #require(try await apns.apns.waitForRequests(2).last)
+            #expect(try JSONDecoder().decode(PushPayload.self, from: second.body).aps.alert.body == "在 Latch 中批准一笔提现")
         }
     }
 
@@ -302,4 +301,19 @@ struct ApprovalPushTests {
             }
         }
     }
+}
+
+/// An approval push's APNs payload, as far as the tests read it.
+private struct PushPayload: Decodable {
+    struct APS: Decodable {
+        struct Alert: Decodable {
+            var title: String?
+            var body: String?
+        }
+        var alert: Alert
+        var sound: String?
+        var category: String?
+    }
+    var aps: APS
+    var latch: [String: String]?
 }
