@@ -1,11 +1,13 @@
 import FluentSQLiteDriver
 import Foundation
+import LatchCore
+import LatchTestSupport
 import Testing
 
 @testable import LatchServer
 
-/// Issue 44 §4: connections that keep their statements prepared, on SQLiteNIO's own SQLite. Not yet used
-/// by the refresh path (its store takes one when the application opens it; see the issue's note).
+/// Issue 44 §4: connections that keep their statements prepared, on SQLiteNIO's own SQLite; latchd's
+/// refresh path runs its two statements on them.
 @Suite("Issue 44 §4: prepared SQLite connections")
 struct PreparedSQLiteTests {
     static func temporaryFile() -> String {
@@ -68,5 +70,23 @@ struct PreparedSQLiteTests {
         }
         #expect(wins == 1)
         await prepared.close()
+    }
+
+    @Test("44 §4: latchd's refresh reads and rotates on the prepared connections, each statement prepared once")
+    func test_44_4_refreshRunsOnPreparedConnections() async throws {
+        try await withServer(.sqlite) { server in
+            let prepared = try #require(server.app.latch.rotation.store.prepared, "an SQLite file opens them")
+            #expect(prepared.preparedStatementCount == 0)
+            var tokens = try await server.signUp()
+            for _ in 0..<3 {
+                let refreshed = try await server.refresh(tokens.refreshToken)
+                try #require(refreshed.status == 200, "\(refreshed.text)")
+                tokens = try refreshed.decode(TokenResponse.self)
+            }
+            // The find and the rotation, on whichever of the connections ran them: at least one
+            // preparation each, and no more than one per connection.
+            let connections = Array(server.app.eventLoopGroup.makeIterator()).count
+            #expect((2...(2 * connections)).contains(prepared.preparedStatementCount))
+        }
     }
 }
