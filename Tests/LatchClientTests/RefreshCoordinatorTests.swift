@@ -251,7 +251,7 @@ struct RefreshCoordinatorTests {
         try await harness.signIn(expiresIn: 60)
         await harness.server.holdRefreshes()
         let request = Task { try await harness.client.send(orders(harness)) }
-        try await eventually { await harness.server.refreshesArrived == 1 }
+        #expect(try await eventually { await harness.server.refreshesArrived == 1 })
 
         // Act: sign out while the refresh is on the wire, then let the server answer it.
         await harness.client.signOut()
@@ -274,7 +274,7 @@ struct RefreshCoordinatorTests {
         try await harness.signIn(SessionFakeServer.alice, expiresIn: 60)
         await harness.server.holdRefreshes()
         let request = Task { try await harness.client.send(orders(harness)) }
-        try await eventually { await harness.server.refreshesArrived == 1 }
+        #expect(try await eventually { await harness.server.refreshesArrived == 1 })
 
         // Act: Bob signs in while Alice's refresh is on the wire.
         let bobTokens = await harness.server.issueTokens(for: SessionFakeServer.bob)

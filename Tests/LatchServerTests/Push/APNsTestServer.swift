@@ -95,13 +95,4 @@ extension APNsTestServer {
             user: user, verificationID: verification, action: action, expiresAt: clock.now.timeIntervalSince1970 + 300,
             language: language, on: server.app.db)
     }
-
-    /// Waits until `condition` holds (5 s at most).
-    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<250 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
 }

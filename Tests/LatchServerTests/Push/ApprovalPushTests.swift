@@ -121,8 +121,8 @@ struct ApprovalPushTests {
             #expect(try await apns.push(for: phone) == 2)
             _ = try await apns.apns.waitForRequests(2)
 
-            #expect(try await apns.eventually { try await apns.credential(phone).pushToken == nil })
-            #expect(try await apns.eventually { try await apns.credential(tablet).pushToken == nil })
+            #expect(try await eventually { try await apns.credential(phone).pushToken == nil })
+            #expect(try await eventually { try await apns.credential(tablet).pushToken == nil })
             #expect(try await apns.push(for: phone) == 0, "no token left: nothing queued")
             try await Task.sleep(for: .milliseconds(600)) // a retry would have come by now
             #expect(apns.apns.received.count == 2, "a permanent failure is not retried")
