@@ -13,8 +13,13 @@ struct AdminCommandTests {
         let output: String
         let errors: String
 
+        /// The output as a JSON object (empty when it is not one), for the checks a typed decode cannot make.
         var json: [String: Any] {
             ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]) ?? [:]
+        }
+        /// The output decoded as `type`, dates in ISO 8601 as the API's.
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try TestJSON.decoder().decode(T.self, from: Data(output.utf8))
         }
         var description: String { "→ \(status)\n--- stdout\n\(output)--- stderr\n\(errors)" }
     }
@@ -33,14 +38,14 @@ struct AdminCommandTests {
 
             let found = try await Self.admin(["find", "ALICE@"], server: journey.server)
             try #require(found.status == 0, "\(found)")
-            let users = try #require(found.json["users"] as? [[String: Any]], "\(found)")
-            #expect(users.count == 1 && users.first?["email"] as? String == "alice@example.com")
-            let id = try #require(users.first?["id"] as? String)
+            let users = try #require((try? found.decode(PrintedUsers.self))?.users, "\(found)")
+            #expect(users.count == 1 && users.first?.email == "alice@example.com")
+            let id = try #require(users.first?.id)
 
             let disabled = try await Self.admin(["disable", id], server: journey.server)
             #expect(disabled.status == 0 && disabled.output == "ok\n", "\(disabled)")
             let shown = try await Self.admin(["show", id], server: journey.server)
-            #expect((shown.json["user"] as? [String: Any])?["disabled"] as? Bool == true, "\(shown)")
+            #expect((try? shown.decode(PrintedUser.self))?.user?.disabled == true, "\(shown)")
 
             let english = try await journey.latch(
                 ["login", "alice@example.com", "--password-stdin"], on: "laptop", input: Journey.password)
@@ -60,16 +65,17 @@ struct AdminCommandTests {
             #expect(again.status == 0, "\(again)")
 
             let audit = try await Self.admin(["audit"], server: journey.server)
-            let entries = try #require(audit.json["entries"] as? [[String: Any]], "\(audit)")
-            let actions = entries.map {
-                "\($0["actor"] as? String ?? "") \($0["action"] as? String ?? "") \($0["target_user_id"] as? String ?? "-")"
-            }
+            let entries = try #require((try? audit.decode(PrintedAudit.self))?.entries, "\(audit)")
+            let actions = entries.map { "\($0.actor ?? "") \($0.action ?? "") \($0.target_user_id ?? "-")" }
             // Newest first; this listing's own entry is written after it read the log.
             #expect(
                 actions.prefix(4) == [
                     "console enable \(id)", "console show_user \(id)", "console disable \(id)", "console find_users -"
                 ], "\(actions)")
-            #expect(entries.allSatisfy { $0["ip"] is NSNull && $0["result"] as? String == "ok" }, "\(audit)")
+            #expect(entries.allSatisfy { $0.result == "ok" }, "\(audit)")
+            // Untyped: `ip` is there and null (a console has no address), and a typed optional reads absent as nil too.
+            #expect(
+                (audit.json["entries"] as? [[String: Any]])?.allSatisfy { $0["ip"] is NSNull } == true, "\(audit)")
         }
     }
 
@@ -80,7 +86,7 @@ struct AdminCommandTests {
         try await journey(.en) { journey in
             try await journey.signUp("alice@example.com")
             let found = try await Self.admin(["find", "alice@"], server: journey.server)
-            let id = try #require((found.json["users"] as? [[String: Any]])?.first?["id"] as? String, "\(found)")
+            let id = try #require((try? found.decode(PrintedUsers.self))?.users?.first?.id, "\(found)")
 
             let frozen = try await Self.admin(["freeze", id], server: journey.server)
             let shown = try await Self.admin(["show", id], server: journey.server)
@@ -92,12 +98,16 @@ struct AdminCommandTests {
             let after = try await Self.admin(["show", id], server: journey.server)
 
             #expect(frozen.status == 0 && frozen.output == "ok\n", "\(frozen)")
-            #expect(shown.json["frozen_by"] as? String == "operator" && shown.json["frozen_at"] is String, "\(shown)")
+            let shownUser = try? shown.decode(PrintedUser.self)
+            #expect(shownUser?.frozen_by == "operator" && shownUser?.frozen_at != nil, "\(shown)")
             #expect(login.status != 0, "a frozen account does not sign in: \(login)")
             #expect(unfrozen.status == 0 && lifted.status == 0, "\(unfrozen) \(lifted)")
-            #expect(after.json["frozen_at"] is NSNull && (after.json["holds"] as? [Any])?.isEmpty == true, "\(after)")
+            // Untyped `frozen_at`: there and null (unfrozen), and a typed optional reads absent as nil too.
+            #expect(
+                after.json["frozen_at"] is NSNull && (try? after.decode(PrintedUser.self))?.holds?.isEmpty == true,
+                "\(after)")
             let audit = try await Self.admin(["audit"], server: journey.server)
-            let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            let actions = ((try? audit.decode(PrintedAudit.self))?.entries ?? []).compactMap(\.action)
             for action in ["freeze", "unfreeze", "lift_hold"] {
                 #expect(actions.contains(action), "\(action) audited: \(actions)")
             }
@@ -127,7 +137,7 @@ struct AdminCommandTests {
         try await journey(.en) { journey in
             try await journey.signUp("alice@example.com")
             let found = try await Self.admin(["find", "alice@"], server: journey.server)
-            let id = try #require((found.json["users"] as? [[String: Any]])?.first?["id"] as? String, "\(found)")
+            let id = try #require((try? found.decode(PrintedUsers.self))?.users?.first?.id, "\(found)")
 
             let usage = try await Self.admin(["delete", "--help"], server: journey.server)
             let noInput = try await Self.admin(["delete", id], server: journey.server)
@@ -149,4 +159,33 @@ struct AdminCommandTests {
                 again.status == 1 && again.errors.contains("NOT_FOUND"), "--yes asks nothing; gone already: \(again)")
         }
     }
+}
+
+/// What `latchd admin find` prints, as far as the tests read it.
+private struct PrintedUsers: Decodable {
+    struct User: Decodable {
+        var id: String?
+        var email: String?
+        var disabled: Bool?
+    }
+    var users: [User]?
+}
+
+/// What `latchd admin show ID` prints, as far as the tests read it; the holds in LatchCore's wire type.
+private struct PrintedUser: Decodable {
+    var user: PrintedUsers.User?
+    var frozen_at: String?
+    var frozen_by: String?
+    var holds: [SecurityHoldInfo]?
+}
+
+/// What `latchd admin audit` prints, as far as the tests read it.
+private struct PrintedAudit: Decodable {
+    struct Entry: Decodable {
+        var actor: String?
+        var action: String?
+        var target_user_id: String?
+        var result: String?
+    }
+    var entries: [Entry]?
 }

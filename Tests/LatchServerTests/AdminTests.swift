@@ -155,7 +155,7 @@ struct AdminTests {
             func ids(_ query: String) async throws -> [String] {
                 let page = try await server.send(.GET, "/v1/admin/users?\(query)", bearer: Self.adminKey)
                 try #require(page.status == 200, "\(query): \(page.text)")
-                return (page.json["users"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                return (try page.decode(UserPage.self).users ?? []).compactMap(\.id)
             }
             let byEmail = try await ids("q=BO")
             let byID = try await ids("q=\(alice.user.id.prefix(8).uppercased())")
@@ -170,14 +170,16 @@ struct AdminTests {
 
             // Pages of 3 through all 4 users: each once, in one order, and the last page says so.
             let first = try await server.send(.GET, "/v1/admin/users?limit=3", bearer: Self.adminKey)
-            let cursor = try #require(first.json["next_cursor"] as? String)
+            let firstPage = try first.decode(UserPage.self)
+            let cursor = try #require(firstPage.next_cursor)
             let second = try await server.send(.GET, "/v1/admin/users?limit=3&cursor=\(cursor)", bearer: Self.adminKey)
-            let firstIDs = (first.json["users"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-            let secondIDs = (second.json["users"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            let firstIDs = (firstPage.users ?? []).compactMap(\.id)
+            let secondIDs = (try second.decode(UserPage.self).users ?? []).compactMap(\.id)
             #expect(firstIDs.count == 3 && secondIDs.count == 1)
             #expect(
                 Set(firstIDs + secondIDs) == Set([alice.user.id, bob.user.id, phoneUserID] + (try await ids("q=carol")))
             )
+            // Untyped: null, not absent (the page always carries it), and a typed optional reads both as nil.
             #expect(second.json["next_cursor"] is NSNull, "\(second.text)")
 
             let badCursor = try await server.send(
@@ -198,7 +200,7 @@ struct AdminTests {
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
             let enrolled = try await server.send(.POST, "/v1/mfa/totp", body: nil, bearer: tokens.accessToken)
-            let secret = try #require(enrolled.json["secret"] as? String)
+            let secret = try enrolled.decode(TOTPEnrollment.self).secret
             let totp = try #require(Base32.decode(secret))
             let activated = try await server.send(
                 .POST, "/v1/mfa/totp/activate", json: ["code": TOTP(secret: totp).code(at: server.clock.now)],
@@ -213,17 +215,16 @@ struct AdminTests {
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
 
             try #require(detail.status == 200, "\(detail.text)")
-            let user = try #require(detail.json["user"] as? [String: Any])
-            #expect(user["email"] as? String == "alice@example.com" && user["disabled"] as? Bool == false)
-            #expect((detail.json["sessions"] as? [Any])?.count == 2)
-            #expect(
-                (detail.json["device_credentials"] as? [[String: Any]])?.first?["device_name"] as? String
-                    == "Alice's iPhone")
-            #expect((detail.json["passkeys"] as? [Any])?.isEmpty == true)
-            let factors = try #require(detail.json["factors"] as? [String: Bool])
+            let shown = try detail.decode(UserDetail.self)
+            let user = try #require(shown.user)
+            #expect(user.email == "alice@example.com" && user.disabled == false)
+            #expect(shown.sessions?.count == 2)
+            #expect(shown.device_credentials?.first?.deviceName == "Alice's iPhone")
+            #expect(shown.passkeys?.isEmpty == true)
+            let factors = try #require(shown.factors)
             #expect(factors == ["totp": true, "fund_password": true, "biometric": true])
-            let events = try #require(detail.json["security_events"] as? [[String: Any]])
-            #expect(events.contains { $0["type"] as? String == "sign_in_failed" } && events.count <= 50)
+            let events = try #require(shown.security_events)
+            #expect(events.contains { $0.type == "sign_in_failed" } && events.count <= 50)
             for secretText in [
                 secret, tokens.refreshToken, second.refreshToken, tokens.accessToken, VerificationSamples.fundPassword,
                 "$2",
@@ -354,17 +355,14 @@ struct AdminTests {
             let fundLocked = try await changeFundPassword(current: VerificationSamples.fundPassword)
             try #require(fundLocked.status == 423, "the fund password's D2 ladder is locked: \(fundLocked.text)")
             let before = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
-            let locks = try #require(before.json["locks"] as? [[String: Any]])
+            let locks = try #require(try before.decode(UserDetail.self).locks)
             #expect(
                 locks.contains {
-                    $0["kind"] as? String == "ladder" && $0["key"] as? String == "email:alice@example.com"
-                        && $0["locked_until"] is String
+                    $0.kind == "ladder" && $0.key == "email:alice@example.com" && $0.locked_until != nil
                 })
             #expect(
-                locks.contains {
-                    $0["kind"] as? String == "ladder" && $0["key"] as? String == "fund:\(tokens.user.id)"
-                        && $0["count"] as? Int == 5
-                }, "\(before.text)")
+                locks.contains { $0.kind == "ladder" && $0.key == "fund:\(tokens.user.id)" && $0.count == 5 },
+                "\(before.text)")
 
             let unlocked = try await server.send(
                 .POST, "/v1/admin/users/\(tokens.user.id)/unlock", bearer: Self.adminKey)
@@ -375,7 +373,7 @@ struct AdminTests {
             let signedIn = try await server.signIn()
             #expect(signedIn.status == 200, "\(signedIn.text)")
             let after = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
-            #expect((after.json["locks"] as? [Any])?.isEmpty == true, "\(after.text)")
+            #expect((try? after.decode(UserDetail.self))?.locks?.isEmpty == true, "\(after.text)")
             #expect(
                 try await server.eventTypes(bearer: try signedIn.decode(TokenResponse.self).accessToken).contains(
                     "account_unlocked"))
@@ -425,8 +423,9 @@ struct AdminTests {
             #expect(totpAgain.status == 404 && fundAgain.status == 404)
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: Self.adminKey)
             #expect(
-                detail.json["factors"] as? [String: Bool] == ["totp": false, "fund_password": false, "biometric": false]
-            )
+                (try? detail.decode(UserDetail.self))?.factors == [
+                    "totp": false, "fund_password": false, "biometric": false
+                ])
             let subjects = await server.mails().map(\.subject)
             #expect(subjects.contains("你的 Latch 两步验证已被重置"))
             #expect(subjects.contains("Your Latch fund password was reset"))
@@ -460,10 +459,8 @@ struct AdminTests {
                 .POST, "/v1/token", json: ["grant_type": "refresh_token", "refresh_token": tokens.refreshToken])
             #expect(refresh.status == 401)
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: Self.adminKey)
-            let entries = try #require(audit.json["entries"] as? [[String: Any]])
-            let deletions = entries.filter {
-                $0["action"] as? String == "delete_user" && $0["target_user_id"] as? String == tokens.user.id
-            }
+            let entries = try #require(try audit.decode(AuditPage.self).entries)
+            let deletions = entries.filter { $0.action == "delete_user" && $0.target_user_id == tokens.user.id }
             #expect(deletions.count == 2, "both calls on the user are audited: \(entries)")
         }
     }
@@ -486,20 +483,23 @@ struct AdminTests {
             // A wrong key: audited as a failed authentication, under the wrong key's fingerprint (issue 20 §6).
             _ = try await server.send(.POST, "/v1/admin/users/\(target)/enable", bearer: "not-a-key")
 
-            var entries: [[String: Any]] = []
+            var entries: [AuditPage.Entry] = []
+            var bodies: [String] = []
             var cursor: String?
             repeat {
                 let page = try await server.send(
                     .GET, "/v1/admin/audit?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), bearer: Self.adminKey)
                 try #require(page.status == 200, "\(page.text)")
-                entries += page.json["entries"] as? [[String: Any]] ?? []
-                cursor = page.json["next_cursor"] as? String
+                let read = try page.decode(AuditPage.self)
+                entries += read.entries ?? []
+                bodies.append(page.text)
+                cursor = read.next_cursor
             } while cursor != nil
 
             let fingerprint = String(SHA256Hex.of(Self.adminKey).prefix(8))
             let other = String(SHA256Hex.of(Self.otherAdminKey).prefix(8))
             let summary = entries.map {
-                "\($0["actor"] as? String ?? "-") \($0["action"] as? String ?? "-") \($0["target_user_id"] as? String ?? "-") \($0["result"] as? String ?? "-")"
+                "\($0.actor ?? "-") \($0.action ?? "-") \($0.target_user_id ?? "-") \($0.result ?? "-")"
             }
             // Newest first; each listing of the audit log is itself an entry (the first page's is the newest).
             let wrong = String(SHA256Hex.of("not-a-key").prefix(8))
@@ -512,9 +512,10 @@ struct AdminTests {
                     "key:\(fingerprint) find_users - ok"
                 ], "\(summary)")
             #expect(summary.dropLast(5).allSatisfy { $0.hasPrefix("key:\(fingerprint) list_audit - ok") }, "\(summary)")
-            #expect(Set(entries.compactMap { $0["id"] as? Int }).count == entries.count, "no entry twice")
-            #expect(entries.allSatisfy { $0["ip"] as? String == "127.0.0.1" && $0["at"] is String })
-            #expect(!entries.contains { "\($0)".contains(Self.adminKey) }, "the key itself is never logged")
+            #expect(Set(entries.compactMap(\.id)).count == entries.count, "no entry twice")
+            #expect(entries.allSatisfy { $0.ip == "127.0.0.1" && $0.at != nil })
+            // On the bodies as received, every field of every entry: a typed entry holds only the fields it names.
+            #expect(!bodies.contains { $0.contains(Self.adminKey) }, "the key itself is never logged")
         }
     }
 }
@@ -522,4 +523,49 @@ struct AdminTests {
 /// Lowercase hex SHA-256, for the admin key fingerprints.
 enum SHA256Hex {
     static func of(_ text: String) -> String { Hex.lowercase(SHA256.hash(data: Data(text.utf8))) }
+}
+
+/// One page of `GET /v1/admin/users`, as far as the tests read it.
+private struct UserPage: Decodable {
+    struct User: Decodable {
+        var id: String?
+        var email: String?
+        var disabled: Bool?
+    }
+    var users: [User]?
+    var next_cursor: String?
+}
+
+/// One user in full (`GET /v1/admin/users/{id}`), as far as the tests read it; device keys and security
+/// events in LatchCore's wire types.
+private struct UserDetail: Decodable {
+    struct Listed: Decodable { var id: String? }
+    struct Lock: Decodable {
+        var kind: String?
+        var key: String?
+        var count: Int?
+        var locked_until: String?
+    }
+    var user: UserPage.User?
+    var sessions: [Listed]?
+    var device_credentials: [DeviceCredentialInfo]?
+    var passkeys: [Listed]?
+    var factors: [String: Bool]?
+    var locks: [Lock]?
+    var security_events: [SecurityEventInfo]?
+}
+
+/// One page of `GET /v1/admin/audit`, as far as the tests read it.
+private struct AuditPage: Decodable {
+    struct Entry: Decodable {
+        var id: Int?
+        var actor: String?
+        var action: String?
+        var target_user_id: String?
+        var ip: String?
+        var at: String?
+        var result: String?
+    }
+    var entries: [Entry]?
+    var next_cursor: String?
 }

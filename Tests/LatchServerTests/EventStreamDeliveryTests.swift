@@ -23,9 +23,8 @@ struct EventStreamDeliveryTests {
             var header: [String: String] {
                 Dictionary(request.headers.map { ($0.name, $0.value) }) { first, _ in first }
             }
-            var json: [String: Any] {
-                (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any]) ?? [:]
-            }
+            /// The body as a webhook; `nil` when it is not one.
+            var webhook: Webhook? { try? JSONDecoder().decode(Webhook.self, from: request.body) }
             var eventID: String { header["webhook-id"] ?? "" }
         }
 
@@ -40,6 +39,16 @@ struct EventStreamDeliveryTests {
 
         var all: [Received] { received.withLock { $0 } }
         func setStatus(_ value: Int) { status.withLock { $0 = value } }
+    }
+
+    /// A Standard Webhooks body (`{"type", "timestamp", "data"}`), as far as the tests read it.
+    struct Webhook: Decodable {
+        struct Fields: Decodable {
+            var id: String?
+            var user_id: String?
+        }
+        var type: String?
+        var data: Fields?
     }
 
     static func worker(_ server: TestServer, _ receiver: RecordingReceiver, id: String = "") -> EventDeliveryWorker {
@@ -88,7 +97,7 @@ struct EventStreamDeliveryTests {
         #expect(try await Self.worker(server, receiver).deliverDue() == 3)
         let got = receiver.all
         #expect(
-            got.map { $0.json["type"] as? String } == ["account.registered", "session.revoked", "account.frozen"],
+            got.map { $0.webhook?.type } == ["account.registered", "session.revoked", "account.frozen"],
             "the freeze's reset ends the sessions")
         for delivery in got {
             let header = delivery.header
@@ -99,9 +108,9 @@ struct EventStreamDeliveryTests {
                 StandardWebhookSignature.verifies(
                     header: header["webhook-signature"] ?? "", id: delivery.eventID, timestamp: timestamp,
                     body: delivery.request.body, secret: secret))
-            let data = try #require(delivery.json["data"] as? [String: Any])
-            #expect(data["id"] as? String == delivery.eventID && delivery.eventID.hasPrefix("evt_"))
-            #expect(data["user_id"] as? String == user)
+            let data = try #require(delivery.webhook?.data)
+            #expect(data.id == delivery.eventID && delivery.eventID.hasPrefix("evt_"))
+            #expect(data.user_id == user)
         }
         let log = try await Self.admin(server).eventStreamDeliveries(added.stream.id, state: nil, limit: 10)
         #expect(log.deliveries.map(\.state) == ["delivered", "delivered", "delivered"])
@@ -118,7 +127,7 @@ struct EventStreamDeliveryTests {
         try await Self.freezeAndUnfreeze(server, user)
         let receiver = RecordingReceiver()
         try await Self.worker(server, receiver).deliverDue()
-        #expect(receiver.all.map { $0.json["type"] as? String } == ["account.frozen"])
+        #expect(receiver.all.map { $0.webhook?.type } == ["account.frozen"])
         await #expect(throws: LatchError.self) {
             _ = try await Self.admin(server).addEventStream(
                 kind: "webhook", url: "https://receiver.example.com", types: ["account.nope"], audience: nil,
@@ -186,8 +195,7 @@ struct EventStreamDeliveryTests {
         #expect(try await Self.pendingCount(server, stream) == 0)
         let delivered = Array(receiver.all.dropFirst(downCount))
         for user in users {
-            let types = delivered.filter { ($0.json["data"] as? [String: Any])?["user_id"] as? String == user }
-                .map { $0.json["type"] as? String ?? "" }
+            let types = delivered.filter { $0.webhook?.data?.user_id == user }.map { $0.webhook?.type ?? "" }
             #expect(
                 types.filter { $0.hasPrefix("account.") }
                     == ["account.registered", "account.frozen", "account.unfrozen", "account.frozen"],
@@ -226,7 +234,7 @@ struct EventStreamDeliveryTests {
         try await Self.admin(server).unfreeze(user)
         let before = receiver.all.count
         try await worker.deliverDue()
-        #expect(receiver.all.dropFirst(before).map { $0.json["type"] as? String } == ["account.unfrozen"])
+        #expect(receiver.all.dropFirst(before).map { $0.webhook?.type } == ["account.unfrozen"])
         let replay = try await Self.admin(server).replayEventStream(stream, fromEvent: frozenID, since: nil)
         #expect(replay.queued == 2)
         let beforeReplay = receiver.all.count
@@ -302,8 +310,7 @@ struct EventStreamDeliveryTests {
         #expect(ids.count == users.count * 6, "\(ids.count) deliveries")
         #expect(Set(ids).count == ids.count, "no event delivered twice")
         for user in users {
-            let types = receiver.all.filter { ($0.json["data"] as? [String: Any])?["user_id"] as? String == user }
-                .map { $0.json["type"] as? String ?? "" }
+            let types = receiver.all.filter { $0.webhook?.data?.user_id == user }.map { $0.webhook?.type ?? "" }
             #expect(types == Array(repeating: ["account.frozen", "account.unfrozen"], count: 3).flatMap { $0 })
         }
     }
@@ -351,8 +358,9 @@ struct EventStreamDeliveryTests {
             bearer: tokens.accessToken)
         #expect(changed.status == 204 || changed.status == 200, "\(changed.text)")
         let signedIn = try await server.signIn(email, password: newPassword)
-        let access = try #require(signedIn.json["access_token"] as? String)
-        let refresh = try #require(signedIn.json["refresh_token"] as? String)
+        let signedInTokens = try signedIn.decode(TokenResponse.self)
+        let access = signedInTokens.accessToken
+        let refresh = signedInTokens.refreshToken
         _ = try await server.send(.DELETE, "/v1/sessions", bearer: access)
         try await Self.freezeAndUnfreeze(server, tokens.user.id)
         let receiver = RecordingReceiver()
@@ -364,7 +372,9 @@ struct EventStreamDeliveryTests {
         ]
         for delivery in receiver.all {
             let body = String(decoding: delivery.request.body, as: UTF8.self)
-            for secret in secrets { #expect(!body.contains(secret), "\(delivery.json["type"] ?? "") carries a secret") }
+            for secret in secrets {
+                #expect(!body.contains(secret), "\(delivery.webhook?.type ?? "") carries a secret")
+            }
             #expect(body.range(of: #""\d{6}""#, options: .regularExpression) == nil, "no 6-digit code")
         }
     }

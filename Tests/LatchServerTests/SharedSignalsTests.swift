@@ -42,7 +42,7 @@ struct SharedSignalsTests {
             json: ["delivery": ["method": "urn:ietf:rfc:8936"], "events_requested": requested, "description": "poll"],
             bearer: key)
         try #require(created.status == 201, "\(created.text)")
-        return try #require(created.json["stream_id"] as? String)
+        return try #require(try created.decode(StreamConfiguration.self).stream_id)
     }
 
     static func poll(_ server: TestServer, _ stream: String, _ body: [String: Any] = [:], key: String = key)
@@ -55,7 +55,7 @@ struct SharedSignalsTests {
     static func sets(_ server: TestServer, _ stream: String, key: String = key) async throws -> [String: String] {
         let answer = try await poll(server, stream, ["maxEvents": 1000, "returnImmediately": true], key: key)
         try #require(answer.status == 200, "\(answer.text)")
-        return try #require(answer.json["sets"] as? [String: String])
+        return try #require(try answer.decode(PollAnswer.self).sets)
     }
 
     // MARK: The mapping
@@ -201,16 +201,16 @@ struct SharedSignalsTests {
             let answer = try await server.send(.GET, "/.well-known/ssf-configuration")
 
             #expect(answer.status == 200)
-            let document = answer.json
-            #expect(document["spec_version"] as? String == "1_0")
-            #expect(document["issuer"] as? String == "http://latch.test")
-            #expect(document["jwks_uri"] as? String == "http://latch.test/.well-known/jwks.json")
-            #expect(document["delivery_methods_supported"] as? [String] == ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"])
-            #expect(document["configuration_endpoint"] as? String == "http://latch.test/ssf/streams")
-            #expect(document["status_endpoint"] as? String == "http://latch.test/ssf/status")
-            #expect(document["verification_endpoint"] as? String == "http://latch.test/ssf/verify")
-            #expect(document["authorization_schemes"] as? [[String: String]] == [["spec_urn": "urn:ietf:rfc:6750"]])
-            #expect(document["default_subjects"] as? String == "ALL")
+            let document = try answer.decode(TransmitterConfiguration.self)
+            #expect(document.spec_version == "1_0")
+            #expect(document.issuer == "http://latch.test")
+            #expect(document.jwks_uri == "http://latch.test/.well-known/jwks.json")
+            #expect(document.delivery_methods_supported == ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"])
+            #expect(document.configuration_endpoint == "http://latch.test/ssf/streams")
+            #expect(document.status_endpoint == "http://latch.test/ssf/status")
+            #expect(document.verification_endpoint == "http://latch.test/ssf/verify")
+            #expect(document.authorization_schemes == [["spec_urn": "urn:ietf:rfc:6750"]])
+            #expect(document.default_subjects == "ALL")
         }
     }
 
@@ -241,27 +241,26 @@ struct SharedSignalsTests {
                     "events_requested": [SSFEventType.accountDisabled.rawValue, "urn:example:unknown"]
                 ], bearer: Self.key)
             #expect(created.status == 201, "\(created.text)")
-            let id = try #require(created.json["stream_id"] as? String)
-            #expect(created.json["iss"] as? String == "http://latch.test")
-            #expect(created.json["aud"] as? String == Self.audience)
-            #expect(
-                created.json["events_requested"] as? [String] == [
-                    SSFEventType.accountDisabled.rawValue, "urn:example:unknown"
-                ])
-            #expect(created.json["events_delivered"] as? [String] == [SSFEventType.accountDisabled.rawValue])
-            #expect((created.json["events_supported"] as? [String])?.count == SSFEventType.allCases.count)
-            let delivery = try #require(created.json["delivery"] as? [String: String])
+            let configuration = try created.decode(StreamConfiguration.self)
+            let id = try #require(configuration.stream_id)
+            #expect(configuration.iss == "http://latch.test")
+            #expect(configuration.aud == Self.audience)
+            #expect(configuration.events_requested == [SSFEventType.accountDisabled.rawValue, "urn:example:unknown"])
+            #expect(configuration.events_delivered == [SSFEventType.accountDisabled.rawValue])
+            #expect(configuration.events_supported?.count == SSFEventType.allCases.count)
+            let delivery = try #require(configuration.delivery)
             #expect(delivery == ["method": "urn:ietf:rfc:8936", "endpoint_url": "http://latch.test/ssf/poll/\(id)"])
             let stored = try #require(try await server.app.latch.eventStreams.streams.stream(id, on: server.app.db))
             #expect(stored.kind == .ssfPoll && stored.types == .only([.accountFrozen, .accountDisabled]))
             #expect(stored.audience == Self.audience && stored.receiver == SSFReceiverKeys.id(of: Self.audience))
 
             let one = try await server.send(.GET, "/ssf/streams?stream_id=\(id)", bearer: Self.key)
-            #expect(one.status == 200 && one.json["stream_id"] as? String == id, "\(one.text)")
+            #expect(
+                one.status == 200 && (try? one.decode(StreamConfiguration.self))?.stream_id == id, "\(one.text)")
             let all = try await server.send(.GET, "/ssf/streams", bearer: Self.key)
             #expect(all.status == 200)
-            let list = try JSONSerialization.jsonObject(with: all.data) as? [[String: Any]]
-            #expect(list?.compactMap { $0["stream_id"] as? String } == [id])
+            let list = try all.decode([StreamConfiguration].self)
+            #expect(list.compactMap(\.stream_id) == [id])
 
             let patched = try await server.send(
                 .PATCH, "/ssf/streams",
@@ -270,8 +269,9 @@ struct SharedSignalsTests {
                 ],
                 bearer: Self.key)
             #expect(patched.status == 200, "\(patched.text)")
-            #expect(patched.json["events_delivered"] as? [String] == [SSFEventType.sessionRevoked.rawValue])
-            #expect(patched.json["description"] as? String == "mine")
+            let patchedConfiguration = try? patched.decode(StreamConfiguration.self)
+            #expect(patchedConfiguration?.events_delivered == [SSFEventType.sessionRevoked.rawValue])
+            #expect(patchedConfiguration?.description == "mine")
             let replaced = try await server.send(
                 .PUT, "/ssf/streams",
                 json: [
@@ -280,7 +280,11 @@ struct SharedSignalsTests {
                 ],
                 bearer: Self.key)
             #expect(replaced.status == 200, "\(replaced.text)")
-            #expect(replaced.json["events_requested"] as? [String] == [SSFEventType.accountPurged.rawValue])
+            #expect(
+                (try? replaced.decode(StreamConfiguration.self))?.events_requested == [
+                    SSFEventType.accountPurged.rawValue
+                ])
+            // Untyped: the key is absent, not null, and a typed optional reads both as nil.
             #expect(replaced.json["description"] == nil, "what a replacement leaves out is removed")
             let wrongIssuer = try await server.send(
                 .PATCH, "/ssf/streams", json: ["stream_id": id, "iss": "https://elsewhere.example"], bearer: Self.key)
@@ -294,11 +298,13 @@ struct SharedSignalsTests {
             #expect(toPush.status == 400, "\(toPush.text)")
 
             let status = try await server.send(.GET, "/ssf/status?stream_id=\(id)", bearer: Self.key)
-            #expect(status.status == 200 && status.json["status"] as? String == "enabled", "\(status.text)")
+            #expect(
+                status.status == 200 && (try? status.decode(StreamStatus.self))?.status == "enabled", "\(status.text)")
             let paused = try await server.send(
                 .POST, "/ssf/status", json: ["stream_id": id, "status": "paused", "reason": "maintenance"],
                 bearer: Self.key)
-            #expect(paused.status == 200 && paused.json["status"] as? String == "paused", "\(paused.text)")
+            #expect(
+                paused.status == 200 && (try? paused.decode(StreamStatus.self))?.status == "paused", "\(paused.text)")
             let badStatus = try await server.send(
                 .POST, "/ssf/status", json: ["stream_id": id, "status": "off"], bearer: Self.key)
             #expect(badStatus.status == 400, "\(badStatus.text)")
@@ -354,10 +360,12 @@ struct SharedSignalsTests {
                     ], "events_requested": Self.requested
                 ], bearer: Self.key)
             #expect(created.status == 201, "\(created.text)")
-            let delivery = try #require(created.json["delivery"] as? [String: String])
+            let configuration = try created.decode(StreamConfiguration.self)
+            // A dictionary, not a struct: the equality also says no other key (no authorization_header) is there.
+            let delivery = try #require(configuration.delivery)
             #expect(delivery == ["method": "urn:ietf:rfc:8935", "endpoint_url": "https://receiver.example.com/events"])
             #expect(!created.text.contains("receiver-secret"))
-            let id = try #require(created.json["stream_id"] as? String)
+            let id = try #require(configuration.stream_id)
             let deliverable = try await server.app.latch.eventStreams.streams.deliverable(
                 now: server.clock.now.timeIntervalSince1970, on: server.app.db)
             #expect(deliverable.first { $0.stream.id == id }?.authorization == "Bearer receiver-secret")
@@ -378,7 +386,7 @@ struct SharedSignalsTests {
             #expect(listed == [added.receiver])
             let stream = try await Self.createPollStream(server, key: added.key)
             let read = try await server.send(.GET, "/ssf/streams?stream_id=\(stream)", bearer: added.key)
-            #expect(read.json["aud"] as? String == "https://vendor.example", "\(read.text)")
+            #expect((try? read.decode(StreamConfiguration.self))?.aud == "https://vendor.example", "\(read.text)")
 
             try await admin.removeSSFReceiver(added.receiver.id)
             let refused = try await server.send(.GET, "/ssf/streams", bearer: added.key)
@@ -489,16 +497,18 @@ struct SharedSignalsTests {
 
             let first = try await Self.poll(server, stream, ["maxEvents": 1, "returnImmediately": true])
             #expect(first.status == 200, "\(first.text)")
-            let firstSets = try #require(first.json["sets"] as? [String: String])
-            #expect(firstSets.count == 1 && first.json["moreAvailable"] as? Bool == true, "\(first.text)")
+            let firstAnswer = try first.decode(PollAnswer.self)
+            let firstSets = try #require(firstAnswer.sets)
+            #expect(firstSets.count == 1 && firstAnswer.moreAvailable == true, "\(first.text)")
             let again = try await Self.poll(server, stream, ["maxEvents": 1])
             #expect(
-                (again.json["sets"] as? [String: String]).map { Set($0.keys) } == Set(firstSets.keys),
+                (try? again.decode(PollAnswer.self))?.sets.map { Set($0.keys) } == Set(firstSets.keys),
                 "an unacknowledged SET is offered again")
 
             let rest = try await Self.poll(server, stream, ["ack": Array(firstSets.keys), "maxEvents": 10])
-            let restSets = try #require(rest.json["sets"] as? [String: String])
-            #expect(restSets.count == 1 && rest.json["moreAvailable"] as? Bool == false, "\(rest.text)")
+            let restAnswer = try rest.decode(PollAnswer.self)
+            let restSets = try #require(restAnswer.sets)
+            #expect(restSets.count == 1 && restAnswer.moreAvailable == false, "\(rest.text)")
             #expect(Set(restSets.keys).isDisjoint(with: firstSets.keys))
             let jti = try #require(restSets.keys.sorted().first)
             let last = try await Self.poll(
@@ -507,8 +517,9 @@ struct SharedSignalsTests {
                     "ack": restSets.keys.filter { $0 != jti },
                     "setErrs": [jti: ["err": "invalid_key", "description": "x"]]
                 ])
-            #expect(last.status == 200 && (last.json["sets"] as? [String: String])?.isEmpty == true, "\(last.text)")
-            #expect(last.json["moreAvailable"] as? Bool == false)
+            let lastAnswer = try? last.decode(PollAnswer.self)
+            #expect(last.status == 200 && lastAnswer?.sets?.isEmpty == true, "\(last.text)")
+            #expect(lastAnswer?.moreAvailable == false)
 
             let badMax = try await Self.poll(server, stream, ["maxEvents": -1])
             #expect(badMax.status == 400, "\(badMax.text)")
@@ -583,4 +594,41 @@ struct SharedSignalsTests {
             #expect(types.contains(SSFEventType.accountDisabled.rawValue))
         }
     }
+}
+
+/// A stream as `/ssf/streams` shows it (SSF 1.0 §8.1.1), as far as the tests read it. `delivery` is a
+/// dictionary so that comparing it also compares its keys.
+private struct StreamConfiguration: Decodable {
+    var stream_id: String?
+    var iss: String?
+    var aud: String?
+    var events_supported: [String]?
+    var events_requested: [String]?
+    var events_delivered: [String]?
+    var delivery: [String: String]?
+    var description: String?
+}
+
+/// A stream's status (`/ssf/status`).
+private struct StreamStatus: Decodable {
+    var status: String?
+}
+
+/// A poll's answer (RFC 8936 §2.5): the SETs by `jti`, and whether more are waiting.
+private struct PollAnswer: Decodable {
+    var sets: [String: String]?
+    var moreAvailable: Bool?
+}
+
+/// `GET /.well-known/ssf-configuration` (SSF 1.0 §7.1), as far as the tests read it.
+private struct TransmitterConfiguration: Decodable {
+    var spec_version: String?
+    var issuer: String?
+    var jwks_uri: String?
+    var delivery_methods_supported: [String]?
+    var configuration_endpoint: String?
+    var status_endpoint: String?
+    var verification_endpoint: String?
+    var authorization_schemes: [[String: String]]?
+    var default_subjects: String?
 }
