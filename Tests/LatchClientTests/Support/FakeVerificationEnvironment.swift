@@ -35,7 +35,8 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     private(set) var evaluationPrompts: [VerificationBiometricPrompt] = []
     private(set) var cancelledEvaluations = 0
     private(set) var passcodePrompts: [VerificationPasscodePrompt] = []
-    private(set) var screens: [VerificationScreen] = []
+    private var log = ScreenLog()
+    var screens: [VerificationScreen] { log.screens }
     private(set) var dismissals: [VerificationAnnouncement] = []
     private(set) var settingsOpened = 0
     private(set) var timerSeconds: [Int] = []
@@ -43,7 +44,6 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     private var runningTimers = 0
     /// A cancel arrived that no prompt has taken yet (it may come before the prompt starts).
     private var pendingCancel = false
-    private var cursor = 0
 
     init(
         starts: [Start], outcomes: [Prompt], permission: Bool = true,
@@ -65,12 +65,7 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
         _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
     ) async throws -> VerificationScreen {
         while true {
-            if let index = screens.indices.dropFirst(cursor).first(where: {
-                screens[$0].kind == kind && predicate(screens[$0])
-            }) {
-                cursor = index + 1
-                return screens[index]
-            }
+            if let screen = log.take(kind, where: predicate) { return screen }
             try await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -134,7 +129,7 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     }
 
     func present(_ screen: VerificationScreen) async {
-        screens.append(screen)
+        log.append(screen)
     }
 
     func dismiss(announcing announcement: VerificationAnnouncement) async {

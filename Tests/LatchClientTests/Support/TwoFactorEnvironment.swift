@@ -12,8 +12,7 @@ actor TwoFactorEnvironment: VerificationDriverEnvironment {
     private var answers: [VerificationAttemptResult]
     private(set) var attempts: [VerificationAttempt] = []
     private(set) var emailCodesSent: [String] = []
-    private var screens: [VerificationScreen] = []
-    private var cursor = 0
+    private var log = ScreenLog()
 
     /// With a clock, a wait of one second (the resend label's tick) passes at once and moves it.
     private let clock: TestClock?
@@ -30,12 +29,7 @@ actor TwoFactorEnvironment: VerificationDriverEnvironment {
         _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
     ) async throws -> VerificationScreen {
         while true {
-            if let index = screens.indices.dropFirst(cursor).first(where: {
-                screens[$0].kind == kind && predicate(screens[$0])
-            }) {
-                cursor = index + 1
-                return screens[index]
-            }
+            if let screen = log.take(kind, where: predicate) { return screen }
             try await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -63,7 +57,7 @@ actor TwoFactorEnvironment: VerificationDriverEnvironment {
     func unlockBiometricsWithPasscode(_ prompt: VerificationPasscodePrompt) async -> Bool { false }
     func cancelBiometricEvaluation() async {}
     func sign(_ message: SignedMessage, credentialID: String) async throws -> String { "sig" }
-    func present(_ screen: VerificationScreen) async { screens.append(screen) }
+    func present(_ screen: VerificationScreen) async { log.append(screen) }
     func dismiss(announcing announcement: VerificationAnnouncement) async {}
     func openSettings() async {}
 
