@@ -95,6 +95,9 @@ struct SecurityHolds: Sendable {
     /// false when none was running.
     @discardableResult
     func lift(of user: UUID, actor: String, ip: String?, now: Double, on database: any Database) async throws -> Bool {
+        // The account row first, as a freeze or reset takes it: the lift writes the hold, then the row, and
+        // would deadlock (PostgreSQL) with a freeze holding the row and waiting for the hold.
+        try await database.lockUserRow(user)
         try await endExpired(of: user, now: now, on: database)
         guard let reason = try await store.delete(of: user, on: database) else { return false }
         if actor == AccountFreezing.Actor.operator.rawValue {
