@@ -6,7 +6,7 @@ import Testing
 
 /// A scripted world for the driver: canned server answers and prompt outcomes, recorded calls, and
 /// timers that fire when the test says so.
-actor FakeVerificationEnvironment: VerificationDriverEnvironment {
+actor FakeVerificationEnvironment: VerificationDriverEnvironment, ScreenLogging {
     enum Start: Sendable {
         case success(VerificationStarted)
         case failure(VerificationServerFailure)
@@ -35,7 +35,7 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     private(set) var evaluationPrompts: [VerificationBiometricPrompt] = []
     private(set) var cancelledEvaluations = 0
     private(set) var passcodePrompts: [VerificationPasscodePrompt] = []
-    private var log = ScreenLog()
+    var log = ScreenLog()
     var screens: [VerificationScreen] { log.screens }
     private(set) var dismissals: [VerificationAnnouncement] = []
     private(set) var settingsOpened = 0
@@ -59,16 +59,6 @@ actor FakeVerificationEnvironment: VerificationDriverEnvironment {
     }
 
     // MARK: Test controls
-
-    /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
-    func next(
-        _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
-    ) async throws -> VerificationScreen {
-        while true {
-            if let screen = log.take(kind, where: predicate) { return screen }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
 
     /// Fires the timers that are running, once at least one is (the driver starts its timer from a
     /// task of its own, so it may not be running yet when the test gets here).

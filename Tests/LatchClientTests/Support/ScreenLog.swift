@@ -24,3 +24,20 @@ struct ScreenLog: Sendable {
         return screens[index]
     }
 }
+
+/// A fake verification environment that keeps its screens in a `ScreenLog`: the test waits on `next`.
+protocol ScreenLogging: Actor {
+    var log: ScreenLog { get set }
+}
+
+extension ScreenLogging {
+    /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
+    func next(
+        _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
+    ) async throws -> VerificationScreen {
+        while true {
+            if let screen = log.take(kind, where: predicate) { return screen }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}

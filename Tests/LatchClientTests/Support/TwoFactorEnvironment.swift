@@ -7,12 +7,12 @@ import Testing
 
 /// A world whose server asks for two factors: canned attempt results, the emailed codes recorded, timers
 /// that never fire.
-actor TwoFactorEnvironment: VerificationDriverEnvironment {
+actor TwoFactorEnvironment: VerificationDriverEnvironment, ScreenLogging {
     private let started: VerificationStarted
     private var answers: [VerificationAttemptResult]
     private(set) var attempts: [VerificationAttempt] = []
     private(set) var emailCodesSent: [String] = []
-    private var log = ScreenLog()
+    var log = ScreenLog()
 
     /// With a clock, a wait of one second (the resend label's tick) passes at once and moves it.
     private let clock: TestClock?
@@ -22,16 +22,6 @@ actor TwoFactorEnvironment: VerificationDriverEnvironment {
         self.started = started
         self.answers = answers
         self.clock = clock
-    }
-
-    /// The next screen of `kind` (matching `predicate`) presented after the last one returned.
-    func next(
-        _ kind: VerificationScreen.Kind, where predicate: @Sendable (VerificationScreen) -> Bool = { _ in true }
-    ) async throws -> VerificationScreen {
-        while true {
-            if let screen = log.take(kind, where: predicate) { return screen }
-            try await Task.sleep(for: .milliseconds(2))
-        }
     }
 
     func startVerification(_ request: VerificationRequest) async throws -> VerificationStarted { started }
