@@ -29,7 +29,7 @@ struct AccountFreezeTests {
                     json: ["email": Self.alice, "password": "Correct-Horse-9", "terms_accepted": true])
                 let codeMail = try #require(try await sink.waitForMessages(1).first)
                 let code = try #require(codeMail.subject.components(separatedBy: ": ").last)
-                let id = try #require(registered.json["registration_id"] as? String)
+                let id = try registered.decode(RegistrationAccepted.self).registrationId
                 let verified = try await server.post(
                     "/v1/registrations/\(id)/verify", json: ["code": code, "device": ["id": "alice-phone"]])
                 let tokens = try verified.decode(TokenResponse.self)
@@ -64,7 +64,7 @@ struct AccountFreezeTests {
                 #expect(bogus.status == 202 && frozen.status == 202 && again.status == 202)
                 #expect(
                     bogus.text == frozen.text && frozen.text == again.text
-                        && frozen.json["status"] as? String == "accepted")
+                        && (try? frozen.decode(FreezeAnswer.self))?.status == "accepted")
                 #expect(stillIn.status == 200, "a bogus token froze nothing: \(stillIn.text)")
                 let password = try await server.post(
                     "/v1/token",
@@ -166,11 +166,11 @@ struct AccountFreezeTests {
             #expect(
                 security.holds.first?.holdUntil.timeIntervalSince1970 == server.clock.now.timeIntervalSince1970
                     + Self.day)
-            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).securityEvents
-            #expect(events.contains { $0["type"] as? String == "account_frozen" && $0["actor"] as? String == "owner" })
-            #expect(
-                events.contains { $0["type"] as? String == "account_unfrozen" && $0["actor"] as? String == "owner" })
-            #expect(events.contains { $0["type"] as? String == "recovery_code_used" })
+            let page = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken)
+            let events = (try? page.decode(SecurityEventPage.self))?.events ?? []
+            #expect(events.contains { $0.type == "account_frozen" && $0.actor == "owner" })
+            #expect(events.contains { $0.type == "account_unfrozen" && $0.actor == "owner" })
+            #expect(events.contains { $0.type == "recovery_code_used" })
         }
     }
 
@@ -196,23 +196,23 @@ struct AccountFreezeTests {
             let after = try await server.send(.GET, path, bearer: AdminTests.adminKey)
 
             #expect(frozen.status == 204 && unfrozen.status == 204, "\(frozen.text) \(unfrozen.text)")
+            let frozenDetail = try? detail.decode(ShownUser.self)
             #expect(
-                detail.json["frozen_by"] as? String == "operator" && detail.json["frozen_at"] is String,
-                "\(detail.text)")
+                frozenDetail?.frozen_by == "operator" && frozenDetail?.frozen_at != nil, "\(detail.text)")
             #expect(refused.errorCode == "ACCOUNT_FROZEN")
+            // Untyped: `frozen_at` and `frozen_by` are there and null, and a typed optional reads absent as nil too.
             #expect(after.json["frozen_at"] is NSNull && after.json["frozen_by"] is NSNull, "\(after.text)")
-            let holds = after.json["holds"] as? [[String: Any]] ?? []
-            #expect(
-                holds.first?["reason"] as? String == "unfrozen"
-                    && holds.first?["actions"] as? [String] == ["withdrawal"])
-            let events = after.json["security_events"] as? [[String: Any]] ?? []
+            let unfrozenDetail = try? after.decode(ShownUser.self)
+            let holds = unfrozenDetail?.holds ?? []
+            #expect(holds.first?.reason == "unfrozen" && holds.first?.actions == ["withdrawal"])
+            let events = unfrozenDetail?.security_events ?? []
             for type in ["account_frozen", "account_unfrozen", "security_reset"] {
                 #expect(
-                    events.contains { $0["type"] as? String == type && $0["actor"] as? String == "operator" },
+                    events.contains { $0.type == type && $0.actor == "operator" },
                     "\(type) by the operator: \(events)")
             }
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
-            let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            let actions = ((try? audit.decode(AuditEntries.self))?.entries ?? []).compactMap(\.action)
             #expect(actions.contains("freeze") && actions.contains("unfreeze"), "\(actions)")
             #expect(
                 try await server.signInConfirmingNewDevice(device: TestServer.testDevice).accessToken.isEmpty == false)
@@ -325,9 +325,10 @@ struct AccountFreezeTests {
 
             for (what, status) in statuses { #expect(status < 500, "\(what) answered \(status)") }
             let detail = try await server.send(.GET, path, bearer: AdminTests.adminKey)
-            #expect(detail.json["frozen_at"] is String, "frozen: \(detail.text)")
-            #expect((detail.json["sessions"] as? [Any])?.isEmpty == true, "no session survives: \(detail.text)")
-            #expect((detail.json["device_credentials"] as? [Any])?.isEmpty == true, "\(detail.text)")
+            let shown = try? detail.decode(ShownUser.self)
+            #expect(shown?.frozen_at != nil, "frozen: \(detail.text)")
+            #expect(shown?.sessions?.isEmpty == true, "no session survives: \(detail.text)")
+            #expect(shown?.device_credentials?.isEmpty == true, "\(detail.text)")
             let sql = server.app.db as! any SQLDatabase
             let frozenEvents = try await sql.raw("SELECT id FROM security_events WHERE type = 'account_frozen'").all()
             #expect(frozenEvents.count == 1, "one freeze recorded, however many raced")
@@ -352,4 +353,27 @@ extension DeliveryTestServer {
             status: response.status.code, headers: response.headers,
             data: response.body.map { Data(buffer: $0) } ?? Data())
     }
+}
+
+/// `POST /v1/freeze`'s answer (`{"status": "accepted"}`, whatever the token).
+private struct FreezeAnswer: Decodable {
+    var status: String?
+}
+
+/// One user in full (`GET /v1/admin/users/{id}`), as far as the tests read it; holds, device keys and
+/// security events in LatchCore's wire types.
+private struct ShownUser: Decodable {
+    struct Listed: Decodable { var id: String? }
+    var sessions: [Listed]?
+    var device_credentials: [DeviceCredentialInfo]?
+    var security_events: [SecurityEventInfo]?
+    var frozen_at: String?
+    var frozen_by: String?
+    var holds: [SecurityHoldInfo]?
+}
+
+/// One page of `GET /v1/admin/audit`, as far as the tests read it.
+private struct AuditEntries: Decodable {
+    struct Entry: Decodable { var action: String? }
+    var entries: [Entry]?
 }

@@ -46,7 +46,7 @@ struct NewDeviceTests {
             let registered = try await server.send(
                 .POST, "/v1/registrations",
                 json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try await server.latestCode(to: "alice@example.com")
             let verified = try await server.send(
                 .POST, "/v1/registrations/\(id)/verify", json: ["code": code, "device": Self.phone] as [String: Any])
@@ -74,6 +74,7 @@ struct NewDeviceTests {
             #expect(challenged.status == 403 && challenged.errorCode == "VERIFICATION_REQUIRED", "\(challenged.text)")
             #expect(challenged.errorBody?.method == "email")
             let challengeID = try #require(challenged.errorBody?.challengeId)
+            // Untyped: no `access_token` key at all, which a typed optional does not tell from null.
             #expect(challenged.json["access_token"] == nil)
             let codeMails = await server.mails().dropFirst(mailsBefore)
             #expect(codeMails.count == 1 && codeMails.first?.code != nil, "one code mail: \(codeMails.map(\.subject))")
@@ -92,9 +93,9 @@ struct NewDeviceTests {
             let notices = allMails.filter(Self.isNewDeviceNotice)
             #expect(notices.count == 1, "a new-device notice after the sign-in: \(allMails.map(\.subject))")
             #expect(notices.first?.body.contains("Alice's MacBook") == true)
-            let sessions = try await server.send(.GET, "/v1/sessions", bearer: signedIn.accessToken).jsonArray
-            let current = sessions.first { $0["current"] as? Bool == true }
-            #expect(current?["device_name"] as? String == "Alice's MacBook", "the session keeps the device details")
+            let sessions = try await server.send(.GET, "/v1/sessions", bearer: signedIn.accessToken)
+            let current = (try? sessions.decode([SessionInfo].self))?.first { $0.current }
+            #expect(current?.deviceName == "Alice's MacBook", "the session keeps the device details")
             let reused = try await Self.loginChallenge(server, challengeID: challengeID, code: code)
             #expect(
                 reused.status == 400 && reused.errorCode == "AUTH_003", "a challenge completes once: \(reused.text)")
@@ -183,11 +184,12 @@ struct NewDeviceTests {
             let fromLaptop = try await server.signIn(device: Self.laptop)
 
             #expect(
-                initial.status == 200 && initial.json["verify_unusual_sign_ins"] as? Bool == true,
+                initial.status == 200 && (try? initial.decode(SecuritySettings.self))?.verifyUnusualSignIns == true,
                 "on by default: \(initial.text)")
             #expect(
-                patched.status == 200 && patched.json["verify_unusual_sign_ins"] as? Bool == false, "\(patched.text)")
-            #expect(shown.json["verify_unusual_sign_ins"] as? Bool == false)
+                patched.status == 200 && (try? patched.decode(SecuritySettings.self))?.verifyUnusualSignIns == false,
+                "\(patched.text)")
+            #expect((try? shown.decode(SecuritySettings.self))?.verifyUnusualSignIns == false)
             #expect(fromLaptop.status == 200, "\(fromLaptop.text)")
             let newMails = await server.mails().dropFirst(mailsBefore)
             #expect(newMails.filter(Self.isNewDeviceNotice).count == 1, "\(newMails.map(\.subject))")
@@ -230,15 +232,17 @@ struct NewDeviceTests {
                 .PATCH, "/v1/me/security-settings", json: ["verify_unusual_sign_ins": true], bearer: tokens.accessToken)
 
             #expect(refused.status == 403 && refused.errorCode == "VERIFICATION_REQUIRED", "\(refused.text)")
-            #expect(stillOn.json["verify_unusual_sign_ins"] as? Bool == true)
+            #expect((try? stillOn.decode(SecuritySettings.self))?.verifyUnusualSignIns == true)
             #expect(
                 withWrongProof.status == 403 && withWrongProof.errorCode == "VERIFICATION_INVALID",
                 "\(withWrongProof.text)")
             #expect(
-                turnedOff.status == 200 && turnedOff.json["verify_unusual_sign_ins"] as? Bool == false,
+                turnedOff.status == 200
+                    && (try? turnedOff.decode(SecuritySettings.self))?.verifyUnusualSignIns == false,
                 "\(turnedOff.text)")
             #expect(
-                turnedOn.status == 200 && turnedOn.json["verify_unusual_sign_ins"] as? Bool == true, "\(turnedOn.text)")
+                turnedOn.status == 200 && (try? turnedOn.decode(SecuritySettings.self))?.verifyUnusualSignIns == true,
+                "\(turnedOn.text)")
         }
     }
 
@@ -306,6 +310,7 @@ struct NewDeviceTests {
             // Before issue 10 the account knew no device, so whatever came next was trusted silently.
             #expect(withID.status == 403 && withID.errorCode == "VERIFICATION_REQUIRED", "\(withID.text)")
             #expect(withoutID.status == 403 && withoutID.errorCode == "VERIFICATION_REQUIRED", "\(withoutID.text)")
+            // Untyped: no `access_token` key at all, which a typed optional does not tell from null.
             #expect(withID.json["access_token"] == nil && withoutID.json["access_token"] == nil)
         }
     }
@@ -349,9 +354,8 @@ struct NewDeviceTests {
             let finished = try await Self.loginChallenge(server, challengeID: otherID, code: tabletCode)
             #expect(finished.status == 200, "\(finished.text)")
             let sessions = try await server.send(
-                .GET, "/v1/sessions", bearer: try finished.decode(TokenResponse.self).accessToken
-            ).jsonArray
-            #expect(sessions.first { $0["current"] as? Bool == true }?["device_name"] as? String == "Eve's tablet")
+                .GET, "/v1/sessions", bearer: try finished.decode(TokenResponse.self).accessToken)
+            #expect((try? sessions.decode([SessionInfo].self))?.first { $0.current }?.deviceName == "Eve's tablet")
         }
     }
 }

@@ -41,11 +41,10 @@ struct PushApprovalTests {
     {
         let viewed = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.phone.accessToken)
         try #require(viewed.status == 200, "phone view: \(viewed.text)")
-        let offer = try #require((viewed.json["methods"] as? [[String: Any]])?.first)
+        let offer = try #require((try? viewed.decode(VerificationView.self))?.methods?.first, "\(viewed.text)")
         let signature = try setup.key.signVerification(
             action: "withdrawal", parameters: VerificationSamples.withdrawal,
-            challengeID: try #require(offer["challenge_id"] as? String),
-            challenge: try #require(offer["challenge"] as? String))
+            challengeID: try #require(offer.challengeId), challenge: try #require(offer.challenge))
         var body: [String: Any] = ["method": "biometric", "credential_id": setup.credentialID, "signature": signature]
         if let number { body["number"] = number }
         return try await server.send(
@@ -60,34 +59,45 @@ struct PushApprovalTests {
             let setup = try await Self.setup(server)
             let asked = try await Self.ask(server, bearer: setup.web.accessToken)
             #expect(asked.status == 201, "\(asked.text)")
-            let id = try #require(asked.json["verification_id"] as? String)
-            let number = try #require(asked.json["number"] as? String)
-            #expect(number.count == 2 && asked.json["interval"] as? Int == 2)
+            let started = try #require(try? asked.decode(StartedOnDevice.self), "\(asked.text)")
+            let id = started.verification.verificationId
+            let number = try #require(started.number)
+            #expect(number.count == 2 && started.interval == 2)
 
             let listed = try await server.send(.GET, "/v1/approvals", bearer: setup.phone.accessToken)
-            let entries = listed.json["approvals"] as? [[String: Any]] ?? []
-            #expect(entries.count == 1 && entries.first?["verification_id"] as? String == id, "\(listed.text)")
+            let entries = (try? listed.decode(ApprovalsPage.self))?.approvals ?? []
+            #expect(entries.count == 1 && entries.first?.verification_id == id, "\(listed.text)")
 
             let viewed = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.phone.accessToken)
-            #expect(viewed.json["state"] as? String == "pending", "\(viewed.text)")
-            #expect((viewed.json["parameters"] as? [String: String]) == VerificationSamples.withdrawal)
-            let numbers = viewed.json["numbers"] as? [String] ?? []
+            let view = try? viewed.decode(VerificationView.self)
+            #expect(view?.state == "pending", "\(viewed.text)")
+            #expect(view?.parameters == VerificationSamples.withdrawal)
+            let numbers = view?.numbers ?? []
             #expect(numbers.count == 3 && numbers.contains(number), "\(viewed.text)")
+            // Untyped: the token is absent, and a typed optional reads present-and-null as nil too.
             #expect(viewed.json["verification_token"] == nil)
 
             // Without the number the phone approves nothing.
             let bare = try await Self.approve(server, setup, id: id, number: nil)
             #expect(bare.status == 422, "\(bare.text)")
             let approved = try await Self.approve(server, setup, id: id, number: number)
-            #expect(approved.status == 200 && approved.json["approved"] as? Bool == true, "\(approved.text)")
+            #expect(
+                approved.status == 200 && (try? approved.decode(PhoneApproved.self))?.approved == true,
+                "\(approved.text)")
+            // Untyped: the token is absent, and a typed optional reads present-and-null as nil too.
             #expect(approved.json["verification_token"] == nil, "the phone gets no token")
 
             // The phone's view never carries the token; the web's first poll does, once.
             let phoneAgain = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.phone.accessToken)
-            #expect(phoneAgain.json["verification_token"] == nil && phoneAgain.json["state"] as? String == "approved")
+            // Untyped `verification_token`: absent, which a typed optional does not tell from null.
+            #expect(
+                phoneAgain.json["verification_token"] == nil
+                    && (try? phoneAgain.decode(VerificationView.self))?.state == "approved")
             let polled = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.web.accessToken)
-            let token = try #require(polled.json["verification_token"] as? String, "\(polled.text)")
+            let token = try #require(
+                (try? polled.decode(VerificationView.self))?.verification_token, "\(polled.text)")
             let again = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.web.accessToken)
+            // Untyped: the token is absent, and a typed optional reads present-and-null as nil too.
             #expect(again.json["verification_token"] == nil, "collected once")
             let redeemed = try await server.redeem(token, bearer: setup.web.accessToken)
             #expect(redeemed.status == 200, "\(redeemed.text)")
@@ -106,15 +116,16 @@ struct PushApprovalTests {
         try await withServer(database) { server in
             let setup = try await Self.setup(server)
             let asked = try await Self.ask(server, bearer: setup.web.accessToken)
-            let id = try #require(asked.json["verification_id"] as? String)
-            let number = try #require(asked.json["number"] as? String)
+            let started = try asked.decode(StartedOnDevice.self)
+            let id = started.verification.verificationId
+            let number = try #require(started.number)
             let viewed = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.phone.accessToken)
-            let wrong = try #require((viewed.json["numbers"] as? [String])?.first { $0 != number })
+            let wrong = try #require((try? viewed.decode(VerificationView.self))?.numbers?.first { $0 != number })
             let refused = try await Self.approve(server, setup, id: id, number: wrong)
             #expect(refused.status == 400 && refused.errorCode == "AUTH_003", "\(refused.text)")
-            #expect(refused.json["attempts_remaining"] as? Int == 0)
+            #expect(refused.errorBody?.attemptsRemaining == 0)
             let state = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.web.accessToken)
-            #expect(state.json["state"] as? String == "ended", "\(state.text)")
+            #expect((try? state.decode(VerificationView.self))?.state == "ended", "\(state.text)")
             let types = try await server.eventTypes(bearer: setup.phone.accessToken)
             #expect(types.contains("approval_wrong_number"), "\(types)")
             let notice = await server.mails().last { $0.subject.contains("wrong number") }
@@ -129,14 +140,16 @@ struct PushApprovalTests {
         try await withServer(database) { server in
             let setup = try await Self.setup(server)
             let asked = try await Self.ask(server, bearer: setup.web.accessToken)
-            let id = try #require(asked.json["verification_id"] as? String)
+            let id = try asked.decode(StartedOnDevice.self).verification.verificationId
             let denied = try await server.send(
                 .POST, "/v1/verifications/\(id)/deny", body: nil, bearer: setup.phone.accessToken)
-            #expect(denied.status == 200 && denied.json["state"] as? String == "denied", "\(denied.text)")
+            #expect(
+                denied.status == 200 && (try? denied.decode(DeniedAnswer.self))?.state == "denied",
+                "\(denied.text)")
             let state = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.web.accessToken)
-            #expect(state.json["state"] as? String == "denied")
+            #expect((try? state.decode(VerificationView.self))?.state == "denied")
             let listed = try await server.send(.GET, "/v1/approvals", bearer: setup.phone.accessToken)
-            #expect((listed.json["approvals"] as? [Any])?.isEmpty == true, "\(listed.text)")
+            #expect((try? listed.decode(ApprovalsPage.self))?.approvals?.isEmpty == true, "\(listed.text)")
             let notice = await server.mails().last { $0.subject.contains("denied an action") }
             #expect(notice?.body.contains("freeze") == true)
             let twice = try await server.send(
@@ -156,7 +169,7 @@ struct PushApprovalTests {
             }
             let fourth = try await Self.ask(server, bearer: setup.web.accessToken)
             #expect(fourth.status == 429 && fourth.errorCode == "RATE_LIMITED", "\(fourth.text)")
-            let wait = try #require(fourth.json["retry_after"] as? Int)
+            let wait = try #require(fourth.errorBody?.retryAfter)
             #expect(wait > 0 && wait <= 600 - 180 + 1, "until the oldest leaves the window: \(wait)")
             server.clock.advance(by: Double(wait))
             let later = try await Self.ask(server, bearer: setup.web.accessToken)
@@ -171,20 +184,20 @@ struct PushApprovalTests {
         try await withServer(database) { server in
             let setup = try await Self.setup(server)
             let asked = try await Self.ask(server, bearer: setup.web.accessToken)
-            let id = try #require(asked.json["verification_id"] as? String)
-            let number = try #require(asked.json["number"] as? String)
+            let started = try asked.decode(StartedOnDevice.self)
+            let id = started.verification.verificationId
+            let number = try #require(started.number)
             let viewed = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.phone.accessToken)
             #expect(viewed.status == 200)
             try await server.app.latch.holds.start(
                 .passwordChanged, user: try #require(UUID(uuidString: setup.phone.user.id)), ip: nil,
                 now: server.clock.now.timeIntervalSince1970, on: server.app.db)
             let state = try await server.send(.GET, "/v1/verifications/\(id)", bearer: setup.web.accessToken)
-            #expect(state.json["state"] as? String == "ended", "\(state.text)")
-            let offer = try #require((viewed.json["methods"] as? [[String: Any]])?.first)
+            #expect((try? state.decode(VerificationView.self))?.state == "ended", "\(state.text)")
+            let offer = try #require((try? viewed.decode(VerificationView.self))?.methods?.first)
             let signature = try setup.key.signVerification(
                 action: "withdrawal", parameters: VerificationSamples.withdrawal,
-                challengeID: try #require(offer["challenge_id"] as? String),
-                challenge: try #require(offer["challenge"] as? String))
+                challengeID: try #require(offer.challengeId), challenge: try #require(offer.challenge))
             let late = try await server.send(
                 .POST, "/v1/verifications/\(id)/attempts",
                 json: [
@@ -208,4 +221,48 @@ struct PushApprovalTests {
             #expect(unknown.status == 422, "\(unknown.text)")
         }
     }
+}
+
+/// `POST /v1/verifications`' answer with `approve_on: "device"`: LatchCore's `VerificationStarted`, plus
+/// the number the initiator shows and how often it polls.
+private struct StartedOnDevice: Decodable {
+    var verification: VerificationStarted
+    var number: String?
+    var interval: Int?
+
+    enum CodingKeys: String, CodingKey { case number, interval }
+
+    init(from decoder: any Decoder) throws {
+        verification = try VerificationStarted(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decodeIfPresent(String.self, forKey: .number)
+        interval = try container.decodeIfPresent(Int.self, forKey: .interval)
+    }
+}
+
+/// `GET /v1/approvals`, as far as the tests read it.
+private struct ApprovalsPage: Decodable {
+    struct Entry: Decodable { var verification_id: String? }
+    var approvals: [Entry]?
+}
+
+/// `GET /v1/verifications/{id}` of a push approval, as far as the tests read it; the offers in LatchCore's
+/// wire type.
+private struct VerificationView: Decodable {
+    var state: String?
+    var parameters: [String: String]?
+    var numbers: [String]?
+    var methods: [VerificationMethodOffer]?
+    var verification_token: String?
+}
+
+/// The phone's attempt that approved a verification started elsewhere (`{"approved": true}`).
+private struct PhoneApproved: Decodable {
+    var approved: Bool?
+}
+
+/// `POST /v1/verifications/{id}/deny`'s answer.
+private struct DeniedAnswer: Decodable {
+    var verification_id: String?
+    var state: String?
 }

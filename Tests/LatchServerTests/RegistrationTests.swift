@@ -18,8 +18,9 @@ struct RegistrationTests {
             let registered = try await server.register(" Alice@Example.COM ")
 
             #expect(registered.status == 202, "\(registered.text)")
-            #expect((registered.json["registration_id"] as? String)?.isEmpty == false)
-            #expect(registered.json["expires_in"] as? Int == 600)
+            let accepted = try? registered.decode(RegistrationAccepted.self)
+            #expect(accepted?.registrationId.isEmpty == false)
+            #expect(accepted?.expiresIn == 600)
             let mails = await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []
             #expect(mails.count == 1)
             let code = try await server.latestCode(to: "alice@example.com")
@@ -34,7 +35,7 @@ struct RegistrationTests {
     func C2_verifyCreatesAccountAndSignsIn(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let registered = try await server.register(" Alice@Example.COM ", nickname: "  Alice  ")
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try await server.latestCode(to: "alice@example.com")
 
             let verified = try await server.send(
@@ -50,7 +51,7 @@ struct RegistrationTests {
             #expect(tokens.user.nickname == "Alice")
             #expect(verified.text.contains("\"email_verified\":true"))
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
-            #expect(me.status == 200 && me.json["email"] as? String == "alice@example.com")
+            #expect(me.status == 200 && (try? me.decode(UserInfo.self))?.email == "alice@example.com")
             #expect(try await server.signIn(" ALICE@example.com").status == 200, "the new password signs in")
         }
     }
@@ -59,7 +60,7 @@ struct RegistrationTests {
     func C2_wrongCodeCountsDownThenCodeIsDead(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let registered = try await server.register("alice@example.com")
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try await server.latestCode(to: "alice@example.com")
             let wrong = Self.code(differentFrom: code)
 
@@ -79,8 +80,8 @@ struct RegistrationTests {
     @Test("C2 the code lives 10 minutes: accepted at 599 s, refused at 601 s", arguments: TestDatabase.all)
     func C2_codeExpiresAfterTenMinutes(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let bob = try #require(try await server.register("bob@example.com").json["registration_id"] as? String)
-            let alice = try #require(try await server.register("alice@example.com").json["registration_id"] as? String)
+            let bob = try await server.register("bob@example.com").decode(RegistrationAccepted.self).registrationId
+            let alice = try await server.register("alice@example.com").decode(RegistrationAccepted.self).registrationId
             let bobCode = try await server.latestCode(to: "bob@example.com")
             let aliceCode = try await server.latestCode(to: "alice@example.com")
 
@@ -100,7 +101,7 @@ struct RegistrationTests {
     func C2_resendIsRateLimitedAndReplacesOldCode(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let first = try await server.register("alice@example.com")
-            let firstID = try #require(first.json["registration_id"] as? String)
+            let firstID = try first.decode(RegistrationAccepted.self).registrationId
 
             server.clock.advance(by: 10)
             let tooSoon = try await server.register("alice@example.com")
@@ -111,7 +112,7 @@ struct RegistrationTests {
             #expect(tooSoon.errorBody?.retryAfter == 50)
             #expect(tooSoon.headers.first(name: "Retry-After") == "50")
             #expect(second.status == 202, "\(second.text)")
-            let secondID = try #require(second.json["registration_id"] as? String)
+            let secondID = try second.decode(RegistrationAccepted.self).registrationId
             #expect(secondID != firstID)
             let codes = (await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []).compactMap(\.code)
             #expect(codes.count == 2, "one code per accepted registration, none for the refused one")
@@ -142,7 +143,8 @@ struct RegistrationTests {
     @Test("C2 one code verified five times at once creates exactly one account", arguments: TestDatabase.all)
     func C2_concurrentVerifiesCreateOneAccount(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let id = try #require(try await server.register("alice@example.com").json["registration_id"] as? String)
+            let registered = try await server.register("alice@example.com")
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try await server.latestCode(to: "alice@example.com")
 
             let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
@@ -172,9 +174,12 @@ struct RegistrationTests {
             let again = try await server.register("alice@example.com", password: "Attacker-Pass-8", nickname: "Mallory")
 
             #expect(again.status == fresh.status)
+            // Untyped: the same keys, no more and no fewer; a typed decode sees only the keys it names.
             #expect(Set(again.json.keys) == Set(fresh.json.keys))
-            #expect(again.json["expires_in"] as? Int == fresh.json["expires_in"] as? Int)
-            let id = try #require(again.json["registration_id"] as? String)
+            #expect(
+                (try? again.decode(RegistrationAccepted.self))?.expiresIn
+                    == (try? fresh.decode(RegistrationAccepted.self))?.expiresIn)
+            let id = try again.decode(RegistrationAccepted.self).registrationId
             let mails = await server.app.latch.outbox?.messages(to: "alice@example.com") ?? []
             #expect(mails.count == 2, "the sign-up code and one warning")
             let warning = try #require(mails.last)
@@ -189,7 +194,10 @@ struct RegistrationTests {
                 "the account's password is untouched")
             #expect(try await server.signIn(password: "Attacker-Pass-8").errorCode == "AUTH_001")
             let me = try await server.send(.GET, "/v1/me", bearer: original.accessToken)
-            #expect(me.status == 200 && me.json["id"] as? String == original.user.id && me.json["nickname"] == nil)
+            // Untyped `nickname`: absent, and a typed optional reads present-and-null as nil too.
+            #expect(
+                me.status == 200 && (try? me.decode(UserInfo.self))?.id == original.user.id
+                    && me.json["nickname"] == nil)
         }
     }
 
@@ -202,7 +210,7 @@ struct RegistrationTests {
             // The warning-only registration's code is never sent. To play an attacker who guessed it,
             // move a pending registration whose code we know (Bob's) onto Alice's address.
             let bob = try await server.register("bob@example.com", password: "Attacker-Pass-8")
-            let bobID = try #require(bob.json["registration_id"] as? String)
+            let bobID = try bob.decode(RegistrationAccepted.self).registrationId
             let bobCode = try await server.latestCode(to: "bob@example.com")
             let sql = try #require(server.app.db as? any SQLDatabase)
             try await sql.raw("DELETE FROM email_codes WHERE purpose = 'registration' AND email = 'alice@example.com'")
@@ -218,9 +226,8 @@ struct RegistrationTests {
             #expect(
                 try await server.signIn("bob@example.com", password: "Attacker-Pass-8").errorCode == "AUTH_001",
                 "no account at all")
-            #expect(
-                try await server.send(.GET, "/v1/me", bearer: original.accessToken).json["id"] as? String
-                    == original.user.id)
+            let me = try await server.send(.GET, "/v1/me", bearer: original.accessToken)
+            #expect((try? me.decode(UserInfo.self))?.id == original.user.id)
         }
     }
 
@@ -276,7 +283,8 @@ struct RegistrationTests {
     @Test("C11 a wrong code says 验证码错误 in Chinese and explains itself in English", arguments: TestDatabase.all)
     func C11_wrongCodeMessageInBothLanguages(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            let id = try #require(try await server.register("alice@example.com").json["registration_id"] as? String)
+            let registered = try await server.register("alice@example.com")
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let wrong = Self.code(differentFrom: try await server.latestCode(to: "alice@example.com"))
 
             let chinese = try await server.send(
