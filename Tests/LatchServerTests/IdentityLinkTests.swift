@@ -12,8 +12,9 @@ struct IdentityLinkTests {
         try await server.send(.POST, "/v1/me/identities", json: body, bearer: bearer)
     }
 
+    /// The providers of a profile answer's `identities` (`GET /v1/me`, and a link's or unlink's 200/201).
     static func providers(_ answer: TestResponse) -> [String] {
-        (answer.json["identities"] as? [[String: Any]] ?? []).compactMap { $0["provider"] as? String }
+        ((try? answer.decode(UserInfo.self))?.identities ?? []).map(\.provider)
     }
 
     @Test(
@@ -43,7 +44,7 @@ struct IdentityLinkTests {
             #expect(phone.status == 201, "\(phone.text)")
             #expect(Self.providers(me).first == "email")
             #expect(Set(Self.providers(me)) == ["email", "apple", "wechat", "phone"])
-            #expect(me.json["email"] as? String == "alice@example.com", "the existing fields stay")
+            #expect((try? me.decode(UserInfo.self))?.email == "alice@example.com", "the existing fields stay")
             // From Alice's own (known) device: another device would be screened (C8). A new Apple token:
             // the one that linked has been used.
             let viaApple = try await AppleSignInTests.appleSignIn(
@@ -53,8 +54,9 @@ struct IdentityLinkTests {
                 server, code: "SIGNIN", device: TestServer.testDevice)
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
-            let events = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken).securityEvents
-            #expect(events.filter { $0["type"] as? String == "identity_linked" }.count == 3)
+            let page = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken)
+            let events = (try? page.decode(SecurityEventPage.self))?.events ?? []
+            #expect(events.filter { $0.type == "identity_linked" }.count == 3)
         }
     }
 
@@ -87,14 +89,14 @@ struct IdentityLinkTests {
             let byPassword = try await server.signIn("carol@example.com", password: "Correct-Horse-9")
 
             #expect(weak.status == 422 && weak.errorBody?.field == "password", "\(weak.text)")
-            #expect(sent.status == 202 && sent.json["expires_in"] as? Int == 600, "\(sent.text)")
+            #expect(
+                sent.status == 202 && (try? sent.decode(EmailLinkCodeSent.self))?.expiresIn == 600, "\(sent.text)")
             #expect(
                 wrong.status == 400 && wrong.errorCode == "AUTH_003" && wrong.errorBody?.attemptsRemaining == 4,
                 "\(wrong.text)")
             #expect(linked.status == 201, "\(linked.text)")
-            #expect(
-                linked.json["email"] as? String == "carol@example.com" && linked.json["email_verified"] as? Bool == true
-            )
+            let profile = try? linked.decode(UserInfo.self)
+            #expect(profile?.email == "carol@example.com" && profile?.emailVerified == true)
             #expect(Set(Self.providers(linked)) == ["email", "phone"])
             #expect(again.status == 409, "an account has one email: \(again.text)")
             #expect(
@@ -200,6 +202,7 @@ struct IdentityLinkTests {
             let passwordSignIn = try await server.signIn()
 
             #expect(email.status == 200 && Self.providers(email) == ["phone"], "\(email.text)")
+            // Untyped: no `email` key at all, which a typed optional does not tell from null.
             #expect(email.json["email"] == nil)
             #expect(
                 last.status == 409 && last.errorCode == "CONFLICT" && last.errorBody?.reasons == ["last_sign_in_method"]

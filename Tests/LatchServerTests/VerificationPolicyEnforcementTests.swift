@@ -111,6 +111,7 @@ struct VerificationPolicyEnforcementTests {
                 VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: bearer)
             #expect(first.status == 200, "\(first.text)")
+            // Untyped: no `verification_token` key at all, which a typed optional does not tell from null.
             #expect(first.json["verification_token"] == nil, "no proof after the first factor")
             let progress = try first.decode(VerificationProgress.self)
             #expect(progress.remainingFactors == 1 && progress.passed == [.fundPassword])
@@ -185,7 +186,9 @@ struct VerificationPolicyEnforcementTests {
                 started.verificationId,
                 VerificationAttempt(method: .fundPassword, fundPassword: VerificationSamples.fundPassword),
                 bearer: bearer)
-            #expect(second.status == 200 && second.json["verification_token"] != nil, "\(second.text)")
+            #expect(
+                second.status == 200 && (try? second.decode(VerificationPassed.self))?.verificationToken != nil,
+                "\(second.text)")
         }
     }
 
@@ -222,8 +225,8 @@ struct VerificationPolicyEnforcementTests {
             }
             let refused = try await server.startVerification(parameters: Self.withdrawal("5000.5"), bearer: bearer)
             #expect(refused.status == 403 && refused.errorCode == "POLICY_LIMIT", "\(refused.text)")
-            #expect(refused.json["unit"] as? String == "USDT" && refused.json["limit"] as? String == "50000")
-            #expect(refused.json["remaining"] as? String == "5000", "\(refused.text)")
+            #expect(refused.errorBody?.unit == "USDT" && refused.errorBody?.limit == "50000")
+            #expect(refused.errorBody?.remaining == "5000", "\(refused.text)")
             #expect(
                 try await server.startVerification(parameters: Self.withdrawal("5000"), bearer: bearer).status == 201)
             #expect(
@@ -271,7 +274,7 @@ struct VerificationPolicyEnforcementTests {
                 return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
             }
             #expect(statuses.map(\.status).sorted() == [200, 403], "\(statuses.map(\.text))")
-            #expect(statuses.contains { $0.errorCode == "POLICY_LIMIT" && $0.json["remaining"] as? String == "20000" })
+            #expect(statuses.contains { $0.errorCode == "POLICY_LIMIT" && $0.errorBody?.remaining == "20000" })
             let sql = server.app.db as! any SQLDatabase
             let redeemed = try await sql.raw(
                 "SELECT COUNT(*) AS n FROM verification_tokens WHERE redeemed_at IS NOT NULL"
@@ -292,7 +295,7 @@ struct VerificationPolicyEnforcementTests {
 
             let first = try await server.startVerification("payout", parameters: parameters, bearer: bearer)
             #expect(first.status == 403 && first.errorCode == "NEW_VALUE_LOCKED", "\(first.text)")
-            #expect(first.json["parameter"] as? String == "address")
+            #expect(first.errorBody?.parameter == "address")
             let until = try #require(first.lockedUntil)
             #expect(abs(until.timeIntervalSince(server.clock.now) - 90) < 2, "\(until)")
             let notice = try #require(await server.mails().last)
@@ -372,6 +375,7 @@ struct VerificationPolicyEnforcementTests {
             #expect(view.actions["payout"]?.newValueLock == .init(parameter: "address", duration: "90s"))
             #expect(view.actions["default"]?.kinds == ["biometric", "passkey", "totp", "fund_password"])
             let schema = try #require(try WireSchemaConformanceTests.validator().schema(named: "PolicyView"))
+            // Untyped: the schema validator checks the body as it came, every key and type, not a decoded value.
             let problems = try WireSchemaConformanceTests.validator().problems(
                 JSONSerialization.jsonObject(with: answer.data), against: schema)
             #expect(problems.isEmpty, "\(problems)")
