@@ -166,8 +166,7 @@ struct AccountFreezeTests {
             #expect(
                 security.holds.first?.holdUntil.timeIntervalSince1970 == server.clock.now.timeIntervalSince1970
                     + Self.day)
-            let page = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken)
-            let events = (try? page.decode(SecurityEventPage.self))?.events ?? []
+            let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).securityEvents
             #expect(events.contains { $0.type == "account_frozen" && $0.actor == "owner" })
             #expect(events.contains { $0.type == "account_unfrozen" && $0.actor == "owner" })
             #expect(events.contains { $0.type == "recovery_code_used" })

@@ -156,7 +156,7 @@ struct ClientAddressTests {
             #expect(signIn.status == 200, "\(signIn.text)")
 
             let events = try await server.send(.GET, "/v1/security-events", bearer: tokens.accessToken)
-            let ips = events.securityEvents.compactMap { $0["ip"] as? String }
+            let ips = events.securityEvents.compactMap(\.ip)
             #expect(ips.contains("203.0.113.7"), "\(events.text)")
             #expect(!ips.contains("198.51.100.1"), "the left-most address is the client's own claim")
         }
@@ -167,7 +167,7 @@ struct ClientAddressTests {
                 json: ["grant_type": "password", "email": "alice@example.com", "password": "Correct-Horse-9"],
                 headers: [("X-Forwarded-For", "203.0.113.7")])
             let events = try await server.send(.GET, "/v1/security-events", bearer: tokens.accessToken)
-            let ips = Set(events.securityEvents.compactMap { $0["ip"] as? String })
+            let ips = Set(events.securityEvents.compactMap(\.ip))
             #expect(ips == ["127.0.0.1"], "without LATCH_TRUSTED_PROXIES the header is ignored: \(events.text)")
         }
     }

@@ -54,8 +54,7 @@ struct IdentityLinkTests {
                 server, code: "SIGNIN", device: TestServer.testDevice)
             #expect(try viaApple.decode(TokenResponse.self).user.id == alice.user.id)
             #expect(try viaWeChat.decode(TokenResponse.self).user.id == alice.user.id)
-            let page = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken)
-            let events = (try? page.decode(SecurityEventPage.self))?.events ?? []
+            let events = try await server.send(.GET, "/v1/security-events", bearer: alice.accessToken).securityEvents
             #expect(events.filter { $0.type == "identity_linked" }.count == 3)
         }
     }

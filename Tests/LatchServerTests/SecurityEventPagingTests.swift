@@ -34,9 +34,9 @@ struct SecurityEventPagingTests {
             let rows = try await SecurityEvent.query(on: server.app.db).filter(\.$type == "sign_in_failed").all()
 
             #expect(page.status == 200, "\(page.text)")
-            let failures = page.securityEvents.filter { $0["type"] as? String == "sign_in_failed" }
-            #expect(failures.count == 1 && failures.first?["count"] as? Int == 40, "\(page.text)")
-            #expect(page.securityEvents.contains { $0["type"] as? String == "passkey_added" }, "\(page.text)")
+            let failures = page.securityEvents.filter { $0.type == "sign_in_failed" }
+            #expect(failures.count == 1 && failures.first?.count == 40, "\(page.text)")
+            #expect(page.securityEvents.contains { $0.type == "passkey_added" }, "\(page.text)")
             #expect(rows.count == 1 && rows.first?.count == 40)
         }
     }
@@ -99,7 +99,7 @@ struct SecurityEventPagingTests {
             let all = try await SecurityEvent.query(on: server.app.db).filter(\.$userID == userID).count()
 
             var seen: [String] = []
-            var times: [String] = []
+            var times: [Date] = []
             var cursor: String?
             var pages = 0
             repeat {
@@ -107,8 +107,8 @@ struct SecurityEventPagingTests {
                     .GET, "/v1/security-events?limit=5" + (cursor.map { "&cursor=\($0)" } ?? ""),
                     bearer: alice.accessToken)
                 try #require(page.status == 200, "\(page.text)")
-                seen += page.securityEvents.compactMap { $0["id"] as? String }
-                times += page.securityEvents.compactMap { $0["created_at"] as? String }
+                seen += page.securityEvents.map(\.id)
+                times += page.securityEvents.map(\.createdAt)
                 #expect(page.json.keys.contains("next_cursor"))
                 cursor = page.json["next_cursor"] as? String
                 pages += 1
@@ -151,8 +151,8 @@ struct SecurityEventPagingTests {
             let own = try await server.send(.GET, "/v1/security-events?limit=100", bearer: alice.accessToken)
 
             #expect(first.securityEvents.count == 4)
-            let adminIDs = (first.securityEvents + second.securityEvents).compactMap { $0["id"] as? String }
-            #expect(adminIDs == own.securityEvents.compactMap { $0["id"] as? String }.prefix(adminIDs.count).map { $0 })
+            let adminIDs = (first.securityEvents + second.securityEvents).map(\.id)
+            #expect(adminIDs == Array(own.securityEvents.map(\.id).prefix(adminIDs.count)))
             #expect(second.json["next_cursor"] is NSNull || second.securityEvents.count == 4)
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
             let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }

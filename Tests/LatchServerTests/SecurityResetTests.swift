@@ -140,9 +140,9 @@ struct SecurityResetTests {
                 mail.body.contains("Ended: 3 sessions, 1 device keys, 1 passkeys, 1 unused verification proofs"),
                 "\(mail.body)")
             let events = try await server.send(.GET, "/v1/security-events", bearer: back.accessToken).securityEvents
-            let resetEvent = try #require(events.first { $0["type"] as? String == "security_reset" })
+            let resetEvent = try #require(events.first { $0.type == "security_reset" })
             #expect(
-                resetEvent["detail"] as? String == "sessions=3 device_keys=1 passkeys=1 verification_tokens=1",
+                resetEvent.detail == "sessions=3 device_keys=1 passkeys=1 verification_tokens=1",
                 "\(resetEvent)")
         }
     }

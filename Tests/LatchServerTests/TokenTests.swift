@@ -142,7 +142,7 @@ struct TokenTests {
             let events = try await server.send(.GET, "/v1/security-events", bearer: other.accessToken).securityEvents
             #expect(
                 events.contains {
-                    $0["type"] as? String == "refresh_token_reused" && $0["session_id"] as? String == tokens.sessionId
+                    $0.type == "refresh_token_reused" && $0.sessionId == tokens.sessionId
                 })
         }
     }

@@ -177,14 +177,11 @@ extension TestResponse {
     /// `locked_until` as a date.
     var lockedUntil: Date? { errorBody?.lockedUntil }
 
-    /// The `events` of a security-event page.
-    var securityEvents: [[String: Any]] { json["events"] as? [[String: Any]] ?? [] }
+    /// The `events` of a security-event page, decoded; none when the body is not a page.
+    var securityEvents: [SecurityEventInfo] { (try? decode(SecurityEventPage.self))?.events ?? [] }
 
     /// The types of a security-event page, newest first; an aggregated row repeated `count` times.
     var securityEventTypes: [String] {
-        securityEvents.flatMap { event -> [String] in
-            guard let type = event["type"] as? String else { return [] }
-            return Array(repeating: type, count: event["count"] as? Int ?? 1)
-        }
+        securityEvents.flatMap { Array(repeating: $0.type, count: $0.count ?? 1) }
     }
 }
