@@ -9,10 +9,10 @@ import Testing
 @Suite("latch account security (issue 19)", .serialized, .timeLimit(.minutes(10)))
 struct AccountSecurityCLITests {
     @Test("test_19_4 latch account anti-phishing set, then security shows the code; remove clears it (en)")
-    func test_19_4_antiPhishingCode_en() async throws { try await antiPhishingCode(.en) }
+    func test_19_4_antiPhishingCodeInEnglish() async throws { try await antiPhishingCode(.en) }
 
     @Test("test_19_4 latch account anti-phishing set, then security shows the code; remove clears it (zh-Hans)")
-    func test_19_4_antiPhishingCode_zhHans() async throws { try await antiPhishingCode(.zhHans) }
+    func test_19_4_antiPhishingCodeInChinese() async throws { try await antiPhishingCode(.zhHans) }
 
     private func antiPhishingCode(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -41,10 +41,10 @@ struct AccountSecurityCLITests {
     }
 
     @Test("test_23_1 latch account security shows the new-device notice switch and turns it off and on (en)")
-    func test_23_1_newDeviceNotice_en() async throws { try await newDeviceNotice(.en) }
+    func test_23_1_newDeviceNoticeInEnglish() async throws { try await newDeviceNotice(.en) }
 
     @Test("test_23_1 latch account security shows the new-device notice switch and turns it off and on (zh-Hans)")
-    func test_23_1_newDeviceNotice_zhHans() async throws { try await newDeviceNotice(.zhHans) }
+    func test_23_1_newDeviceNoticeInChinese() async throws { try await newDeviceNotice(.zhHans) }
 
     private func newDeviceNotice(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -75,10 +75,10 @@ struct AccountSecurityCLITests {
     }
 
     @Test("test_19_3 latch account freeze signs every device out; sign-in answers ACCOUNT_FROZEN (en)")
-    func test_19_3_freeze_en() async throws { try await freeze(.en) }
+    func test_19_3_freezeInEnglish() async throws { try await freeze(.en) }
 
     @Test("test_19_3 latch account freeze signs every device out; sign-in answers ACCOUNT_FROZEN (zh-Hans)")
-    func test_19_3_freeze_zhHans() async throws { try await freeze(.zhHans) }
+    func test_19_3_freezeInChinese() async throws { try await freeze(.zhHans) }
 
     private func freeze(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -112,10 +112,10 @@ struct AccountSecurityCLITests {
     }
 
     @Test("test_19_2 latch verify during a hold prints the hold page and exits 4 (en)")
-    func test_19_2_verifyHeld_en() async throws { try await verifyHeld(.en) }
+    func test_19_2_verifyHeldInEnglish() async throws { try await verifyHeld(.en) }
 
     @Test("test_19_2 latch verify during a hold prints the hold page and exits 4 (zh-Hans)")
-    func test_19_2_verifyHeld_zhHans() async throws { try await verifyHeld(.zhHans) }
+    func test_19_2_verifyHeldInChinese() async throws { try await verifyHeld(.zhHans) }
 
     private func verifyHeld(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -172,10 +172,10 @@ struct ServerURLTests {
 @Suite("latch verify --description (issue 23 §1)", .serialized, .timeLimit(.minutes(10)))
 struct VerifyDescriptionTests {
     @Test("test_23_1 the caller's description is on the card (en)")
-    func test_23_1_callerDescriptionOnTheCard_en() async throws { try await callerDescription(.en) }
+    func test_23_1_callerDescriptionOnTheCardInEnglish() async throws { try await callerDescription(.en) }
 
     @Test("test_23_1 the caller's description is on the card (zh-Hans)")
-    func test_23_1_callerDescriptionOnTheCard_zhHans() async throws { try await callerDescription(.zhHans) }
+    func test_23_1_callerDescriptionOnTheCardInChinese() async throws { try await callerDescription(.zhHans) }
 
     private func callerDescription(_ language: LatchLanguage) async throws {
         try await journey(language) { j in

@@ -6,10 +6,10 @@ import Testing
 @Suite("latch account (issue 12 §1)", .serialized, .timeLimit(.minutes(10)))
 struct AccountTests {
     @Test("test_12 latch account export prints the account's data as JSON, without secrets (en)")
-    func test_12_exportPrintsJSON_en() async throws { try await exportPrintsJSON(.en) }
+    func test_12_exportPrintsJSONInEnglish() async throws { try await exportPrintsJSON(.en) }
 
     @Test("test_12 latch account export prints the account's data as JSON, without secrets (zh-Hans)")
-    func test_12_exportPrintsJSON_zhHans() async throws { try await exportPrintsJSON(.zhHans) }
+    func test_12_exportPrintsJSONInChinese() async throws { try await exportPrintsJSON(.zhHans) }
 
     private func exportPrintsJSON(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -33,10 +33,10 @@ struct AccountTests {
     }
 
     @Test("test_12 latch account delete asks first: anything but yes keeps the account (exit 3) (en)")
-    func test_12_deleteAsksFirst_en() async throws { try await deleteAsksFirst(.en) }
+    func test_12_deleteAsksFirstInEnglish() async throws { try await deleteAsksFirst(.en) }
 
     @Test("test_12 latch account delete asks first: anything but yes keeps the account (exit 3) (zh-Hans)")
-    func test_12_deleteAsksFirst_zhHans() async throws { try await deleteAsksFirst(.zhHans) }
+    func test_12_deleteAsksFirstInChinese() async throws { try await deleteAsksFirst(.zhHans) }
 
     private func deleteAsksFirst(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -55,10 +55,10 @@ struct AccountTests {
     }
 
     @Test("test_12 latch account delete with confirmation deletes the account; the address can sign up again (en)")
-    func test_12_deleteDeletes_en() async throws { try await deleteDeletes(.en) }
+    func test_12_deleteDeletesInEnglish() async throws { try await deleteDeletes(.en) }
 
     @Test("test_12 latch account delete with confirmation deletes the account; the address can sign up again (zh-Hans)")
-    func test_12_deleteDeletes_zhHans() async throws { try await deleteDeletes(.zhHans) }
+    func test_12_deleteDeletesInChinese() async throws { try await deleteDeletes(.zhHans) }
 
     private func deleteDeletes(_ language: LatchLanguage) async throws {
         try await journey(language) { j in

@@ -133,7 +133,7 @@ struct AdminCommandTests {
     @Test(
         "review_10 latchd admin delete: the usage says what it does; it asks first (anything but yes, or no input, keeps the account, exit 3); --yes deletes"
     )
-    func review_10_consoleDeleteAsksFirst() async throws {
+    func test_20_10_consoleDeleteAsksFirst() async throws {
         try await journey(.en) { journey in
             try await journey.signUp("alice@example.com")
             let found = try await Self.admin(["find", "alice@"], server: journey.server)

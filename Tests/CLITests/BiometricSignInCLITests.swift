@@ -11,7 +11,7 @@ struct BiometricSignInCLITests {
     @Test(
         "issue 28 §3 after latch login at a terminal Face ID sign-in is offered; y and a match turn it on, and latch login --biometric then signs in (zh-Hans)"
     )
-    func test_28_3_loginOffersFaceIDAndYesTurnsItOn_zhHans() async throws {
+    func test_28_3_loginOffersFaceIDAndYesTurnsItOnInChinese() async throws {
         try await journey(.zhHans) { j in
             try await j.signUp("offer@example.com")
             _ = try await j.latch(["logout"])
@@ -36,7 +36,7 @@ struct BiometricSignInCLITests {
     @Test(
         "issue 28 §3 a script is never offered Face ID sign-in; Not Now at a terminal is remembered and the next login does not ask (en)"
     )
-    func test_28_3_notNowIsRememberedAndScriptsAreNotAsked_en() async throws {
+    func test_28_3_notNowIsRememberedAndScriptsAreNotAskedInEnglish() async throws {
         try await journey(.en) { j in
             try await j.signUp("later@example.com")
             _ = try await j.latch(["logout"])
@@ -63,7 +63,7 @@ struct BiometricSignInCLITests {
     @Test(
         "issue 28 §3 latch login --biometric after a lockout offers the device passcode as the SDK does: without it the run ends locked; with it Face ID is unlocked and signs in (zh-Hans)"
     )
-    func test_28_3_biometricLoginOffersThePasscodeAfterALockout_zhHans() async throws {
+    func test_28_3_biometricLoginOffersThePasscodeAfterALockoutInChinese() async throws {
         try await journey(.zhHans) { j in
             try await j.signUpWithFaceID("locked@example.com")
             _ = try await j.latch(["logout"])
@@ -89,7 +89,7 @@ struct BiometricSignInCLITests {
     }
 
     @Test("issue 28 §3 latch login --biometric after a lockout, the passcode typed at a terminal (en)")
-    func test_28_3_biometricLoginTakesThePasscodeAtATerminal_en() async throws {
+    func test_28_3_biometricLoginTakesThePasscodeAtATerminalInEnglish() async throws {
         try await journey(.en) { j in
             try await j.signUpWithFaceID("typed@example.com")
             _ = try await j.latch(["logout"])

@@ -9,10 +9,10 @@ struct JourneyTests {
     // MARK: J1 sign up with the emailed code
 
     @Test("J1 C2 C3 sign up with the emailed code (zh-Hans)")
-    func J1_C2_signUpWithEmailedCode_zhHans() async throws { try await J1_C2_signUpWithEmailedCode(.zhHans) }
+    func C2_signUpWithEmailedCodeInChinese() async throws { try await J1_C2_signUpWithEmailedCode(.zhHans) }
 
     @Test("J1 C2 C3 sign up with the emailed code (en)")
-    func J1_C2_signUpWithEmailedCode_en() async throws { try await J1_C2_signUpWithEmailedCode(.en) }
+    func C2_signUpWithEmailedCodeInEnglish() async throws { try await J1_C2_signUpWithEmailedCode(.en) }
 
     private func J1_C2_signUpWithEmailedCode(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -40,10 +40,10 @@ struct JourneyTests {
     }
 
     @Test("J1 C3 a weak password is refused before anything is sent (zh-Hans)")
-    func J1_C3_weakPasswordRefused_zhHans() async throws { try await J1_C3_weakPasswordRefused(.zhHans) }
+    func C3_weakPasswordRefusedInChinese() async throws { try await J1_C3_weakPasswordRefused(.zhHans) }
 
     @Test("J1 C3 a weak password is refused before anything is sent (en)")
-    func J1_C3_weakPasswordRefused_en() async throws { try await J1_C3_weakPasswordRefused(.en) }
+    func C3_weakPasswordRefusedInEnglish() async throws { try await J1_C3_weakPasswordRefused(.en) }
 
     private func J1_C3_weakPasswordRefused(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -59,10 +59,10 @@ struct JourneyTests {
     // MARK: C1 phone sign-in (issue 6: `latch login --phone`)
 
     @Test("C1 sign in with a phone number and the texted code; the first sign-in creates the account (zh-Hans)")
-    func C1_phoneSignIn_zhHans() async throws { try await C1_phoneSignIn(.zhHans) }
+    func C1_phoneSignInInChinese() async throws { try await C1_phoneSignIn(.zhHans) }
 
     @Test("C1 sign in with a phone number and the texted code; the first sign-in creates the account (en)")
-    func C1_phoneSignIn_en() async throws { try await C1_phoneSignIn(.en) }
+    func C1_phoneSignInInEnglish() async throws { try await C1_phoneSignIn(.en) }
 
     private func C1_phoneSignIn(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -87,10 +87,10 @@ struct JourneyTests {
     // MARK: J2 enable Face ID
 
     @Test("J2 B5 enable Face ID (zh-Hans)")
-    func J2_B5_enableFaceID_zhHans() async throws { try await J2_B5_enableFaceID(.zhHans) }
+    func B5_enableFaceIDInChinese() async throws { try await J2_B5_enableFaceID(.zhHans) }
 
     @Test("J2 B5 enable Face ID (en)")
-    func J2_B5_enableFaceID_en() async throws { try await J2_B5_enableFaceID(.en) }
+    func B5_enableFaceIDInEnglish() async throws { try await J2_B5_enableFaceID(.en) }
 
     private func J2_B5_enableFaceID(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -113,10 +113,10 @@ struct JourneyTests {
     // MARK: J3 sign out, then biometric sign-in
 
     @Test("J3 B6 C12 sign out, then sign in with Face ID (zh-Hans)")
-    func J3_B6_signOutThenBiometricSignIn_zhHans() async throws { try await J3_B6_signOutThenBiometricSignIn(.zhHans) }
+    func B6_signOutThenBiometricSignInInChinese() async throws { try await J3_B6_signOutThenBiometricSignIn(.zhHans) }
 
     @Test("J3 B6 C12 sign out, then sign in with Face ID (en)")
-    func J3_B6_signOutThenBiometricSignIn_en() async throws { try await J3_B6_signOutThenBiometricSignIn(.en) }
+    func B6_signOutThenBiometricSignInInEnglish() async throws { try await J3_B6_signOutThenBiometricSignIn(.en) }
 
     private func J3_B6_signOutThenBiometricSignIn(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -140,12 +140,12 @@ struct JourneyTests {
     // MARK: J4 withdrawal verified by Face ID
 
     @Test("J4 A1 A2 withdrawal verified by Face ID, redeemed once (zh-Hans)")
-    func J4_A1_A2_withdrawalVerifiedByFaceID_zhHans() async throws {
+    func A1_A2_withdrawalVerifiedByFaceIDInChinese() async throws {
         try await J4_A1_A2_withdrawalVerifiedByFaceID(.zhHans)
     }
 
     @Test("J4 A1 A2 withdrawal verified by Face ID, redeemed once (en)")
-    func J4_A1_A2_withdrawalVerifiedByFaceID_en() async throws { try await J4_A1_A2_withdrawalVerifiedByFaceID(.en) }
+    func A1_A2_withdrawalVerifiedByFaceIDInEnglish() async throws { try await J4_A1_A2_withdrawalVerifiedByFaceID(.en) }
 
     private func J4_A1_A2_withdrawalVerifiedByFaceID(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -174,28 +174,28 @@ struct JourneyTests {
     @Test(
         "J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (zh-Hans)"
     )
-    func J5_A3_threeFaceIDFailuresThenFundPassword_zhHans() async throws {
+    func A3_threeFaceIDFailuresThenFundPasswordInChinese() async throws {
         try await J5_A3_threeFailuresThenFundPassword(.zhHans, .faceID)
     }
 
     @Test(
         "J5 A3 issue 11 three Face ID failures (failed scans, then the prompt's Cancel), the exact messages, then the fund password (en)"
     )
-    func J5_A3_threeFaceIDFailuresThenFundPassword_en() async throws {
+    func A3_threeFaceIDFailuresThenFundPasswordInEnglish() async throws {
         try await J5_A3_threeFailuresThenFundPassword(.en, .faceID)
     }
 
     @Test(
         "J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (zh-Hans)"
     )
-    func J5_A3_threeTouchIDFailuresThenFundPassword_zhHans() async throws {
+    func A3_threeTouchIDFailuresThenFundPasswordInChinese() async throws {
         try await J5_A3_threeFailuresThenFundPassword(.zhHans, .touchID)
     }
 
     @Test(
         "J5 A3 issue 11 Touch ID: three touches (−1), a touch then Cancel, then the fifth touch locks (−8): the exact messages (en)"
     )
-    func J5_A3_threeTouchIDFailuresThenFundPassword_en() async throws {
+    func A3_threeTouchIDFailuresThenFundPasswordInEnglish() async throws {
         try await J5_A3_threeFailuresThenFundPassword(.en, .touchID)
     }
 
@@ -252,10 +252,10 @@ struct JourneyTests {
     // MARK: J6 使用其他方式验证 → 2FA code
 
     @Test("J6 A5 使用其他方式验证 leads to the 2FA code, which passes (zh-Hans)")
-    func J6_A5_otherMethodThen2FACode_zhHans() async throws { try await J6_A5_otherMethodThen2FACode(.zhHans) }
+    func A5_otherMethodThen2FACodeInChinese() async throws { try await J6_A5_otherMethodThen2FACode(.zhHans) }
 
     @Test("J6 A5 使用其他方式验证 leads to the 2FA code, which passes (en)")
-    func J6_A5_otherMethodThen2FACode_en() async throws { try await J6_A5_otherMethodThen2FACode(.en) }
+    func A5_otherMethodThen2FACodeInEnglish() async throws { try await J6_A5_otherMethodThen2FACode(.en) }
 
     private func J6_A5_otherMethodThen2FACode(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -292,10 +292,10 @@ struct JourneyTests {
     // MARK: J7 cancel
 
     @Test("J7 A4 cancel exits 3 and the withdrawal is not executed (zh-Hans)")
-    func J7_A4_cancelDoesNotExecute_zhHans() async throws { try await J7_A4_cancelDoesNotExecute(.zhHans) }
+    func A4_cancelDoesNotExecuteInChinese() async throws { try await J7_A4_cancelDoesNotExecute(.zhHans) }
 
     @Test("J7 A4 cancel exits 3 and the withdrawal is not executed (en)")
-    func J7_A4_cancelDoesNotExecute_en() async throws { try await J7_A4_cancelDoesNotExecute(.en) }
+    func A4_cancelDoesNotExecuteInEnglish() async throws { try await J7_A4_cancelDoesNotExecute(.en) }
 
     private func J7_A4_cancelDoesNotExecute(_ language: LatchLanguage) async throws {
         try await journey(language) { j in
@@ -317,10 +317,10 @@ struct JourneyTests {
     // MARK: J8 two devices, sign out the other
 
     @Test("J8 C8 C11 two devices listed; sign out the other, whose next command says the session expired (zh-Hans)")
-    func J8_C8_signOutOtherDevice_zhHans() async throws { try await J8_C8_signOutOtherDevice(.zhHans) }
+    func C8_signOutOtherDeviceInChinese() async throws { try await J8_C8_signOutOtherDevice(.zhHans) }
 
     @Test("J8 C8 C11 two devices listed; sign out the other, whose next command says the session expired (en)")
-    func J8_C8_signOutOtherDevice_en() async throws { try await J8_C8_signOutOtherDevice(.en) }
+    func C8_signOutOtherDeviceInEnglish() async throws { try await J8_C8_signOutOtherDevice(.en) }
 
     private func J8_C8_signOutOtherDevice(_ language: LatchLanguage) async throws {
         try await journey(language) { j in

@@ -9,10 +9,10 @@ struct PasskeyCommandTests {
     @Test(
         "issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (zh-Hans)"
     )
-    func test_I13_passkeyJourney_zhHans() async throws { try await passkeyJourney(.zhHans) }
+    func test_I13_passkeyJourneyInChinese() async throws { try await passkeyJourney(.zhHans) }
 
     @Test("issue 13 passkey add, list, rename; login --passkey with and without email; verify by passkey; remove (en)")
-    func test_I13_passkeyJourney_en() async throws { try await passkeyJourney(.en) }
+    func test_I13_passkeyJourneyInEnglish() async throws { try await passkeyJourney(.en) }
 
     private func passkeyJourney(_ language: LatchLanguage) async throws {
         try await journey(language) { j in

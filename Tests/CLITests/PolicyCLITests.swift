@@ -16,10 +16,10 @@ struct PolicyCLITests {
         """
 
     @Test("30 §3 a two-factor withdrawal, then the limit (5) and a locked new address (6) (zh-Hans)")
-    func test_30_3_twoFactorWithdrawal_zhHans() async throws { try await twoFactorWithdrawal(.zhHans) }
+    func test_30_3_twoFactorWithdrawalInChinese() async throws { try await twoFactorWithdrawal(.zhHans) }
 
     @Test("30 §3 a two-factor withdrawal, then the limit (5) and a locked new address (6) (en)")
-    func test_30_3_twoFactorWithdrawal_en() async throws { try await twoFactorWithdrawal(.en) }
+    func test_30_3_twoFactorWithdrawalInEnglish() async throws { try await twoFactorWithdrawal(.en) }
 
     @Test(
         "30 §3 at a terminal the emailed code's page takes `r` for Resend: while the wait runs it prints the seconds left and asks again, and the page is not drawn again each second"

@@ -7,7 +7,7 @@ import Testing
 @Suite("latch simulated sensor", .serialized, .timeLimit(.minutes(10)))
 struct SensorTests {
     @Test("A6 refused Face ID permission: 无法使用Face ID…, 使用密码验证; it stays refused until granted (zh-Hans)")
-    func A6_refusedPermissionOffersPassword_zhHans() async throws {
+    func A6_refusedPermissionOffersPasswordInChinese() async throws {
         try await journey(.zhHans) { j in
             try await j.signUpWithFaceID("a6@example.com", fundPassword: Journey.fundPassword)
             let verify = ["verify", "withdrawal", "amount=1.00", "currency=USDT"]
@@ -32,7 +32,7 @@ struct SensorTests {
     }
 
     @Test("A7 A10 Touch ID locked out degrades to the fund password (en)")
-    func A7_lockoutDegradesToPassword_en() async throws {
+    func A7_lockoutDegradesToPasswordInEnglish() async throws {
         try await journey(.en) { j in
             try await j.signUp("a7@example.com")
             let fund = try await j.latch(["fund-password", "set", "--fund-password-stdin"], input: Journey.fundPassword)
@@ -57,7 +57,7 @@ struct SensorTests {
     @Test(
         "issue 11 B2 −8: failures are kept across runs; a locked Face ID offers the device passcode, which unlocks it, then Face ID verifies (zh-Hans)"
     )
-    func issue11_B2_lockoutOffersPasscode_zhHans() async throws {
+    func test_11_1_lockoutOffersPasscodeInChinese() async throws {
         try await journey(.zhHans) { j in
             try await j.signUpWithFaceID("lock@example.com", fundPassword: Journey.fundPassword)
             let verify = ["verify", "withdrawal", "amount=4.00", "currency=USDT"]
@@ -83,7 +83,7 @@ struct SensorTests {
     }
 
     @Test("B6 no biometric sign-in on a device that never enabled it (zh-Hans)")
-    func B6_noBindingNoBiometricSignIn_zhHans() async throws {
+    func B6_noBindingNoBiometricSignInInChinese() async throws {
         try await journey(.zhHans) { j in
             try await j.signUp("b6@example.com")
             _ = try await j.latch(["logout"])
@@ -97,7 +97,7 @@ struct SensorTests {
     }
 
     @Test("D1 2FA off needs a verification, answered here by a 2FA code (en)")
-    func D1_disable2FAAfterVerification_en() async throws {
+    func D1_disable2FAAfterVerificationInEnglish() async throws {
         try await journey(.en) { j in
             try await j.signUp("d1@example.com")
             let enabling = try j.start(["2fa", "enable"])
@@ -119,7 +119,7 @@ struct SensorTests {
     }
 
     @Test("D2 changing the fund password runs the verification page first (Face ID); the new one then works (zh-Hans)")
-    func D2_changeFundPasswordAfterVerification_zhHans() async throws {
+    func D2_changeFundPasswordAfterVerificationInChinese() async throws {
         // About the change, not the hold it starts (SecurityHoldTests, AccountSecurityCLITests).
         try await journey(.zhHans, environment: ["LATCH_SECURITY_HOLD_HOURS": "0"]) { j in
             try await j.signUpWithFaceID("d2@example.com", fundPassword: Journey.fundPassword)

@@ -22,10 +22,10 @@ struct UsageTests {
     }
 
     @Test("C11 a server that is down: one line naming the URL, exit 1 (zh-Hans)")
-    func C11_serverDownNamesTheURL_zhHans() async throws { try await C11_serverDownNamesTheURL(.zhHans) }
+    func C11_serverDownNamesTheURLInChinese() async throws { try await C11_serverDownNamesTheURL(.zhHans) }
 
     @Test("C11 a server that is down: one line naming the URL, exit 1 (en)")
-    func C11_serverDownNamesTheURL_en() async throws { try await C11_serverDownNamesTheURL(.en) }
+    func C11_serverDownNamesTheURLInEnglish() async throws { try await C11_serverDownNamesTheURL(.en) }
 
     private func C11_serverDownNamesTheURL(_ language: LatchLanguage) async throws {
         try await withLatchd { server in
@@ -70,7 +70,7 @@ struct UsageTests {
     }
 
     @Test("issue 11 §5 global options work before the subcommand too, as in git and kubectl")
-    func issue11_globalOptionsBeforeTheSubcommand() async throws {
+    func test_11_5_globalOptionsBeforeTheSubcommand() async throws {
         try await withLatchd { server in
             let home = server.folder.appendingPathComponent("before")
 

@@ -18,7 +18,7 @@ struct AccessibilityVerificationTests {
         }
 
     @Test("CW-023 §9-01 所有文本颜色对比度符合WCAG 2.1 AA标准（最低4.5:1） [A9]")
-    func S9_01_textContrastIsAtLeast4_5() {
+    func S9_01_textContrastIsAtLeast4Point5() {
         // The contrast formula is WCAG's: black on white is 21:1, a colour on itself 1:1, and
         // #777777 on white just misses AA (4.48:1).
         let white = VerificationColor(0xFFFFFF)

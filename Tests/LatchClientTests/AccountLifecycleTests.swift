@@ -69,7 +69,7 @@ struct AccountLifecycleTests {
         #expect(client.currentState == .signedIn(SessionFakeServer.alice), "exporting keeps the session")
     }
 
-    @Test func test_review_4_exportNeedsVerificationAfterTenMinutes() async throws {
+    @Test func test_20_4_exportNeedsVerificationAfterTenMinutes() async throws {
         let server = LifecycleServer()
         await server.set(recentSignIn: false)
         let client = Self.client(server)

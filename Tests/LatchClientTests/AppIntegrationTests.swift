@@ -14,7 +14,7 @@ import Testing
 @Suite("An app can add it (issue 11 §3)")
 struct AppIntegrationTests {
     @Test("11 the SDK language follows the device's preferred languages unless set")
-    func languageFollowsPreferredLanguages() {
+    func test_11_3_languageFollowsPreferredLanguages() {
         #expect(LatchLanguage(preferredLanguages: ["zh-Hans-CN", "en-US"]) == .zhHans)
         #expect(LatchLanguage(preferredLanguages: ["fr-FR", "zh-Hant-TW", "en"]) == .zhHans)
         #expect(LatchLanguage(preferredLanguages: ["en-GB", "zh-Hans"]) == .en)
@@ -34,7 +34,7 @@ struct AppIntegrationTests {
     }
 
     @Test("11 LatchClientError is a LocalizedError: the server's message, retryable or not, lockedUntil and retryAfter")
-    func errorsAreLocalizedAndTellWhetherToRetry() {
+    func test_11_3_errorsAreLocalizedAndTellWhetherToRetry() {
         let lockedUntil = Date(timeIntervalSince1970: 1_800_000_300)
         let locked = LatchClientError.server(
             LatchServerError(status: 423, rawCode: "AUTH_002", message: "账号已被锁定", lockedUntil: lockedUntil))
@@ -61,7 +61,7 @@ struct AppIntegrationTests {
     }
 
     @Test("11 validAccessToken refreshes a token about to expire; authorize sets the bearer on a URLRequest")
-    func validAccessTokenAndAuthorize() async throws {
+    func test_11_3_validAccessTokenAndAuthorize() async throws {
         let harness = SessionHarness()
         let first = try await harness.signIn(expiresIn: 7200)
 
@@ -77,7 +77,7 @@ struct AppIntegrationTests {
     }
 
     @Test("11 validAccessToken without a session throws notSignedIn")
-    func validAccessTokenWithoutSession() async {
+    func test_11_3_validAccessTokenWithoutSession() async {
         let harness = SessionHarness()
         await #expect {
             try await harness.client.validAccessToken()

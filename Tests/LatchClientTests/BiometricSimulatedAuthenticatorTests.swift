@@ -135,7 +135,7 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test(
         "issue 11 Face ID scans again by itself, then waits on its buttons; Cancel after failed scans is −2 with a failed scan, never −1"
     )
-    func issue11_faceIDRetriesInsideOnePromptAndNeverReportsMinusOne() async {
+    func test_11_1_faceIDRetriesInsideOnePromptAndNeverReportsMinusOne() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         // One prompt: a failed scan, the automatic second scan fails, "Try Face ID Again" fails, Cancel.
         await sensor.enqueue(.noMatch, .noMatch, .tryAgain, .noMatch, .cancel)
@@ -165,7 +165,7 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test(
         "issue 11 Touch ID reports −1 after three failed touches in one prompt; Cancel after one touch is −2 with a failed touch"
     )
-    func issue11_touchIDReportsMinusOneAfterThreeTouches() async {
+    func test_11_1_touchIDReportsMinusOneAfterThreeTouches() async {
         let sensor = SimulatedAuthenticator(kind: .touchID)
         await sensor.enqueue(.noMatch, .noMatch, .noMatch, .match, .noMatch, .cancel, .tryAgain, .noMatch, .match)
 
@@ -185,7 +185,7 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test(
         "issue 11 both sensors lock out (−8) on the fifth consecutive failure, across prompts; it lasts until the passcode",
         arguments: [BiometryKind.faceID, .touchID])
-    func issue11_fifthConsecutiveFailureLocksOutAcrossPrompts(kind: BiometryKind) async {
+    func test_11_1_fifthConsecutiveFailureLocksOutAcrossPrompts(kind: BiometryKind) async {
         let sensor = SimulatedAuthenticator(kind: kind)
         // Two prompts of two failed scans each, cancelled; the fifth failure comes in the third prompt.
         await sensor.enqueue(.noMatch, .cancel, .noMatch, .noMatch, .cancel, .noMatch, .noMatch, .noMatch)
@@ -228,7 +228,7 @@ struct BiometricSimulatedAuthenticatorTests {
     }
 
     @Test("issue 11 a match resets the consecutive count: four failures, a match, four failures do not lock out")
-    func issue11_matchResetsTheCount() async {
+    func test_11_1_matchResetsTheCount() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         await sensor.enqueue(
             .noMatch, .noMatch, .noMatch, .noMatch, .match, .noMatch, .noMatch, .noMatch, .noMatch, .cancel)
@@ -242,7 +242,7 @@ struct BiometricSimulatedAuthenticatorTests {
     }
 
     @Test("issue 11 the prompt records its cancel title")
-    func issue11_promptRecordsCancelTitle() async {
+    func test_11_1_promptRecordsCancelTitle() async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         await sensor.enqueue(.match)
 
@@ -256,7 +256,7 @@ struct BiometricSimulatedAuthenticatorTests {
     @Test(
         "issue 11 FailedScanInference: Face ID's Cancel and every fallback follow a failed scan; −8 only if usable before"
     )
-    func issue11_failedScanInferenceFromWhatLAContextReveals() {
+    func test_11_1_failedScanInferenceFromWhatLAContextReveals() {
         func infer(_ code: BiometricErrorCode, _ kind: BiometryKind, lockedBefore: Bool = false, seconds: Double = 0.5)
             -> Bool
         {

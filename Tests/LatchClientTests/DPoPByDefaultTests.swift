@@ -1,6 +1,5 @@
 import Foundation
 import LatchCore
-import Synchronization
 import Testing
 
 @testable import LatchClient
@@ -14,7 +13,7 @@ struct DPoPByDefaultTests {
 
     @Test(
         "41 §2 DPoP41 without dpopKeys a client signs its grants with the platform's key (on Linux, kept in the vault)")
-    func DPoP41_onByDefault() async throws {
+    func test_41_2_onByDefault() async throws {
         let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
         let vault = InMemoryVault()
         let client = LatchClient(
@@ -34,7 +33,7 @@ struct DPoPByDefaultTests {
     }
 
     @Test("41 §2 DPoP41 dpopKeys: .none opts out: bearer sessions, no proof, no key")
-    func DPoP41_optOut() async throws {
+    func test_41_2_optOut() async throws {
         let transport = ScriptedTransport([HTTPResponse(status: 401, body: Data(#"{"error":"AUTH_001"}"#.utf8))])
         let vault = InMemoryVault()
         let client = LatchClient(
@@ -52,7 +51,7 @@ struct DPoPByDefaultTests {
 
     @Test(
         "41 §2 DPoP41 a proof refused as stale_iat is dated again by the server's Date, once, and so are the next ones")
-    func DPoP41_wrongDeviceClock() async throws {
+    func test_41_2_wrongDeviceClock() async throws {
         // The device's clock is two hours behind the server's.
         let serverTime = Self.now.addingTimeInterval(7200)
         let stale = HTTPResponse(
@@ -90,33 +89,10 @@ struct DPoPByDefaultTests {
     }
 }
 
-/// Answers with `responses` in turn (then 200), and records every request.
-final class ScriptedTransport: HTTPTransport {
-    private let state: Mutex<(responses: [HTTPResponse], requests: [HTTPRequest])>
-
-    init(_ responses: [HTTPResponse]) { state = Mutex((responses, [])) }
-
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        state.withLock { state in
-            state.requests.append(request)
-            return state.responses.isEmpty ? HTTPResponse(status: 200) : state.responses.removeFirst()
-        }
-    }
-}
-
-/// A key store that fails with `code` (the Secure Enclave's store on a Mac without the Keychain entitlement).
-struct FailingDPoPKeyStore: DPoPKeyStore {
-    let code: Int
-    func key() async throws -> any DPoPKey { throw DeviceKeyError.platform(code: code) }
-    func discard() async throws { throw DeviceKeyError.platform(code: code) }
-}
-
 @Suite("Issue 41 §2: the platform's DPoP key store falls back only where the enclave can never be used")
 struct FallbackDPoPKeyStoreTests {
     @Test("41 §2 DPoP41 errSecMissingEntitlement: the software key, the same one every time; discard forgets it")
-    func DPoP41_missingEntitlementFallsBack() async throws {
+    func test_41_2_missingEntitlementFallsBack() async throws {
         let vault = InMemoryVault()
         let keys = FallbackDPoPKeyStore(
             preferred: FailingDPoPKeyStore(code: -34018), fallback: SoftwareDPoPKeyStore(vault: vault))
@@ -130,7 +106,7 @@ struct FallbackDPoPKeyStoreTests {
     }
 
     @Test("41 §2 DPoP41 a locked device (errSecInteractionNotAllowed) is thrown: no session is bound to a stand-in key")
-    func DPoP41_otherFailuresAreThrown() async throws {
+    func test_41_2_otherFailuresAreThrown() async throws {
         let vault = InMemoryVault()
         let keys = FallbackDPoPKeyStore(
             preferred: FailingDPoPKeyStore(code: -25308), fallback: SoftwareDPoPKeyStore(vault: vault))

@@ -109,7 +109,7 @@ struct RefreshCoordinatorTests {
         #expect(await harness.server.refreshGrants == 1)
     }
 
-    @Test func C6_401RefreshesAndReplaysOnce() async throws {
+    @Test func C6_on401RefreshesAndReplaysOnce() async throws {
         // Set-up: the server refuses the current token although the client thinks it fresh.
         let harness = SessionHarness()
         let tokens = try await harness.signIn()
@@ -172,7 +172,7 @@ struct RefreshCoordinatorTests {
         #expect(await harness.vault.read("session") == .notFound)
     }
 
-    @Test func C6_AUTH004OnRefreshClearsVaultAndSignsOutOnce() async throws {
+    @Test func C6_auth004OnRefreshClearsVaultAndSignsOutOnce() async throws {
         // Set-up: an expiring session; the server says the session is over; a settings item in the vault.
         let harness = SessionHarness(vault: InMemoryVault(items: ["settings": Data("dark".utf8)]))
         try await harness.signIn(expiresIn: 60)

@@ -274,7 +274,7 @@
         }
 
         @Test("issue 11 §4 RATE_LIMITED on 注册 counts down the server's retry_after before another try")
-        func issue11_registerRateLimitedCountsDownRetryAfter() async {
+        func test_11_4_registerRateLimitedCountsDownRetryAfter() async {
             let model = filled()
             service.startAnswers = [.failure(ScreenErrors.rateLimited(42))]
 
@@ -292,7 +292,7 @@
         }
 
         @Test("issue 11 §4 RATE_LIMITED on 重新发送 follows the server's retry_after, not the default minute")
-        func issue11_resendRateLimitedFollowsRetryAfter() async {
+        func test_11_4_resendRateLimitedFollowsRetryAfter() async {
             let model = await onCodeStep()
             clock.advance(by: 60)
             model.tick()
@@ -305,7 +305,7 @@
         }
 
         @Test("issue 10 a full mail queue (503 with retry_after) shows the server's message and waits as told")
-        func issue10_fullMailQueueWaitsRetryAfter() async {
+        func test_10_fullMailQueueWaitsRetryAfter() async {
             let model = filled()
             service.startAnswers = [
                 .failure(ScreenErrors.server(.internalError, status: 503, message: "服务器内部错误，请稍后重试", retryAfter: 5))
@@ -319,7 +319,7 @@
         }
 
         @Test("issue 11 §4 the resend wait is the address's: 更换邮箱 to another address can register at once")
-        func issue11_resendWaitIsPerAddress() async {
+        func test_11_4_resendWaitIsPerAddress() async {
             let model = await onCodeStep()
 
             model.changeEmail()

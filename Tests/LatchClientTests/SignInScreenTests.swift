@@ -311,7 +311,7 @@
         }
 
         @Test("issue 11 §4 RATE_LIMITED on 获取验证码 counts down retry_after (English)")
-        func issue11_smsRateLimitedCountsDownRetryAfter() async {
+        func test_11_4_smsRateLimitedCountsDownRetryAfter() async {
             let model = phoneForm(.en)
             service.codeAnswers = [.failure(ScreenErrors.rateLimited(30, .en))]
 
@@ -322,7 +322,7 @@
         }
 
         @Test("issue 10 a full SMS queue (503 with retry_after) shows the server's message and counts down")
-        func issue10_fullSMSQueueCountsDown() async {
+        func test_10_fullSMSQueueCountsDown() async {
             let model = phoneForm()
             service.codeAnswers = [
                 .failure(ScreenErrors.server(.internalError, status: 503, message: "服务器内部错误，请稍后重试", retryAfter: 8))

@@ -69,7 +69,7 @@ struct VerificationDriverTests {
     @Test(
         "issue 11 B2 −8: the driver runs the passcode prompt from the password page; not entered, the page stays; entered, Face ID passes"
     )
-    func issue11_B2_passcodeUnlocksThroughTheDriver() async throws {
+    func test_11_passcodeUnlocksThroughTheDriver() async throws {
         let environment = FakeVerificationEnvironment(
             starts: [.success(F.started())], outcomes: [.outcome(.lockout), .outcome(.success)],
             passcodes: [false, true])
@@ -243,7 +243,7 @@ struct VerificationDriverTests {
     }
 
     @Test("AUTH_004 an expired session ends the flow as failed")
-    func AUTH_004_sessionExpired() async throws {
+    func C11_sessionExpired() async throws {
         let environment = FakeVerificationEnvironment(starts: [.failure(.sessionExpired)], outcomes: [])
         let driver = VerificationDriver(flow: F.flow(), environment: environment)
 

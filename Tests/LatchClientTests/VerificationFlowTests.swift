@@ -649,7 +649,7 @@ struct VerificationFlowTests {
     // MARK: Server answers on the fallback methods (C11 codes)
 
     @Test("A5 AUTH_003 a wrong code shows the attempts the server still allows")
-    func AUTH_003_wrongCodeShowsRemainingAttempts() {
+    func C11_wrongCodeShowsRemainingAttempts() {
         var flow = F.evaluating()
         _ = flow.userTappedOtherMethod()
         _ = flow.userSubmittedCode("123456")
@@ -660,7 +660,7 @@ struct VerificationFlowTests {
     }
 
     @Test("A5 AUTH_003 a wrong fund password shows the attempts left")
-    func AUTH_003_wrongFundPassword() {
+    func C11_wrongFundPassword() {
         var flow = F.evaluating()
         _ = flow.userTappedUsePassword()
         _ = flow.userSubmittedFundPassword("135790")
@@ -671,7 +671,7 @@ struct VerificationFlowTests {
     }
 
     @Test("A5 AUTH_003 with no attempts left the verification must be opened again")
-    func AUTH_003_noAttemptsLeftOffersRestart() {
+    func C11_noAttemptsLeftOffersRestart() {
         var flow = F.evaluating()
         _ = flow.userTappedUsePassword()
         _ = flow.userSubmittedFundPassword("135790")
@@ -682,7 +682,7 @@ struct VerificationFlowTests {
     }
 
     @Test("A5 AUTH_002 a locked method shows when it opens again")
-    func AUTH_002_lockedShowsUnlockTime() {
+    func C11_lockedShowsUnlockTime() {
         var flow = F.evaluating()
         _ = flow.userTappedUsePassword()
         _ = flow.userSubmittedFundPassword("135790")
@@ -694,7 +694,7 @@ struct VerificationFlowTests {
     }
 
     @Test("AUTH_004 an expired session ends the flow without a token")
-    func AUTH_004_sessionExpiredEndsTheFlow() {
+    func C11_sessionExpiredEndsTheFlow() {
         var flow = F.evaluating()
         _ = flow.userTappedOtherMethod()
         _ = flow.userSubmittedCode("123456")

@@ -15,7 +15,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 A3 Face ID: a Cancel after a failed scan is a failed attempt; three reach the seed's three texts",
         arguments: [LatchLanguage.zhHans, .en])
-    func issue11_A3_faceIDCancelAfterFailedScanCounts(language: LatchLanguage) {
+    func test_11_1_faceIDCancelAfterFailedScanCounts(language: LatchLanguage) {
         var flow = F.evaluating(.faceID, language: language)
         let zh = language == .zhHans
 
@@ -41,7 +41,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 A4 a Cancel with no failed scan is still the user's cancel: the page closes, nothing counted")
-    func issue11_A4_cancelWithoutFailedScanCancels() {
+    func test_11_1_cancelWithoutFailedScanCancels() {
         var flow = F.evaluating(.faceID)
 
         let cancelled = flow.biometricFinished(.userCancel)
@@ -50,7 +50,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 A3 Face ID: −8 after a counted failure shows the too-many text and goes to the password")
-    func issue11_A3_lockoutAfterCountedFailureIsTooMany() {
+    func test_11_1_lockoutAfterCountedFailureIsTooMany() {
         var flow = F.evaluating(.faceID)
         _ = flow.biometricFinished(.failedThenCancelled)
         _ = flow.userTappedRetry()
@@ -66,7 +66,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 A3 Touch ID: −1, a Cancel after a failed touch, then −8 in the third prompt reach the seed's three texts",
         arguments: [LatchLanguage.zhHans, .en])
-    func issue11_A3_touchIDReachesTheThreeTexts(language: LatchLanguage) {
+    func test_11_1_touchIDReachesTheThreeTexts(language: LatchLanguage) {
         var flow = F.evaluating(.touchID, language: language)
         let zh = language == .zhHans
 
@@ -87,7 +87,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 A3 the fifth consecutive failure inside the first prompt is too many as well")
-    func issue11_A3_lockoutInsideFirstPromptIsTooMany() {
+    func test_11_1_lockoutInsideFirstPromptIsTooMany() {
         var flow = F.evaluating(.faceID)
 
         let locked = flow.biometricFinished(.failedThenLockedOut)
@@ -100,7 +100,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 B2 −8 before any failure on this page: password page with 输入设备密码解锁Face ID; the passcode brings Face ID back"
     )
-    func issue11_B2_lockoutOffersThePasscode() {
+    func test_11_1_lockoutOffersThePasscode() {
         var flow = F.evaluating(.faceID)
 
         // Locked by failures elsewhere: the password, and the passcode to unlock.
@@ -132,7 +132,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 B2 a device locked out before the page opens: the password page offers the passcode too (en)")
-    func issue11_B2_lockedOutAtStartOffersThePasscode() {
+    func test_11_1_lockedOutAtStartOffersThePasscode() {
         var flow = F.flow(F.device(.lockedOut(.touchID)), language: .en)
         _ = flow.start()
 
@@ -151,7 +151,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 B2 the verification times out while the passcode prompt is up: the prompt is taken down")
-    func issue11_B2_timeoutDuringPasscodePrompt() {
+    func test_11_1_timeoutDuringPasscodePrompt() {
         var flow = F.evaluating(.faceID)
         _ = flow.biometricFinished(.lockout)
         _ = flow.userTappedUnlockWithPasscode()
@@ -164,7 +164,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 A4 取消 while the passcode prompt is up closes the page")
-    func issue11_A4_cancelDuringPasscodePrompt() {
+    func test_11_1_cancelDuringPasscodePrompt() {
         var flow = F.evaluating(.faceID)
         _ = flow.biometricFinished(.lockout)
         _ = flow.userTappedUnlockWithPasscode()
@@ -173,7 +173,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 B2 locked out with nothing else to verify: the empty page still offers the passcode")
-    func issue11_B2_lockoutWithNoOtherMethod() {
+    func test_11_1_lockoutWithNoOtherMethod() {
         var flow = F.flow()
         _ = flow.start()
         _ = flow.serverStarted(F.started(totp: false, fundPassword: false))
@@ -199,7 +199,7 @@ struct VerificationSensorCountingTests {
             (.notEnrolled, .touchID, "未设置Touch ID，请使用密码验证", "打开系统设置，录入Touch ID"),
             (.permissionDenied, .touchID, "Touch ID不可用，请使用密码验证", "打开系统设置，开启Touch ID")
         ])
-    func issue11_B2_settingsLikeOutcomesOfferSettings(
+    func test_11_1_settingsLikeOutcomesOfferSettings(
         outcome: BiometricOutcome, sensor: VerificationSensor, message: String, hint: String
     ) {
         var flow = F.evaluating(sensor)
@@ -214,7 +214,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 no Settings button where Settings cannot help (too many failures, a wrong fund password)")
-    func issue11_noSettingsWhereItCannotHelp() {
+    func test_11_1_noSettingsWhereItCannotHelp() {
         var flow = F.evaluating(.faceID)
         _ = flow.biometricFinished(.failedThenLockedOut)
 
@@ -228,7 +228,7 @@ struct VerificationSensorCountingTests {
     // MARK: The prompt's cancel title
 
     @Test("issue 11 the system prompt's cancel title is in the SDK's language", arguments: [LatchLanguage.zhHans, .en])
-    func issue11_promptCancelTitleFollowsLanguage(language: LatchLanguage) {
+    func test_11_1_promptCancelTitleFollowsLanguage(language: LatchLanguage) {
         var fresh = F.flow(language: language)
         _ = fresh.start()
         let prompt = fresh.serverStarted(F.started()).prompt
@@ -266,7 +266,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 A3 real Face ID sequence (failed scans, then Cancel, three times): the seed's three texts, then the password",
         arguments: [LatchLanguage.zhHans, .en])
-    func issue11_A3_simulatedFaceIDReachesTheThreeTexts(language: LatchLanguage) async {
+    func test_11_1_simulatedFaceIDReachesTheThreeTexts(language: LatchLanguage) async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         await sensor.enqueue(.noMatch, .cancel, .noMatch, .noMatch, .cancel, .noMatch, .cancel)
 
@@ -294,7 +294,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 A3 real Face ID sequence that locks out in the third prompt (fifth failed scan): the too-many text",
         arguments: [LatchLanguage.zhHans, .en])
-    func issue11_A3_simulatedFaceIDLockoutIsTooMany(language: LatchLanguage) async {
+    func test_11_1_simulatedFaceIDLockoutIsTooMany(language: LatchLanguage) async {
         let sensor = SimulatedAuthenticator(kind: .faceID)
         await sensor.enqueue(.noMatch, .noMatch, .cancel, .noMatch, .noMatch, .cancel, .noMatch)
 
@@ -313,7 +313,7 @@ struct VerificationSensorCountingTests {
     @Test(
         "issue 11 A3 real Touch ID sequence (three touches −1, a touch then Cancel, a touch −8): the seed's three texts",
         arguments: [LatchLanguage.zhHans, .en])
-    func issue11_A3_simulatedTouchIDReachesTheThreeTexts(language: LatchLanguage) async {
+    func test_11_1_simulatedTouchIDReachesTheThreeTexts(language: LatchLanguage) async {
         let sensor = SimulatedAuthenticator(kind: .touchID)
         await sensor.enqueue(.noMatch, .noMatch, .noMatch, .noMatch, .cancel, .noMatch)
 
@@ -337,7 +337,7 @@ struct VerificationSensorCountingTests {
     }
 
     @Test("issue 11 real Touch ID sequence without a Cancel: −1, then −8 two touches later shows too many (seed 003)")
-    func issue11_A3_simulatedTouchIDLocksBeforeTheThirdAttempt() async {
+    func A3_simulatedTouchIDLocksBeforeTheThirdAttempt() async {
         let sensor = SimulatedAuthenticator(kind: .touchID)
         await sensor.enqueue(.noMatch, .noMatch, .noMatch, .noMatch, .noMatch)
 

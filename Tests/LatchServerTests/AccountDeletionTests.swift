@@ -55,7 +55,7 @@ struct AccountDeletionTests {
             let deleted = try await Self.deleteAccount(server, bearer: alice.accessToken)
 
             #expect(deleted.status == 200, "\(deleted.text)")
-            #expect(deleted.json["apple_revocation"] as? String == "not_linked")
+            #expect((try? deleted.decode(AccountDeleted.self))?.appleRevocation == .notLinked, "\(deleted.text)")
             for tokens in [alice, phone] {
                 let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
                 #expect(me.status == 401 && me.errorCode == "AUTH_004", "\(me.text)")
@@ -160,7 +160,7 @@ struct AccountDeletionTests {
 
             #expect(second.user.id != first.user.id)
             let me = try await server.send(.GET, "/v1/me", bearer: second.accessToken)
-            #expect((me.json["identities"] as? [[String: Any]])?.first?["identifier"] as? String == phone, "\(me.text)")
+            #expect((try? me.decode(UserInfo.self))?.identities?.first?.identifier == phone, "\(me.text)")
         }
     }
 

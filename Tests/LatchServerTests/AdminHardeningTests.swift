@@ -15,16 +15,16 @@ struct AdminHardeningTests {
     static let adminKey = AdminTests.adminKey
 
     /// Every entry of the audit log, newest first (read with the right key: one more `list_audit` entry).
-    static func auditEntries(_ server: TestServer) async throws -> [[String: Any]] {
+    static func auditEntries(_ server: TestServer) async throws -> [AdminAuditRecord] {
         let page = try await server.send(.GET, "/v1/admin/audit?limit=100", bearer: adminKey)
         try #require(page.status == 200, "\(page.text)")
-        return page.json["entries"] as? [[String: Any]] ?? []
+        return try page.decode(AdminAuditPage.self).entries
     }
 
     @Test(
         "review_6 wrong keys that empty every bucket never refuse the right key: it is compared first and never charged",
         arguments: TestDatabase.all)
-    func review_6_rightKeyIsNeverRateLimited(database: TestDatabase) async throws {
+    func test_20_6_rightKeyIsNeverRateLimited(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(
             database,
             adjust: {
@@ -52,7 +52,7 @@ struct AdminHardeningTests {
     @Test(
         "review_6 failed admin authentications are audited with the presented key's fingerprint (never the key), a limited number of rows",
         arguments: TestDatabase.all)
-    func review_6_failedAuthenticationsAreAudited(database: TestDatabase) async throws {
+    func test_20_6_failedAuthenticationsAreAudited(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             let presented = "admin-wrong-0123456789abcdef0123456789"
             let first = try await server.send(.POST, "/v1/admin/users/\(UUID())/disable", bearer: presented)
@@ -63,14 +63,12 @@ struct AdminHardeningTests {
             }
 
             let entries = try await Self.auditEntries(server)
-            let failures = entries.filter { $0["action"] as? String == "authenticate" }
+            let failures = entries.filter { $0.action == "authenticate" }
             #expect(first.status == 401 && missing.status == 401)
             let fingerprint = String(SHA256Hex.of(presented).prefix(8))
-            let oldestTwo = failures.suffix(2).map {
-                "\($0["actor"] as? String ?? "-") \($0["result"] as? String ?? "-")"
-            }
+            let oldestTwo = failures.suffix(2).map { "\($0.actor) \($0.result)" }
             #expect(oldestTwo == ["key:none AUTH_004", "key:\(fingerprint) AUTH_004"], "\(failures)")
-            #expect(failures.allSatisfy { $0["ip"] as? String == "127.0.0.1" && $0["target_user_id"] is NSNull })
+            #expect(failures.allSatisfy { $0.ip == "127.0.0.1" && $0.targetUserId == nil })
             #expect(
                 failures.count == Int(AdminAuthFailureAudit.perClient.burst),
                 "one client's flood writes at most its burst of rows (the clock stands still): \(failures.count)")
@@ -79,22 +77,22 @@ struct AdminHardeningTests {
     }
 
     @Test("review_6 find_users keeps its search text in the audit log", arguments: TestDatabase.all)
-    func review_6_searchTextIsAudited(database: TestDatabase) async throws {
+    func test_20_6_searchTextIsAudited(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             try await server.signUp("bob@example.com")
             let found = try await server.send(.GET, "/v1/admin/users?q=%20Bob@Example", bearer: Self.adminKey)
             let all = try await server.send(.GET, "/v1/admin/users", bearer: Self.adminKey)
 
-            let searches = try await Self.auditEntries(server).filter { $0["action"] as? String == "find_users" }
+            let searches = try await Self.auditEntries(server).filter { $0.action == "find_users" }
             #expect(found.status == 200 && all.status == 200)
-            #expect(searches.map { $0["detail"] as? String } == ["q=", "q=bob@example"], "\(searches)")
+            #expect(searches.map(\.detail) == ["q=", "q=bob@example"], "\(searches)")
         }
     }
 
     @Test(
         "review_6 an action whose audit row cannot be written does not happen (disable and delete roll back)",
         arguments: TestDatabase.all)
-    func review_6_auditRowCommitsWithItsAction(database: TestDatabase) async throws {
+    func test_20_6_auditRowCommitsWithItsAction(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             let tokens = try await server.signUp()
             let userID = try #require(UUID(uuidString: tokens.user.id))
@@ -117,7 +115,7 @@ struct AdminHardeningTests {
     @Test(
         "review_6 every admin action on a deleted account answers 404 (audited with its id); find_users no longer lists it",
         arguments: TestDatabase.all)
-    func review_6_deletedAccountIsNotFound(database: TestDatabase) async throws {
+    func test_20_6_deletedAccountIsNotFound(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             let tokens = try await server.signUp()
             let id = tokens.user.id
@@ -139,9 +137,9 @@ struct AdminHardeningTests {
             for answer in answers {
                 #expect(answer.status == 404 && answer.errorCode == "NOT_FOUND", "\(answer.text)")
             }
-            #expect((listed.json["users"] as? [[String: Any]])?.isEmpty == true, "\(listed.text)")
+            #expect(try listed.decode(AdminUserPage.self).users.isEmpty, "\(listed.text)")
             let onTombstone = try await Self.auditEntries(server).filter {
-                $0["target_user_id"] as? String == id && $0["result"] as? String == "NOT_FOUND"
+                $0.targetUserId == id && $0.result == "NOT_FOUND"
             }
             #expect(onTombstone.count == answers.count)
             let events = try await SecurityEvent.query(on: server.app.db).all().map(\.type)

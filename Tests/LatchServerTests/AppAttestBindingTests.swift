@@ -28,7 +28,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 a bind with a good attestation lists the key attested, with the app's bundle id and version; the challenge is single use",
         arguments: TestDatabase.all)
-    func attestedBind(database: TestDatabase) async throws {
+    func test_31_2_attestedBind(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: try Self.settings(.optional, ca: ca)) { server in
@@ -69,7 +69,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 a bind whose attestation fails a check is refused with its reason and binds nothing",
         arguments: TestDatabase.all)
-    func refusedBind(database: TestDatabase) async throws {
+    func test_31_2_refusedBind(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: try Self.settings(.optional, ca: ca)) { server in
@@ -123,7 +123,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 a biometric attempt and the device-key sign-in carry assertions; one whose counter did not grow is refused",
         arguments: TestDatabase.all)
-    func assertions(database: TestDatabase) async throws {
+    func test_31_2_assertions(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: try Self.settings(.optional, ca: ca)) { server in
@@ -171,7 +171,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 required: no bind without an attestation, no biometric attempt or device-key sign-in without an assertion",
         arguments: TestDatabase.all)
-    func requiredMode(database: TestDatabase) async throws {
+    func test_31_2_requiredMode(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: try Self.settings(.required, ca: ca)) { server in
@@ -206,7 +206,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 off (the default): an app_attest member is not checked and the key is listed not attested",
         arguments: [TestDatabase.sqlite])
-    func offMode(database: TestDatabase) async throws {
+    func test_31_2_offMode(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(database, clock: clock) { server in
@@ -226,7 +226,7 @@ struct AppAttestBindingTests {
     @Test(
         "issue 31 §2 a policy's attested_device: only an attested key is offered, and only its asserted answer counts",
         arguments: TestDatabase.all)
-    func policyAttestedDevice(database: TestDatabase) async throws {
+    func test_31_2_policyAttestedDevice(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         let policy = try VerificationPolicy(
@@ -265,7 +265,7 @@ struct AppAttestBindingTests {
     }
 
     @Test("issue 31 §2 LATCH_APP_ATTEST, its app ids, environment and root file are read strictly")
-    func configuration() throws {
+    func test_31_2_configuration() throws {
         let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
         let plain = try LatchConfig.fromEnvironment(["LATCH_SECRET_KEY": key])
         #expect(plain.appAttest.mode == .off && plain.appAttest.environment == .production)

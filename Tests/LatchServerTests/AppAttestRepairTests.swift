@@ -14,7 +14,7 @@ struct AppAttestRepairTests {
     @Test(
         "41 §2 AA an attested key's biometric attempt and device-key sign-in without an assertion are refused in optional mode",
         arguments: TestDatabase.all)
-    func AA_attestedKeyIsAssertedOnEveryUse(database: TestDatabase) async throws {
+    func test_41_2_attestedKeyIsAssertedOnEveryUse(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(
@@ -54,7 +54,7 @@ struct AppAttestRepairTests {
     @Test(
         "41 §2 AA one App Attest key id binds once: not for a second device key, another user's, or after an unbind",
         arguments: TestDatabase.all)
-    func AA_oneAppAttestKeyBindsOnce(database: TestDatabase) async throws {
+    func test_41_2_oneAppAttestKeyBindsOnce(database: TestDatabase) async throws {
         let ca = try SimulatedAppAttestCA()
         let clock = TestClock()
         try await withServer(

@@ -53,7 +53,7 @@ struct AppAttestVerifierTests {
     }
 
     @Test("issue 31 §2 a good attestation vouches for its key, for the app id whose hash it carries")
-    func goodAttestation() async throws {
+    func test_31_2_goodAttestation() async throws {
         let (keyID, object) = try await attest(with: attester())
         let key = try await verify(object, keyID: keyID).get()
         #expect(Data(SHA256.hash(data: key.publicKey)).base64EncodedString() == keyID)
@@ -62,63 +62,63 @@ struct AppAttestVerifierTests {
     }
 
     @Test("issue 31 §2 step 1: a chain to a root latchd does not trust is refused (untrusted_chain)")
-    func step1_untrustedRoot() async throws {
+    func test_31_2_step1UntrustedRoot() async throws {
         let (keyID, object) = try await attest(with: attester(ca: try SimulatedAppAttestCA()))
         #expect(await verify(object, keyID: keyID) == .failure(.untrustedChain))
     }
 
     @Test("issue 31 §2 step 1: a credential certificate out of date is refused (untrusted_chain)")
-    func step1_expiredCertificate() async throws {
+    func test_31_2_step1ExpiredCertificate() async throws {
         let (keyID, object) = try await attest(with: attester())
         #expect(await verify(object, keyID: keyID, at: Self.now + 400 * 86_400) == .failure(.untrustedChain))
     }
 
     @Test("issue 31 §2 step 2: an attestation over other client data (another challenge or key) is refused")
-    func step2_otherClientData() async throws {
+    func test_31_2_step2OtherClientData() async throws {
         let other = AppAttestClientData.binding(challenge: "challenge-1", publicKey: "another-device-key")
         let (keyID, object) = try await attest(with: attester(), over: other)
         #expect(await verify(object, keyID: keyID) == .failure(.nonceMismatch))
     }
 
     @Test("issue 31 §2 steps 3–4: a nonce extension that is not SHA-256(authData ‖ clientDataHash) is refused")
-    func step4_nonceExtension() async throws {
+    func test_31_2_step4NonceExtension() async throws {
         let (keyID, object) = try await attest(with: attester(fault: .nonce))
         #expect(await verify(object, keyID: keyID) == .failure(.nonceMismatch))
     }
 
     @Test("issue 31 §2 step 5: a key id that is not the hash of the certified key is refused")
-    func step5_keyID() async throws {
+    func test_31_2_step5KeyID() async throws {
         let (_, object) = try await attest(with: attester())
         let otherKeyID = Data(SHA256.hash(data: Data("other key".utf8))).base64EncodedString()
         #expect(await verify(object, keyID: otherKeyID) == .failure(.keyIDMismatch))
     }
 
     @Test("issue 31 §2 step 6: an RP ID hash of an app latchd was not given is refused")
-    func step6_appID() async throws {
+    func test_31_2_step6AppID() async throws {
         let (keyID, object) = try await attest(with: attester(appID: "ZZZZZ99999.com.example.wallet"))
         #expect(await verify(object, keyID: keyID) == .failure(.appIDMismatch))
     }
 
     @Test("issue 31 §2 step 7: an attestation whose counter is not 0 is refused")
-    func step7_counter() async throws {
+    func test_31_2_step7Counter() async throws {
         let (keyID, object) = try await attest(with: attester(fault: .counter))
         #expect(await verify(object, keyID: keyID) == .failure(.counterNotZero))
     }
 
     @Test("issue 31 §2 step 8: a production aaguid where development is configured is refused")
-    func step8_environment() async throws {
+    func test_31_2_step8Environment() async throws {
         let (keyID, object) = try await attest(with: attester(environment: .production))
         #expect(await verify(object, keyID: keyID) == .failure(.wrongEnvironment))
     }
 
     @Test("issue 31 §2 step 9: a credential id that is not the key id is refused")
-    func step9_credentialID() async throws {
+    func test_31_2_step9CredentialID() async throws {
         let (keyID, object) = try await attest(with: attester(fault: .credentialID))
         #expect(await verify(object, keyID: keyID) == .failure(.credentialIDMismatch))
     }
 
     @Test("issue 31 §2 another format, or bytes that are not an attestation, are refused")
-    func formatAndGarbage() async throws {
+    func test_31_2_formatAndGarbage() async throws {
         let (keyID, object) = try await attest(with: attester(fault: .format))
         #expect(await verify(object, keyID: keyID) == .failure(.wrongFormat))
         #expect(await verify([0xa0], keyID: keyID) == .failure(.malformed))
@@ -130,7 +130,7 @@ struct AppAttestVerifierTests {
     }
 
     @Test("issue 31 §2 an assertion verifies with the attested key, and only with a counter that grew")
-    func assertions() async throws {
+    func test_31_2_assertions() async throws {
         let attester = attester()
         let (keyID, object) = try await attest(with: attester)
         let key = try await verify(object, keyID: keyID).get()
@@ -160,7 +160,7 @@ struct AppAttestVerifierTests {
     }
 
     @Test("issue 31 §2 Apple's App Attest root is built in and pinned by its SHA-256 fingerprint")
-    func appleRootPinned() throws {
+    func test_31_2_appleRootPinned() throws {
         let roots = try AppAttestVerifier.roots(fromPEM: AppleAppAttestRoot.pem)
         #expect(roots.count == 1)
         var serializer = DER.Serializer()

@@ -54,7 +54,8 @@ struct AppleRevocationTests {
             let deleted = try await AccountDeletionTests.deleteAccount(server, bearer: tokens.accessToken)
 
             #expect(
-                deleted.status == 200 && deleted.json["apple_revocation"] as? String == "revoked", "\(deleted.text)")
+                deleted.status == 200 && (try? deleted.decode(AccountDeleted.self))?.appleRevocation == .revoked,
+                "\(deleted.text)")
             #expect(apple.appleRevoked == [issued], "Apple was asked to revoke exactly that token, for its client id")
             #expect(apple.clientSecretRefusals.isEmpty, "\(apple.clientSecretRefusals)")
             let again = try await Self.appleSignIn(server, apple, code: "code-2")
@@ -76,9 +77,12 @@ struct AppleRevocationTests {
             let second = try await AccountDeletionTests.deleteAccount(
                 server, bearer: try withCode.decode(TokenResponse.self).accessToken)
 
-            #expect(first.status == 200 && first.json["apple_revocation"] as? String == "not_possible", "\(first.text)")
             #expect(
-                second.status == 200 && second.json["apple_revocation"] as? String == "not_possible", "\(second.text)")
+                first.status == 200 && (try? first.decode(AccountDeleted.self))?.appleRevocation == .notPossible,
+                "\(first.text)")
+            #expect(
+                second.status == 200 && (try? second.decode(AccountDeleted.self))?.appleRevocation == .notPossible,
+                "\(second.text)")
             #expect(apple.appleRevoked.isEmpty)
             let me = try await server.send(.GET, "/v1/me", bearer: try withCode.decode(TokenResponse.self).accessToken)
             #expect(me.status == 401, "deleted all the same")

@@ -44,8 +44,8 @@ struct AppleSignInTests {
             #expect(try other.decode(TokenResponse.self).user.id != firstUser.id, "another sub is another account")
             #expect(firstUser.email == nil)
             let me = try await server.send(.GET, "/v1/me", bearer: try first.decode(TokenResponse.self).accessToken)
-            let identities = try #require(me.json["identities"] as? [[String: Any]])
-            #expect(identities.map { $0["provider"] as? String } == ["apple"])
+            let identities = try #require(try me.decode(UserInfo.self).identities, "\(me.text)")
+            #expect(identities.map(\.provider) == ["apple"])
             #expect(await server.app.identityServices.appleKeyFetches == 1, "the key set is fetched once and cached")
         }
     }
@@ -181,7 +181,7 @@ struct AppleSignInTests {
             let relayUser = try relay.decode(TokenResponse.self).user
             #expect(relayUser.email == "x1y2z3@privaterelay.appleid.com", "a private-relay address is kept as is")
             let me = try await server.send(.GET, "/v1/me", bearer: alice.accessToken)
-            let providers = (me.json["identities"] as? [[String: Any]])?.compactMap { $0["provider"] as? String }
+            let providers = try me.decode(UserInfo.self).identities?.map(\.provider)
             #expect(providers == ["email", "apple"])
         }
     }

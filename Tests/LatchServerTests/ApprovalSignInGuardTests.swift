@@ -176,7 +176,7 @@ struct ApprovalSignInGuardTests {
             }
             let flooded = try await ask(from: "198.51.100.1", device: "web-new")
             #expect(flooded.status == 429 && flooded.errorCode == "RATE_LIMITED", "\(flooded.text)")
-            #expect(flooded.json["retry_after"] as? Int ?? 0 >= 1)
+            #expect(flooded.errorBody?.retryAfter ?? 0 >= 1, "\(flooded.text)")
 
             // One device id: its burst across addresses, then 429 from a fresh address too.
             for index in 0..<10 {

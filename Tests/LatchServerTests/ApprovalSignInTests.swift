@@ -81,7 +81,7 @@ struct ApprovalSignInTests {
 
     /// The RFC 8628 error a poll answered (`reasons`' first).
     static func pollError(_ answer: TestResponse) -> String? {
-        (answer.json["reasons"] as? [String])?.first
+        answer.errorBody?.reasons?.first
     }
 
     /// Alice signed in on her phone, with a bound device key and a fund password to verify by.

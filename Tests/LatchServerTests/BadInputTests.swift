@@ -327,7 +327,7 @@ struct BadInputTests {
             let registered = try await server.send(
                 .POST, "/v1/registrations",
                 json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try await server.latestCode(to: "bob@example.com")
 
             let signIn = try await server.signIn(device: device)

@@ -53,7 +53,7 @@ struct DPoPBindingTests {
             let registered = try await server.send(
                 .POST, "/v1/registrations",
                 json: ["email": "bo@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let key = TestDPoPKey()
             let path = "/v1/registrations/\(id)/verify"
             let verified = try await server.send(

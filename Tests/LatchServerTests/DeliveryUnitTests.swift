@@ -10,7 +10,7 @@ import Testing
 struct DeliveryUnitTests {
     @Test(
         "Mail LATCH_SMTP_URL: schemes, default ports, percent-decoded credentials, a description without the password")
-    func Mail_smtpURLParsing() throws {
+    func test_6_smtpURLParsing() throws {
         let plain = try SMTPConfiguration(url: "smtp://mail.example.com")
         let submission = try SMTPConfiguration(url: "smtp://latch:p%40ss@mail.example.com:587")
         let implicit = try SMTPConfiguration(url: "smtps://latch:secret@mail.example.com")
@@ -35,7 +35,7 @@ struct DeliveryUnitTests {
             ("LATCH_SMS_WEBHOOK_URL", "ftp://sms.example.com/hunter2"),
             ("LATCH_SMS_WEBHOOK_URL", "sms.example.com/send?token=hunter2")
         ])
-    func Config_badDeliverySettings(variable: String, value: String) throws {
+    func test_6_badDeliverySettings(variable: String, value: String) throws {
         var environment = ["LATCH_SECRET_KEY": ConfigurationTests.key, variable: value]
         if variable == "LATCH_SMTP_URL" { environment["LATCH_MAIL_FROM"] = "latch@example.com" }
         if variable == "LATCH_MAIL_FROM" { environment["LATCH_SMTP_URL"] = "smtp://mail.example.com" }
@@ -47,7 +47,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Config LATCH_SMTP_URL needs LATCH_MAIL_FROM; delivery settings are read")
-    func Config_deliverySettingsRead() throws {
+    func test_6_deliverySettingsRead() throws {
         let missingFrom = try #require(throws: ConfigurationError.self) {
             try LatchConfig.fromEnvironment([
                 "LATCH_SECRET_KEY": ConfigurationTests.key, "LATCH_SMTP_URL": "smtp://mail.example.com"
@@ -70,7 +70,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Mail SMTP replies: single and multi-line, malformed lines refused")
-    func Mail_replyParsing() throws {
+    func test_6_replyParsing() throws {
         var parser = SMTPReplyParser()
 
         #expect(
@@ -86,7 +86,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Mail backoff doubles from the first delay up to the maximum, then gives up")
-    func Mail_retryBackoff() {
+    func test_6_retryBackoff() {
         let policy = RetryPolicy.standard
         let delays = (1...7).map { policy.delay(afterFailedAttempt: $0) }
 
@@ -98,7 +98,7 @@ struct DeliveryUnitTests {
 
     @Test(
         "Mail SMTP errors: 4xx, timeouts and connection failures are temporary; 5xx and configuration problems are not")
-    func Mail_errorClassification() {
+    func test_6_errorClassification() {
         #expect(SMTPError.rejected(step: "RCPT TO", code: 451).isTemporary)
         #expect(!SMTPError.rejected(step: "RCPT TO", code: 550).isTemporary)
         #expect(SMTPError.timeout(step: "greeting").isTemporary && SMTPError.connection("refused").isTemporary)
@@ -107,7 +107,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Mail MIME: a long Chinese subject becomes folded UTF-8 encoded words of at most 75 characters")
-    func Mail_encodedWordSubject() throws {
+    func test_6_encodedWordSubject() throws {
         let subject = String(repeating: "安全警告：你的账号已被暂时锁定", count: 3)
         let header = MIMEMessage.encodedHeader(subject)
         let words = header.components(separatedBy: "\r\n ")
@@ -122,7 +122,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Mail every template exists in zh-Hans and English, with text and HTML, codes in both")
-    func Mail_templatesInBothLanguages() {
+    func test_6_templatesInBothLanguages() {
         let until = Date(timeIntervalSince1970: 1_800_000_000)
         for language in LatchLanguage.allCases {
             let mails = [
@@ -150,7 +150,7 @@ struct DeliveryUnitTests {
     }
 
     @Test("Mail HTML escapes interpolated values (a device named with markup)")
-    func Mail_htmlEscapesInterpolations() {
+    func test_6_htmlEscapesInterpolations() {
         let mail = MailTemplates.deviceBound(deviceName: "<script>alert(1)</script> & \"Bob's\"", language: .en)
 
         #expect(!mail.html.contains("<script>"))
@@ -161,7 +161,7 @@ struct DeliveryUnitTests {
     @Test(
         "Config latchd with a bad LATCH_SMTP_URL exits 2 with one line naming it, never printing the password",
         .enabled(if: ConfigurationTests.latchd != nil, "needs the latchd binary built beside the tests"))
-    func Config_latchdRefusesBadSMTPURL() throws {
+    func test_6_latchdRefusesBadSMTPURL() throws {
         let folder = try ConfigurationTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let latchd = try #require(ConfigurationTests.latchd)

@@ -99,7 +99,7 @@ struct DevelopmentOutboxTests {
     @Test(
         "review_8 the outbox refuses a Host that is not this machine (DNS rebinding): 404, even from a loopback peer",
         arguments: TestDatabase.all)
-    func review_8_outboxRefusesForeignHost(database: TestDatabase) async throws {
+    func test_20_8_outboxRefusesForeignHost(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp("bob@example.com")
 

@@ -69,7 +69,7 @@ struct DeviceCredentialTests {
                 bearer: tokens.accessToken)
             #expect(badBiometry.status == 422 && badBiometry.errorBody?.field == "biometry", "\(badBiometry.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
-            #expect(listed.jsonArray.isEmpty)
+            #expect(try listed.decode([DeviceCredentialInfo].self).isEmpty, "\(listed.text)")
         }
     }
 
@@ -143,7 +143,7 @@ struct DeviceCredentialTests {
             #expect(duplicate.status == 409 && duplicate.errorCode == "CONFLICT", "\(duplicate.text)")
             #expect(eleventh.status == 409 && eleventh.errorCode == "LIMIT_REACHED", "\(eleventh.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
-            #expect(listed.jsonArray.count == 10)
+            #expect(try listed.decode([DeviceCredentialInfo].self).count == 10, "\(listed.text)")
             let bob = try await server.signUp("bob@example.com")
             _ = try await server.bindDevice(DeviceKey(), name: "Bob's phone", bearer: bob.accessToken)
         }
@@ -175,7 +175,7 @@ struct DeviceCredentialTests {
             #expect(
                 signIn.status == 401 && signIn.errorCode == "AUTH_001", "an unbound key cannot sign in: \(signIn.text)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
-            #expect(listed.jsonArray.isEmpty)
+            #expect(try listed.decode([DeviceCredentialInfo].self).isEmpty, "\(listed.text)")
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("device_unbound"))
         }
     }
@@ -206,7 +206,9 @@ struct DeviceCredentialTests {
             #expect(session.tokenType == "Bearer" && session.expiresIn == 7200)
             #expect(try await server.send(.GET, "/v1/me", bearer: session.accessToken).status == 200)
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: session.accessToken)
-            #expect(listed.jsonArray.first?["last_used_at"] as? String != nil, "the key's last use is recorded")
+            #expect(
+                try listed.decode([DeviceCredentialInfo].self).first?.lastUsedAt != nil,
+                "the key's last use is recorded")
             let replay = try await server.deviceSignatureGrant(challengeID: challenge.challengeId, signature: signature)
             #expect(replay.status == 401 && replay.errorCode == "AUTH_001", "a challenge is single-use: \(replay.text)")
             let second = try await server.loginChallenge(for: id)
@@ -335,7 +337,7 @@ struct DeviceCredentialTests {
             #expect(statuses.filter { $0.0 == 201 }.count == 10, "\(statuses)")
             #expect(statuses.filter { $0.0 != 201 }.allSatisfy { $0 == (409, "LIMIT_REACHED") }, "\(statuses)")
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
-            #expect(listed.jsonArray.count == 10)
+            #expect(try listed.decode([DeviceCredentialInfo].self).count == 10, "\(listed.text)")
         }
     }
 

@@ -53,10 +53,10 @@ struct DeviceKeyProtectionTests {
 
                 #expect(
                     refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(protection): \(refused.text)")
-                #expect(refused.json["field"] as? String == "protection", "\(protection)")
+                #expect(refused.errorBody?.field == "protection", "\(protection)")
             }
             let listed = try await server.send(.GET, "/v1/device-credentials", bearer: tokens.accessToken)
-            #expect(listed.jsonArray.isEmpty)
+            #expect(try listed.decode([DeviceCredentialInfo].self).isEmpty, "\(listed.text)")
         }
     }
 
@@ -95,8 +95,8 @@ struct DeviceKeyProtectionTests {
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: AdminTests.adminKey)
 
             try #require(detail.status == 200, "\(detail.text)")
-            let credentials = try #require(detail.json["device_credentials"] as? [[String: Any]])
-            #expect(credentials.map { $0["protection"] as? String } == ["software"])
+            let credentials = try detail.decode(AdminUserDetail.self).deviceCredentials
+            #expect(credentials.map(\.protection) == ["software"], "\(detail.text)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 import LatchTestSupport
 import NIOCore
 import NIOHTTP1
@@ -113,14 +114,14 @@ struct EventsReceiverCommandTests {
                 "POST", "/v1/registrations",
                 json: ["email": "rita@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
             try #require(registered.status == 202)
-            let registration = try #require(registered.body["registration_id"] as? String)
+            let registration = try registered.decode(RegistrationAccepted.self).registrationId
             let outbox = try await server.send("GET", "/dev/outbox?to=rita%40example.com")
             let code = try #require(outbox.jsonArray.last?["code"] as? String, "\(outbox.text)")
             let verified = try await server.send(
                 "POST", "/v1/registrations/\(registration)/verify",
                 json: ["code": code, "device": TestServer.testDevice])
             try #require(verified.status == 201, "\(verified)")
-            let user = try #require((verified.body["user"] as? [String: Any])?["id"] as? String, "\(verified.text)")
+            let user = try verified.decode(TokenResponse.self).user.id
             try #require(try await server.run(["admin", "freeze", user]).status == 0)
 
             // The worker delivers within a second or so; a retry (the receiver started late) within seconds more.

@@ -15,7 +15,7 @@ struct ExportHardeningTests {
     @Test(
         "review_4 known devices are stored and exported as keyed hashes: the exported value does not pass the new-device check",
         arguments: TestDatabase.all)
-    func review_4_knownDevicesAreNeverExportedRaw(database: TestDatabase) async throws {
+    func test_20_4_knownDevicesAreNeverExportedRaw(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             _ = try await server.signInConfirmingNewDevice(device: ["id": "phone-2"])
@@ -44,7 +44,7 @@ struct ExportHardeningTests {
     @Test(
         "review_4 the migration hashes the known devices stored before it, and they stay known",
         arguments: TestDatabase.all)
-    func review_4_migrationHashesStoredDeviceIDs(database: TestDatabase) async throws {
+    func test_20_4_migrationHashesStoredDeviceIDs(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             let userID = try #require(UUID(uuidString: alice.user.id))
@@ -69,7 +69,7 @@ struct ExportHardeningTests {
     @Test(
         "review_4 the export needs a sign-in within 10 minutes or a verification token for export_account, spent once",
         arguments: TestDatabase.all)
-    func review_4_exportNeedsRecentSignInOrVerification(database: TestDatabase) async throws {
+    func test_20_4_exportNeedsRecentSignInOrVerification(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             try await server.setFundPassword(bearer: alice.accessToken)

@@ -58,7 +58,7 @@ struct FileDescriptorFloodTests {
     @Test(
         "41 §3 EX1 with the open-file limit at 256, 400 connections from one client, then 400 from twenty: latchd stays up, serves another address meanwhile and everyone afterwards (three runs in a row)",
         arguments: TestDatabase.all)
-    func EX1_floodBeyondTheOpenFileLimit(database: TestDatabase) async throws {
+    func test_41_3_floodBeyondTheOpenFileLimit(database: TestDatabase) async throws {
         let body = #"{"grant_type":"password","email":"a@example.com","password":"nope"}"#
         let request =
             "POST /v1/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -111,7 +111,7 @@ struct FileDescriptorFloodTests {
     }
 
     @Test("41 §3 EX1 latchd raises its soft open-file limit to the hard limit at start, and derives its caps from it")
-    func EX1_softLimitIsRaised() async throws {
+    func test_41_3_softLimitIsRaised() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-flood-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let (latchd, _, log) = try await Self.start(soft: 256, hard: 2048, in: folder)
@@ -127,7 +127,7 @@ struct FileDescriptorFloodTests {
     @Test(
         "41 §3 EX1 a LATCH_MAX_CONNECTIONS the open-file limit cannot hold stops latchd serve with a configuration error"
     )
-    func EX1_capAboveTheLimitIsRefused() async throws {
+    func test_41_3_capAboveTheLimitIsRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latch-flood-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("latchd.log")

@@ -40,7 +40,7 @@ struct ForgotQueueParityTests {
     @Test(
         "review_3 a full queue answers 503 to forgot for an account and for an unknown address alike",
         arguments: TestDatabase.all)
-    func review_3_fullQueueAnswersAlike(database: TestDatabase) async throws {
+    func test_20_3_fullQueueAnswersAlike(database: TestDatabase) async throws {
         try await Self.withSMTPServer(database, capacity: 0) { server in
             let existing = try await server.post("/v1/password/forgot", json: ["email": "alice@example.com"])
             let unknown = try await server.post("/v1/password/forgot", json: ["email": "nobody@example.com"])
@@ -54,7 +54,7 @@ struct ForgotQueueParityTests {
     @Test(
         "review_3 with room in the queue both answer 202 byte for byte; only the account's mail stays queued",
         arguments: TestDatabase.all)
-    func review_3_onlyTheAccountsMailIsQueued(database: TestDatabase) async throws {
+    func test_20_3_onlyTheAccountsMailIsQueued(database: TestDatabase) async throws {
         try await Self.withSMTPServer(database, capacity: 100) { server in
             let before = try await Self.queuedJobs(server)
             let existing = try await server.post("/v1/password/forgot", json: ["email": "alice@example.com"])

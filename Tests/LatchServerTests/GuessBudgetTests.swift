@@ -36,7 +36,7 @@ struct GuessBudgetTests {
     @Test(
         "10 a resend does not renew reset-code guesses: the 10th wrong one locks the address, mails once, and a fresh code works after the window",
         arguments: TestDatabase.all)
-    func resetCodeBudgetSurvivesResends(database: TestDatabase) async throws {
+    func test_10_1_resetCodeBudgetSurvivesResends(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             let start = server.clock.now
@@ -70,7 +70,7 @@ struct GuessBudgetTests {
     @Test(
         "10 a known password does not buy fresh guesses: every new-device challenge draws on one budget",
         arguments: TestDatabase.all)
-    func signInChallengesShareOneBudget(database: TestDatabase) async throws {
+    func test_10_1_signInChallengesShareOneBudget(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             _ = try await server.signIn(device: ["id": "phone-1"])
@@ -104,7 +104,7 @@ struct GuessBudgetTests {
     }
 
     @Test("10 made-up SMS codes for a number with no live code cost its owner nothing", arguments: TestDatabase.all)
-    func guessesWithoutLiveCodeAreFree(database: TestDatabase) async throws {
+    func test_10_1_guessesWithoutLiveCodeAreFree(database: TestDatabase) async throws {
         try await withServer(database) { server in
             var answers: [TestResponse] = []
             for _ in 0..<20 { answers.append(try await PhoneSignInTests.smsSignIn(server, code: "123456")) }
@@ -120,7 +120,7 @@ struct GuessBudgetTests {
     @Test(
         "10 ten wrong SMS codes a day lock the number across resends (423) and text it once",
         arguments: TestDatabase.all)
-    func smsBudgetSurvivesResends(database: TestDatabase) async throws {
+    func test_10_1_smsBudgetSurvivesResends(database: TestDatabase) async throws {
         try await withServer(database) { server in
             var answers: [TestResponse] = []
             for _ in 0..<2 {
@@ -148,7 +148,7 @@ struct GuessBudgetTests {
     }
 
     @Test("10 a lock on sign-in codes never blocks password reset by email", arguments: TestDatabase.all)
-    func codeLockLeavesResetOpen(database: TestDatabase) async throws {
+    func test_10_1_codeLockLeavesResetOpen(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             _ = try await server.signIn(device: ["id": "phone-1"])
@@ -173,7 +173,7 @@ struct GuessBudgetTests {
     @Test(
         "10 at most 10 codes a day to one address, unknown addresses alike: then 429 with retry_after",
         arguments: TestDatabase.all)
-    func codeSendsAreCapped(database: TestDatabase) async throws {
+    func test_10_1_codeSendsAreCapped(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             for address in [Self.alice, "nobody@example.com"] {
@@ -195,11 +195,12 @@ struct GuessBudgetTests {
     @Test(
         "10 TOTP activation has a budget of wrong codes, and a pending enrolment lives 10 minutes",
         arguments: TestDatabase.all)
-    func totpActivationBudgetAndLifetime(database: TestDatabase) async throws {
+    func test_10_1_totpActivationBudgetAndLifetime(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let enrolled = try await server.send(.POST, "/v1/mfa/totp", bearer: tokens.accessToken)
-            let secret = try #require(Base32.decode(enrolled.json["secret"] as? String ?? ""), "\(enrolled.text)")
+            let secret = try #require(
+                Base32.decode(try enrolled.decode(TOTPEnrollment.self).secret), "\(enrolled.text)")
             let app = Authenticator(secret: secret, recoveryCodes: [])
             var answers: [TestResponse] = []
             for _ in 0..<10 {
@@ -222,7 +223,8 @@ struct GuessBudgetTests {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let enrolled = try await server.send(.POST, "/v1/mfa/totp", bearer: tokens.accessToken)
-            let secret = try #require(Base32.decode(enrolled.json["secret"] as? String ?? ""))
+            let secret = try #require(
+                Base32.decode(try enrolled.decode(TOTPEnrollment.self).secret), "\(enrolled.text)")
             server.clock.advance(by: 601)
 
             let late = try await server.send(
@@ -236,7 +238,7 @@ struct GuessBudgetTests {
     @Test(
         "10 a right password does not reset the day's budget of wrong ones; a reset by email clears it",
         arguments: TestDatabase.all)
-    func passwordBudgetSurvivesRightPasswords(database: TestDatabase) async throws {
+    func test_10_1_passwordBudgetSurvivesRightPasswords(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             let start = server.clock.now
@@ -268,7 +270,7 @@ struct GuessBudgetTests {
     @Test(
         "10 the budget store is exact under concurrency: 40 charges at once admit exactly the limit",
         arguments: TestDatabase.all)
-    func budgetExactUnderConcurrency(database: TestDatabase) async throws {
+    func test_10_1_budgetExactUnderConcurrency(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let store = server.app.latch.budgets
             let db = server.app.db
@@ -305,7 +307,7 @@ struct GuessBudgetTests {
 
     @Test(
         "10 concurrent TOTP enrolments and first fund-password settings never answer 500", arguments: TestDatabase.all)
-    func concurrentFirstSettingsNever500(database: TestDatabase) async throws {
+    func test_10_1_concurrentFirstSettingsNever500(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let enrolments = try await withThrowingTaskGroup(of: UInt.self) { group in

@@ -35,7 +35,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 E1 an unknown Transfer-Encoding is 501 MALFORMED_BODY (unsupported_transfer_coding), logged below error level; a broken chunk is 400"
     )
-    func E1_unknownTransferCodingIsAClientError() async throws {
+    func test_41_3_unknownTransferCodingIsAClientError() async throws {
         let log = LogCapture()
         try await withServer(.sqlite, logger: Logger(label: "latchd", factory: { _ in log })) { server in
             let port = try Self.port(server)
@@ -61,7 +61,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 E1 a framing error in a request's head (Content-Length with Transfer-Encoding, a bad Content-Length) is 400 MALFORMED_BODY in the error format"
     )
-    func E1_framingErrorInTheHeadIsAnsweredInTheErrorFormat() async throws {
+    func test_41_3_framingErrorInTheHeadIsAnsweredInTheErrorFormat() async throws {
         let log = LogCapture()
         try await withServer(.sqlite, logger: Logger(label: "latchd", factory: { _ in log })) { server in
             let port = try Self.port(server)
@@ -86,7 +86,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 JSON_duplicateKeys a body naming a key twice (also nested, also spelled with an escape) is 400 MALFORMED_BODY duplicate_key",
         arguments: TestDatabase.all)
-    func JSON_duplicateKeysAreRefused(database: TestDatabase) async throws {
+    func test_41_3_duplicateKeysAreRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             let twoGrants =
@@ -116,7 +116,7 @@ struct HTTPEdgeTests {
 
     @Test(
         "41 §3 JSON_duplicateKeys the scanner: per object, through arrays, canonically equal keys, a depth cap, linear")
-    func JSON_duplicateKeysScanner() {
+    func test_41_3_duplicateKeysScanner() {
         func refusal(_ text: String) -> StrictJSONBody.Refusal? { StrictJSONBody.refusal(of: Array(text.utf8)) }
 
         #expect(refusal(#"{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}"#) == nil, "the same key in other objects is fine")
@@ -139,7 +139,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 JSON_utf16 a body in UTF-16 or UTF-32 (with or without a byte order mark), with a UTF-8 BOM or invalid UTF-8 is 400 MALFORMED_BODY not_utf8",
         arguments: TestDatabase.all)
-    func JSON_utf16BodiesAreRefused(database: TestDatabase) async throws {
+    func test_41_3_utf16BodiesAreRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             try await server.signUp()
             let body =
@@ -169,7 +169,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 EX1 beyond LATCH_MAX_CONNECTIONS_PER_ADDRESS a client's connections are closed at once; another address is served meanwhile"
     )
-    func EX1_perAddressCapLeavesRoomForOthers() async throws {
+    func test_41_3_perAddressCapLeavesRoomForOthers() async throws {
         try await withServer(
             .sqlite,
             adjust: {
@@ -196,7 +196,7 @@ struct HTTPEdgeTests {
     }
 
     @Test("41 §3 EX1 beyond LATCH_MAX_CONNECTIONS in total a new connection is closed at once, from any address")
-    func EX1_totalCapHolds() async throws {
+    func test_41_3_totalCapHolds() async throws {
         try await withServer(
             .sqlite,
             adjust: {
@@ -225,7 +225,7 @@ struct HTTPEdgeTests {
 
     @Test(
         "41 §3 EX1 a head trickled byte by byte is cut at LATCH_HEADER_TIMEOUT_SECONDS, not kept for the idle timeout")
-    func EX1_trickledHeadIsCut() async throws {
+    func test_41_3_trickledHeadIsCut() async throws {
         try await withServer(
             .sqlite,
             adjust: {
@@ -253,7 +253,7 @@ struct HTTPEdgeTests {
     }
 
     @Test("41 §3 EX1 a body trickled byte by byte is cut at LATCH_BODY_TIMEOUT_SECONDS, and a prompt one is served")
-    func EX1_trickledBodyIsCut() async throws {
+    func test_41_3_trickledBodyIsCut() async throws {
         try await withServer(
             .sqlite,
             adjust: {
@@ -265,10 +265,12 @@ struct HTTPEdgeTests {
             let slow = try await RawConnection.open(port: port)
             // A whole registration, then padding that never ends: the request must not run on what came.
             let registration = #"{"email":"late@example.com","password":"Correct-Horse-9","terms_accepted":true}"#
+            // The clock starts before the head is sent: latchd's deadline cannot start earlier, so a cut
+            // before LATCH_BODY_TIMEOUT_SECONDS shows here as one (a clock started after the send ran late).
+            let started = ContinuousClock.now
             try await slow.send(
                 "POST /v1/registrations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 600\r\n\r\n\(registration)")
-            let started = ContinuousClock.now
             for _ in 0..<(600 - registration.utf8.count) {
                 guard !slow.isClosed, (try? await slow.send(" ")) != nil else { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -291,7 +293,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 EX1 the deadlines, step by step: a head's starts at its first byte, a body's at its head, none between requests"
     )
-    func EX1_requestDeadlinesStateMachine() {
+    func test_41_3_requestDeadlinesStateMachine() {
         var deadlines = RequestDeadlines(headerTimeout: .seconds(10), bodyTimeout: .seconds(30))
         let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
 
@@ -315,7 +317,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 EX1 connection caps: derived from the open-file limit less a reserve, LATCH_* variables parsed, a cap above the limit refused"
     )
-    func EX1_connectionLimitsConfiguration() throws {
+    func test_41_3_connectionLimitsConfiguration() throws {
         let derived = ConnectionLimits.resolved(ConnectionSettings(), openFileLimit: 256)
         let large = ConnectionLimits.resolved(ConnectionSettings(), openFileLimit: 1_048_576)
         let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
@@ -352,7 +354,7 @@ struct HTTPEdgeTests {
     @Test(
         "41 §3 EX1 per-address counting: an IPv6 client by its /64, a trusted proxy in the total only; released connections free their room"
     )
-    func EX1_perAddressCounting() throws {
+    func test_41_3_perAddressCounting() throws {
         let key = ConnectionLimits.clientKey(trusting: try #require(TrustedProxies(parsing: "10.0.0.0/8")))
         let counter = ConnectionCounter(maximum: 5, maximumPerAddress: 2)
 
@@ -371,7 +373,7 @@ struct HTTPEdgeTests {
     }
 
     @Test("41 §3 EX1 request ids are random version-4 UUIDs drawn without a file descriptor")
-    func EX1_requestIDs() {
+    func test_41_3_requestIDs() {
         let ids = (0..<1000).map { _ in RequestID.make() }
 
         #expect(Set(ids).count == 1000)

@@ -13,7 +13,7 @@ struct KeyRetirementTests {
     @Test(
         "review_10 retiring the signer: a new key signs, the old one leaves the JWKS and its remembered tokens are refused",
         arguments: TestDatabase.all)
-    func review_10_retireEndsTheKeyAtOnce(database: TestDatabase) async throws {
+    func test_20_10_retireEndsTheKeyAtOnce(database: TestDatabase) async throws {
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: { $0.keyReloadInterval = .seconds(3600) }) { server in
             let alice = try await server.signUp()
@@ -42,7 +42,7 @@ struct KeyRetirementTests {
     @Test(
         "review_10 retiring a key that only verifies leaves the signer alone; an unknown kid is an error",
         arguments: TestDatabase.all)
-    func review_10_retireAVerifyingKey(database: TestDatabase) async throws {
+    func test_20_10_retireAVerifyingKey(database: TestDatabase) async throws {
         let clock = TestClock()
         try await withServer(database, clock: clock, adjust: { $0.keyReloadInterval = .seconds(3600) }) { server in
             let alice = try await server.signUp()

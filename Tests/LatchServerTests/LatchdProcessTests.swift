@@ -41,7 +41,7 @@ struct LatchdProcessTests {
             "POST", "/v1/registrations",
             json: ["email": "ivan@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
         try #require(registered.status == 202)
-        let registrationID = try #require(registered.body["registration_id"] as? String)
+        let registrationID = try registered.decode(RegistrationAccepted.self).registrationId
         // The first attempt failed (connection refused): the job waits in the database for its retry.
         try await Self.waitForLog(first.log, containing: "delivery failed, will retry")
         first.kill()
@@ -123,14 +123,14 @@ struct LatchdProcessTests {
         let registered = try await server.send(
             "POST", "/v1/registrations",
             json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
-        let id = try #require(registered.body["registration_id"] as? String)
+        let id = try registered.decode(RegistrationAccepted.self).registrationId
         let (outbox, _) = try await URLSession.shared.data(
             from: URL(string: server.baseURL + "/dev/outbox?to=bob@example.com")!)
         let messages = try #require(try JSONSerialization.jsonObject(with: outbox) as? [[String: Any]])
         let code = try #require(messages.last?["code"] as? String)
         let verified = try await server.send(
             "POST", "/v1/registrations/\(id)/verify", json: ["code": code, "device": TestServer.testDevice])
-        return try #require(verified.body["access_token"] as? String, "\(verified.body)")
+        return try verified.decode(TokenResponse.self).accessToken
     }
 
     private func signIn(_ server: LatchdProcess) async throws -> String {
@@ -140,6 +140,6 @@ struct LatchdProcessTests {
                 "grant_type": "password", "email": "bob@example.com", "password": "Correct-Horse-9",
                 "device": TestServer.testDevice
             ])
-        return try #require(signedIn.body["access_token"] as? String, "\(signedIn.body)")
+        return try signedIn.decode(TokenResponse.self).accessToken
     }
 }

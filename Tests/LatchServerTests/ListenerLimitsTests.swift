@@ -66,7 +66,7 @@ struct ListenerLimitsTests {
     }
 
     @Test("review_10 the API listener closes a connection that sends nothing for LATCH_IDLE_TIMEOUT_SECONDS")
-    func review_10_apiListenerClosesIdleConnections() async throws {
+    func test_20_10_apiListenerClosesIdleConnections() async throws {
         try await withServer(.sqlite, adjust: { $0.idleTimeoutSeconds = 1 }) { server in
             let port = try #require(URL(string: server.baseURL)?.port)
             let opened = ContinuousClock.now
@@ -87,7 +87,7 @@ struct ListenerLimitsTests {
     }
 
     @Test("review_10 the metrics listener closes idle connections and closes at once a connection beyond its maximum")
-    func review_10_metricsListenerLimitsConnections() async throws {
+    func test_20_10_metricsListenerLimitsConnections() async throws {
         // The cap: idle connections are kept for an hour here, so the only close is the one beyond the maximum.
         try await withServer(
             .sqlite,
@@ -128,7 +128,7 @@ struct ListenerLimitsTests {
     }
 
     @Test("review_10 LATCH_IDLE_TIMEOUT_SECONDS: default 90, 1–3600, a bad value names the variable")
-    func review_10_idleTimeoutConfiguration() throws {
+    func test_20_10_idleTimeoutConfiguration() throws {
         let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
         #expect(try LatchConfig.fromEnvironment(base).idleTimeoutSeconds == 90)
         #expect(

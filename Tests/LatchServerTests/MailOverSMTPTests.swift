@@ -44,7 +44,7 @@ struct MailOverSMTPTests {
                     "mail is not kept in the outbox")
 
                 // The mailed code completes the registration.
-                let id = try #require(registered.json["registration_id"] as? String)
+                let id = try registered.decode(RegistrationAccepted.self).registrationId
                 #expect(try await server.post("/v1/registrations/\(id)/verify", json: ["code": code]).status == 201)
             }
         }
@@ -59,7 +59,7 @@ struct MailOverSMTPTests {
                     json: ["email": "bob@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
                 let codeMail = try #require(try await sink.waitForMessages(1).first)
                 let code = try #require(codeMail.subject.components(separatedBy: ": ").last)
-                let id = try #require(registered.json["registration_id"] as? String)
+                let id = try registered.decode(RegistrationAccepted.self).registrationId
                 #expect(try await server.post("/v1/registrations/\(id)/verify", json: ["code": code]).status == 201)
 
                 var last: TestResponse?

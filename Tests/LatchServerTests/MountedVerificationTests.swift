@@ -90,7 +90,7 @@ struct MountedVerificationTests {
             let registered = try await mounted.send(
                 .POST, "/v1/registrations",
                 json: ["email": "alice@example.com", "password": "Correct-Horse-9", "terms_accepted": true])
-            let id = try #require(registered.json["registration_id"] as? String)
+            let id = try registered.decode(RegistrationAccepted.self).registrationId
             let code = try #require(await mounted.app.latch.outbox?.messages(to: "alice@example.com").last?.code)
             let tokens = try await mounted.send(.POST, "/v1/registrations/\(id)/verify", json: ["code": code]).decode(
                 TokenResponse.self)

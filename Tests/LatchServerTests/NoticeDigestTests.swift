@@ -39,7 +39,7 @@ struct NoticeDigestTests {
     @Test(
         "review_2_b three changes in one window: one notice at once, then one digest listing the other two once the window has passed (anti-phishing code, freeze link)",
         arguments: TestDatabase.all)
-    func review_2_b_threeChangesOneNoticeOneDigest(database: TestDatabase) async throws {
+    func test_20_2_threeChangesOneNoticeOneDigest(database: TestDatabase) async throws {
         try await withServer(database, adjust: { $0.noticeDigestSeconds = Self.window }) { server in
             let alice = try await server.signUp()
             try await Self.setCode("Blue-Heron", server, bearer: alice.accessToken)
@@ -78,7 +78,7 @@ struct NoticeDigestTests {
 
     @Test(
         "review_2_b with LATCH_NOTICE_DIGEST_SECONDS=0 every change mails its own notice", arguments: TestDatabase.all)
-    func review_2_b_zeroTurnsDigestsOff(database: TestDatabase) async throws {
+    func test_20_2_zeroTurnsDigestsOff(database: TestDatabase) async throws {
         try await withServer(database) { server in
             #expect(server.app.latch.config.noticeDigestSeconds == 0, "the test server's default is off")
             let alice = try await server.signUp()
@@ -93,7 +93,7 @@ struct NoticeDigestTests {
     @Test(
         "review_2_b the digest's rows are in the database: a restart between the change and the window's end still mails the digest",
         arguments: TestDatabase.all)
-    func review_2_b_digestSurvivesARestart(database: TestDatabase) async throws {
+    func test_20_2_digestSurvivesARestart(database: TestDatabase) async throws {
         let clock = TestClock()
         let adjust: (inout LatchConfig) -> Void = { $0.noticeDigestSeconds = Self.window }
         let first = try await TestServer.start(database, clock: clock, adjust: adjust)
@@ -122,7 +122,7 @@ struct NoticeDigestTests {
     @Test(
         "review_2_b two flushers at once (two instances) send one digest: the window's charge and the rows' DELETE claim them",
         arguments: TestDatabase.all)
-    func review_2_b_concurrentFlushersSendOnce(database: TestDatabase) async throws {
+    func test_20_2_concurrentFlushersSendOnce(database: TestDatabase) async throws {
         try await withServer(database, adjust: { $0.noticeDigestSeconds = Self.window }) { server in
             let alice = try await server.signUp()
             try await Self.setCode("Blue-Heron", server, bearer: alice.accessToken)
@@ -138,7 +138,7 @@ struct NoticeDigestTests {
     @Test(
         "review_2_b deleting the account deletes its waiting digest rows and its notice window",
         arguments: TestDatabase.all)
-    func review_2_b_deletionLeavesNoDigest(database: TestDatabase) async throws {
+    func test_20_2_deletionLeavesNoDigest(database: TestDatabase) async throws {
         try await withServer(database, adjust: { $0.noticeDigestSeconds = Self.window }) { server in
             let alice = try await server.signUp()
             try await Self.setCode("Blue-Heron", server, bearer: alice.accessToken)
@@ -154,7 +154,7 @@ struct NoticeDigestTests {
     }
 
     @Test("review_2_b LATCH_NOTICE_DIGEST_SECONDS is read and checked (0–86400, default 300)")
-    func review_2_b_configuration() throws {
+    func test_20_2_configuration() throws {
         let base = ["LATCH_SECRET_KEY": Data(repeating: 1, count: 32).base64EncodedString()]
         #expect(try LatchConfig.fromEnvironment(base).noticeDigestSeconds == 300)
         let off = try LatchConfig.fromEnvironment(base.merging(["LATCH_NOTICE_DIGEST_SECONDS": "0"]) { $1 })

@@ -79,13 +79,6 @@ struct JSONLogTests {
     }
 }
 
-/// Log lines kept by a test.
-final class LinesWritten: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    var append: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
-}
-
 /// One line of the JSON log, as far as the tests read it.
 private struct JSONLogLine: Decodable {
     var level: String?

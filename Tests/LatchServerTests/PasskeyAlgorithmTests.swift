@@ -86,7 +86,8 @@ struct PasskeyAlgorithmTests {
             let refused = try await server.passkeyGrant(challengeID: pssOptions.challengeId, credential: pss)
 
             #expect(
-                registered.status == 201 && registered.json["attestation"] as? String == "none", "\(registered.text)")
+                registered.status == 201 && (try? registered.decode(PasskeyCreated.self))?.attestation == "none",
+                "\(registered.text)")
             #expect(signedIn.status == 200, "\(signedIn.text)")
             #expect(refused.status == 401 && refused.reasons == ["bad_signature"], "\(refused.text)")
         }

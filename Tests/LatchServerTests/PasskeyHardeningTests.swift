@@ -27,7 +27,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 options that named an account accept only its passkeys (§7.2 step 5): another account's valid passkey is refused like an unknown one",
         arguments: TestDatabase.all)
-    func review_7_onlyTheNamedAccountsPasskeysAnswer(database: TestDatabase) async throws {
+    func test_20_7_onlyTheNamedAccountsPasskeysAnswer(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             let bob = try await server.signUp("bob@example.com")
@@ -52,7 +52,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 the sign-in options for an email look the same for 0, 1 or several passkeys, and for no account",
         arguments: TestDatabase.all)
-    func review_7_optionsLookTheSame(database: TestDatabase) async throws {
+    func test_20_7_optionsLookTheSame(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             let bob = try await server.signUp("bob@example.com")
@@ -80,7 +80,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 an assertion whose backup-eligible flag differs from the registered one is refused, at sign-in and at step-up",
         arguments: TestDatabase.all)
-    func review_7_backupEligibilityIsFixed(database: TestDatabase) async throws {
+    func test_20_7_backupEligibilityIsFixed(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             var authenticator = SoftwareAuthenticator(backupEligible: false)
@@ -101,7 +101,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 a non-none attestation latchd cannot verify (fido-u2f, packed with a certificate, an unknown format) is refused, nothing stored",
         arguments: TestDatabase.all)
-    func review_7_unverifiableAttestationIsRefused(database: TestDatabase) async throws {
+    func test_20_7_unverifiableAttestationIsRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let statements: [(String, CBORValue)] = [
@@ -143,7 +143,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 RSA keys are checked at registration: under 2048 bits or e ≠ 65537 is refused (weak_key)",
         arguments: TestDatabase.all)
-    func review_7_weakRSAKeysAreRefused(database: TestDatabase) async throws {
+    func test_20_7_weakRSAKeysAreRefused(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let strong = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey.getKeyPrimitives()
@@ -209,7 +209,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 passkey names are cleaned like mail display text (bidi, zero-width, look-alikes) when added and renamed",
         arguments: TestDatabase.all)
-    func review_7_namesAreCleaned(database: TestDatabase) async throws {
+    func test_20_7_namesAreCleaned(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             var authenticator = SoftwareAuthenticator()
@@ -222,7 +222,8 @@ struct PasskeyHardeningTests {
                 .PATCH, "/v1/passkeys/\(created.id)", json: ["name": "\u{200B}\u{202E}"], bearer: tokens.accessToken)
 
             #expect(created.name == "Aliceyek")
-            #expect(renamed.status == 200 && renamed.json["name"] as? String == "Workkey", "\(renamed.text)")
+            #expect(
+                renamed.status == 200 && (try? renamed.decode(PasskeyInfo.self))?.name == "Workkey", "\(renamed.text)")
             #expect(
                 invisible.status == 400 && invisible.errorBody?.field == "name", "nothing visible: \(invisible.text)")
             let mail = try #require(await server.mails().last { $0.subject.contains("passkey") })
@@ -233,7 +234,7 @@ struct PasskeyHardeningTests {
     @Test(
         "review_7 renaming needs the recency adding needs: after 10 minutes a verification token for rename_passkey {passkey_id}",
         arguments: TestDatabase.all)
-    func review_7_renameNeedsRecency(database: TestDatabase) async throws {
+    func test_20_7_renameNeedsRecency(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             try await server.setFundPassword(bearer: tokens.accessToken)
@@ -258,7 +259,9 @@ struct PasskeyHardeningTests {
 
             #expect(stale.status == 403 && stale.errorCode == "VERIFICATION_REQUIRED", "\(stale.text)")
             #expect(wrongTarget.status == 403 && wrongTarget.errorCode == "VERIFICATION_INVALID", "\(wrongTarget.text)")
-            #expect(verified.status == 200 && verified.json["name"] as? String == "Laptop", "\(verified.text)")
+            #expect(
+                verified.status == 200 && (try? verified.decode(PasskeyInfo.self))?.name == "Laptop", "\(verified.text)"
+            )
         }
     }
 }

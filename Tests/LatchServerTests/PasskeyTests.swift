@@ -362,7 +362,9 @@ struct PasskeyTests {
             #expect(offer.options?.allowCredentials.map(\.id) == [authenticator.credentialIDBase64URL])
             #expect(crossed.status == 400 && crossed.errorCode == "AUTH_003", "\(crossed.text)")
             #expect(passed.status == 200, "\(passed.text)")
-            #expect(redeemed.status == 200 && redeemed.json["method"] as? String == "passkey", "\(redeemed.text)")
+            #expect(
+                redeemed.status == 200 && (try? redeemed.decode(RedeemedVerification.self))?.method == .passkey,
+                "\(redeemed.text)")
             #expect(try await server.eventTypes(bearer: bearer).contains("verification_failed"))
         }
     }
@@ -380,7 +382,8 @@ struct PasskeyTests {
             let removed = try await server.send(.DELETE, "/v1/passkeys/\(created.id)", bearer: tokens.accessToken)
             let gone = try await server.send(.DELETE, "/v1/passkeys/\(created.id)", bearer: tokens.accessToken)
 
-            #expect(renamed.status == 200 && renamed.json["name"] as? String == "YubiKey", "\(renamed.text)")
+            #expect(
+                renamed.status == 200 && (try? renamed.decode(PasskeyInfo.self))?.name == "YubiKey", "\(renamed.text)")
             #expect(removed.status == 204, "\(removed.text)")
             #expect(gone.status == 404)
             #expect(try await server.eventTypes(bearer: tokens.accessToken).contains("passkey_removed"))

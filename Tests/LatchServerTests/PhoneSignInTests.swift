@@ -39,15 +39,17 @@ struct PhoneSignInTests {
             let second = try await Self.smsSignIn(server, code: try await Self.textedCode(server))
 
             #expect(
-                sent.status == 202 && sent.json["expires_in"] as? Int == 300 && sent.json["resend_after"] as? Int == 60)
+                sent.status == 202
+                    && (try? sent.decode(SMSCodeAccepted.self)) == SMSCodeAccepted(expiresIn: 300, resendAfter: 60),
+                "\(sent.text)")
             #expect(first.status == 200, "\(first.text)")
             let tokens = try first.decode(TokenResponse.self)
             #expect(tokens.user.email == nil)
             #expect(try second.decode(TokenResponse.self).user.id == tokens.user.id)
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
-            let identities = try #require(me.json["identities"] as? [[String: Any]])
-            #expect(identities.count == 1 && identities[0]["provider"] as? String == "phone")
-            #expect(identities[0]["identifier"] as? String == Self.phone)
+            let identities = try #require(try me.decode(UserInfo.self).identities, "\(me.text)")
+            #expect(identities.count == 1 && identities[0].provider == "phone")
+            #expect(identities[0].identifier == Self.phone)
             // An account without email or password works elsewhere too.
             #expect(try await server.send(.GET, "/v1/sessions", bearer: tokens.accessToken).status == 200)
             #expect(

@@ -55,7 +55,7 @@ struct PolicyRepairTests {
     // MARK: P1
 
     @Test("41 P1 units are compared in one normal form: the file's and the parameter's, any case, no surrounding space")
-    func test_P1_unitsNormalised() throws {
+    func test_41_1_unitsNormalised() throws {
         let policy = try Self.policy()
         let withdrawal = try #require(policy.actions["withdrawal"])
         #expect(withdrawal.tiers[0].above.keys.sorted() == ["BTC", "USDT"], "the file's units in normal form")
@@ -76,7 +76,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P1 a unit no tier or limit names is refused by default (unknown_unit), or gets the strictest tier, or the base rule, as the file says"
     )
-    func test_P1_unknownUnits() throws {
+    func test_41_1_unknownUnits() throws {
         let policy = try Self.policy()
         #expect(
             Self.refusal { try policy.requirement(for: "withdrawal", parameters: Self.withdrawal("1", "ETH")) }
@@ -101,7 +101,7 @@ struct PolicyRepairTests {
     }
 
     @Test("41 P1 a policy file naming one unit twice in two spellings, or a unit that is not one, is refused")
-    func test_P1_fileUnits() {
+    func test_41_1_fileUnits() {
         for (above, reason) in [
             (#"{"USDT": "1", "usdt": "2"}"#, "a second time"), (#"{"U SDT": "1"}"#, "not a unit")
         ] {
@@ -124,7 +124,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P1 the review's attack: lower-case and padded USDT meet the USDT tier and count toward the USDT daily limit; the proof stores the normal form",
         arguments: TestDatabase.all)
-    func test_P1_unitSpellingsShareTierAndLimit(database: TestDatabase) async throws {
+    func test_41_1_unitSpellingsShareTierAndLimit(database: TestDatabase) async throws {
         try await withServer(database, adjust: Self.withPolicy()) { server in
             let tokens = try await server.signUp()
             let bearer = tokens.accessToken
@@ -149,7 +149,7 @@ struct PolicyRepairTests {
                 let over = try await server.startVerification(
                     parameters: Self.withdrawal("41000.01", spelling), bearer: bearer)
                 #expect(over.status == 403 && over.errorCode == "POLICY_LIMIT", "\(over.text)")
-                #expect(over.json["remaining"] as? String == "41000" && over.json["unit"] as? String == "USDT")
+                #expect(over.errorBody?.remaining == "41000" && over.errorBody?.unit == "USDT", "\(over.text)")
             }
             let unknown = try await server.startVerification(parameters: Self.withdrawal("1", "ETH"), bearer: bearer)
             #expect(unknown.status == 422 && unknown.errorBody?.reasons == ["unknown_unit"], "\(unknown.text)")
@@ -173,7 +173,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P2 a tier judges the day's sum: the chunk that takes spent plus amount over the threshold needs its factors"
     )
-    func test_P2_tierBySum() throws {
+    func test_41_1_tierBySum() throws {
         let policy = try Self.policy()
         let half = Self.withdrawal("0.5", "BTC")
         #expect(try policy.requirement(for: "withdrawal", parameters: half).factors == 1)
@@ -190,7 +190,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P2 splitting defeats no tier: 0.5 BTC twice needs two factors the second time, at start and, for proofs made together, at redemption",
         arguments: TestDatabase.all)
-    func test_P2_splitAmounts(database: TestDatabase) async throws {
+    func test_41_1_splitAmounts(database: TestDatabase) async throws {
         try await withServer(database, adjust: Self.withPolicy()) { server in
             let tokens = try await server.signUp()
             let bearer = tokens.accessToken
@@ -230,7 +230,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P3 a planted address does not outlive the owner's reset: a lock that ran out unused is ended, so are trusts the reset's sessions started; a trust from before stays",
         arguments: TestDatabase.all)
-    func test_P3_plantedAddress(database: TestDatabase) async throws {
+    func test_41_1_plantedAddress(database: TestDatabase) async throws {
         try await withServer(database, adjust: Self.withPolicy()) { server in
             let owner = try await server.signUp()
             try await server.setFundPassword(bearer: owner.accessToken)
@@ -285,7 +285,7 @@ struct PolicyRepairTests {
     @Test(
         "41 P3 a reset of the other devices keeps the locks this session started and ends the ones other sessions did",
         arguments: [TestDatabase.sqlite])
-    func test_P3_otherDevicesReset(database: TestDatabase) async throws {
+    func test_41_1_otherDevicesReset(database: TestDatabase) async throws {
         try await withServer(database, adjust: Self.withPolicy()) { server in
             let owner = try await server.signUp()
             try await server.setFundPassword(bearer: owner.accessToken)

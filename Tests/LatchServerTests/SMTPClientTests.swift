@@ -54,7 +54,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail AUTH PLAIN with the URL's credentials (percent-decoded)")
-    func Mail_authPlain() async throws {
+    func test_6_authPlain() async throws {
         try await withSMTPSink(["--auth", "latch:p@ss word"]) { sink in
             try await Self.client(sink, user: "latch:p%40ss%20word").send(Self.envelope())
 
@@ -64,7 +64,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail AUTH LOGIN when the server offers only LOGIN")
-    func Mail_authLogin() async throws {
+    func test_6_authLogin() async throws {
         try await withSMTPSink(["--auth", "latch:secret", "--only-login"]) { sink in
             try await Self.client(sink, user: "latch:secret").send(Self.envelope())
 
@@ -74,7 +74,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail wrong credentials are a permanent failure (535), nothing is sent")
-    func Mail_wrongCredentialsArePermanent() async throws {
+    func test_6_wrongCredentialsArePermanent() async throws {
         try await withSMTPSink(["--auth", "latch:secret"]) { sink in
             let error = try await #require(throws: SMTPError.self) {
                 try await Self.client(sink, user: "latch:wrong").send(Self.envelope())
@@ -86,7 +86,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail STARTTLS: the connection is upgraded before AUTH and MAIL, the certificate verified")
-    func Mail_startTLS() async throws {
+    func test_6_startTLS() async throws {
         try await withSMTPSink(["--starttls", "--auth", "latch:secret"]) { sink in
             try await Self.client(sink, user: "latch:secret", tls: true).send(Self.envelope())
 
@@ -96,7 +96,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail STARTTLS with a certificate latchd does not trust fails and sends nothing")
-    func Mail_startTLSUntrustedCertificate() async throws {
+    func test_6_startTLSUntrustedCertificate() async throws {
         try await withSMTPSink(["--starttls"]) { sink in
             let error = try await #require(throws: SMTPError.self) {
                 try await Self.client(sink, tls: false).send(Self.envelope())
@@ -110,7 +110,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail smtps:// speaks TLS from the first byte (implicit TLS)")
-    func Mail_implicitTLS() async throws {
+    func test_6_implicitTLS() async throws {
         try await withSMTPSink(["--implicit-tls", "--auth", "latch:secret"]) { sink in
             try await Self.client(sink, user: "latch:secret", tls: true, scheme: "smtps").send(Self.envelope())
 
@@ -120,7 +120,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail dot-stuffing and CRLF: lines starting with dots and bare LF arrive unchanged")
-    func Mail_dotStuffing() async throws {
+    func test_6_dotStuffing() async throws {
         try await withSMTPSink { sink in
             let message = "Subject: dots\n\n.\n.hidden\n..two\nend.\n"
             try await Self.client(sink).send(Self.envelope(message))
@@ -131,7 +131,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail a 451 is retried with backoff until the server takes the mail")
-    func Mail_retriesTemporaryFailure() async throws {
+    func test_6_retriesTemporaryFailure() async throws {
         try await withSMTPSink(["--fail-first", "2", "--fail-code", "451"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
 
@@ -144,7 +144,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail deliver returns at once: it does not wait for a server that has not even greeted")
-    func Mail_deliverDoesNotWaitForTheServer() async throws {
+    func test_6_deliverDoesNotWaitForTheServer() async throws {
         try await withSMTPSink(["--silent"]) { sink in
             // The server never says anything and the client would wait an hour for it: `deliver`
             // returning at all proves it does not wait for SMTP (no "within 500 ms").
@@ -160,7 +160,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail logs of retries and failures name no address, code, body or SMTP password")
-    func Mail_logsHoldNothingSensitive() async throws {
+    func test_6_logsHoldNothingSensitive() async throws {
         try await withSMTPSink(["--auth", "latch:hunter2", "--fail-first", "1", "--fail-code", "451"]) { sink in
             let lines = LogCapture()
             let logger = Logger(label: "test") { _ in lines }
@@ -187,7 +187,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail a 550 is permanent: one attempt, no retry")
-    func Mail_givesUpOnPermanentFailure() async throws {
+    func test_6_givesUpOnPermanentFailure() async throws {
         try await withSMTPSink(["--fail-first", "9", "--fail-code", "550"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
 
@@ -200,7 +200,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail temporary failures are retried a bounded number of times")
-    func Mail_retriesAreBounded() async throws {
+    func test_6_retriesAreBounded() async throws {
         try await withSMTPSink(["--fail-first", "99", "--fail-code", "421"]) { sink in
             let (delivery, queue) = try Self.mailDelivery(sink)
 
@@ -212,7 +212,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail a server that accepts the connection and never answers times out at the greeting")
-    func Mail_timeoutWhenServerIsSilent() async throws {
+    func test_6_timeoutWhenServerIsSilent() async throws {
         try await withSMTPSink(["--silent"]) { sink in
             let started = ContinuousClock.now
             let error = try await #require(throws: SMTPError.self) {
@@ -227,7 +227,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail a server that never confirms the data times out (temporary: retried later)")
-    func Mail_timeoutWhenDataIsNotConfirmed() async throws {
+    func test_6_timeoutWhenDataIsNotConfirmed() async throws {
         try await withSMTPSink(["--stall-data"]) { sink in
             // Each step may take 2 s: the steps before the stall pass even on a machine loaded by the whole suite.
             let error = try await #require(throws: SMTPError.self) {
@@ -239,7 +239,7 @@ struct SMTPClientTests {
     }
 
     @Test("Mail shutting the queue down cancels a send stuck on a silent server")
-    func Mail_shutdownCancelsStuckSend() async throws {
+    func test_6_shutdownCancelsStuckSend() async throws {
         try await withSMTPSink(["--silent"]) { sink in
             // A client that would wait an hour for the greeting: only the cancellation can end the send.
             let (delivery, queue) = try Self.mailDelivery(sink, stepTimeout: .hours(1))
@@ -255,24 +255,4 @@ struct SMTPClientTests {
             #expect(closed, "the cancelled send closed its connection")
         }
     }
-}
-
-/// A log handler that keeps every message and its metadata as text.
-final class LogCapture: LogHandler, @unchecked Sendable {
-    // @unchecked: `lines` is guarded by the Mutex; metadata and logLevel are only set during set-up.
-    private let lines = Mutex<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let line = "\(event.level) \(event.message) \(event.metadata ?? [:])"
-        lines.withLock { $0.append(line) }
-    }
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }

@@ -14,7 +14,7 @@ struct SecurityEventPagingTests {
     @Test(
         "review_5 a stranger's 40 failed passkey assertions naming the victim's credential are one counted row; passkey_added stays on the first page",
         arguments: TestDatabase.all)
-    func review_5_strangerCannotFloodTheLog(database: TestDatabase) async throws {
+    func test_20_5_strangerCannotFloodTheLog(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let victim = try await server.signUp()
             var authenticator = SoftwareAuthenticator()
@@ -44,7 +44,7 @@ struct SecurityEventPagingTests {
     @Test(
         "review_5 failures are counted exactly under concurrency, one row per account, kind and hour; a new hour starts a new row",
         arguments: TestDatabase.all)
-    func review_5_aggregationIsExactAndWindowed(database: TestDatabase) async throws {
+    func test_20_5_aggregationIsExactAndWindowed(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             let userID = try #require(UUID(uuidString: alice.user.id))
@@ -87,7 +87,7 @@ struct SecurityEventPagingTests {
     @Test(
         "review_5 GET /v1/security-events pages with a cursor: every event once, newest first, next_cursor null at the end; bad input 400, an unknown cursor 422",
         arguments: TestDatabase.all)
-    func review_5_eventsArePaged(database: TestDatabase) async throws {
+    func test_20_5_eventsArePaged(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.signUp()
             let userID = try #require(UUID(uuidString: alice.user.id))
@@ -110,7 +110,7 @@ struct SecurityEventPagingTests {
                 seen += page.securityEvents.map(\.id)
                 times += page.securityEvents.map(\.createdAt)
                 #expect(page.json.keys.contains("next_cursor"))
-                cursor = page.json["next_cursor"] as? String
+                cursor = try page.decode(SecurityEventPage.self).nextCursor
                 pages += 1
             } while cursor != nil && pages < 10
 
@@ -135,7 +135,7 @@ struct SecurityEventPagingTests {
     @Test(
         "review_5 the admin view pages a user's events the same way (audited), and a deleted account's 404",
         arguments: TestDatabase.all)
-    func review_5_adminViewIsPaged(database: TestDatabase) async throws {
+    func test_20_5_adminViewIsPaged(database: TestDatabase) async throws {
         try await AdminTests.withAdminServer(database) { server in
             let alice = try await server.signUp()
             let userID = try #require(UUID(uuidString: alice.user.id))
@@ -146,7 +146,7 @@ struct SecurityEventPagingTests {
             let path = "/v1/admin/users/\(alice.user.id)/security-events"
 
             let first = try await server.send(.GET, path + "?limit=4", bearer: AdminTests.adminKey)
-            let cursor = try #require(first.json["next_cursor"] as? String)
+            let cursor = try #require(try first.decode(SecurityEventPage.self).nextCursor, "\(first.text)")
             let second = try await server.send(.GET, path + "?limit=4&cursor=\(cursor)", bearer: AdminTests.adminKey)
             let own = try await server.send(.GET, "/v1/security-events?limit=100", bearer: alice.accessToken)
 
@@ -155,7 +155,7 @@ struct SecurityEventPagingTests {
             #expect(adminIDs == Array(own.securityEvents.map(\.id).prefix(adminIDs.count)))
             #expect(second.json["next_cursor"] is NSNull || second.securityEvents.count == 4)
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
-            let actions = (audit.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            let actions = try audit.decode(AdminAuditPage.self).entries.map(\.action)
             #expect(actions.filter { $0 == "list_security_events" }.count == 2)
             #expect(
                 try await server.send(.DELETE, "/v1/admin/users/\(alice.user.id)", bearer: AdminTests.adminKey).status

@@ -14,7 +14,7 @@ struct SecurityHeadersTests {
     @Test(
         "review_8 every answer of the API listener (JSON, documents, the page, 400/401/404/405/415/422) carries nosniff and refuses framing",
         arguments: TestDatabase.all)
-    func review_8_everyAnswerRefusesSniffingAndFraming(database: TestDatabase) async throws {
+    func test_20_8_everyAnswerRefusesSniffingAndFraming(database: TestDatabase) async throws {
         try await withServer(database, adjust: { $0.metricsPort = 0 }) { server in
             let tokens = try await server.signUp("bob@example.com")
 

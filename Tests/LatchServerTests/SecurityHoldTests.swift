@@ -138,18 +138,18 @@ struct SecurityHoldTests {
             #expect(lifted.status == 204, "\(lifted.text)")
             #expect(try await server.startVerification(bearer: tokens.accessToken).status == 201)
             let detail = try await server.send(.GET, "/v1/admin/users/\(tokens.user.id)", bearer: AdminTests.adminKey)
-            #expect((detail.json["holds"] as? [Any])?.isEmpty == true, "\(detail.text)")
-            let events = detail.json["security_events"] as? [[String: Any]] ?? []
+            let shown = try detail.decode(AdminUserDetail.self)
+            #expect(shown.holds.isEmpty, "\(detail.text)")
             #expect(
-                events.contains {
-                    $0["type"] as? String == "security_hold_ended" && $0["actor"] as? String == "operator"
-                        && $0["detail"] as? String == "device_key_added"
-                }, "\(events)")
+                shown.securityEvents.contains {
+                    $0.type == "security_hold_ended" && $0.actor == "operator" && $0.detail == "device_key_added"
+                }, "\(detail.text)")
             let audit = try await server.send(.GET, "/v1/admin/audit", bearer: AdminTests.adminKey)
             #expect(
-                (audit.json["entries"] as? [[String: Any]] ?? []).contains {
-                    $0["action"] as? String == "lift_hold" && $0["result"] as? String == "ok"
-                })
+                try audit.decode(AdminAuditPage.self).entries.contains {
+                    $0.action == "lift_hold" && $0.result == "ok"
+                },
+                "\(audit.text)")
         }
         try await withServer(database, adjust: { $0.securityHoldHours = 0 }) { server in
             let tokens = try await established(server)

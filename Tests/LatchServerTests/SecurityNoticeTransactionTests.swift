@@ -14,7 +14,7 @@ import Testing
 /// and nothing of the change is left: not the change, not its event, not its hold, not its freeze link.
 ///
 /// The table below has one scenario per `SecurityNotice` kind: a new kind without a scenario fails
-/// `review_1_everyNoticeKindHasAScenario`, so no notice can be added without this guarantee being shown.
+/// `test_20_1_everyNoticeKindHasAScenario`, so no notice can be added without this guarantee being shown.
 @Suite("Security notices commit with their change (issue 20 §1)")
 struct SecurityNoticeTransactionTests {
     static let alice = "alice@example.com"
@@ -243,7 +243,7 @@ struct SecurityNoticeTransactionTests {
     }
 
     @Test("review_1 every kind of security notice has a scenario below (a new kind must show the guarantee)")
-    func review_1_everyNoticeKindHasAScenario() {
+    func test_20_1_everyNoticeKindHasAScenario() {
         let missing = Set(SecurityNotice.allCases).subtracting(Self.scenarios.keys)
         #expect(missing.isEmpty, "notice kinds without a full-queue scenario: \(missing.map(\.rawValue).sorted())")
     }
@@ -251,7 +251,7 @@ struct SecurityNoticeTransactionTests {
     @Test(
         "review_1 with the notice lane full every security change answers 503 delivery_queue_full and changes nothing",
         arguments: TestDatabase.all)
-    func review_1_fullQueueRefusesEveryChange(database: TestDatabase) async throws {
+    func test_20_1_fullQueueRefusesEveryChange(database: TestDatabase) async throws {
         for notice in SecurityNotice.allCases {
             let scenario = try #require(Self.scenarios[notice])
             try await Self.refusedAndUnchanged(notice, scenario, database: database)
@@ -344,7 +344,7 @@ struct SecurityNoticeTransactionTests {
     @Test(
         "review_1 with the development outbox (no SMTP) a change and its notice behave as before",
         arguments: TestDatabase.all)
-    func review_1_developmentOutboxUnchanged(database: TestDatabase) async throws {
+    func test_20_1_developmentOutboxUnchanged(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let tokens = try await server.signUp()
             let set = try await server.send(

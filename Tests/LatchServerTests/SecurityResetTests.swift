@@ -304,11 +304,8 @@ struct SecurityResetTests {
             #expect(afterSignOut.status == 404, "sign-out everywhere ended the device key: \(afterSignOut.text)")
             let events =
                 try await server.send(.GET, "/v1/admin/users/\(owner.user.id)", bearer: AdminTests.adminKey)
-                .json["security_events"] as? [[String: Any]] ?? []
-            #expect(
-                events.filter { $0["type"] as? String == "security_reset" && $0["actor"] as? String == "operator" }
-                    .count
-                    == 2, "\(events)")
+                .decode(AdminUserDetail.self).securityEvents
+            #expect(events.filter { $0.type == "security_reset" && $0.actor == "operator" }.count == 2, "\(events)")
         }
     }
 }

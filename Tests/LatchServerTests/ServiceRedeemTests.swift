@@ -27,8 +27,9 @@ struct ServiceRedeemTests {
             let second = try await server.send(.POST, "/v1/verifications/redeem", json: body, bearer: Self.serviceKey)
 
             #expect(wrongKey.status == 401 && wrongKey.errorCode == "AUTH_004")
-            #expect(first.status == 200 && first.json["user_id"] as? String == tokens.user.id, "\(first.text)")
-            #expect(first.json["method"] as? String == "fund_password")
+            #expect(first.status == 200, "\(first.text)")
+            let redeemed = try first.decode(RedeemedVerification.self)
+            #expect(redeemed.userId == tokens.user.id && redeemed.method == .fundPassword, "\(first.text)")
             #expect(second.status == 409)
         } catch {
             try? await server.stop()

@@ -30,25 +30,24 @@ struct SessionTests {
             let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken)
 
             #expect(listed.status == 200, "\(listed.text)")
-            let sessions = listed.jsonArray
+            let sessions = try listed.decode([SessionInfo].self)
             #expect(sessions.count == 3)
-            let current = sessions.filter { $0["current"] as? Bool == true }
+            let current = sessions.filter(\.current)
             #expect(current.count == 1)
-            #expect(current.first?["id"] as? String == phone.sessionId)
-            #expect(sessions.filter { $0["current"] as? Bool == false }.count == 2)
-            let phoneEntry = try #require(sessions.first { $0["id"] as? String == phone.sessionId })
-            #expect(phoneEntry["device_name"] as? String == "Alice's iPhone")
-            #expect(phoneEntry["device_model"] as? String == "iPhone16,1")
-            #expect(phoneEntry["platform"] as? String == "iOS")
-            #expect(phoneEntry["ip"] as? String == "127.0.0.1")
-            #expect(Self.date(phoneEntry["created_at"]) == start.addingTimeInterval(60))
-            #expect(Self.date(phoneEntry["last_active_at"]) != nil)
-            let laptopEntry = try #require(sessions.first { $0["id"] as? String == laptop.sessionId })
+            #expect(current.first?.id == phone.sessionId)
+            #expect(sessions.filter { !$0.current }.count == 2)
+            let phoneEntry = try #require(sessions.first { $0.id == phone.sessionId })
+            #expect(phoneEntry.deviceName == "Alice's iPhone")
+            #expect(phoneEntry.deviceModel == "iPhone16,1")
+            #expect(phoneEntry.platform == "iOS")
+            #expect(phoneEntry.ip == "127.0.0.1")
+            #expect(phoneEntry.createdAt == start.addingTimeInterval(60))
+            #expect(phoneEntry.lastActiveAt >= phoneEntry.createdAt)
+            let laptopEntry = try #require(sessions.first { $0.id == laptop.sessionId })
             #expect(
-                laptopEntry["device_name"] as? String == "Alice's MacBook"
-                    && laptopEntry["platform"] as? String == "macOS")
-            #expect(Self.date(laptopEntry["created_at"]) == start.addingTimeInterval(120))
-            #expect(Self.date(laptopEntry["last_active_at"]) == start.addingTimeInterval(120))
+                laptopEntry.deviceName == "Alice's MacBook" && laptopEntry.platform == "macOS")
+            #expect(laptopEntry.createdAt == start.addingTimeInterval(120))
+            #expect(laptopEntry.lastActiveAt == start.addingTimeInterval(120))
         }
     }
 
@@ -68,8 +67,9 @@ struct SessionTests {
             let refresh = try await server.refresh(laptop.refreshToken)
             #expect(refresh.status == 401 && refresh.errorCode == "AUTH_004")
             #expect(try await server.send(.GET, "/v1/me", bearer: phone.accessToken).status == 200)
-            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).jsonArray
-            #expect(!listed.contains { $0["id"] as? String == laptop.sessionId })
+            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).decode(
+                [SessionInfo].self)
+            #expect(!listed.contains { $0.id == laptop.sessionId })
         }
     }
 
@@ -107,9 +107,10 @@ struct SessionTests {
             let revoked = try await server.send(.DELETE, "/v1/sessions?scope=others", bearer: phone.accessToken)
 
             #expect(revoked.status == 204, "\(revoked.text)")
-            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).jsonArray
+            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).decode(
+                [SessionInfo].self)
             #expect(listed.count == 1)
-            #expect(listed.first?["id"] as? String == phone.sessionId && listed.first?["current"] as? Bool == true)
+            #expect(listed.first?.id == phone.sessionId && listed.first?.current == true)
             for other in [first, laptop] {
                 #expect(try await server.send(.GET, "/v1/me", bearer: other.accessToken).errorCode == "AUTH_004")
                 #expect(try await server.refresh(other.refreshToken).errorCode == "AUTH_004")
@@ -136,7 +137,9 @@ struct SessionTests {
             }
 
             #expect(try await server.send(.GET, "/v1/me", bearer: first.accessToken).status == 200)
-            #expect(try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).jsonArray.count == 2)
+            #expect(
+                try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).decode([SessionInfo].self).count
+                    == 2)
         }
     }
 
@@ -301,11 +304,12 @@ struct SessionTests {
             #expect(try await server.refresh(first.refreshToken).status == 200)
 
             // Listed from the other session, so only the refresh can have moved the first one.
-            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).jsonArray
-            let entry = try #require(listed.first { $0["id"] as? String == first.sessionId })
-            #expect(Self.date(entry["created_at"]) == start)
-            #expect(Self.date(entry["last_active_at"]) == start.addingTimeInterval(600))
-            #expect(entry["current"] as? Bool == false)
+            let listed = try await server.send(.GET, "/v1/sessions", bearer: phone.accessToken).decode(
+                [SessionInfo].self)
+            let entry = try #require(listed.first { $0.id == first.sessionId })
+            #expect(entry.createdAt == start)
+            #expect(entry.lastActiveAt == start.addingTimeInterval(600))
+            #expect(!entry.current)
         }
     }
 
@@ -340,21 +344,20 @@ struct SessionTests {
             let control = try await server.send(
                 .PATCH, "/v1/me", json: ["nickname": "Al\u{7}ly"], bearer: tokens.accessToken)
 
-            #expect(trimmed.status == 200 && trimmed.json["nickname"] as? String == "Ally", "\(trimmed.text)")
-            #expect(longest.status == 200 && longest.json["nickname"] as? String == String(repeating: "名", count: 64))
+            #expect(
+                trimmed.status == 200 && (try? trimmed.decode(UserInfo.self))?.nickname == "Ally", "\(trimmed.text)")
+            #expect(
+                longest.status == 200
+                    && (try? longest.decode(UserInfo.self))?.nickname == String(repeating: "名", count: 64))
             for refused in [tooLong, control] {
                 #expect(refused.status == 422 && refused.errorCode == "VALIDATION_FAILED", "\(refused.text)")
                 #expect(refused.errorBody?.field == "nickname")
             }
             let me = try await server.send(.GET, "/v1/me", bearer: tokens.accessToken)
             #expect(
-                me.json["nickname"] as? String == String(repeating: "名", count: 64), "refused changes are not stored")
+                (try? me.decode(UserInfo.self))?.nickname == String(repeating: "名", count: 64),
+                "refused changes are not stored")
             #expect(try await server.send(.PATCH, "/v1/me", json: ["nickname": "Eve"]).errorCode == "AUTH_004")
         }
-    }
-
-    /// An ISO 8601 timestamp from a JSON value.
-    static func date(_ value: Any?) -> Date? {
-        (value as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
     }
 }

@@ -61,7 +61,7 @@ struct SharedSignalsTests {
     // MARK: The mapping
 
     @Test("42 §2 the SSF mapping's closed world: every outbound type maps to CAEP or RISC events or says why not")
-    func test_42_2_ssf_mapping_closed_world() {
+    func test_42_2_ssfMappingClosedWorld() {
         var reachable = Set<SSFEventType>()
         for kind in OutboundEvent.Kind.allCases {
             switch SSFEventMapping.declaration(of: kind) {
@@ -96,7 +96,7 @@ struct SharedSignalsTests {
     }
 
     @Test("42 §2 the SSF mapping table: each outbound event becomes the CAEP or RISC event that fits")
-    func test_42_2_ssf_mapping_table() {
+    func test_42_2_ssfMappingTable() {
         func event(
             _ kind: OutboundEvent.Kind, _ data: [String: Any] = [:], actor: String = "user",
             requested: Set<SSFEventType>? = nil
@@ -168,7 +168,7 @@ struct SharedSignalsTests {
     }
 
     @Test("42 §2 LATCH_SSF_RECEIVER_KEYS: AUDIENCE=KEY pairs; a short key or a pair without = names the variable")
-    func test_42_2_ssf_receiver_keys_configuration() throws {
+    func test_42_2_ssfReceiverKeysConfiguration() throws {
         var config = LatchConfig(secretKey: Data(repeating: 7, count: 32))
         try config.readSharedSignals {
             $0 == "LATCH_SSF_RECEIVER_KEYS"
@@ -196,7 +196,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 /.well-known/ssf-configuration names the issuer, the JWKS, both delivery methods and the endpoints",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_configuration_document(database: TestDatabase) async throws {
+    func test_42_2_ssfConfigurationDocument(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let answer = try await server.send(.GET, "/.well-known/ssf-configuration")
 
@@ -215,7 +215,7 @@ struct SharedSignalsTests {
     }
 
     @Test("42 §2 a wrong or missing receiver key, or an admin key, answers 401 AUTH_004", arguments: TestDatabase.all)
-    func test_42_2_ssf_wrong_key_401(database: TestDatabase) async throws {
+    func test_42_2_ssfWrongKey401(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             for bearer in [nil, "wrong-key-0123456789abcdef0123456789abcdef", String(repeating: "a", count: 40)] {
                 for (method, path) in [
@@ -232,7 +232,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 a receiver creates, reads, updates, replaces and deletes its streams; another receiver's are 404",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_stream_lifecycle(database: TestDatabase) async throws {
+    func test_42_2_ssfStreamLifecycle(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let created = try await server.send(
                 .POST, "/ssf/streams",
@@ -338,7 +338,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 a push stream needs an endpoint URL that meets the receiver rules; its Authorization is never shown",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_push_stream(database: TestDatabase) async throws {
+    func test_42_2_ssfPushStream(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let missing = try await server.send(
                 .POST, "/ssf/streams", json: ["delivery": ["method": "urn:ietf:rfc:8935"]], bearer: Self.key)
@@ -377,7 +377,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 an operator makes a receiver key (shown once, audited), lists it without the key, and removes it",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_operator_receiver_keys(database: TestDatabase) async throws {
+    func test_42_2_ssfOperatorReceiverKeys(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let admin = AdminService.console(on: server.app, language: .en)
             let added = try await admin.addSSFReceiver(audience: "https://vendor.example", description: "vendor")
@@ -400,7 +400,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 a push stream's SETs go out as application/secevent+jwt with the receiver's Authorization (RFC 8935)",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_push_delivery(database: TestDatabase) async throws {
+    func test_42_2_ssfPushDelivery(database: TestDatabase) async throws {
         let server = try await TestServer.start(database) {
             $0.runsBackgroundTasks = false
             $0.ssfReceiverKeys = [SSFReceiverKey(audience: Self.audience, key: Self.key)]
@@ -448,7 +448,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 a SET is an ES256 JWS, typ secevent+jwt, verified against the JWKS, with iss, aud, jti, iat, toe, txn and sub_id",
         arguments: TestDatabase.all)
-    func test_42_2_set_is_es256_secevent_jwt(database: TestDatabase) async throws {
+    func test_42_2_setIsES256SecEventJWT(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let stream = try await Self.createPollStream(server)
             let tokens = try await server.signUp()
@@ -487,7 +487,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 poll (RFC 8936) answers pending SETs with moreAvailable; acknowledged ones are not offered again",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_poll_acks(database: TestDatabase) async throws {
+    func test_42_2_ssfPollAcks(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let stream = try await Self.createPollStream(server)
             let tokens = try await server.signUp()
@@ -531,7 +531,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 a verification request puts a verification event with its state on the stream",
         arguments: TestDatabase.all)
-    func test_42_2_ssf_verification_event(database: TestDatabase) async throws {
+    func test_42_2_ssfVerificationEvent(database: TestDatabase) async throws {
         try await Self.withSSF(database) { server in
             let stream = try await Self.createPollStream(server)
             let other = try await Self.createPollStream(server, key: Self.otherKey)
@@ -557,7 +557,7 @@ struct SharedSignalsTests {
     @Test(
         "42 §2 no SET carries an email address or a phone number; an operator's receiver key works like a configured one",
         arguments: TestDatabase.all)
-    func test_42_2_no_set_carries_email_or_phone(database: TestDatabase) async throws {
+    func test_42_2_noSetCarriesEmailOrPhone(database: TestDatabase) async throws {
         try await withProviders(database) { server, _ in
             let made = try await SSFReceiverStore().add(
                 audience: Self.audience, description: "test", now: 0, on: server.app.db)

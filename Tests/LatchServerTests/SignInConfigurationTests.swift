@@ -12,7 +12,7 @@ struct SignInConfigurationTests {
     }
 
     @Test("Config Apple and WeChat are off by default; Apple's keys default to appleid.apple.com")
-    func Config_signInProvidersDefaults() throws {
+    func C1_signInProvidersDefaults() throws {
         let none = try Self.config([:])
         let apple = try Self.config(["LATCH_APPLE_CLIENT_IDS": " com.example.app , com.example.web ,"])
         let wechat = try Self.config(["LATCH_WECHAT_APP_ID": "wx1", "LATCH_WECHAT_APP_SECRET": "s3cret"])
@@ -25,7 +25,7 @@ struct SignInConfigurationTests {
     }
 
     @Test("Config bad sign-in settings fail with one line naming the variable")
-    func Config_badSignInSettingsNameTheVariable() throws {
+    func C1_badSignInSettingsNameTheVariable() throws {
         #expect(throws: ConfigurationError("LATCH_APPLE_JWKS_URL", "must be an http(s) URL (got ftp://keys)")) {
             try Self.config(["LATCH_APPLE_CLIENT_IDS": "com.example.app", "LATCH_APPLE_JWKS_URL": "ftp://keys"])
         }

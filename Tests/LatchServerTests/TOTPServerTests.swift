@@ -167,7 +167,9 @@ struct TOTPServerTests {
             #expect(used.status == 200, "\(used.text)")
             let token = try used.decode(VerificationPassed.self).verificationToken
             let redeemed = try await server.redeem(token, bearer: tokens.accessToken)
-            #expect(redeemed.status == 200 && redeemed.json["method"] as? String == "totp", "\(redeemed.text)")
+            #expect(
+                redeemed.status == 200 && (try? redeemed.decode(RedeemedVerification.self))?.method == .totp,
+                "\(redeemed.text)")
             #expect(reused.status == 400 && reused.errorCode == "AUTH_003", "\(reused.text)")
             #expect(another.status == 200, "another recovery code (typed in upper case) works: \(another.text)")
         }

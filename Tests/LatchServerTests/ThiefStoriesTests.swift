@@ -71,9 +71,10 @@ struct ThiefStoriesTests {
             let tokens = try await server.signInConfirmingNewDevice(
                 password: "Another-Horse-7", device: TestServer.testDevice)
             let settings = try await server.send(.GET, "/v1/me/security-settings", bearer: tokens.accessToken)
-            #expect(settings.json["verify_unusual_sign_ins"] as? Bool == true, "\(settings.text)")
-            let factors = try #require(settings.json["factors"] as? [String: Any], "\(settings.text)")
-            #expect(factors["totp"] as? Bool != true, "the thief's TOTP is gone: \(settings.text)")
+            let security = try settings.decode(SecuritySettings.self)
+            #expect(security.verifyUnusualSignIns, "\(settings.text)")
+            let factors = try #require(security.factors, "\(settings.text)")
+            #expect(!factors.totp, "the thief's TOTP is gone: \(settings.text)")
             let mail = try #require(await server.mails().last { $0.subject == "Your Latch password was reset" })
             #expect(mail.body.contains("Kept: the fund password."), "\(mail.body)")
             #expect(mail.body.contains("Choose a new anti-phishing code"), "\(mail.body)")
@@ -132,12 +133,13 @@ struct ThiefStoriesTests {
                 bearer: thief.accessToken)
             let me = try await server.send(.GET, "/v1/me", bearer: thief.accessToken)
 
-            #expect(asked.status == 202 && asked.json["expires_in"] as? Int == 600, "\(asked.text)")
+            #expect(
+                asked.status == 202 && (try? asked.decode(EmailLinkCodeSent.self))?.expiresIn == 600, "\(asked.text)")
             let codeMail = try #require(await server.mails().last)
             #expect(
                 codeMail.subject.contains("remove this email"), "the code went to Alice's mailbox: \(codeMail.subject)")
             #expect(guessed.status == 400 && guessed.errorCode == "AUTH_003", "\(guessed.text)")
-            #expect(me.json["email"] as? String == Self.alice, "the address stays without the code")
+            #expect((try? me.decode(UserInfo.self))?.email == Self.alice, "the address stays without the code")
 
             // Had he the code (Alice's mailbox), the removal is still told to that mailbox.
             let removed = try await server.send(

@@ -280,7 +280,7 @@ struct VerificationTests {
             #expect(byFund.status == 200, "\(byFund.text)")
             let redeemed = try await server.redeem(
                 try byFund.decode(VerificationPassed.self).verificationToken, bearer: tokens.accessToken)
-            #expect(redeemed.json["method"] as? String == "fund_password")
+            #expect((try? redeemed.decode(RedeemedVerification.self))?.method == .fundPassword, "\(redeemed.text)")
         }
     }
 

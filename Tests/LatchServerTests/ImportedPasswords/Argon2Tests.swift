@@ -15,7 +15,7 @@ struct Argon2Tests {
     // MARK: BLAKE2b
 
     @Test("45 §2 BLAKE2b-512 of \"abc\" is RFC 7693 Appendix A's digest")
-    func test_45_2_blake2b_matches_RFC7693_vector() {
+    func test_45_2_blake2bMatchesRFC7693Vector() {
         let digest = Blake2b.hash(Array("abc".utf8))
 
         #expect(
@@ -27,7 +27,7 @@ struct Argon2Tests {
     @Test(
         "45 §2 BLAKE2b matches Python's hashlib.blake2b: empty input, whole and partial blocks, short digests, keys"
     )
-    func test_45_2_blake2b_matches_hashlib() {
+    func test_45_2_blake2bMatchesHashlib() {
         #expect(
             hex(Blake2b.hash([]))
                 == "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419"
@@ -54,17 +54,17 @@ struct Argon2Tests {
     // MARK: RFC 9106 §5
 
     @Test("45 §2 Argon2d matches RFC 9106 §5.1's vector (m=32, t=3, p=4, secret and associated data)")
-    func test_45_2_argon2d_matches_RFC9106_vector() {
+    func test_45_2_argon2dMatchesRFC9106Vector() {
         #expect(hex(rfc9106Tag(.argon2d)) == "512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb")
     }
 
     @Test("45 §2 Argon2i matches RFC 9106 §5.2's vector (m=32, t=3, p=4, secret and associated data)")
-    func test_45_2_argon2i_matches_RFC9106_vector() {
+    func test_45_2_argon2iMatchesRFC9106Vector() {
         #expect(hex(rfc9106Tag(.argon2i)) == "c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8")
     }
 
     @Test("45 §2 Argon2id matches RFC 9106 §5.3's vector (m=32, t=3, p=4, secret and associated data)")
-    func test_45_2_argon2id_matches_RFC9106_vector() {
+    func test_45_2_argon2idMatchesRFC9106Vector() {
         #expect(hex(rfc9106Tag(.argon2id)) == "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659")
     }
 
@@ -81,7 +81,7 @@ struct Argon2Tests {
     @Test(
         "45 §2 a hash argon2-cffi made verifies with its password, not with another, and prints back the same",
         arguments: Argon2CFFIVectors.all)
-    func test_45_2_argon2_cffi_hash_verifies(password: String, phc: String) throws {
+    func test_45_2_argon2CFFIHashVerifies(password: String, phc: String) throws {
         let stored = try Argon2Hash(phc: phc)
 
         #expect(stored.verify(password))
@@ -90,7 +90,7 @@ struct Argon2Tests {
     }
 
     @Test("45 §2 a PHC string's fields are read: variant, version, m, t, p, salt and hash")
-    func test_45_2_argon2_phc_fields_are_read() throws {
+    func test_45_2_argon2PHCFieldsAreRead() throws {
         let stored = try Argon2Hash(phc: Self.sample)
 
         #expect(stored.variant == .argon2id)
@@ -101,7 +101,7 @@ struct Argon2Tests {
     }
 
     @Test("45 §2 a PHC string without v= is version 0x10, and prints back with v=16")
-    func test_45_2_argon2_without_version_is_version_16() throws {
+    func test_45_2_argon2WithoutVersionIsVersion16() throws {
         let withVersion = try #require(Argon2CFFIVectors.all.first { $0.phc.contains("$v=16$") })
         let withoutVersion = withVersion.phc.replacing("$v=16$", with: "$")
 
@@ -116,7 +116,7 @@ struct Argon2Tests {
     }
 
     @Test("45 §2 base64 with its padding is tolerated and printed back without it")
-    func test_45_2_argon2_base64_padding_is_tolerated() throws {
+    func test_45_2_argon2Base64PaddingIsTolerated() throws {
         let padded = "$argon2id$v=19$m=64,t=2,p=1$\(Self.salt)==$\(Self.hash)="
 
         let stored = try Argon2Hash(phc: padded)
@@ -126,7 +126,7 @@ struct Argon2Tests {
     }
 
     @Test("45 §2 a tag that differs in its first byte does not verify")
-    func test_45_2_argon2_changed_tag_does_not_verify() throws {
+    func test_45_2_argon2ChangedTagDoesNotVerify() throws {
         let changed = "$argon2id$v=19$m=64,t=2,p=1$\(Self.salt)$h" + Self.hash.dropFirst()
 
         let stored = try Argon2Hash(phc: changed)
@@ -143,7 +143,7 @@ struct Argon2Tests {
             "$Argon2id$v=19$m=64,t=2,p=1$\(salt)$\(hash)", "argon2id$v=19$m=64,t=2,p=1$\(salt)$\(hash)",
             "$scrypt$ln=16,r=8,p=1$aM15713r3Xsvxbi31lqr1Q$nFNh2CVHVjNldFVKDHDlm4CbdRSCdEBsjjJxD+iCs5E"
         ])
-    func test_45_2_argon2_refuses_other_formats(phc: String) {
+    func test_45_2_argon2RefusesOtherFormats(phc: String) {
         let error = #expect(throws: ImportedHashRefusal.self) { try Argon2Hash(phc: phc) }
 
         #expect(error == .unknownFormat)
@@ -194,7 +194,7 @@ struct Argon2Tests {
             ("an extra field", "$argon2id$v=19$m=64,t=2,p=1$\(salt)$\(hash)$AAAA"),
             ("version twice", "$argon2id$v=19$v=19$m=64,t=2,p=1$\(salt)$\(hash)")
         ])
-    func test_45_2_argon2_refuses_malformed_strings(why: String, phc: String) {
+    func test_45_2_argon2RefusesMalformedStrings(why: String, phc: String) {
         let error = #expect(throws: ImportedHashRefusal.self, "\(why)") { try Argon2Hash(phc: phc) }
 
         guard case .malformed = error else {
@@ -211,7 +211,7 @@ struct Argon2Tests {
             ("m=512,t=1,p=9", .overCap(parameter: "p", value: 9, cap: 8)),
             ("m=65536,t=5,p=4", .overCap(parameter: "m*t", value: 327_680, cap: 262_144))
         ])
-    func test_45_2_argon2_refuses_costs_over_caps(parameters: String, refusal: ImportedHashRefusal) throws {
+    func test_45_2_argon2RefusesCostsOverCaps(parameters: String, refusal: ImportedHashRefusal) throws {
         let stored = try Argon2Hash(phc: "$argon2id$v=19$\(parameters)$\(Self.salt)$\(Self.hash)")
 
         let error = #expect(throws: ImportedHashRefusal.self) { try stored.check(.standard) }
@@ -220,7 +220,7 @@ struct Argon2Tests {
     }
 
     @Test("45 §2 an argon2 hash at every cap passes the check, and caps can be lowered")
-    func test_45_2_argon2_at_the_caps_passes() throws {
+    func test_45_2_argon2AtTheCapsPasses() throws {
         let atCaps = try Argon2Hash(phc: "$argon2id$v=19$m=65536,t=4,p=8$\(Self.salt)$\(Self.hash)")
         let highPasses = try Argon2Hash(phc: "$argon2id$v=19$m=8,t=10,p=1$\(Self.salt)$\(Self.hash)")
 

@@ -34,8 +34,8 @@ struct ApprovalPushTests {
             for (body, field, reason) in refusals {
                 let refused = try await apns.server.send(.PUT, path, json: body, bearer: alice.accessToken)
                 #expect(refused.status == 422, "\(body): \(refused.text)")
-                #expect(refused.json["field"] as? String == field, "\(body): \(refused.text)")
-                #expect((refused.json["reasons"] as? [String]) == [reason], "\(body): \(refused.text)")
+                #expect(refused.errorBody?.field == field, "\(body): \(refused.text)")
+                #expect(refused.errorBody?.reasons == [reason], "\(body): \(refused.text)")
             }
             // Another user's key, or no key: 404, and nothing registered.
             let others = try await apns.server.send(

@@ -130,7 +130,7 @@ final class TestServer: Sendable {
         let registered = try await send(
             .POST, "/v1/registrations", json: ["email": email, "password": password, "terms_accepted": true])
         try #require(registered.status == 202, "registration: \(registered.text)")
-        let id = try #require(registered.json["registration_id"] as? String)
+        let id = try registered.decode(RegistrationAccepted.self).registrationId
         var body: [String: Any] = ["code": try await latestCode(to: email)]
         if let device { body["device"] = device }
         let verified = try await send(.POST, "/v1/registrations/\(id)/verify", json: body)
