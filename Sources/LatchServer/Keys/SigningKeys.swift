@@ -32,6 +32,8 @@ struct SigningKeys: Sendable {
     let collection: JWTKeyCollection
     /// The keys in `collection`, signer last.
     let entries: [Entry]
+    /// Signs new access tokens with the signer's private key, without `collection`'s actor (issue 44 §4).
+    let accessTokenSigner: AccessTokenSigner
 
     /// The public keys not retired at `now`, as a JWKS document.
     func jwks(now: Double) -> JWKSDocument {
@@ -56,6 +58,7 @@ struct SigningKeys: Sendable {
         }
         let collection = JWTKeyCollection()
         var entries: [Entry] = []
+        var signingKey: P256.Signing.PrivateKey?
         for record in records {
             guard let raw = try? secrets.open(record.sealedPrivateKey) else {
                 throw ConfigurationError(
@@ -64,6 +67,7 @@ struct SigningKeys: Sendable {
             }
             let key = try P256.Signing.PrivateKey(rawRepresentation: raw)
             let kid = record.id ?? ""
+            signingKey = key
             await collection.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
             entries.append(
                 Entry(
@@ -71,10 +75,12 @@ struct SigningKeys: Sendable {
                     retiresAt: record.retiresAt,
                     publicKey: JWKSDocument.Key(kid: kid, publicKey: key.publicKey)))
         }
-        guard let signer = entries.last else {
+        guard let signer = entries.last, let signingKey else {
             preconditionFailure("a signing key was just inserted or already present, and the newest never retires")
         }
-        return SigningKeys(signingKID: signer.kid, signer: signer, collection: collection, entries: entries)
+        return SigningKeys(
+            signingKID: signer.kid, signer: signer, collection: collection, entries: entries,
+            accessTokenSigner: AccessTokenSigner(kid: signer.kid, key: signingKey))
     }
 
     /// The rows of keys not retired at `now`, oldest generation first.

@@ -5,12 +5,16 @@ import NIOCore
 /// (issue 21: `JSONEncoder` was 5 % of a refresh's CPU). Keys are given in sorted order by the caller, strings
 /// are escaped as `LatchJSON.encoder` escapes them (`.withoutEscapingSlashes`), so the bytes are the same
 /// (`TokenResponseBodyTests` compares them). Log lines have their own writer (`JSONText`), which escapes more.
+/// `escapingSlashes` writes `/` as `\/`, as Foundation's default `JSONEncoder` (jwt-kit's) does: the access
+/// token's claims are escaped as jwt-kit escaped them (`AccessTokenSignerTests`).
 struct JSONBodyWriter {
     private(set) var buffer: ByteBuffer
     private var needsComma = false
+    private let escapingSlashes: Bool
 
-    init(capacity: Int) {
+    init(capacity: Int, escapingSlashes: Bool = false) {
         buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        self.escapingSlashes = escapingSlashes
     }
 
     mutating func beginObject(_ key: StaticString? = nil) {
@@ -61,7 +65,10 @@ struct JSONBodyWriter {
     /// `/` and non-ASCII included, as its UTF-8 bytes.
     private mutating func writeString(_ value: String) {
         buffer.writeInteger(UInt8(ascii: "\""))
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if value.utf8.contains(where: {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                || (escapingSlashes && $0 == UInt8(ascii: "/"))
+        }) {
             for byte in value.utf8 { writeEscaped(byte) }
         } else {
             buffer.writeString(value)
@@ -73,6 +80,7 @@ struct JSONBodyWriter {
         switch byte {
         case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
         case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+        case UInt8(ascii: "/") where escapingSlashes: buffer.writeStaticString("\\/")
         case 0x08: buffer.writeStaticString("\\b")
         case 0x0C: buffer.writeStaticString("\\f")
         case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")

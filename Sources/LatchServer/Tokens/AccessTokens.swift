@@ -32,16 +32,13 @@ final class AccessTokens: Sendable {
     var keys: SigningKeys { ring.current }
 
     /// A token for `sessionID`; with `boundTo` (a DPoP key's thumbprint) it carries `cnf.jkt`.
-    func issue(userID: UUID, sessionID: UUID, boundTo key: String? = nil, now: Date) async throws -> String {
+    func issue(userID: UUID, sessionID: UUID, boundTo key: String? = nil, now: Date) throws -> String {
         let iat = Int(now.timeIntervalSince1970)
         let claims = AccessTokenClaims(
             iss: issuer, sub: userID.uuidString.lowercased(), aud: AccessTokenClaims.audience, iat: iat,
             exp: iat + Self.lifetime, jti: UUID().uuidString.lowercased(), sid: sessionID.uuidString.lowercased(),
             cnf: key.map(AccessTokenClaims.Confirmation.init(jkt:)))
-        var header = JWTHeader()
-        header.typ = "JWT"
-        let keys = self.keys
-        return try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.signingKID), header: header)
+        return try keys.accessTokenSigner.sign(claims)
     }
 
     /// The claims and ids of a token this instance already verified, when it is still valid now (its

@@ -85,7 +85,7 @@ struct RefreshTokenRotation: Sendable {
         let token = Self.refreshToken(secret: secret, counter: 0)
         try await store.record(
             SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
-        return (session, try await response(user: user, session: session, refreshToken: token, now: now))
+        return (session, try response(user: user, session: session, refreshToken: token, now: now))
     }
 
     /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
@@ -122,7 +122,7 @@ struct RefreshTokenRotation: Sendable {
                 session.rotatedAt = seconds
                 session.refreshExpiresAt = expires
                 return .rotated(
-                    try await response(user: found.user, session: session, refreshToken: nextToken, now: now))
+                    try response(user: found.user, session: session, refreshToken: nextToken, now: now))
             }
             // Another request rotated it first: apply the grace rule to the fresh row.
             guard let reloaded = try await store.reload(sessionID, on: database), isLive(reloaded, at: seconds) else {
@@ -136,7 +136,7 @@ struct RefreshTokenRotation: Sendable {
             try await store.claimGrace(session: sessionID, counter: session.counter, on: database)
         {
             let current = Self.refreshToken(secret: secret, counter: session.counter)
-            return .rotated(try await response(user: found.user, session: session, refreshToken: current, now: now))
+            return .rotated(try response(user: found.user, session: session, refreshToken: current, now: now))
         }
 
         try await store.revoke(sessionID, now: seconds, on: database)
@@ -155,9 +155,9 @@ struct RefreshTokenRotation: Sendable {
         session.revokedAt == nil && session.refreshExpiresAt > seconds && seconds < session.createdAt + maximumAge
     }
 
-    private func response(user: User, session: Session, refreshToken: String, now: Date) async throws -> TokenResponse {
+    private func response(user: User, session: Session, refreshToken: String, now: Date) throws -> TokenResponse {
         let sessionID = try session.requireID()
-        let access = try await accessTokens.issue(
+        let access = try accessTokens.issue(
             userID: try user.requireID(), sessionID: sessionID, boundTo: session.dpopJKT, now: now)
         return TokenResponse(
             accessToken: access, tokenType: session.dpopJKT == nil ? "Bearer" : "DPoP",
