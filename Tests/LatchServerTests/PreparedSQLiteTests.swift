@@ -72,6 +72,34 @@ struct PreparedSQLiteTests {
         await prepared.close()
     }
 
+    @Test(
+        "44 §4: a call runs on the caller's thread unless it would wait: a write that meets another connection's lock goes to a pool thread, waits there and lands once the lock is gone; reads go on meanwhile"
+    )
+    func test_44_4_onlyAWaitingCallIsHandedOff() async throws {
+        let path = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE w (id INTEGER PRIMARY KEY)", [])
+        _ = try await prepared.rows("INSERT INTO w (id) VALUES (1)", [])
+        #expect(prepared.handOffs == 0, "nothing waited, nothing was handed off")
+        // Another connection (as Fluent's are) takes the write lock and keeps it.
+        let holder = try PreparedSQLite(path: path, connections: 1)
+        _ = try await holder.rows("BEGIN IMMEDIATE", [])
+
+        let write = Task { try await prepared.rows("INSERT INTO w (id) VALUES (2) RETURNING id", []) }
+        let readWhileLocked = try await prepared.rows("SELECT count(*) FROM w", [])
+        let handedOff = try await eventually { prepared.handOffs == 1 }
+        _ = try await holder.rows("COMMIT", [])
+        let written = try await write.value
+
+        #expect(readWhileLocked == [[.integer(1)]], "a read in WAL mode does not wait for the writer")
+        #expect(handedOff, "the locked write went to the pool")
+        #expect(written == [[.integer(2)]])
+        #expect(try await prepared.rows("SELECT count(*) FROM w", []) == [[.integer(2)]], "and landed once")
+        await holder.close()
+        await prepared.close()
+    }
+
     @Test("44 §4: latchd's refresh reads and rotates on the prepared connections, each statement prepared once")
     func test_44_4_refreshRunsOnPreparedConnections() async throws {
         try await withServer(.sqlite) { server in

@@ -9,6 +9,8 @@
 #   LATCH_BENCH_GOSERVER=path/to/goserver (default: built from scripts/bench/goserver)
 #   LATCH_BENCH_GOSERVER_FLAGS="-prepared -writer-conns 0" extra goserver flags (default none; see its header)
 #   LATCH_BENCH_CLIENTS=8 (wrk -t and -c: refresh.lua follows one refresh chain per connection)
+#   LATCH_BENCH_PROBE_RATE=100 also probe the loaded server's GET /health at this rate meanwhile
+#     (latency_probe.py): its p99 and max across the rounds, so a build that blocks its event loops shows
 # Every server gets CLIENTS fresh sessions per round, signed in by latchd's password grant before any load
 # (the Go peer's on the first latchd), so every request of every round is a real rotation. Prints refresh/s
 # per server (mean of the rounds), the refreshes not answered 200, each latchd's refresh / Go refresh, and
@@ -51,8 +53,15 @@ LATCH_SECRET_KEY="${keys[0]}" "$goserver" -db "$work/${labels[0]}.sqlite" -addr 
 gopid=$!; pids+=($gopid)
 for _ in $(seq 1 50); do curl -sf http://127.0.0.1:18081/health >/dev/null && break; sleep 0.1; done
 run() {  # name url tokens-file: one refresh chain per connection, this round's sessions
+  local probe=""
+  if [ -n "${LATCH_BENCH_PROBE_RATE:-}" ]; then
+    local health="${2%/token}"; health="${health%/v1}/health"
+    python3 scripts/bench/latency_probe.py "$health" "$seconds" "$LATCH_BENCH_PROBE_RATE" >"$work/$1-$round.probe" &
+    probe=$!
+  fi
   LATCH_BENCH_TOKENS="$3" LATCH_BENCH_TOKEN_OFFSET=$(((round - 1) * clients)) \
     wrk -t"$clients" -c"$clients" -d"${seconds}s" -s scripts/bench/refresh.lua "$2" >"$work/$1-$round.txt"
+  [ -z "$probe" ] || wait "$probe"
 }
 for round in $(seq 1 "$rounds"); do
   for i in "${!labels[@]}"; do
@@ -73,6 +82,13 @@ for i in "${!labels[@]}"; do
     "$(hwm "${pids[$i]}")"
 done
 printf '| Go net/http (POST /token) | %s | %s | | %s |\n' "$go" "$(failures go)" "$(hwm $gopid)"
+if [ -n "${LATCH_BENCH_PROBE_RATE:-}" ]; then
+  echo
+  echo "GET /health at ${LATCH_BENCH_PROBE_RATE}/s beside the refresh load (each round's p99 and max, ms):"
+  for name in "${labels[@]}" go; do
+    echo "- $name: $(for f in "$work/$name"-[0-9]*.probe; do awk '{printf "p99 %s max %s; ", $4, $6}' "$f"; done)"
+  done
+fi
 for name in "${labels[@]}" go; do
   [ "$(failures "$name")" = 0 ] || echo "warning: $name answered refreshes with non-200 (see $work/$name-*.txt)" >&2
 done

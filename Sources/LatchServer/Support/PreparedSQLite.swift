@@ -6,8 +6,14 @@ import Synchronization
 import VaporCSQLite
 
 /// SQLite connections of latchd's own that keep their statements prepared (issue 44 §4): the refresh
-/// path's two statements are parsed once per connection, not on every call as SQLiteNIO does, and each call
-/// is one hand-off to a connection's thread and back (SQLiteNIO's adds the event loop's per row).
+/// path's two statements are parsed once per connection, not on every call as SQLiteNIO does.
+///
+/// A call runs on the caller's thread when a connection is idle and SQLite answers without waiting (a read
+/// in WAL mode never waits; a write waits only while another connection writes): no hand-off to another
+/// thread and back, which cost a refresh more than its SQL (two thread switches per statement; issue 44 §4,
+/// PERFORMANCE.md session 28). A call that would wait (the database is locked, or every connection is in use)
+/// is handed to a pool thread, which waits and retries there, so the caller's event loop never sleeps on a
+/// lock. Statements are single and autocommit: one refused as busy changed nothing and runs again whole.
 ///
 /// The connections are SQLiteNIO's own SQLite (the same library copy in the process, `VaporCSQLite`, whose
 /// functions are prefixed `sqlite_nio_`), never a second one: two copies of SQLite in one process can
@@ -16,9 +22,10 @@ import VaporCSQLite
 /// connections are: WAL (stored in the file), `synchronous=NORMAL`, foreign keys on, a writer that finds the
 /// database locked waits and retries.
 final class PreparedSQLite: Sendable {
-    /// One thread per connection: a call runs on a thread of this pool with a connection no other holds.
+    /// One thread per connection: a call that would wait runs on a thread of this pool.
     private let threads: NIOThreadPool
     private let idle: Mutex<[Connection]>
+    private let handOffCount = Atomic<Int>(0)
 
     /// Opens `connections` connections to the SQLite file at `path`.
     init(path: String, connections: Int) throws {
@@ -38,13 +45,31 @@ final class PreparedSQLite: Sendable {
     /// Runs `sql` (prepared on first use by the connection that runs it) with `binds` (`?1`, `?2`, …) and
     /// answers its rows, each the columns' values in the statement's order.
     func rows(_ sql: String, _ binds: [SQLiteData]) async throws -> [[SQLiteData]] {
-        try await threads.runIfActive {
-            // As many threads as connections, so a running call always finds one.
-            guard let connection = self.idle.withLock({ $0.popLast() }) else {
-                throw PreparedSQLiteError(code: SQLITE_MISUSE, message: "no idle connection")
+        if let connection = idle.withLock({ $0.popLast() }) {
+            defer { idle.withLock { $0.append(connection) } }
+            do {
+                return try connection.run(sql, binds, waitsWhenBusy: false)
+            } catch let error as PreparedSQLiteError where error.isBusy {
+                // Locked by another writer: nothing changed; the pool's thread waits for it.
             }
+        }
+        handOffCount.add(1, ordering: .relaxed)
+        return try await threads.runIfActive {
+            let connection = self.waitForIdleConnection()
             defer { self.idle.withLock { $0.append(connection) } }
-            return try connection.run(sql, binds)
+            return try connection.run(sql, binds, waitsWhenBusy: true)
+        }
+    }
+
+    /// How many calls were handed to the pool's threads (they would have waited on the caller's).
+    var handOffs: Int { handOffCount.load(ordering: .relaxed) }
+
+    /// An idle connection, on a pool thread: calls on callers' threads hold one only while they run a
+    /// statement that does not wait, so one comes back within microseconds.
+    private func waitForIdleConnection() -> Connection {
+        while true {
+            if let connection = idle.withLock({ $0.popLast() }) { return connection }
+            usleep(20)
         }
     }
 
@@ -68,6 +93,9 @@ struct PreparedSQLiteError: Error, CustomStringConvertible {
     let message: String
 
     var description: String { "SQLite error \(code): \(message)" }
+
+    /// SQLITE_BUSY or one of its extended codes: another connection holds the lock this statement needs.
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY }
 }
 
 extension PreparedSQLite {
@@ -88,14 +116,7 @@ extension PreparedSQLite {
                 close()
                 throw error
             }
-            // A writer that finds the database locked waits a little and tries again, as long as it takes
-            // (SQLiteNIO's connections retry at once; this one yields the core to the lock's holder).
-            sqlite_nio_sqlite3_busy_handler(
-                opened,
-                { _, attempts in
-                    usleep(UInt32(min(attempts, 20)) * 50)
-                    return 1
-                }, nil)
+            setWaitsWhenBusy(true) // opening may meet a writer; a caller's call turns waiting off
             do {
                 try execute("PRAGMA journal_mode=WAL")
                 try execute("PRAGMA synchronous=NORMAL")
@@ -107,6 +128,27 @@ extension PreparedSQLite {
         }
 
         var statementCount: Int { statements.count }
+
+        /// Whether the busy handler is installed now (`run` sets it per call).
+        private var waits = false
+
+        /// On a pool thread a writer that finds the database locked waits a little and tries again, as long
+        /// as it takes (SQLiteNIO's connections retry at once; this one yields the core to the lock's holder).
+        /// On a caller's thread it gets SQLITE_BUSY at once.
+        private func setWaitsWhenBusy(_ wanted: Bool) {
+            guard wanted != waits else { return }
+            waits = wanted
+            if wanted {
+                sqlite_nio_sqlite3_busy_handler(
+                    handle,
+                    { _, attempts in
+                        usleep(UInt32(min(attempts, 20)) * 50)
+                        return 1
+                    }, nil)
+            } else {
+                sqlite_nio_sqlite3_busy_handler(handle, nil, nil)
+            }
+        }
 
         private func execute(_ sql: String) throws {
             let status = sqlite_nio_sqlite3_exec(handle, sql, nil, nil, nil)
@@ -128,7 +170,8 @@ extension PreparedSQLite {
             return statement
         }
 
-        func run(_ sql: String, _ binds: [SQLiteData]) throws -> [[SQLiteData]] {
+        func run(_ sql: String, _ binds: [SQLiteData], waitsWhenBusy: Bool) throws -> [[SQLiteData]] {
+            setWaitsWhenBusy(waitsWhenBusy)
             let statement = try prepared(sql)
             defer {
                 sqlite_nio_sqlite3_reset(statement)
