@@ -100,6 +100,32 @@ struct PreparedSQLiteTests {
         await prepared.close()
     }
 
+    @Test(
+        "44 §4: the connections never checkpoint on a caller's commit; once the WAL holds 1,000 pages a pool thread checkpoints, and every row stays"
+    )
+    func test_44_4_checkpointsRunOnThePool() async throws {
+        let path = Self.temporaryFile()
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE c (id INTEGER PRIMARY KEY, body TEXT)", [])
+        let page = String(repeating: "x", count: 4000)
+        for id in 1...100 {
+            _ = try await prepared.rows("INSERT INTO c (id, body) VALUES (?1, ?2)", [.integer(id), .text(page)])
+        }
+        let beforeTheThreshold = prepared.checkpoints
+        for id in 101...1200 {
+            _ = try await prepared.rows("INSERT INTO c (id, body) VALUES (?1, ?2)", [.integer(id), .text(page)])
+        }
+        let checkpointed = try await eventually { prepared.checkpoints >= 1 }
+
+        #expect(beforeTheThreshold == 0, "100 rows: no checkpoint yet")
+        #expect(checkpointed, "past 1,000 pages the pool checkpointed")
+        #expect(try await prepared.rows("SELECT count(*) FROM c", []) == [[.integer(1200)]])
+        await prepared.close()
+    }
+
     @Test("44 §4: latchd's refresh reads and rotates on the prepared connections, each statement prepared once")
     func test_44_4_refreshRunsOnPreparedConnections() async throws {
         try await withServer(.sqlite) { server in

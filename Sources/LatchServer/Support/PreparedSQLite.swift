@@ -14,6 +14,9 @@ import VaporCSQLite
 /// PERFORMANCE.md session 28). A call that would wait (the database is locked, or every connection is in use)
 /// is handed to a pool thread, which waits and retries there, so the caller's event loop never sleeps on a
 /// lock. Statements are single and autocommit: one refused as busy changed nothing and runs again whole.
+/// Checkpoints (which copy the WAL into the file and sync it) never run on a caller's thread either: these
+/// connections do not checkpoint on commit; once the WAL holds `checkpointPages` pages a pool thread runs a
+/// passive checkpoint (SQLiteNIO's connections still checkpoint on their own commits, as SQLite does).
 ///
 /// The connections are SQLiteNIO's own SQLite (the same library copy in the process, `VaporCSQLite`, whose
 /// functions are prefixed `sqlite_nio_`), never a second one: two copies of SQLite in one process can
@@ -26,6 +29,10 @@ final class PreparedSQLite: Sendable {
     private let threads: NIOThreadPool
     private let idle: Mutex<[Connection]>
     private let handOffCount = Atomic<Int>(0)
+    private let checkpointCount = Atomic<Int>(0)
+    private let checkpointPending = Atomic<Bool>(false)
+    /// SQLite's own automatic checkpoint threshold (`wal_autocheckpoint`'s default).
+    static let checkpointPages: Int32 = 1000
 
     /// Opens `connections` connections to the SQLite file at `path`.
     init(path: String, connections: Int) throws {
@@ -48,7 +55,9 @@ final class PreparedSQLite: Sendable {
         if let connection = idle.withLock({ $0.popLast() }) {
             defer { idle.withLock { $0.append(connection) } }
             do {
-                return try connection.run(sql, binds, waitsWhenBusy: false)
+                let rows = try connection.run(sql, binds, waitsWhenBusy: false)
+                checkpointIfDue(connection)
+                return rows
             } catch let error as PreparedSQLiteError where error.isBusy {
                 // Locked by another writer: nothing changed; the pool's thread waits for it.
             }
@@ -57,7 +66,30 @@ final class PreparedSQLite: Sendable {
         return try await threads.runIfActive {
             let connection = self.waitForIdleConnection()
             defer { self.idle.withLock { $0.append(connection) } }
-            return try connection.run(sql, binds, waitsWhenBusy: true)
+            let rows = try connection.run(sql, binds, waitsWhenBusy: true)
+            self.checkpointIfDue(connection)
+            return rows
+        }
+    }
+
+    /// How many passive checkpoints the pool's threads ran.
+    var checkpoints: Int { checkpointCount.load(ordering: .relaxed) }
+
+    /// After a commit that left the WAL at `checkpointPages` or more, one checkpoint on a pool thread (none
+    /// is queued while one is).
+    private func checkpointIfDue(_ connection: Connection) {
+        guard connection.walPages >= Self.checkpointPages,
+            checkpointPending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                .exchanged
+        else { return }
+        connection.walPages = 0
+        threads.submit { state in
+            defer { self.checkpointPending.store(false, ordering: .releasing) }
+            guard case .active = state else { return }
+            let connection = self.waitForIdleConnection()
+            defer { self.idle.withLock { $0.append(connection) } }
+            connection.checkpoint()
+            self.checkpointCount.add(1, ordering: .relaxed)
         }
     }
 
@@ -125,9 +157,25 @@ extension PreparedSQLite {
                 close()
                 throw error
             }
+            // Replaces SQLite's automatic checkpoint on commit (itself a WAL hook): `PreparedSQLite` runs them.
+            sqlite_nio_sqlite3_wal_hook(
+                opened,
+                { context, _, _, pages in
+                    if let context { Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPages = pages }
+                    return SQLITE_OK
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
 
         var statementCount: Int { statements.count }
+
+        /// The WAL's size in pages after this connection's last commit (SQLite's WAL hook sets it).
+        var walPages: Int32 = 0
+
+        /// A passive checkpoint: copies what no reader still needs from the WAL into the file, waiting for no one.
+        func checkpoint() {
+            setWaitsWhenBusy(true)
+            sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
 
         /// Whether the busy handler is installed now (`run` sets it per call).
         private var waits = false
