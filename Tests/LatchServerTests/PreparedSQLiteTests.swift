@@ -14,10 +14,15 @@ struct PreparedSQLiteTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("prepared-\(UUID().uuidString).sqlite").path
     }
 
+    /// The database file and its WAL and shared-memory files.
+    static func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     @Test("44 §4: a statement is prepared once per connection and answers every value kind as SQLite stored it")
     func test_44_4_preparedOnceAndAnswersAsStored() async throws {
         let path = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeDatabase(path) }
         let prepared = try PreparedSQLite(path: path, connections: 1)
         _ = try await prepared.rows("CREATE TABLE t (i INTEGER, f REAL, s TEXT, n TEXT)", [])
         for number in 1...20 {
@@ -38,7 +43,7 @@ struct PreparedSQLiteTests {
     @Test("44 §4: a bad statement or a refused write is an error, and the connection goes on")
     func test_44_4_errorsLeaveTheConnectionUsable() async throws {
         let path = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeDatabase(path) }
         let prepared = try PreparedSQLite(path: path, connections: 2)
         _ = try await prepared.rows("CREATE TABLE u (id TEXT PRIMARY KEY)", [])
         await #expect(throws: PreparedSQLiteError.self) { try await prepared.rows("SELEKT nothing", []) }
@@ -54,7 +59,7 @@ struct PreparedSQLiteTests {
     @Test("44 §4: concurrent conditional updates of one row on several connections: exactly one wins")
     func test_44_4_concurrentConditionalUpdatesOneWins() async throws {
         let path = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeDatabase(path) }
         let prepared = try PreparedSQLite(path: path, connections: 2)
         _ = try await prepared.rows("CREATE TABLE s (id TEXT PRIMARY KEY, counter INTEGER)", [])
         _ = try await prepared.rows("INSERT INTO s (id, counter) VALUES ('x', 0)", [])
@@ -77,7 +82,7 @@ struct PreparedSQLiteTests {
     )
     func test_44_4_onlyAWaitingCallIsHandedOff() async throws {
         let path = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeDatabase(path) }
         let prepared = try PreparedSQLite(path: path, connections: 2)
         _ = try await prepared.rows("CREATE TABLE w (id INTEGER PRIMARY KEY)", [])
         _ = try await prepared.rows("INSERT INTO w (id) VALUES (1)", [])
@@ -105,9 +110,7 @@ struct PreparedSQLiteTests {
     )
     func test_44_4_checkpointsRunOnThePool() async throws {
         let path = Self.temporaryFile()
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
+        defer { Self.removeDatabase(path) }
         let prepared = try PreparedSQLite(path: path, connections: 2)
         _ = try await prepared.rows("CREATE TABLE c (id INTEGER PRIMARY KEY, body TEXT)", [])
         let page = String(repeating: "x", count: 4000)

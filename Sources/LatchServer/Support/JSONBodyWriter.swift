@@ -2,9 +2,9 @@ import LatchCore
 import NIOCore
 
 /// JSON written field by field into a `ByteBuffer`, for the answers a hot path sends on every request
-/// (issue 21: `JSONEncoder` was 5 % of a refresh's CPU). Keys are given in sorted order by the caller, strings
-/// are escaped as `LatchJSON.encoder` escapes them (`.withoutEscapingSlashes`), so the bytes are the same
-/// (`TokenResponseBodyTests` compares them). Log lines have their own writer (`JSONText`), which escapes more.
+/// (issue 21: `JSONEncoder` was 5 % of a refresh's CPU). Keys are written in the caller's order (the token
+/// answer gives them sorted, as `LatchJSON.encoder` writes them), strings are escaped as `LatchJSON.encoder`
+/// escapes them (`.withoutEscapingSlashes`), so the bytes are the same (`TokenResponseBodyTests` compares them). Log lines have their own writer (`JSONText`), which escapes more.
 /// `escapingSlashes` writes `/` as `\/`, as Foundation's default `JSONEncoder` (jwt-kit's) does: the access
 /// token's claims are escaped as jwt-kit escaped them (`AccessTokenSignerTests`).
 struct JSONBodyWriter {

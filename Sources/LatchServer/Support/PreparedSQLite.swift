@@ -64,11 +64,11 @@ final class PreparedSQLite: Sendable {
         }
         handOffCount.add(1, ordering: .relaxed)
         return try await threads.runIfActive {
-            let connection = self.waitForIdleConnection()
-            defer { self.idle.withLock { $0.append(connection) } }
-            let rows = try connection.run(sql, binds, waitsWhenBusy: true)
-            self.checkpointIfDue(connection)
-            return rows
+            try self.onPoolThread { connection in
+                let rows = try connection.run(sql, binds, waitsWhenBusy: true)
+                self.checkpointIfDue(connection)
+                return rows
+            }
         }
     }
 
@@ -86,9 +86,7 @@ final class PreparedSQLite: Sendable {
         threads.submit { state in
             defer { self.checkpointPending.store(false, ordering: .releasing) }
             guard case .active = state else { return }
-            let connection = self.waitForIdleConnection()
-            defer { self.idle.withLock { $0.append(connection) } }
-            connection.checkpoint()
+            self.onPoolThread { $0.checkpoint() }
             self.checkpointCount.add(1, ordering: .relaxed)
         }
     }
@@ -96,8 +94,15 @@ final class PreparedSQLite: Sendable {
     /// How many calls were handed to the pool's threads (they would have waited on the caller's).
     var handOffs: Int { handOffCount.load(ordering: .relaxed) }
 
-    /// An idle connection, on a pool thread: calls on callers' threads hold one only while they run a
-    /// statement that does not wait, so one comes back within microseconds.
+    /// Runs `body` with an idle connection, on a pool thread, waiting for one if need be: calls on callers'
+    /// threads hold one only while they run a statement that does not wait, so one comes back within
+    /// microseconds.
+    private func onPoolThread<T>(_ body: (Connection) throws -> T) rethrows -> T {
+        let connection = waitForIdleConnection()
+        defer { idle.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
     private func waitForIdleConnection() -> Connection {
         while true {
             if let connection = idle.withLock({ $0.popLast() }) { return connection }

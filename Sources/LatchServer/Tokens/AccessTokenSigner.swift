@@ -8,14 +8,12 @@ import NIOCore
 /// jwt-kit's `JWTKeyCollection` actor and runs no `JSONEncoder`. jwt-kit still verifies every token
 /// (`AccessTokens.verify`); `AccessTokenSignerTests` prove it reads these exactly as it reads its own.
 struct AccessTokenSigner: Sendable {
-    /// The key's id, the header's `kid`.
-    let kid: String
     private let key: P256.Signing.PrivateKey
     /// `base64url({"alg":"ES256","kid":KID,"typ":"JWT"})` and the `.` after it.
     private let headerPart: String
 
+    /// Signs with `key`, naming it `kid` in the header.
     init(kid: String, key: P256.Signing.PrivateKey) {
-        self.kid = kid
         self.key = key
         var header = JSONBodyWriter(capacity: 128, escapingSlashes: true)
         header.beginObject()
