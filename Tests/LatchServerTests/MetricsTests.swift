@@ -84,6 +84,15 @@ struct MetricsTests {
             #expect(metrics.value("latch_refresh_token_reuse_total") == 1)
             #expect(metrics.value("latch_bcrypt_queue_depth") == 0)
             #expect(metrics.value("latch_database_up") == 1)
+            // Issue 44 §4: the prepared SQLite connections' hand-offs to a pool thread and their checkpoints are
+            // counted on SQLite (whether any happened depends on timing: only that they are there) and absent
+            // on PostgreSQL, which has no such connections.
+            if case .sqlite = database {
+                #expect(try #require(metrics.value("latch_sqlite_hand_offs_total")) >= 0)
+                #expect(try #require(metrics.value("latch_sqlite_checkpoints_total")) >= 0)
+            } else {
+                #expect(metrics.value("latch_sqlite_hand_offs_total") == nil)
+            }
             let wait = try #require(metrics.value("latch_database_connection_wait_seconds"))
             // Measured at the scrape (a connection taken from the pool): a time, not a bound on it — under the
             // whole suite's load on 2 cores it has passed 5 s (issue 22 §8: no timed assertions).

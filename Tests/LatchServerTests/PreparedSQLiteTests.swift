@@ -106,6 +106,74 @@ struct PreparedSQLiteTests {
     }
 
     @Test(
+        "44 §4: the pool's own connections take turns at the write lock: two callers writing at once never hand each other off, and every row lands"
+    )
+    func test_44_4_writersOfThePoolTakeTurnsWithoutHandOffs() async throws {
+        let path = Self.temporaryFile()
+        defer { Self.removeDatabase(path) }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE t (writer INTEGER, n INTEGER)", [])
+        // As many writers as connections (as many as event loops), each writing as fast as it can: without
+        // the turns, one finds the other's write lock on most writes and goes to the pool.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    for n in 0..<150 {
+                        _ = try await prepared.rows(
+                            "INSERT INTO t (writer, n) VALUES (?1, ?2)", [.integer(writer), .integer(n)])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(prepared.handOffs == 0, "no writer of the pool waited for another on a pool thread")
+        #expect(try await prepared.rows("SELECT count(*) FROM t", []) == [[.integer(300)]])
+        await prepared.close()
+    }
+
+    @Test(
+        "44 §4: a checkpoint is due at 1,000 frames not yet copied, not at a WAL of 1,000 frames: a WAL that could not start again is not checkpointed after every commit"
+    )
+    func test_44_4_checkpointIsDueAtFramesNotYetCopied() {
+        #expect(PreparedSQLite.checkpointIsDue(walFrames: 1000, copied: 0))
+        #expect(!PreparedSQLite.checkpointIsDue(walFrames: 999, copied: 0))
+        #expect(!PreparedSQLite.checkpointIsDue(walFrames: 1500, copied: 1400), "100 new frames after a checkpoint")
+        #expect(PreparedSQLite.checkpointIsDue(walFrames: 2400, copied: 1400))
+        #expect(!PreparedSQLite.checkpointIsDue(walFrames: 30, copied: 1400), "the WAL started again: 30 new frames")
+        #expect(PreparedSQLite.checkpointIsDue(walFrames: 1200, copied: 1400), "started again and 1,200 frames long")
+    }
+
+    @Test(
+        "44 §4: under steady writes and reads the WAL starts again after checkpoints instead of growing with every write"
+    )
+    func test_44_4_walStartsAgainUnderSteadyLoad() async throws {
+        let path = Self.temporaryFile()
+        defer { Self.removeDatabase(path) }
+        let prepared = try PreparedSQLite(path: path, connections: 2)
+        _ = try await prepared.rows("CREATE TABLE c (id INTEGER PRIMARY KEY, body TEXT)", [])
+        let page = String(repeating: "x", count: 4000)
+        // Two writers and a reader at once, as two event loops refreshing are: about 8,000 WAL frames in all.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    for n in 0..<2000 {
+                        _ = try await prepared.rows(
+                            "INSERT INTO c (id, body) VALUES (?1, ?2)", [.integer(writer * 10_000 + n), .text(page)])
+                        if n % 50 == 0 { _ = try await prepared.rows("SELECT count(*) FROM c", []) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let walBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+        #expect(prepared.checkpoints >= 1)
+        // 4,000 rows of two pages each went through it; started again, it holds a few thousand frames at most.
+        #expect(walBytes < 4000 * 4096, "the WAL is \(walBytes) bytes")
+        #expect(try await prepared.rows("SELECT count(*) FROM c", []) == [[.integer(4000)]])
+        await prepared.close()
+    }
+
+    @Test(
         "44 §4: the connections never checkpoint on a caller's commit; once the WAL holds 1,000 pages a pool thread checkpoints, and every row stays"
     )
     func test_44_4_checkpointsRunOnThePool() async throws {

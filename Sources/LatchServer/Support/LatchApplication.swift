@@ -159,7 +159,7 @@ public final class LatchApplication: Service, Sendable {
             verificationTokens: VerificationTokens(), delivery: deliveries.messages,
             rateLimiter: RateLimiter(limits: config.rateLimits), eventStreams: eventStreams,
             outbox: outbox, database: database, pushes: deliveries.pushes)
-        metrics.sampleLiveValues(database: database(), passwords: latch.passwords)
+        metrics.sampleLiveValues(database: database(), passwords: latch.passwords, prepared: prepared)
         let identityServices = IdentityServices.make(config, logger: logger)
         if config.runsBackgroundTasks, let endpoint = identityServices.appleTokens {
             add(

@@ -36,7 +36,8 @@ final class AccessTokens: Sendable {
         let iat = Int(now.timeIntervalSince1970)
         let claims = AccessTokenClaims(
             iss: issuer, sub: userID.uuidString.lowercased(), aud: AccessTokenClaims.audience, iat: iat,
-            exp: iat + Self.lifetime, jti: UUID().uuidString.lowercased(), sid: sessionID.uuidString.lowercased(),
+            exp: iat + Self.lifetime, jti: RandomSecrets.uuid().uuidString.lowercased(),
+            sid: sessionID.uuidString.lowercased(),
             cnf: key.map(AccessTokenClaims.Confirmation.init(jkt:)))
         return try keys.accessTokenSigner.sign(claims)
     }
