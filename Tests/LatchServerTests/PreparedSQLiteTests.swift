@@ -167,8 +167,10 @@ struct PreparedSQLiteTests {
         }
         let walBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
         #expect(prepared.checkpoints >= 1)
-        // 4,000 rows of two pages each went through it; started again, it holds a few thousand frames at most.
-        #expect(walBytes < 4000 * 4096, "the WAL is \(walBytes) bytes")
+        // About 18,000 frames (75 MB) went through it: never started again, it holds them all. Started again
+        // after checkpoints it held about 2,000 here (8–9 MB); the bound leaves room for a pool thread a busy machine
+        // seldom runs.
+        #expect(walBytes < 8000 * 4096, "the WAL is \(walBytes) bytes")
         #expect(try await prepared.rows("SELECT count(*) FROM c", []) == [[.integer(4000)]])
         await prepared.close()
     }
