@@ -161,7 +161,9 @@ struct MetricsTests {
         #expect(server.app.metricsPort == nil, "the listener is gone")
         // Nothing serves the metrics there any more. (Asked over HTTP rather than "is anything
         // listening": in the full suite another test's server may be given the freed port at once.)
-        let after = try? await TestHTTP.get("http://127.0.0.1:\(port)/metrics")
+        // A refused connection is tried again until the request gives up: after 3 s, not the default 180 (the
+        // test took 60 s, the client's connect timeout, and was the whole suite's longest).
+        let after = try? await TestHTTP.get("http://127.0.0.1:\(port)/metrics", giveUpAfter: .seconds(3))
         let body = after?.body.map { String(buffer: $0) } ?? ""
         #expect(after?.status != .ok || !body.contains("latch_"), "the listener stopped with the server")
     }

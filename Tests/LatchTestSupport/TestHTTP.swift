@@ -23,23 +23,27 @@ public enum TestHTTP {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
             decompression: .disabled))
 
-    /// Sends `method` to `url` with `headers` and `body` (bytes as they are), and reads the whole answer.
+    /// Sends `method` to `url` with `headers` and `body` (bytes as they are), and reads the whole answer, giving
+    /// up after `giveUpAfter` (AsyncHTTPClient tries a refused connection again until then).
     public static func send(
-        _ method: HTTPMethod, _ url: String, headers: HTTPHeaders = [:], body: ByteBuffer? = nil
+        _ method: HTTPMethod, _ url: String, headers: HTTPHeaders = [:], body: ByteBuffer? = nil,
+        giveUpAfter: TimeAmount = .seconds(180)
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers = headers
         if let body { request.body = .bytes(body) }
-        let response = try await client.execute(request, timeout: .seconds(180))
+        let response = try await client.execute(request, timeout: giveUpAfter)
         let bytes = try await response.body.collect(upTo: 32 << 20)
         return Answer(
             status: response.status, headers: response.headers, body: bytes.readableBytes > 0 ? bytes : nil)
     }
 
     /// `GET url`.
-    public static func get(_ url: String, headers: HTTPHeaders = [:]) async throws -> Answer {
-        try await send(.GET, url, headers: headers)
+    public static func get(_ url: String, headers: HTTPHeaders = [:], giveUpAfter: TimeAmount = .seconds(180))
+        async throws -> Answer
+    {
+        try await send(.GET, url, headers: headers, giveUpAfter: giveUpAfter)
     }
 
     /// `POST url` without a body.
