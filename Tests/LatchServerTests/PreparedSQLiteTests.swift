@@ -14,6 +14,14 @@ struct PreparedSQLiteTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("prepared-\(UUID().uuidString).sqlite").path
     }
 
+    /// Runs `writer(0)`, `writer(1)`, … `writer(count - 1)` at once and waits for all of them.
+    static func concurrently(_ count: Int, _ writer: @escaping @Sendable (Int) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count { group.addTask { try await writer(index) } }
+            try await group.waitForAll()
+        }
+    }
+
     /// The database file and its WAL and shared-memory files.
     static func removeDatabase(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -115,16 +123,11 @@ struct PreparedSQLiteTests {
         _ = try await prepared.rows("CREATE TABLE t (writer INTEGER, n INTEGER)", [])
         // As many writers as connections (as many as event loops), each writing as fast as it can: without
         // the turns, one finds the other's write lock on most writes and goes to the pool.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<2 {
-                group.addTask {
-                    for n in 0..<150 {
-                        _ = try await prepared.rows(
-                            "INSERT INTO t (writer, n) VALUES (?1, ?2)", [.integer(writer), .integer(n)])
-                    }
-                }
+        try await Self.concurrently(2) { writer in
+            for n in 0..<150 {
+                _ = try await prepared.rows(
+                    "INSERT INTO t (writer, n) VALUES (?1, ?2)", [.integer(writer), .integer(n)])
             }
-            try await group.waitForAll()
         }
         #expect(prepared.handOffs == 0, "no writer of the pool waited for another on a pool thread")
         #expect(try await prepared.rows("SELECT count(*) FROM t", []) == [[.integer(300)]])
@@ -153,17 +156,12 @@ struct PreparedSQLiteTests {
         _ = try await prepared.rows("CREATE TABLE c (id INTEGER PRIMARY KEY, body TEXT)", [])
         let page = String(repeating: "x", count: 4000)
         // Two writers and a reader at once, as two event loops refreshing are: about 8,000 WAL frames in all.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<2 {
-                group.addTask {
-                    for n in 0..<2000 {
-                        _ = try await prepared.rows(
-                            "INSERT INTO c (id, body) VALUES (?1, ?2)", [.integer(writer * 10_000 + n), .text(page)])
-                        if n % 50 == 0 { _ = try await prepared.rows("SELECT count(*) FROM c", []) }
-                    }
-                }
+        try await Self.concurrently(2) { writer in
+            for n in 0..<2000 {
+                _ = try await prepared.rows(
+                    "INSERT INTO c (id, body) VALUES (?1, ?2)", [.integer(writer * 10_000 + n), .text(page)])
+                if n % 50 == 0 { _ = try await prepared.rows("SELECT count(*) FROM c", []) }
             }
-            try await group.waitForAll()
         }
         let walBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
         #expect(prepared.checkpoints >= 1)

@@ -13,7 +13,7 @@ extension LatchMetrics {
     /// - `latch_database_up`: 1 when that connection came, else 0;
     /// - on SQLite, `latch_sqlite_hand_offs_total` and `latch_sqlite_checkpoints_total`: statements of the
     ///   prepared connections that would have waited on an event loop and ran on a pool thread instead, and the
-    ///   passive checkpoints those threads ran (`PreparedSQLite`).
+    ///   checkpoints those threads ran (`PreparedSQLite`).
     func sampleLiveValues(database: any Database, passwords: PasswordHasher, prepared: PreparedSQLite? = nil) {
         let bcryptDepth = gauge("latch_bcrypt_queue_depth")
         sampleBeforeScrape { bcryptDepth.record(passwords.placesInUse) }

@@ -15,9 +15,9 @@ import VaporCSQLite
 /// is handed to a pool thread, which waits and retries there, so the caller's event loop never sleeps on a
 /// lock. Statements are single and autocommit: one refused as busy changed nothing and runs again whole.
 /// Checkpoints (which copy the WAL into the file and sync it) never run on a caller's thread either: these
-/// connections do not checkpoint on commit; once the WAL holds `checkpointPages` pages a pool thread runs a
-/// passive checkpoint on a connection kept for checkpoints (SQLiteNIO's connections still checkpoint on their
-/// own commits, as SQLite does). Writes on these connections take turns in the process (`writerTurn`).
+/// connections do not checkpoint on commit; once the WAL holds `checkpointPages` frames no checkpoint copied yet,
+/// a pool thread checkpoints on a connection kept for checkpoints (SQLiteNIO's connections still checkpoint on
+/// their own commits, as SQLite does). Writes on these connections take turns in the process (`writerTurn`).
 ///
 /// The connections are SQLiteNIO's own SQLite (the same library copy in the process, `VaporCSQLite`, whose
 /// functions are prefixed `sqlite_nio_`), never a second one: two copies of SQLite in one process can
@@ -31,7 +31,7 @@ final class PreparedSQLite: Sendable {
     private let idle: Mutex<[Connection]>
     /// Held by a caller's thread while it runs a write: the connections of this pool take turns at SQLite's
     /// one write lock here, for the microseconds a write takes, instead of refusing each other as busy and
-    /// handing the loser to a pool thread (0.6 hand-offs per refresh under 8 clients before; issue 44 §4).
+    /// handing the loser to a pool thread to sleep until the lock is free (issue 44 §4).
     private let writerTurn = Mutex<Void>(())
     private let handOffCount = Atomic<Int>(0)
     private let checkpointCount = Atomic<Int>(0)
@@ -68,10 +68,11 @@ final class PreparedSQLite: Sendable {
         if let connection = idle.withLock({ $0.popLast() }) {
             defer { idle.withLock { $0.append(connection) } }
             do {
+                let statement = try connection.prepared(sql)
                 let rows =
-                    try connection.writes(sql)
-                    ? writerTurn.withLock { _ in try connection.run(sql, binds, waitsWhenBusy: false) }
-                    : connection.run(sql, binds, waitsWhenBusy: false)
+                    try statement.writes
+                    ? writerTurn.withLock { _ in try connection.run(statement, binds, waitsWhenBusy: false) }
+                    : connection.run(statement, binds, waitsWhenBusy: false)
                 checkpointIfDue(connection)
                 return rows
             } catch let error as PreparedSQLiteError where error.isBusy {
@@ -81,20 +82,20 @@ final class PreparedSQLite: Sendable {
         handOffCount.add(1, ordering: .relaxed)
         return try await threads.runIfActive {
             try self.onPoolThread { connection in
-                let rows = try connection.run(sql, binds, waitsWhenBusy: true)
+                let rows = try connection.run(connection.prepared(sql), binds, waitsWhenBusy: true)
                 self.checkpointIfDue(connection)
                 return rows
             }
         }
     }
 
-    /// How many passive checkpoints the pool's threads ran.
+    /// How many checkpoints the pool's threads ran.
     var checkpoints: Int { checkpointCount.load(ordering: .relaxed) }
 
     /// After a commit that left `checkpointPages` or more frames in the WAL that no checkpoint copied yet, one
     /// checkpoint on a pool thread (none is queued while one is). Counting the frames not yet copied, not the
     /// WAL's length as SQLite's automatic checkpoint does: a WAL that could not start again (a reader was in it)
-    /// keeps its length, and SQLite then checkpoints after every commit (565 a second under 8 refreshing
+    /// keeps its length, and SQLite then checkpoints after every commit (about 500 a second under 8 refreshing
     /// clients, each with its syncs; issue 44 §4).
     private func checkpointIfDue(_ connection: Connection) {
         guard
@@ -171,7 +172,13 @@ extension PreparedSQLite {
     /// `idle` for the length of a call and put back after).
     fileprivate final class Connection: @unchecked Sendable {
         private var handle: OpaquePointer?
-        private var statements: [String: OpaquePointer] = [:]
+        private var statements: [String: Statement] = [:]
+
+        /// A prepared statement, and whether it writes to the database (read once, when it is prepared).
+        struct Statement {
+            let handle: OpaquePointer
+            let writes: Bool
+        }
 
         init(path: String) throws {
             sqlite_nio_sqlite3_initialize()
@@ -266,27 +273,21 @@ extension PreparedSQLite {
                 code: status, message: sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown")
         }
 
-        private func prepared(_ sql: String) throws -> OpaquePointer {
+        /// `sql` prepared on this connection (the first time it is asked for).
+        func prepared(_ sql: String) throws -> Statement {
             if let statement = statements[sql] { return statement }
-            var statement: OpaquePointer?
+            var handle: OpaquePointer?
             let status = sqlite_nio_sqlite3_prepare_v3(
-                handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-            guard status == SQLITE_OK, let statement else { throw failure(status) }
+                self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+            guard status == SQLITE_OK, let handle else { throw failure(status) }
+            let statement = Statement(handle: handle, writes: sqlite_nio_sqlite3_stmt_readonly(handle) == 0)
             statements[sql] = statement
             return statement
         }
 
-        /// Whether `sql` (prepared now if it was not yet) writes to the database.
-        func writes(_ sql: String) throws -> Bool {
-            sqlite_nio_sqlite3_stmt_readonly(try prepared(sql)) == 0
-        }
-
-        func run(_ sql: String, _ binds: [SQLiteData], waitsWhenBusy: Bool) throws -> [[SQLiteData]] {
+        func run(_ prepared: Statement, _ binds: [SQLiteData], waitsWhenBusy: Bool) throws -> [[SQLiteData]] {
             setWaitsWhenBusy(waitsWhenBusy)
-            return try step(try prepared(sql), binds)
-        }
-
-        private func step(_ statement: OpaquePointer, _ binds: [SQLiteData]) throws -> [[SQLiteData]] {
+            let statement = prepared.handle
             defer {
                 sqlite_nio_sqlite3_reset(statement)
                 sqlite_nio_sqlite3_clear_bindings(statement)
@@ -342,7 +343,7 @@ extension PreparedSQLite {
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
         func close() {
-            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
             statements.removeAll()
             if let handle { sqlite_nio_sqlite3_close_v2(handle) }
             handle = nil

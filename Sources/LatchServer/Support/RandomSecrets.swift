@@ -23,18 +23,11 @@ enum RandomSecrets {
     /// `jti` (issue 44 §4).
     static func uuid() -> UUID {
         var generator = SystemRandomNumberGenerator()
-        let (high, low) = (generator.next() as UInt64, generator.next() as UInt64)
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))
-            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * index))
+        var random = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &random) { bytes in
+            bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
+            bytes[8] = bytes[8] & 0x3F | 0x80 // RFC 9562's variant
+            return UUID(uuid: bytes.load(as: uuid_t.self))
         }
-        bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
-        bytes[8] = bytes[8] & 0x3F | 0x80 // RFC 9562's variant
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
     }
 }
