@@ -200,7 +200,7 @@ struct PreparedSQLiteTests {
     @Test("44 §4: latchd's refresh reads and rotates on the prepared connections, each statement prepared once")
     func test_44_4_refreshRunsOnPreparedConnections() async throws {
         try await withServer(.sqlite) { server in
-            let prepared = try #require(server.app.latch.rotation.store.prepared, "an SQLite file opens them")
+            let prepared = try #require(server.app.latch.rotation.store.prepared?.sqlite, "an SQLite file opens them")
             #expect(prepared.preparedStatementCount == 0)
             var tokens = try await server.signUp()
             for _ in 0..<3 {

@@ -37,11 +37,11 @@ extension LatchApplication {
     }
 
     /// The configured database (SQLite file or PostgreSQL), the thread pool of its blocking calls when it
-    /// has one of its own (SQLite), and on an SQLite file the connections that keep the refresh path's
-    /// statements prepared (issue 44 §4).
+    /// has one of its own (SQLite), and the connections that keep the refresh path's statements prepared
+    /// (issue 44 §4; none on an in-memory SQLite database).
     static func openDatabase(
         _ config: LatchConfig, logger: Logger, eventLoopGroup: any EventLoopGroup
-    ) async throws -> (Databases, NIOThreadPool?, PreparedSQLite?) {
+    ) async throws -> (Databases, NIOThreadPool?, PreparedConnections?) {
         switch config.database {
         case .sqlite(let path):
             try SQLiteFilePermissions.restrict(databaseAt: path)
@@ -75,7 +75,7 @@ extension LatchApplication {
                 let prepared =
                     SQLiteFilePermissions.isFile(path)
                     ? try PreparedSQLite(path: path, connections: connections) : nil
-                return (databases, pool, prepared)
+                return (databases, pool, prepared.map(PreparedConnections.sqlite))
             } catch {
                 await databases.shutdownAsync()
                 try? await pool.shutdownGracefully()
@@ -93,7 +93,18 @@ extension LatchApplication {
                 .postgres(
                     configuration: postgres, connectionPoolTimeout: .seconds(config.databasePoolTimeoutSeconds)),
                 as: .psql)
-            return (databases, nil, nil)
+            do {
+                // Two per event loop: one per loop was 1.16x head's refresh, two 1.27x, four about 1.0x (8 clients;
+                // issue 44 §4, PERFORMANCE.md session 30). Fluent's pool keeps its one per loop beside them.
+                let prepared = try PreparedPostgres(
+                    url: url, searchPath: searchPath, connections: 2 * Array(eventLoopGroup.makeIterator()).count,
+                    connectTimeout: .seconds(config.databaseConnectTimeoutSeconds),
+                    eventLoopGroup: eventLoopGroup, logger: logger)
+                return (databases, nil, .postgres(prepared))
+            } catch {
+                await databases.shutdownAsync()
+                throw error
+            }
         }
     }
 

@@ -39,8 +39,8 @@ public final class LatchApplication: Service, Sendable {
     /// The metrics listener of the serving application (`application(router:)`), when metrics are on.
     let metricsListener = Mutex<MetricsListenerService?>(nil)
     private let databases: Databases
-    /// The SQLite connections that keep the refresh path's statements prepared (nil on PostgreSQL).
-    private let prepared: PreparedSQLite?
+    /// The connections that keep the refresh path's statements prepared (nil on an in-memory SQLite database).
+    private let prepared: PreparedConnections?
     private let threadPools: [NIOThreadPool]
     private let backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]
     private let isShutDown = Mutex(false)
@@ -48,7 +48,7 @@ public final class LatchApplication: Service, Sendable {
     private init(
         config: LatchConfig, latch: LatchServices, identityServices: IdentityServices, latchMetrics: LatchMetrics,
         logger: Logger, eventLoopGroup: any EventLoopGroup, outbox: DevelopmentOutbox?, databases: Databases,
-        prepared: PreparedSQLite?, threadPools: [NIOThreadPool],
+        prepared: PreparedConnections?, threadPools: [NIOThreadPool],
         backgroundServices: [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
         self.config = config
@@ -100,7 +100,7 @@ public final class LatchApplication: Service, Sendable {
 
     private static func make(
         _ config: LatchConfig, clock: LatchClock, logger: Logger, eventLoopGroup: any EventLoopGroup,
-        databases: Databases, hashingPool: NIOThreadPool, pools: [NIOThreadPool], prepared: PreparedSQLite?
+        databases: Databases, hashingPool: NIOThreadPool, pools: [NIOThreadPool], prepared: PreparedConnections?
     ) async throws -> LatchApplication {
         let database: @Sendable () -> any Database = { opened(databases, logger: logger, on: eventLoopGroup.any()) }
         try await migrate(config, databases: databases, logger: logger, eventLoop: eventLoopGroup.any())
@@ -159,7 +159,7 @@ public final class LatchApplication: Service, Sendable {
             verificationTokens: VerificationTokens(), delivery: deliveries.messages,
             rateLimiter: RateLimiter(limits: config.rateLimits), eventStreams: eventStreams,
             outbox: outbox, database: database, pushes: deliveries.pushes)
-        metrics.sampleLiveValues(database: database(), passwords: latch.passwords, prepared: prepared)
+        metrics.sampleLiveValues(database: database(), passwords: latch.passwords, prepared: prepared?.sqlite)
         let identityServices = IdentityServices.make(config, logger: logger)
         if config.runsBackgroundTasks, let endpoint = identityServices.appleTokens {
             add(

@@ -1,4 +1,5 @@
 import FluentKit
+import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import SQLKit
@@ -10,9 +11,9 @@ import SQLKit
 struct RefreshTokenStore: Sendable {
     /// SQLite and PostgreSQL rotate in different statements.
     let databaseKind: DatabaseKind
-    /// On SQLite, the connections that keep the hot statements prepared (issue 44 §4); a call inside a
-    /// transaction stays on the transaction's connection. nil: every statement through the database.
-    var prepared: PreparedSQLite? = nil
+    /// The connections that keep the hot statements prepared (issue 44 §4); a call inside a transaction
+    /// stays on the transaction's connection. nil: every statement through the database.
+    var prepared: PreparedConnections? = nil
 
     /// A presented refresh token's place in its session's rotation, with the session and its user.
     struct Presented {
@@ -63,8 +64,8 @@ struct RefreshTokenStore: Sendable {
             let rows = try await sqliteRows(SQLiteRefreshStatements.find, [.text(hash)], on: database)
             return try rows.first.map(Presented.init(sqlite:))
         case .postgresql:
-            let rows = try await database.executePrepared(PostgresRefreshStatements.Find(tokenHash: hash))
-            return rows?.first.map(Presented.init)
+            let rows = try await postgresRows(PostgresRefreshStatements.Find(tokenHash: hash), on: database)
+            return rows.first.map(Presented.init)
         }
     }
 
@@ -85,11 +86,11 @@ struct RefreshTokenStore: Sendable {
             return !rows.isEmpty
         case .postgresql:
             // One prepared statement, so one round trip and one commit (an fsync).
-            let rows = try await database.executePrepared(
+            let rows = try await postgresRows(
                 PostgresRefreshStatements.Rotate(
-                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter)
-            )
-            return !(rows ?? []).isEmpty
+                    nextTokenHash: hash, sessionID: sessionID, next: next, now: now, expires: expires, counter: counter),
+                on: database)
+            return !rows.isEmpty
         }
     }
 
@@ -98,12 +99,24 @@ struct RefreshTokenStore: Sendable {
     private func sqliteRows(_ sql: String, _ binds: [SQLiteData], on database: any Database) async throws
         -> [[SQLiteData]]
     {
-        if let prepared, !database.inTransaction {
+        if let prepared = prepared?.sqlite, !database.inTransaction {
             return try await LatchTracing.storeCall(StoreCallSpan(sql: sql), system: "sqlite") {
                 try await prepared.rows(sql, binds)
             }
         }
         return try await database.executeSQLite(sql, binds)?.map { $0.columns.map(\.data) } ?? []
+    }
+
+    /// `statement`'s rows: on the prepared client, or on `database` when it is a transaction or there is none.
+    private func postgresRows<Statement: PostgresPreparedStatement>(_ statement: Statement, on database: any Database)
+        async throws -> [Statement.Row] where Statement.Row: Sendable
+    {
+        if let prepared = prepared?.postgres, !database.inTransaction {
+            return try await LatchTracing.storeCall(StoreCallSpan(sql: Statement.sql), system: "postgresql") {
+                try await prepared.rows(statement)
+            }
+        }
+        return try await database.executePrepared(statement) ?? []
     }
 
     /// Takes the one grace answer of the session's previous token, if it is still unused and the session is
