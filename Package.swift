@@ -101,6 +101,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(
@@ -121,8 +122,10 @@ let package = Package(
             name: "latchd",
             dependencies: [
                 "LatchServer", "LatchCore",
-                // `latchd events-receiver` verifies what it receives as a backend would.
+                // `latchd events-receiver` verifies what it receives as a backend would, with the JWKS it fetches.
                 "LatchEvents",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),

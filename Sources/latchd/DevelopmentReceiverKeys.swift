@@ -1,9 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import LatchEvents
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The SET verifier of `latchd events-receiver --jwks URL`: the JWKS fetched at the first SET and again
 /// when a SET names a key it does not hold (latchd rotated), at most every 10 seconds.
@@ -33,10 +32,25 @@ actor DevelopmentReceiverKeys {
 
     private func current(now: Date) async throws -> LatchSecurityEventVerifier {
         if let verifier { return verifier }
-        let (data, _) = try await URLSession.shared.data(from: url)
-        let made = try LatchSecurityEventVerifier(jwks: data, issuer: nil, audience: audience)
+        let made = try LatchSecurityEventVerifier(jwks: try await Self.fetch(url), issuer: nil, audience: audience)
         verifier = made
         fetchedAt = now
         return made
     }
+
+    /// The body of a GET of `url` (at most 1 MiB, within 10 s). AsyncHTTPClient, not URLSession: latchd does not
+    /// link FoundationNetworking, which loads libcurl and its TLS and Kerberos libraries, about 6 MiB resident
+    /// (issue 44 §4, PERFORMANCE.md session 30).
+    static func fetch(_ url: URL) async throws -> Data {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
+        guard response.status == .ok else { throw DevelopmentReceiverKeysError.status(response.status.code) }
+        return Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+    }
+}
+
+/// Why the JWKS could not be fetched.
+enum DevelopmentReceiverKeysError: Error {
+    /// The JWKS URL answered this status, not 200.
+    case status(UInt)
 }

@@ -118,6 +118,23 @@ struct LatchdProcessTests {
         print("latchd keys rotate → the running latchd signed with the new key after \(propagation)")
     }
 
+    #if os(Linux)
+        @Test("44 §4: a running latchd loads neither FoundationNetworking nor libcurl and its TLS libraries")
+        func test_44_4_latchdLoadsNoFoundationNetworking() async throws {
+            let server = try await LatchdProcess.start()
+            // Read to its end (a /proc file has no size, and reading it by its size stops early).
+            let file = try #require(FileHandle(forReadingAtPath: "/proc/\(server.process.pid)/maps"))
+            let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+            try file.close()
+            await server.stop()
+            #expect(maps.contains("libFoundationEssentials"), "the maps are a Swift process's")
+            // About 6 MiB resident with them (PERFORMANCE.md session 30).
+            for library in ["libFoundationNetworking", "libcurl", "libgnutls"] {
+                #expect(!maps.contains(library), "latchd maps \(library)")
+            }
+        }
+    #endif
+
     /// Registers bob on `server` through the development outbox; his access token.
     private func signUp(_ server: LatchdProcess) async throws -> String {
         let registered = try await server.send(
