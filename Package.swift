@@ -121,11 +121,8 @@ let package = Package(
             name: "latchd",
             dependencies: [
                 "LatchServer", "LatchCore",
-                // `latchd events-receiver` verifies what it receives as a backend would, with the JWKS it fetches.
+                // `latchd events-receiver` verifies what it receives as a backend would.
                 "LatchEvents",
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),

@@ -1,8 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import LatchEvents
+import LatchServer
 import NIOCore
-import NIOHTTP1
 
 /// The SET verifier of `latchd events-receiver --jwks URL`: the JWKS fetched at the first SET and again
 /// when a SET names a key it does not hold (latchd rotated), at most every 10 seconds.
@@ -38,14 +37,13 @@ actor DevelopmentReceiverKeys {
         return made
     }
 
-    /// The body of a GET of `url` (at most 1 MiB, within 10 s). AsyncHTTPClient, not URLSession: latchd does not
-    /// link FoundationNetworking, which loads libcurl and its TLS and Kerberos libraries, about 6 MiB resident
-    /// (issue 44 §4, PERFORMANCE.md session 30).
+    /// The body of a GET of `url` (latchd's outbound client: at most 1 MiB, within 10 s, no redirects). Not
+    /// URLSession: latchd does not link FoundationNetworking, which loads libcurl and its TLS and Kerberos
+    /// libraries, about 6 MiB resident (issue 44 §4, PERFORMANCE.md session 30).
     static func fetch(_ url: URL) async throws -> Data {
-        let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
-        guard response.status == .ok else { throw DevelopmentReceiverKeysError.status(response.status.code) }
-        return Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+        let response = try await OutboundHTTP.shared.get(url.absoluteString, timeout: .seconds(10))
+        guard response.status == 200 else { throw DevelopmentReceiverKeysError.status(response.status) }
+        return response.body
     }
 }
 

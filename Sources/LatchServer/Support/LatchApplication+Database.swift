@@ -42,6 +42,7 @@ extension LatchApplication {
     static func openDatabase(
         _ config: LatchConfig, logger: Logger, eventLoopGroup: any EventLoopGroup
     ) async throws -> (Databases, NIOThreadPool?, PreparedConnections?) {
+        let eventLoops = Array(eventLoopGroup.makeIterator()).count
         switch config.database {
         case .sqlite(let path):
             try SQLiteFilePermissions.restrict(databaseAt: path)
@@ -52,8 +53,7 @@ extension LatchApplication {
             // So this application has a pool of its own with one thread per connection (one connection per
             // event loop, each running one statement at a time): the holder always has its thread; more
             // threads only add context switches (issue 10 bench).
-            let connections = Array(eventLoopGroup.makeIterator()).count
-            let pool = NIOThreadPool(numberOfThreads: connections)
+            let pool = NIOThreadPool(numberOfThreads: eventLoops)
             pool.start()
             let databases = Databases(threadPool: pool, on: eventLoopGroup)
             // A request waits this long for its event loop's connection (Fluent's default is 10 s; tests that
@@ -74,7 +74,7 @@ extension LatchApplication {
                 // own, so it has none.
                 let prepared =
                     SQLiteFilePermissions.isFile(path)
-                    ? try PreparedSQLite(path: path, connections: connections) : nil
+                    ? try PreparedSQLite(path: path, connections: eventLoops) : nil
                 return (databases, pool, prepared.map(PreparedConnections.sqlite))
             } catch {
                 await databases.shutdownAsync()
@@ -97,7 +97,7 @@ extension LatchApplication {
                 // Two per event loop: one per loop was 1.16x head's refresh, two 1.27x, four about 1.0x (8 clients;
                 // issue 44 §4, PERFORMANCE.md session 30). Fluent's pool keeps its one per loop beside them.
                 let prepared = try PreparedPostgres(
-                    url: url, searchPath: searchPath, connections: 2 * Array(eventLoopGroup.makeIterator()).count,
+                    url: url, searchPath: searchPath, connections: 2 * eventLoops,
                     connectTimeout: .seconds(config.databaseConnectTimeoutSeconds),
                     eventLoopGroup: eventLoopGroup, logger: logger)
                 return (databases, nil, .postgres(prepared))

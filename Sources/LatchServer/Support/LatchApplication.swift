@@ -119,9 +119,7 @@ public final class LatchApplication: Service, Sendable {
         let sessionStatus = SessionStatusCache()
         if case .postgres(let url, let searchPath) = config.database {
             var listening = try SQLPostgresConfiguration(url: url).coreConfiguration
-            // Named, so an operator (or a test, by schema) can tell the listening connection apart.
-            let name = ([SessionRevocationListener.applicationName] + (searchPath?.prefix(1) ?? [])).joined(
-                separator: " ")
+            let name = PostgresConnectionName.of(SessionRevocationListener.applicationName, searchPath: searchPath)
             listening.options.additionalStartupParameters.append(("application_name", name))
             add(
                 SessionRevocationListener(

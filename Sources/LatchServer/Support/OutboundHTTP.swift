@@ -5,12 +5,13 @@ import NIOFoundationCompat
 import NIOHTTP1
 
 /// latchd's calls to other services (Apple's keys and token endpoints, WeChat, an SMS gateway) over
-/// AsyncHTTPClient, without the web framework (issue 29 §2). Answers are read whole, up to 1 MiB.
-struct OutboundHTTP: Sendable {
+/// AsyncHTTPClient, without the web framework (issue 29 §2). Answers are read whole, up to 1 MiB. Visible to
+/// the package: `latchd events-receiver` fetches its JWKS with it.
+package struct OutboundHTTP: Sendable {
     /// An answer: its status and body.
-    struct Response: Sendable {
-        let status: UInt
-        let body: Data
+    package struct Response: Sendable {
+        package let status: UInt
+        package let body: Data
     }
 
     /// The largest answer read; a longer one fails like an unreachable service.
@@ -21,7 +22,7 @@ struct OutboundHTTP: Sendable {
     /// latchd's client, for the life of the process: no redirects followed (an answer from another host is
     /// not trusted, and a secret in a form is never sent on), no decompression, and a refused connection
     /// fails at once instead of being retried until the deadline.
-    static let shared: OutboundHTTP = {
+    package static let shared: OutboundHTTP = {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -33,7 +34,7 @@ struct OutboundHTTP: Sendable {
     }()
 
     /// GETs `url`.
-    func get(_ url: String, timeout: TimeAmount) async throws -> Response {
+    package func get(_ url: String, timeout: TimeAmount) async throws -> Response {
         try await execute(HTTPClientRequest(url: url), timeout: timeout)
     }
 

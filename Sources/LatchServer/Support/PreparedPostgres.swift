@@ -16,6 +16,7 @@ final class PreparedPostgres: Sendable {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
+    private let statementCount = Atomic<Int>(0)
 
     /// What these connections are called in `pg_stat_activity` (followed by the schema, when one is set).
     static let applicationName = "latch-refresh-statements"
@@ -27,7 +28,7 @@ final class PreparedPostgres: Sendable {
         eventLoopGroup: any EventLoopGroup, logger: Logger
     ) throws {
         var configuration = try Self.configuration(url: url, searchPath: searchPath)
-        let name = ([Self.applicationName] + (searchPath?.prefix(1) ?? [])).joined(separator: " ")
+        let name = PostgresConnectionName.of(Self.applicationName, searchPath: searchPath)
         configuration.options.additionalStartupParameters.append(("application_name", name))
         configuration.options.maximumConnections = connections
         configuration.options.connectTimeout = connectTimeout
@@ -46,8 +47,6 @@ final class PreparedPostgres: Sendable {
         statementCount.add(1, ordering: .relaxed)
         return rows
     }
-
-    private let statementCount = Atomic<Int>(0)
 
     /// How many statements the client ran.
     var statements: Int { statementCount.load(ordering: .relaxed) }
