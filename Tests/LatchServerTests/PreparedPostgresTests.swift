@@ -26,9 +26,11 @@ struct PreparedPostgresTests {
                 tokens = try refreshed.decode(TokenResponse.self)
             }
             // The schema's tables are only on the search path the startup message set: the refreshes found
-            // them, and the old token is now a replay (the rotation was recorded where Fluent reads it).
+            // them, and their rotations landed on the session row Fluent reads.
             #expect(prepared.statements == 6, "a find and a rotation per refresh")
-            #expect(try await server.refresh(tokens.refreshToken).status == 200)
+            let sessionID = try #require(UUID(uuidString: tokens.sessionId))
+            #expect(try await Session.find(sessionID, on: server.app.db)?.counter == 3)
+            #expect(try await server.refresh(tokens.refreshToken).status == 200, "the latest token still refreshes")
             guard case .postgres(let url, let searchPath?) = server.location, let schema = searchPath.first else {
                 Issue.record("a PostgreSQL test server has a schema of its own")
                 return
