@@ -48,6 +48,32 @@ struct PreparedSQLiteTests {
         await prepared.close()
     }
 
+    @Test("44 §4: a statement whose plan looked at a bound value runs again without being prepared again")
+    func test_44_4_rebindingDoesNotPrepareAgain() async throws {
+        let path = Self.temporaryFile()
+        defer { Self.removeDatabase(path) }
+        let prepared = try PreparedSQLite(path: path, connections: 1)
+        _ = try await prepared.rows("CREATE TABLE s (id TEXT PRIMARY KEY, counter INTEGER NOT NULL)", [])
+        _ = try await prepared.rows("CREATE TABLE r (hash TEXT PRIMARY KEY, session_id TEXT NOT NULL)", [])
+        _ = try await prepared.rows("INSERT INTO s (id, counter) VALUES ('a', 7)", [])
+        for number in 0..<10 {
+            _ = try await prepared.rows("INSERT INTO r (hash, session_id) VALUES (?1, 'a')", [.text("h\(number)")])
+        }
+        // The find's shape: SQLite's plan of a join on `hash = ?1` looks at the bound value, and clearing the
+        // bindings after each call then expired the statement (it was prepared again on every call).
+        for number in 0..<10 {
+            let rows = try await prepared.rows(
+                "SELECT s.counter FROM r JOIN s ON s.id = r.session_id WHERE r.hash = ?1", [.text("h\(number)")])
+            #expect(rows == [[.integer(7)]])
+        }
+        #expect(prepared.reprepareCount == 0)
+        await #expect(throws: PreparedSQLiteError.self) {
+            try await prepared.rows("UPDATE s SET counter = ?1 WHERE id = 'a' AND counter = ?2", [.integer(1)])
+        }
+        #expect(try await prepared.rows("SELECT counter FROM s", []) == [[.integer(7)]])
+        await prepared.close()
+    }
+
     @Test("44 §4: a bad statement or a refused write is an error, and the connection goes on")
     func test_44_4_errorsLeaveTheConnectionUsable() async throws {
         let path = Self.temporaryFile()
