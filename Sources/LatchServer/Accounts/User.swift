@@ -49,7 +49,7 @@ final class User: Model, @unchecked Sendable {
 
     var info: UserInfo {
         UserInfo(
-            id: id?.uuidString.lowercased() ?? "", email: email, emailVerified: emailVerified, nickname: nickname,
+            id: id.map(UUIDText.lowercase) ?? "", email: email, emailVerified: emailVerified, nickname: nickname,
             createdAt: Date(timeIntervalSince1970: createdAt))
     }
 }

@@ -6,5 +6,5 @@ import Foundation
 /// without a word (`00000000-0000-4000-8000-000000000000`, what a flood of connections made of every request id,
 /// issue 41 §3 E-X1): this needs no descriptor.
 enum RequestID {
-    static func make() -> String { RandomSecrets.uuid().uuidString }
+    static func make() -> String { UUIDText.uppercase(RandomSecrets.uuid()) }
 }

@@ -34,8 +34,8 @@ public struct TrustedProxies: Sendable, Equatable {
     /// The client's address for a request from `peer` (the TCP peer's address text) carrying the
     /// given `X-Forwarded-For` header values (in order); nil when the peer has no IP address.
     public func client(peer: String?, forwardedFor: [String]) -> String? {
-        guard let peer, let peerAddress = IPAddress(peer) else { return peer }
-        guard !blocks.isEmpty, trusts(peerAddress) else { return peer }
+        // With no trusted proxies the peer is the client: its address is not parsed (on every request).
+        guard !blocks.isEmpty, let peer, let peerAddress = IPAddress(peer), trusts(peerAddress) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         var nearest = peer
         for hop in hops.reversed() {

@@ -30,7 +30,7 @@ final class Session: Model, @unchecked Sendable {
 
     func info(current: UUID) -> SessionInfo {
         SessionInfo(
-            id: id?.uuidString.lowercased() ?? "", deviceName: deviceName, deviceModel: deviceModel, platform: platform,
+            id: id.map(UUIDText.lowercase) ?? "", deviceName: deviceName, deviceModel: deviceModel, platform: platform,
             ip: ip, createdAt: Date(timeIntervalSince1970: createdAt),
             lastActiveAt: Date(timeIntervalSince1970: lastActiveAt), current: id == current, bound: dpopJKT != nil)
     }

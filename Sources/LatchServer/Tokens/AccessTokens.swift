@@ -35,9 +35,9 @@ final class AccessTokens: Sendable {
     func issue(userID: UUID, sessionID: UUID, boundTo key: String? = nil, now: Date) throws -> String {
         let iat = Int(now.timeIntervalSince1970)
         let claims = AccessTokenClaims(
-            iss: issuer, sub: userID.uuidString.lowercased(), aud: AccessTokenClaims.audience, iat: iat,
-            exp: iat + Self.lifetime, jti: RandomSecrets.uuid().uuidString.lowercased(),
-            sid: sessionID.uuidString.lowercased(),
+            iss: issuer, sub: UUIDText.lowercase(userID), aud: AccessTokenClaims.audience, iat: iat,
+            exp: iat + Self.lifetime, jti: UUIDText.lowercase(RandomSecrets.uuid()),
+            sid: UUIDText.lowercase(sessionID),
             cnf: key.map(AccessTokenClaims.Confirmation.init(jkt:)))
         return try keys.accessTokenSigner.sign(claims)
     }

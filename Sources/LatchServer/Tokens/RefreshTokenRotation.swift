@@ -163,6 +163,6 @@ struct RefreshTokenRotation: Sendable {
             accessToken: access, tokenType: session.dpopJKT == nil ? "Bearer" : "DPoP",
             expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
             refreshExpiresIn: Int(session.refreshExpiresAt - now.timeIntervalSince1970),
-            sessionId: sessionID.uuidString.lowercased(), user: user.info)
+            sessionId: UUIDText.lowercase(sessionID), user: user.info)
     }
 }

@@ -31,7 +31,7 @@ enum SQLiteRefreshStatements {
     ) -> [SQLiteData] {
         [
             .integer(SQLiteInt64(next)), .float(now), .float(expires), .text(nextTokenHash),
-            .text(sessionID.uuidString),
+            .text(UUIDText.uppercase(sessionID)),
             .integer(SQLiteInt64(counter))
         ]
     }
@@ -65,7 +65,7 @@ extension [SQLiteData] {
 
     /// A UUID stored as text.
     func uuid(_ index: Int) throws -> UUID {
-        guard let id = UUID(uuidString: try value(index, as: String.self)) else {
+        guard let id = UUIDText.uuid(try value(index, as: String.self)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "column \(index) is not a UUID"))
         }
         return id
@@ -91,7 +91,7 @@ extension SQLiteRow {
 
     /// A UUID stored as text.
     func uuid(_ column: String) throws -> UUID {
-        guard let id = UUID(uuidString: try value(column, as: String.self)) else {
+        guard let id = UUIDText.uuid(try value(column, as: String.self)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) is not a UUID"))
         }
         return id

@@ -19,15 +19,16 @@ struct TokenRoutes: LatchRouteCollection {
         let body = try req.decodeJSON(TokenRequest.self)
         try body.credential?.checkEncoding()
         let signIns = metrics.signIns
+        let database = database(req)
         do {
             try latch.chargeRateLimit(Self.rateLimitedAction(of: body.grantType), for: req)
             let grant = try Grant(body)
-            var service = tokens(req)
+            var service = tokens(req, on: database)
             // The proof is checked (and used up) before the grant: a refused proof costs no guess.
             service.dpopKey = try await latch.dpop.grantKey(
                 proofs: req.headers[values: .dpop], latch.dpop.presentation(of: req),
                 now: latch.clock.now.timeIntervalSince1970,
-                on: database(req))
+                on: database)
             let tokens = try await service.issue(grant)
             signIns.increment(body.grantType.rawValue, "succeeded")
             return tokens
@@ -48,10 +49,10 @@ struct TokenRoutes: LatchRouteCollection {
 }
 
 extension TokenRoutes {
-    /// The token grants of `req` (`TokenService`).
-    func tokens(_ req: LatchRequest) -> TokenService {
+    /// The token grants of `req` (`TokenService`), on the request's `database` (opened once per request).
+    func tokens(_ req: LatchRequest, on database: any Database) -> TokenService {
         TokenService(
-            latch: latch, metrics: metrics, identities: identityServices, db: database(req), clientIP: req.clientIP,
+            latch: latch, metrics: metrics, identities: identityServices, db: database, clientIP: req.clientIP,
             language: req.language, logger: req.logger)
     }
 }
