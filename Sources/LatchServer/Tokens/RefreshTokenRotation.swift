@@ -85,7 +85,7 @@ struct RefreshTokenRotation: Sendable {
         let token = Self.refreshToken(secret: secret, counter: 0)
         try await store.record(
             SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
-        return (session, try response(user: user, session: session, refreshToken: token, now: now))
+        return (session, try response(user: user.info, session: RotatingSession(session), refreshToken: token, now: now))
     }
 
     /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
@@ -102,12 +102,12 @@ struct RefreshTokenRotation: Sendable {
         guard isLive(session, at: seconds) else { return .invalid }
         if let bound = session.dpopJKT {
             guard key == bound else {
-                return .wrongKey(presented: key, userID: session.userID, sessionID: try session.requireID())
+                return .wrongKey(presented: key, userID: session.userID, sessionID: session.id)
             }
         } else if requireBinding {
             return .notBound
         }
-        let sessionID = try session.requireID()
+        let sessionID = session.id
         let secret = try secrets.open(session.sealedSecret)
 
         if found.counter == session.counter {
@@ -151,18 +151,21 @@ struct RefreshTokenRotation: Sendable {
 
     /// Not revoked, not idle past its refresh expiry, not older than `maximumAge` (sessions started
     /// before the absolute lifetime existed have a later `refresh_expires_at`; this catches them).
-    private func isLive(_ session: Session, at seconds: Double) -> Bool {
+    private func isLive(_ session: RotatingSession, at seconds: Double) -> Bool {
         session.revokedAt == nil && session.refreshExpiresAt > seconds && seconds < session.createdAt + maximumAge
     }
 
-    private func response(user: User, session: Session, refreshToken: String, now: Date) throws -> TokenResponse {
-        let sessionID = try session.requireID()
+    /// `user`: the session's user as the answer shows it.
+    private func response(user: UserInfo, session: RotatingSession, refreshToken: String, now: Date) throws
+        -> TokenResponse
+    {
+        let sessionID = session.id
         let access = try accessTokens.issue(
-            userID: try user.requireID(), sessionID: sessionID, boundTo: session.dpopJKT, now: now)
+            userID: session.userID, sessionID: sessionID, boundTo: session.dpopJKT, now: now)
         return TokenResponse(
             accessToken: access, tokenType: session.dpopJKT == nil ? "Bearer" : "DPoP",
             expiresIn: AccessTokens.lifetime, refreshToken: refreshToken,
             refreshExpiresIn: Int(session.refreshExpiresAt - now.timeIntervalSince1970),
-            sessionId: UUIDText.lowercase(sessionID), user: user.info)
+            sessionId: UUIDText.lowercase(sessionID), user: user)
     }
 }
