@@ -307,7 +307,8 @@ extension PreparedSQLite {
             guard binds.count == Int(sqlite_nio_sqlite3_bind_parameter_count(statement)) else {
                 throw PreparedSQLiteError(
                     code: SQLITE_RANGE,
-                    message: "\(binds.count) values for \(sqlite_nio_sqlite3_bind_parameter_count(statement)) parameters")
+                    message:
+                        "\(binds.count) values for \(sqlite_nio_sqlite3_bind_parameter_count(statement)) parameters")
             }
             for (index, value) in binds.enumerated() {
                 let status = bind(value, at: Int32(index + 1), of: statement)

@@ -85,7 +85,9 @@ struct RefreshTokenRotation: Sendable {
         let token = Self.refreshToken(secret: secret, counter: 0)
         try await store.record(
             SecretBox.hash(token), session: session.requireID(), counter: 0, now: seconds, on: database)
-        return (session, try response(user: user.info, session: RotatingSession(session), refreshToken: token, now: now))
+        return (
+            session, try response(user: user.info, session: RotatingSession(session), refreshToken: token, now: now)
+        )
     }
 
     /// Exchanges a refresh token for new tokens: one read (token, session and user joined) and, for
