@@ -4,16 +4,12 @@ import Logging
 /// The process-wide log set-up of latchd (`LATCH_LOG_FORMAT`) at one level: `--log LEVEL`, else `LOG_LEVEL`,
 /// else info (notice in production).
 public enum LatchLogging {
-    /// Bootstraps swift-log: lines as swift-log's stream handler writes them on standard output, or one JSON
-    /// object per line (`JSONLogHandler`).
+    /// Bootstraps swift-log: lines as swift-log's stream handler writes them on standard output
+    /// (`TextLogHandler`), or one JSON object per line (`JSONLogHandler`).
     public static func bootstrap(_ format: LogFormat, level: Logger.Level) {
         switch format {
         case .text:
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardOutput(label: label)
-                handler.logLevel = level
-                return handler
-            }
+            LoggingSystem.bootstrap { label in TextLogHandler(label: label, level: level) }
         case .json:
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
         }
