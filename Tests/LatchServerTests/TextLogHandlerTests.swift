@@ -24,7 +24,9 @@ struct TextLogHandlerTests {
     func test_44_4_textLinesAreStreamLogHandlers() {
         let (text, stream) = (Written(), Written())
         var loggers = [
-            Logger(label: "latch.test") { TextLogHandler(label: $0, level: .info, metadataProvider: nil, stream: text) },
+            Logger(label: "latch.test") {
+                TextLogHandler(label: $0, level: .info, metadataProvider: nil, stream: text)
+            },
             Logger(label: "latch.test") { StreamLogHandler(label: $0, stream: stream, metadataProvider: nil) }
         ]
         for index in loggers.indices {
