@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// The custom data of an approval push (issue 43 §2): `{"latch": {"kind": "verification",
 /// "verification_id": "…"}}`. The push names only the kind of action; the app fetches the rest once unlocked.
@@ -39,10 +40,5 @@ public struct ApprovalPush: Sendable, Equatable {
 /// The APNs device token as latchd takes it: lowercase hex of its bytes.
 public enum PushDeviceToken {
     /// `deviceToken` (from `didRegisterForRemoteNotificationsWithDeviceToken`) as lowercase hex.
-    public static func hex(_ deviceToken: Data) -> String {
-        deviceToken.map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
-    }
+    public static func hex(_ deviceToken: Data) -> String { Hex.lowercase(deviceToken) }
 }

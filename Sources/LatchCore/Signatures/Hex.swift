@@ -9,6 +9,16 @@ public enum Hex {
         [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
     }
 
+    /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or nil for any other byte.
+    public static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// `bytes` as lower-case hex, two characters per byte.
     public static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []

@@ -156,7 +156,7 @@ enum StrictJSONBody {
         }
 
         private mutating func unicodeDigit(_ byte: UInt8, digits: Int, value: UInt32) -> Refusal? {
-            guard let digit = Self.hexValue(byte) else { return .malformed }
+            guard let digit = Hex.value(of: byte).map(UInt32.init) else { return .malformed }
             let value = value << 4 | digit
             guard digits == 3 else {
                 string = .unicode(digits: digits + 1, value: value)
@@ -196,15 +196,6 @@ enum StrictJSONBody {
         /// `outer.inner.name`: the keys of the open objects down to `name` (arrays add nothing).
         private func path(to name: String) -> String {
             (stack.dropLast().compactMap(\.currentKey) + [name]).joined(separator: ".")
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: nil
-            }
         }
     }
 }

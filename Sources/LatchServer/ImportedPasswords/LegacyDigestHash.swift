@@ -1,4 +1,5 @@
 import Crypto
+import LatchCore
 
 /// An unsalted or salted MD5, SHA-1 or SHA-256 digest of a password (issue 45 §2), read only behind
 /// `LATCH_IMPORT_LEGACY_HASHES=1`; its users are flagged for a password change.
@@ -81,7 +82,7 @@ struct LegacyDigestHash: Sendable, Equatable {
     /// The JSON object stored and exported: lower-case hex, the salt's position said whenever there is a salt.
     var object: Object {
         Object(
-            algorithm: algorithm.rawValue, hash: Self.hex(hash),
+            algorithm: algorithm.rawValue, hash: Hex.lowercase(hash),
             salt: salt?.text, saltPosition: salt?.position)
     }
 
@@ -102,25 +103,11 @@ struct LegacyDigestHash: Sendable, Equatable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            guard let high = Hex.value(of: digits[index]), let low = Hex.value(of: digits[index + 1]) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         return bytes
-    }
-
-    /// `bytes` in lower-case hex.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] }, as: UTF8.self)
-    }
-
-    /// The value of one hex digit.
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

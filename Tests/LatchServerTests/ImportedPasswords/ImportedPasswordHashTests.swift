@@ -1,3 +1,4 @@
+import LatchCore
 import NIOPosix
 import Testing
 
@@ -326,13 +327,13 @@ struct ImportedPasswordHashTests {
     @Test("45 §2 a legacy digest's salt goes before the password unless said otherwise")
     func test_45_2_legacySaltPosition() throws {
         let before = try read(
-            #"{"algorithm":"md5","hash":"\#(LegacyDigestHash.hex(LegacyDigestHash.Algorithm.md5.digest(Array("s@ltpw".utf8))))","salt":"s@lt"}"#
+            #"{"algorithm":"md5","hash":"\#(Hex.lowercase(LegacyDigestHash.Algorithm.md5.digest(Array("s@ltpw".utf8))))","salt":"s@lt"}"#
         ).get()
 
         #expect(before.verify("pw"))
         #expect(
             before.stored
-                == #"{"algorithm":"md5","hash":"\#(LegacyDigestHash.hex(LegacyDigestHash.Algorithm.md5.digest(Array("s@ltpw".utf8))))","salt":"s@lt","salt_position":"before"}"#
+                == #"{"algorithm":"md5","hash":"\#(Hex.lowercase(LegacyDigestHash.Algorithm.md5.digest(Array("s@ltpw".utf8))))","salt":"s@lt","salt_position":"before"}"#
         )
         #expect(
             try read(#"{"algorithm":"sha1","hash":"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"}"#).get().verify(
