@@ -179,10 +179,12 @@ extension PreparedSQLite {
         private var handle: OpaquePointer?
         private var statements: [String: Statement] = [:]
 
-        /// A prepared statement, and whether it writes to the database (read once, when it is prepared).
+        /// A prepared statement, whether it writes to the database and how many parameters it has (read once,
+        /// when it is prepared).
         struct Statement {
             let handle: OpaquePointer
             let writes: Bool
+            let parameters: Int
         }
 
         init(path: String) throws {
@@ -292,7 +294,9 @@ extension PreparedSQLite {
             let status = sqlite_nio_sqlite3_prepare_v3(
                 self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
             guard status == SQLITE_OK, let handle else { throw failure(status) }
-            let statement = Statement(handle: handle, writes: sqlite_nio_sqlite3_stmt_readonly(handle) == 0)
+            let statement = Statement(
+                handle: handle, writes: sqlite_nio_sqlite3_stmt_readonly(handle) == 0,
+                parameters: Int(sqlite_nio_sqlite3_bind_parameter_count(handle)))
             statements[sql] = statement
             return statement
         }
@@ -304,11 +308,9 @@ extension PreparedSQLite {
             // a statement whose plan looked at a bound value (the refresh's find, a join on `token_hash = ?1`), so
             // SQLite prepared it again on every call (5 % of a refresh's CPU, issue 44 §4).
             defer { sqlite_nio_sqlite3_reset(statement) }
-            guard binds.count == Int(sqlite_nio_sqlite3_bind_parameter_count(statement)) else {
+            guard binds.count == prepared.parameters else {
                 throw PreparedSQLiteError(
-                    code: SQLITE_RANGE,
-                    message:
-                        "\(binds.count) values for \(sqlite_nio_sqlite3_bind_parameter_count(statement)) parameters")
+                    code: SQLITE_RANGE, message: "\(binds.count) values for \(prepared.parameters) parameters")
             }
             for (index, value) in binds.enumerated() {
                 let status = bind(value, at: Int32(index + 1), of: statement)

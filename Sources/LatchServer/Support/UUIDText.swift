@@ -1,4 +1,5 @@
 import Foundation
+import LatchCore
 
 /// A UUID's canonical text (8-4-4-4-12 hexadecimal digits) written and read directly. Foundation's `uuidString`
 /// formats it with `snprintf` on Linux and `UUID(uuidString:)` reads it with `sscanf`; a refresh did that nine
@@ -22,11 +23,13 @@ enum UUIDText {
             let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
                 var index = 0
                 for position in 0..<16 {
-                    if dashes.contains(index) {
+                    if dashPrecedes(position) {
                         guard utf8[index] == UInt8(ascii: "-") else { return false }
                         index += 1
                     }
-                    guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return false }
+                    guard let high = Hex.value(of: utf8[index]), let low = Hex.value(of: utf8[index + 1]) else {
+                        return false
+                    }
                     bytes[position] = high << 4 | low
                     index += 2
                 }
@@ -36,16 +39,9 @@ enum UUIDText {
         }
     }
 
-    /// Where the text's dashes are.
-    private static let dashes: Set<Int> = [8, 13, 18, 23]
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    /// Whether the text has a dash before the digits of byte `position` (8-4-4-4-12).
+    private static func dashPrecedes(_ position: Int) -> Bool {
+        position == 4 || position == 6 || position == 8 || position == 10
     }
 
     private static func text(_ uuid: UUID, digits: [UInt8]) -> String {
@@ -53,7 +49,7 @@ enum UUIDText {
             String(unsafeUninitializedCapacity: 36) { text in
                 var index = 0
                 for (position, byte) in bytes.enumerated() {
-                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                    if dashPrecedes(position) {
                         text[index] = UInt8(ascii: "-")
                         index += 1
                     }
